@@ -1,0 +1,64 @@
+/**
+ * @file hnp_log.h
+ * @brief The one logging facility of hnp.
+ *
+ * Messages go through named streams. Each framework owns the stream of its
+ * name ("plm", "routed", ...) whose verbosity is the parameter
+ * `<framework>_base_verbose`; the component architecture itself logs on the
+ * stream "mca" (`mca_base_verbose`). Verbose messages are filtered inside the
+ * macro, so a disabled message costs one comparison.
+ *
+ * Everything is written to one sink, stderr by default; hnp_log_set_file()
+ * or hnp_log_set_handler() redirect it (the parameter `log_output` does it
+ * for users).
+ */
+#ifndef HNP_LOG_H
+#define HNP_LOG_H
+
+#include <stdarg.h>
+#include <stdio.h>
+
+typedef enum hnp_log_severity {
+    HNP_LOG_ERROR,
+    HNP_LOG_WARN,
+    HNP_LOG_INFO,
+    HNP_LOG_VERBOSE,
+} hnp_log_severity_t;
+
+/** A named stream. Owned by the log facility; never freed by callers. */
+typedef struct hnp_log_stream {
+    const char *name; /**< printed in front of every message */
+    int verbose;      /**< messages with level <= verbose are shown */
+} hnp_log_stream_t;
+
+/** The stream called @p name, created on first use. Never NULL. */
+hnp_log_stream_t *hnp_log_stream(const char *name);
+
+/** Receives every message that passes its filter. */
+typedef void (*hnp_log_handler_fn)(void *ctx, hnp_log_severity_t sev,
+                                   const char *stream, const char *message);
+
+/** Send messages to @p fp (not closed by the facility); NULL means stderr. */
+void hnp_log_set_file(FILE *fp);
+/** Send messages to @p fn instead of a file; NULL restores the file sink. */
+void hnp_log_set_handler(hnp_log_handler_fn fn, void *ctx);
+/** The prefix of every line, e.g. "hnp" or "hnpd[node7]"; copied. */
+void hnp_log_set_program(const char *program);
+
+void hnp_log_emit(const hnp_log_stream_t *stream, hnp_log_severity_t sev,
+                  const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void hnp_log_vemit(const hnp_log_stream_t *stream, hnp_log_severity_t sev,
+                   const char *fmt, va_list ap);
+
+/** Log at verbosity @p level on @p stream (a hnp_log_stream_t pointer). */
+#define HNP_VERBOSE(stream, level, ...)                                    \
+    do {                                                                   \
+        if ((stream)->verbose >= (level))                                  \
+            hnp_log_emit((stream), HNP_LOG_VERBOSE, __VA_ARGS__);          \
+    } while (0)
+
+#define HNP_ERROR_LOG(stream, ...) hnp_log_emit((stream), HNP_LOG_ERROR, __VA_ARGS__)
+#define HNP_WARN(stream, ...) hnp_log_emit((stream), HNP_LOG_WARN, __VA_ARGS__)
+#define HNP_INFO(stream, ...) hnp_log_emit((stream), HNP_LOG_INFO, __VA_ARGS__)
+
+#endif /* HNP_LOG_H */

@@ -1,0 +1,79 @@
+/**
+ * @file hnp_mca.h
+ * @brief The common header every component starts with.
+ *
+ * A component is a shared object `mca_<framework>_<name>.so` exporting one
+ * symbol, `mca_<framework>_<name>_component`, whose type is the framework's
+ * component struct. That struct's first member is an hnp_mca_component_t.
+ * The loader reads @c mca_abi_version first, and only when it matches does
+ * it look at anything else: then the framework and component names (which
+ * must agree with the file name) and the framework interface version.
+ *
+ * Version rules. HNP_MCA_ABI_VERSION changes when the layout of this header
+ * changes; a component built for another one is never used. A framework's
+ * interface version is major.minor.release: a component is usable when it
+ * was built for the same major and a minor no newer than the running hnp's.
+ */
+#ifndef HNP_MCA_H
+#define HNP_MCA_H
+
+#include <stdint.h>
+
+#include "hnp_errors.h"
+#include "hnp_param.h"
+
+/** Layout version of hnp_mca_component_t. */
+#define HNP_MCA_ABI_VERSION 1u
+
+/** Room for a framework or component name, with its terminating NUL. */
+#define HNP_MCA_NAME_LEN 32
+
+/** A version number major.minor.release packed in 32 bits. */
+#define HNP_MCA_VERSION(major, minor, release)                              \
+    ((uint32_t)(((major) & 0xffu) << 16 | ((minor) & 0xffu) << 8 |          \
+                ((release) & 0xffu)))
+#define HNP_MCA_VERSION_MAJOR(v) (((v) >> 16) & 0xffu)
+#define HNP_MCA_VERSION_MINOR(v) (((v) >> 8) & 0xffu)
+#define HNP_MCA_VERSION_RELEASE(v) ((v) & 0xffu)
+
+struct hnp_mca_component;
+
+/**
+ * The common component header.
+ *
+ * Every entry point may be NULL except @c query. They are called in this
+ * order, each at most once per process: register_params, open, query
+ * (only when open succeeded), close (only when open succeeded).
+ */
+typedef struct hnp_mca_component {
+    uint32_t mca_abi_version;          /**< HNP_MCA_ABI_VERSION */
+    char framework[HNP_MCA_NAME_LEN];  /**< "plm", "routed", "exchange" */
+    char name[HNP_MCA_NAME_LEN];       /**< "rsh", "radix", ... */
+    uint32_t interface_version;        /**< the framework's, at build time */
+    uint32_t component_version;        /**< the component's own */
+
+    /** Register the component's parameters. Non-zero: skip the component. */
+    int (*register_params)(const struct hnp_mca_component *self,
+                           hnp_params_t *params);
+    /** Prepare for use. HNP_ERR_NOT_AVAILABLE: not usable here, silently. */
+    int (*open)(const struct hnp_mca_component *self);
+    /**
+     * Offer a module. Set *module to the framework's module struct and
+     * *priority (higher wins), and return HNP_SUCCESS; or return
+     * HNP_ERR_NOT_AVAILABLE to decline.
+     */
+    int (*query)(const struct hnp_mca_component *self, const void **module,
+                 int *priority);
+    /** Release what open acquired. */
+    int (*close)(const struct hnp_mca_component *self);
+
+    void *reserved[8]; /**< room to grow; zero */
+} hnp_mca_component_t;
+
+/** Fill the common header in a component's static initializer. */
+#define HNP_MCA_COMPONENT_INIT(fw, comp, iface_version, comp_version)       \
+    .mca_abi_version = HNP_MCA_ABI_VERSION, .framework = fw, .name = comp,  \
+    .interface_version = (iface_version),                                   \
+    .component_version = (comp_version)
+
+#endif /* HNP_MCA_H */

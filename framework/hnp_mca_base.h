@@ -1,0 +1,134 @@
+/**
+ * @file hnp_mca_base.h
+ * @brief The component architecture as the programs drive it (not installed).
+ *
+ * One hnp_mca_t per process owns the parameter registry, the component
+ * repository and the state of every framework. The lifecycle is:
+ *
+ *   hnp_mca_create()                 built-in components known
+ *   hnp_param_set() / load_*()       command line, --tune, ...
+ *   hnp_mca_load_default_sources()   environment, user and system files
+ *   hnp_mca_framework_register()     per framework: its parameters, then find
+ *                                    its components and register theirs
+ *   hnp_mca_warn_unknown_params()    after every framework is registered
+ *   hnp_mca_framework_open()         apply the user's include/exclude list,
+ *                                    open the components that remain
+ *   hnp_mca_framework_select()       query them, pick the highest priority
+ *   hnp_mca_destroy()                close and unload everything
+ */
+#ifndef HNP_MCA_BASE_H
+#define HNP_MCA_BASE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "hnp_log.h"
+#include "hnp_mca.h"
+#include "hnp_param.h"
+
+/** A framework as its base code describes it. Static, never freed. */
+typedef struct hnp_mca_framework_desc {
+    const char *name;           /**< "plm" */
+    const char *description;    /**< one line, for hnp-info */
+    uint32_t interface_version; /**< HNP_PLM_INTERFACE_VERSION */
+} hnp_mca_framework_desc_t;
+
+typedef struct hnp_mca hnp_mca_t;
+typedef struct hnp_mca_framework hnp_mca_framework_t;
+
+/** A component the repository found and accepted. */
+typedef struct hnp_mca_component_entry {
+    const hnp_mca_component_t *component;
+    const char *path; /**< the .so it came from; NULL when built in */
+    bool opened;      /**< open() succeeded and it was not filtered out */
+} hnp_mca_component_entry_t;
+
+/** A file the repository skipped, and why. */
+typedef struct hnp_mca_load_failure {
+    const char *path;
+    const char *framework;
+    const char *component;
+    const char *reason;
+} hnp_mca_load_failure_t;
+
+/**
+ * Create the context. @p builtin is the NULL-terminated table of components
+ * linked into the program (empty unless built with --disable-dlopen), and
+ * @p default_component_path the installed component directory.
+ */
+int hnp_mca_create(hnp_mca_t **out, const hnp_mca_component_t *const *builtin,
+                   const char *default_component_path, char *err,
+                   size_t errlen);
+void hnp_mca_destroy(hnp_mca_t *mca);
+
+hnp_params_t *hnp_mca_params(hnp_mca_t *mca);
+
+/**
+ * Read the environment (`HNP_MCA_*`), the user's file
+ * `$HOME/.hnp/mca-params.conf` and the system file @p system_file. Then
+ * register the architecture's own parameters (`mca_base_component_path`,
+ * `mca_base_verbose`, `log_output`).
+ */
+int hnp_mca_load_default_sources(hnp_mca_t *mca, char *const *envp,
+                                 const char *system_file, char *err,
+                                 size_t errlen);
+
+/**
+ * Register a framework: its parameters `<fw>` (the selection list) and
+ * `<fw>_base_verbose`, then every component of it found among the built-in
+ * ones and in `mca_base_component_path`, calling each one's register_params.
+ */
+int hnp_mca_framework_register(hnp_mca_t *mca,
+                               const hnp_mca_framework_desc_t *desc,
+                               hnp_mca_framework_t **out, char *err,
+                               size_t errlen);
+
+/** Warn about every parameter set but never registered, with suggestions.
+ *  Returns how many there were. */
+int hnp_mca_warn_unknown_params(hnp_mca_t *mca);
+
+/**
+ * Open the framework's components that the selection list allows. A name in
+ * the list that exists nowhere is an error listing those that do; a listed
+ * component that failed to load is an error with the reason; other load
+ * failures are warnings.
+ */
+int hnp_mca_framework_open(hnp_mca_framework_t *fw, char *err, size_t errlen);
+
+/**
+ * Query every opened component and pick the one with the highest priority
+ * (ties: the name that sorts first). Fails with a message when none is
+ * available.
+ */
+int hnp_mca_framework_select(hnp_mca_framework_t *fw,
+                             const hnp_mca_component_t **component,
+                             const void **module, char *err, size_t errlen);
+
+/** The framework's log stream (verbosity `<fw>_base_verbose`). */
+hnp_log_stream_t *hnp_mca_framework_log(hnp_mca_framework_t *fw);
+const hnp_mca_framework_desc_t *hnp_mca_framework_desc(hnp_mca_framework_t *fw);
+
+/** The components found for @p fw, sorted by name. Valid until destroy. */
+size_t hnp_mca_framework_components(hnp_mca_framework_t *fw,
+                                    const hnp_mca_component_entry_t **list);
+/** The files skipped for @p fw. Valid until destroy. */
+size_t hnp_mca_framework_failures(hnp_mca_framework_t *fw,
+                                  const hnp_mca_load_failure_t **list);
+
+/**
+ * Parse a selection list: "a,b" (include) or "^a,b" (exclude). "^" applies to
+ * the whole list; mixing is an error. An empty or NULL list selects all.
+ */
+typedef struct hnp_mca_selection {
+    bool exclude;
+    size_t count;
+    char **names;
+} hnp_mca_selection_t;
+
+int hnp_mca_selection_parse(const char *text, hnp_mca_selection_t *sel,
+                            char *err, size_t errlen);
+void hnp_mca_selection_free(hnp_mca_selection_t *sel);
+/** Whether @p name passes the selection. */
+bool hnp_mca_selection_allows(const hnp_mca_selection_t *sel, const char *name);
+
+#endif /* HNP_MCA_BASE_H */

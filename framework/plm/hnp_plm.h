@@ -1,0 +1,53 @@
+/**
+ * @file hnp_plm.h
+ * @brief The `plm` framework: phase 1, one daemon onto every node.
+ *
+ * The HNP calls launch_daemons() once. A module starts the daemons it is
+ * responsible for through the runtime's launch services (command line,
+ * environment, secret and agent error capture are shared runtime code) and
+ * describes the spawn tree it builds, so that the exchange can flood along
+ * it (Algorithm 2 of the design) and the runtime can hand every connecting
+ * child the list of its subtree (Algorithm 1):
+ *
+ *  - a flat launcher (rsh, slurm) spawns every daemon from the HNP: its
+ *    spawn tree is flat, and daemons never call spawn_subtree();
+ *  - a tree launcher (prsh) spawns only the HNP's children; each daemon,
+ *    once it has received its subtree from its parent, calls
+ *    spawn_subtree() to start its own children.
+ *
+ * The runtime context is opaque here; components reach it through the
+ * runtime services header.
+ */
+#ifndef HNP_PLM_H
+#define HNP_PLM_H
+
+#include "hnp_mca.h"
+#include "hnp_tree.h"
+
+#define HNP_PLM_INTERFACE_VERSION HNP_MCA_VERSION(1, 0, 0)
+
+struct hnp_rte;
+
+typedef struct hnp_plm_module {
+    /** Prepare this process (HNP or daemon) for launching. */
+    int (*init)(struct hnp_rte *rte);
+    /**
+     * The spawn tree over the runtime's @p nprocs processes (0 is the HNP).
+     * @p routing is the routing topology's spanning tree, for launchers
+     * that spawn along it.
+     */
+    int (*spawn_tree)(struct hnp_rte *rte, uint32_t nprocs,
+                      const hnp_tree_t *routing, hnp_tree_t *out);
+    /** HNP only: start phase 1. Returns once the launches are under way. */
+    int (*launch_daemons)(struct hnp_rte *rte);
+    /**
+     * Daemon only: this daemon has received from its parent the list of its
+     * subtree; start its direct children. NULL for flat launchers.
+     */
+    int (*spawn_subtree)(struct hnp_rte *rte);
+    /** Stop launches in progress and release resources. */
+    void (*finalize)(struct hnp_rte *rte);
+    void *reserved[4]; /**< room to grow; NULL */
+} hnp_plm_module_t;
+
+#endif /* HNP_PLM_H */

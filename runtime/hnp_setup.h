@@ -1,0 +1,44 @@
+/*
+ * Start-up shared by hnp, hnpd and hnp-info: the parameter sources, the
+ * component architecture, and the three frameworks registered (not yet
+ * opened: a program opens and selects what it uses).
+ */
+#ifndef HNP_SETUP_H
+#define HNP_SETUP_H
+
+#include <stddef.h>
+
+#include "hnp_mca_base.h"
+
+typedef struct hnp_setup {
+    hnp_mca_t *mca;
+    hnp_mca_framework_t *plm;
+    hnp_mca_framework_t *routed;
+    hnp_mca_framework_t *exchange;
+} hnp_setup_t;
+
+/**
+ * Take `--mca NAME VALUE` (also `-mca`, `--mca=`-less forms only) and
+ * `--tune FILE` out of argv, leaving the rest in order. They may appear
+ * anywhere before the first operand that does not start with '-' (the
+ * application) and before "--". Errors name the option that lacks a value.
+ */
+int hnp_setup_take_mca_args(hnp_params_t *params, int *argc, char **argv,
+                            char *err, size_t errlen);
+
+/**
+ * Create the component architecture, read every parameter source (argv as
+ * above, then environment, user and system files), register the three
+ * frameworks and their components, and warn about unknown parameter names.
+ * On failure *setup is left empty and err says why.
+ */
+int hnp_setup_init(hnp_setup_t *setup, int *argc, char **argv, char *err,
+                   size_t errlen);
+
+/** The three frameworks in a fixed order, for loops (NULL-terminated). */
+size_t hnp_setup_frameworks(const hnp_setup_t *setup,
+                            hnp_mca_framework_t *out[4]);
+
+void hnp_setup_fini(hnp_setup_t *setup);
+
+#endif /* HNP_SETUP_H */
