@@ -27,6 +27,25 @@ int hnp_setup_take_mca_args(hnp_params_t *params, int *argc, char **argv,
                             char *err, size_t errlen);
 
 /**
+ * An option of the calling program that is followed by values (`-n 512`,
+ * `--param routed radix`). Those values do not start with '-', so without
+ * this table they would be taken for the application and end the search
+ * for `--mca` early. A table ends with a NULL name.
+ */
+typedef struct hnp_setup_option {
+    const char *name; /**< exactly as typed: "-n", "--hostfile" */
+    int nvalues;      /**< how many words follow it */
+} hnp_setup_option_t;
+
+/**
+ * hnp_setup_take_mca_args(), skipping over the options of @p options (may
+ * be NULL) and their values, which stay in argv.
+ */
+int hnp_setup_take_mca_args_opts(hnp_params_t *params, int *argc, char **argv,
+                                 const hnp_setup_option_t *options, char *err,
+                                 size_t errlen);
+
+/**
  * Create the component architecture, read every parameter source (argv as
  * above, then environment, user and system files), register the three
  * frameworks and their components, and warn about unknown parameter names.
@@ -34,6 +53,12 @@ int hnp_setup_take_mca_args(hnp_params_t *params, int *argc, char **argv,
  */
 int hnp_setup_init(hnp_setup_t *setup, int *argc, char **argv, char *err,
                    size_t errlen);
+
+/** hnp_setup_init(), with the program's value-taking @p options (see
+ *  hnp_setup_take_mca_args_opts()). */
+int hnp_setup_init_opts(hnp_setup_t *setup, int *argc, char **argv,
+                        const hnp_setup_option_t *options, char *err,
+                        size_t errlen);
 
 /** The three frameworks in a fixed order, for loops (NULL-terminated). */
 size_t hnp_setup_frameworks(const hnp_setup_t *setup,

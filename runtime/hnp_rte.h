@@ -1,0 +1,119 @@
+/**
+ * @file hnp_rte.h
+ * @brief Runtime services: what components may call.
+ *
+ * The runtime context is opaque. Through these functions a component sends
+ * and receives messages by process name and tag, learns this process's place
+ * among the runtime's processes (vpid 0 is the HNP, 1..N the daemons, daemon
+ * r on node r), starts daemons through the remote-shell agent with the
+ * shared launch code, and sets timers on the process's event loop.
+ * Components never open sockets for runtime messages themselves.
+ *
+ * Everything here runs on the event loop's thread; callbacks are invoked
+ * from the loop, never from inside the call that registered them.
+ */
+#ifndef HNP_RTE_H
+#define HNP_RTE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hnp_tree.h"
+
+typedef struct hnp_rte hnp_rte_t;
+
+/** Message tags. Each framework owns a range; the core owns the rest. */
+enum {
+    HNP_TAG_PLM_FIRST = 100, /**< 100..199: plm components */
+    HNP_TAG_EXCHANGE_FIRST = 200, /**< 200..299: exchange components */
+    HNP_TAG_ROUTED_FIRST = 300, /**< 300..399: routed components */
+    HNP_TAG_USER_LAST = 999,
+};
+
+/* ------------------------------------------------------------ identity */
+
+/** This process's vpid (0 in the HNP). */
+hnp_vpid_t hnp_rte_my_vpid(const hnp_rte_t *rte);
+/** The runtime's processes: the HNP and its daemons (N + 1). */
+uint32_t hnp_rte_num_procs(const hnp_rte_t *rte);
+bool hnp_rte_is_hnp(const hnp_rte_t *rte);
+/** The node name of vpid (the HNP's is its host name), or NULL. */
+const char *hnp_rte_node_name(const hnp_rte_t *rte, hnp_vpid_t vpid);
+/** This process's contact URI (what the exchange spreads). */
+const char *hnp_rte_my_uri(const hnp_rte_t *rte);
+
+/* ------------------------------------------------------------ topology */
+
+/** The routing topology's answers (from the selected routed module). */
+hnp_vpid_t hnp_rte_route_parent(const hnp_rte_t *rte);
+uint32_t hnp_rte_route_children(const hnp_rte_t *rte, hnp_vpid_t *out,
+                                uint32_t max);
+/** The spawn tree the selected plm built. */
+const hnp_tree_t *hnp_rte_spawn_tree(const hnp_rte_t *rte);
+/** The vpids this daemon must spawn itself (its spawn-tree children). */
+uint32_t hnp_rte_spawn_children(const hnp_rte_t *rte, hnp_vpid_t *out,
+                                uint32_t max);
+
+/* ------------------------------------------------------------ messaging */
+
+typedef void (*hnp_rte_recv_fn)(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
+                                const void *data, size_t len, void *cbdata);
+
+/**
+ * Send @p len bytes (copied) to @p dest along the routing topology. A message
+ * for a process whose contact URI is not known yet waits until the exchange
+ * delivers it. Returns once the message is queued.
+ */
+int hnp_rte_send(hnp_rte_t *rte, hnp_vpid_t dest, uint32_t tag,
+                 const void *data, size_t len);
+
+/**
+ * Send to a direct neighbour (a spawn-tree parent or child, or any process
+ * whose URI is known), bypassing the routing topology: what the phase-1 and
+ * phase-2 algorithms use. Waits like hnp_rte_send() when the URI is unknown.
+ */
+int hnp_rte_send_direct(hnp_rte_t *rte, hnp_vpid_t dest, uint32_t tag,
+                        const void *data, size_t len);
+
+/** Deliver messages with @p tag to @p fn (one handler a tag; NULL removes). */
+int hnp_rte_recv(hnp_rte_t *rte, uint32_t tag, hnp_rte_recv_fn fn,
+                 void *cbdata);
+
+/** Record @p vpid's contact URI (the exchange calls this as it learns). */
+int hnp_rte_set_uri(hnp_rte_t *rte, hnp_vpid_t vpid, const char *uri);
+
+/* ------------------------------------------------------------ launching */
+
+/**
+ * Start daemon @p vpid on its node through the remote-shell agent
+ * (`plm_rsh_agent`), telling it to connect to this process. Command line,
+ * environment, secret (on the agent's stdin, never on a command line),
+ * capture of the agent's stderr and retries of connection-level failures are
+ * the runtime's; failures are reported to the HNP with the node's name.
+ */
+int hnp_rte_spawn_daemon(hnp_rte_t *rte, hnp_vpid_t vpid);
+
+/** Start the daemons of every vpid in @p vpids, at most
+ *  `plm_rsh_num_concurrent` agents at a time. */
+int hnp_rte_spawn_daemons(hnp_rte_t *rte, const hnp_vpid_t *vpids,
+                          uint32_t count);
+
+/** Tell the runtime which spawn tree this launch follows (plm only). */
+int hnp_rte_set_spawn_tree(hnp_rte_t *rte, const hnp_tree_t *tree);
+
+/** Report a fatal launch failure; the HNP ends the job with @p message. */
+void hnp_rte_fail(hnp_rte_t *rte, int status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* ------------------------------------------------------------ timers */
+
+typedef struct hnp_rte_timer hnp_rte_timer_t;
+typedef void (*hnp_rte_timer_fn)(hnp_rte_t *rte, void *cbdata);
+
+/** Call @p fn once after @p seconds. The timer is owned by the caller. */
+hnp_rte_timer_t *hnp_rte_timer_create(hnp_rte_t *rte, double seconds,
+                                      hnp_rte_timer_fn fn, void *cbdata);
+void hnp_rte_timer_destroy(hnp_rte_timer_t *timer);
+
+#endif /* HNP_RTE_H */

@@ -1,0 +1,47 @@
+/*
+ * Hosts: Slurm-style ranges ("node[001-128,140]"), --host lists
+ * ("a,b:4,c"), hostfiles ("name slots=N" lines, '#' comments). Names are
+ * kept as the user wrote them: nothing is ever resolved.
+ */
+#ifndef HNP_HOSTLIST_H
+#define HNP_HOSTLIST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct hnp_node {
+    char *name;
+    uint32_t slots;   /**< 0 when nobody said: the caller decides */
+    bool slots_given; /**< slots came from the user */
+} hnp_node_t;
+
+typedef struct hnp_nodelist {
+    hnp_node_t *nodes;
+    size_t count;
+} hnp_nodelist_t;
+
+/**
+ * Expand one host expression with ranges and commas into names, in order:
+ * "n[1-3,7]" -> n1 n2 n3 n7; "n[01-10]" keeps the zero padding; several
+ * bracket groups multiply ("r[1-2]n[1-2]"); commas outside brackets separate
+ * expressions. Errors name the expression and what is wrong.
+ */
+int hnp_hostlist_expand(const char *text, char ***names, size_t *count,
+                        char *err, size_t errlen);
+void hnp_hostlist_free(char **names, size_t count);
+
+/** Add a host; a name already present adds its slots to the existing entry. */
+int hnp_nodelist_add(hnp_nodelist_t *list, const char *name, uint32_t slots,
+                     bool slots_given);
+/** --host "a,b:4,node[1-8]:2" (slots after a colon). */
+int hnp_nodelist_parse_hosts(hnp_nodelist_t *list, const char *text,
+                             char *err, size_t errlen);
+/** A hostfile: one host expression a line, optional "slots=N" (also
+ *  "max_slots=N" is accepted and ignored), '#' comments, blank lines.
+ *  Errors name file:line. */
+int hnp_nodelist_parse_hostfile(hnp_nodelist_t *list, const char *path,
+                                char *err, size_t errlen);
+void hnp_nodelist_free(hnp_nodelist_t *list);
+
+#endif /* HNP_HOSTLIST_H */

@@ -1,0 +1,47 @@
+/*
+ * The job map: which rank runs on which node. Ranks fill each node's slots
+ * in turn (by slot), or go round the nodes (by node); -N puts K on every
+ * node. Nodes that get no process get no daemon.
+ */
+#ifndef HNP_JOBMAP_H
+#define HNP_JOBMAP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hostlist.h"
+
+typedef enum hnp_map_policy {
+    HNP_MAP_BY_SLOT,
+    HNP_MAP_BY_NODE,
+} hnp_map_policy_t;
+
+typedef struct hnp_map_request {
+    uint32_t np;        /**< processes; 0: one per slot (or npernode*nodes) */
+    uint32_t npernode;  /**< 0: not given */
+    hnp_map_policy_t policy;
+    bool oversubscribe;
+    uint32_t default_slots; /**< for nodes whose slots nobody gave */
+} hnp_map_request_t;
+
+typedef struct hnp_job_map {
+    uint32_t nprocs;
+    uint32_t nnodes;       /**< nodes that run at least one process */
+    char **node_names;     /**< [nnodes]; node i gets daemon vpid i + 1 */
+    uint32_t *node_of;     /**< [nprocs]: node index of each rank */
+    uint32_t *local_rank;  /**< [nprocs] */
+    uint32_t *local_size;  /**< [nnodes]: processes on each node */
+} hnp_job_map_t;
+
+/** Map; errors say how many slots there are when np does not fit. */
+int hnp_job_map_build(const hnp_nodelist_t *nodes,
+                      const hnp_map_request_t *req, hnp_job_map_t *map,
+                      char *err, size_t errlen);
+void hnp_job_map_free(hnp_job_map_t *map);
+
+/** The ranks on node @p node in increasing order (out has local_size[node]
+ *  room); returns how many. */
+uint32_t hnp_job_map_ranks_on(const hnp_job_map_t *map, uint32_t node,
+                              uint32_t *out);
+
+#endif /* HNP_JOBMAP_H */

@@ -1,0 +1,56 @@
+/*
+ * Local launch: a daemon forks and watches the application processes of its
+ * node. Each process gets its environment, a working directory, stdin from
+ * /dev/null (stdin forwarding comes later), pipes for stdout and stderr,
+ * and the parent-death signal SIGKILL so that it cannot outlive the daemon.
+ * A process that cannot start is reported with the errno of its exec.
+ */
+#ifndef HNP_ODLS_H
+#define HNP_ODLS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "children.h"
+
+struct event_base;
+
+typedef struct hnp_odls hnp_odls_t;
+
+typedef struct hnp_odls_proc {
+    uint32_t rank;
+    char *const *argv;   /**< argv[0] is looked up in PATH like execvp */
+    char *const *env;    /**< full environment, "NAME=value" */
+    const char *wdir;    /**< NULL: the daemon's */
+} hnp_odls_proc_t;
+
+enum { HNP_STDOUT = 1, HNP_STDERR = 2 };
+
+typedef struct hnp_odls_callbacks {
+    /** Output of @p rank on @p stream; len 0 marks end of file. */
+    void (*output)(void *ctx, uint32_t rank, int stream, const void *data,
+                   size_t len);
+    /** @p rank is done: its output has reached end of file and it has been
+     *  reaped. @p exec_errno is non-zero when it never started (status is
+     *  then meaningless). */
+    void (*exited)(void *ctx, uint32_t rank, pid_t pid, int wait_status,
+                   int exec_errno);
+    void *ctx;
+} hnp_odls_callbacks_t;
+
+int hnp_odls_create(hnp_odls_t **out, struct event_base *base,
+                    hnp_children_t *children, const hnp_odls_callbacks_t *cb);
+/** Fork and exec; the pid, or a negative HNP_ERR_* when fork failed. */
+int hnp_odls_launch(hnp_odls_t *odls, const hnp_odls_proc_t *proc,
+                    pid_t *pid, char *err, size_t errlen);
+/** Signal every live process. */
+void hnp_odls_signal_all(hnp_odls_t *odls, int sig);
+/** SIGTERM everyone now, SIGKILL whoever is left after @p grace seconds. */
+void hnp_odls_kill_all(hnp_odls_t *odls, double grace);
+/** Processes launched and not yet reported exited. */
+size_t hnp_odls_num_alive(const hnp_odls_t *odls);
+/** Kills (SIGKILL) what is left and frees. */
+void hnp_odls_destroy(hnp_odls_t *odls);
+
+#endif /* HNP_ODLS_H */
