@@ -18,6 +18,14 @@
  * pending and applied at registration) or after (the bound variable is
  * updated at once). Names follow `<framework>_<component>_<name>`; the
  * framework's own name is its selection parameter.
+ *
+ * Every value set for a registered parameter must parse as its type, even
+ * one a stronger source overrides: set before registration, a bad value
+ * makes hnp_param_register() fail; set after, hnp_param_set() fails. The
+ * answer therefore does not depend on the order.
+ *
+ * A failing call changes nothing: a file or environment with one bad entry
+ * is applied not at all.
  */
 #ifndef HNP_PARAM_H
 #define HNP_PARAM_H
@@ -31,7 +39,11 @@ typedef enum hnp_param_type {
     HNP_PARAM_SIZE,     /**< size_t, accepts k/m/g suffixes; storage: size_t * */
     HNP_PARAM_BOOL,     /**< true/false/yes/no/on/off/1/0; storage: bool * */
     HNP_PARAM_DOUBLE,   /**< double; storage: double * */
-    HNP_PARAM_STRING,   /**< storage: char * *, owned by the registry */
+    HNP_PARAM_STRING,   /**< storage: char * *, owned by the registry: it
+                             is replaced (never modify or free it) when the
+                             value changes and set to NULL by
+                             hnp_params_destroy(). A NULL default stores
+                             NULL; its value text reads "". */
     HNP_PARAM_ENUM,     /**< one of enum_values by name or number; storage: int * */
 } hnp_param_type_t;
 
@@ -61,18 +73,24 @@ typedef struct hnp_param_desc {
     hnp_param_type_t type;
     const char *default_value; /**< in the same text form a user would type */
     const char *help;
-    int level; /**< 1 (every user) .. 9 (developers); hnp-info filters on it */
+    int level; /**< 1 (every user) .. 9 (developers); hnp-info filters on
+                    it. Outside 1..9 registration fails. */
     const hnp_param_enum_value_t *enum_values; /**< HNP_PARAM_ENUM only;
                                                     ends with a NULL name */
     const char *const *synonyms; /**< other full names; NULL-terminated */
-    void *storage;
+    void *storage; /**< may be NULL: the value is then only read through
+                        hnp_param_lookup() */
 } hnp_param_desc_t;
 
 /** The registry: every parameter and every value set so far. Opaque. */
 typedef struct hnp_params hnp_params_t;
 
 /** A registered parameter as hnp-info reads it. Valid until the registry is
- *  destroyed. */
+ *  destroyed, except @c value and @c source_detail, which describe the value
+ *  at the time of the call and are valid until that value is replaced.
+ *  Canonical value text: bools "true"/"false", enums by name, sizes as a
+ *  plain number of bytes, doubles in the shortest form that reads back the
+ *  same. */
 typedef struct hnp_param_info {
     const char *full_name;
     const char *framework;
@@ -117,6 +135,12 @@ int hnp_params_load_env(hnp_params_t *params, char *const *envp,
 /**
  * Read a file of `name = value` lines (`#` starts a comment) as @p source.
  * A missing file is not an error when @p optional is true.
+ *
+ * Blanks around name and value are trimmed; a value may be quoted ("..." or
+ * '...') to keep blanks or a '#'. Unquoted, '#' starts a comment only at
+ * the start of a word (`a#b` stays whole). The same name twice: the later
+ * line wins. A malformed line is HNP_ERR_BAD_PARAM naming `file:line`; a
+ * missing required file HNP_ERR_NOT_FOUND; an unreadable one HNP_ERR_IO.
  */
 int hnp_params_load_file(hnp_params_t *params, const char *path,
                          hnp_param_source_t source, bool optional,
@@ -132,10 +156,18 @@ int hnp_params_foreach(const hnp_params_t *params,
                        int (*fn)(const hnp_param_info_t *info, void *ctx),
                        void *ctx);
 
+/** The most suggestions hnp_params_check_unknown() passes for one name. */
+#define HNP_PARAM_MAX_SUGGESTIONS 3
+
 /**
  * For each name that was set but that nothing registered, call @p fn with
- * the name, its source, and up to @p max_suggestions registered names close
- * to it (NULL-terminated). Returns the number of unknown names.
+ * the name, its strongest source and that source's detail, and up to
+ * HNP_PARAM_MAX_SUGGESTIONS registered names close to it (NULL-terminated,
+ * best first: fewest edits, then longest shared run of characters, then
+ * alphabetical; case ignored; a parameter is as close as the closest of
+ * its names and synonyms, and is suggested under its main name). Names
+ * come in the order they were first set. @p fn may be NULL to count only. Returns the number
+ * of unknown names, or a negative HNP_ERR_* code.
  */
 int hnp_params_check_unknown(const hnp_params_t *params,
                              void (*fn)(const char *name,
@@ -152,7 +184,9 @@ int hnp_params_check_unknown(const hnp_params_t *params,
 int hnp_params_pack(const hnp_params_t *params, char **out, size_t *len);
 
 /** Apply a buffer made by hnp_params_pack() as source @p source. A corrupt
- *  buffer is rejected whole. */
+ *  buffer is rejected whole: HNP_ERR_TRUNCATED when it ends early,
+ *  HNP_ERR_BAD_PARAM when it is damaged or a value does not parse as the
+ *  type registered here. */
 int hnp_params_unpack(hnp_params_t *params, const char *buf, size_t len,
                       hnp_param_source_t source, char *err, size_t errlen);
 
