@@ -253,6 +253,27 @@ static void test_register_existing_name(void **state)
     hnp_params_destroy(params);
 }
 
+/* Without a component, a framework-wide parameter is "<fw>_<name>". */
+static void test_register_framework_wide(void **state)
+{
+    (void)state;
+    hnp_params_t *params = hnp_params_create();
+    hnp_param_info_t info;
+    double grace = 0;
+    hnp_param_desc_t d = {
+        .framework = "rte", .name = "kill_grace", .type = HNP_PARAM_DOUBLE,
+        .default_value = "2", .level = 1, .storage = &grace,
+    };
+
+    assert_int_equal(hnp_param_register(params, &d, err, sizeof(err)),
+                     HNP_SUCCESS);
+    assert_int_equal(hnp_param_lookup(params, "rte_kill_grace", &info),
+                     HNP_SUCCESS);
+    assert_string_equal(info.component, "");
+    assert_true(grace == 2.0);
+    hnp_params_destroy(params);
+}
+
 static void test_register_malformed_desc(void **state)
 {
     (void)state;
@@ -268,7 +289,7 @@ static void test_register_malformed_desc(void **state)
     d = good; d.name = NULL;
     assert_int_equal(hnp_param_register(params, &d, err, sizeof(err)),
                      HNP_ERR_BAD_PARAM);
-    d = good; d.component = NULL;
+    d = good; d.component = "has space";
     assert_int_equal(hnp_param_register(params, &d, err, sizeof(err)),
                      HNP_ERR_BAD_PARAM);
     d = good; d.name = "has space";
@@ -1496,6 +1517,7 @@ int main(void)
         cmocka_unit_test(test_register_canonical_defaults),
         cmocka_unit_test(test_register_existing_name),
         cmocka_unit_test(test_register_malformed_desc),
+        cmocka_unit_test(test_register_framework_wide),
         cmocka_unit_test(test_register_bad_default),
         cmocka_unit_test(test_int_values),
         cmocka_unit_test(test_unsigned_values),
