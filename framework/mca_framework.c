@@ -1,1 +1,679 @@
-/* placeholder: being written */
+/*
+ * The component architecture's context and the lifecycle of a framework:
+ * register (parameters, then find components and register theirs), open
+ * (apply the user's selection list), select (the highest priority), and
+ * destroy (close, then unload).
+ *
+ * Components hand the parameter registry pointers into their own statics,
+ * so a component's file stays loaded until the registry is gone, even when
+ * the component itself was rejected.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "hnp_mca_base.h"
+#include "mca_repository.h"
+
+#define MCA_VERBOSE_LIFECYCLE 10
+#define MCA_LIST_LEN 512
+#define MCA_USER_COMPONENT_DIR "~/.hnp/components"
+#define MCA_USER_PARAM_FILE "/.hnp/mca-params.conf"
+
+struct hnp_mca_framework {
+    hnp_mca_t *mca;
+    const hnp_mca_framework_desc_t *desc;
+    hnp_log_stream_t *log;
+    char *selection; /* the value of `<fw>`; owned by the registry */
+    hnp_mca_selection_t sel; /* parsed by open */
+    mca_found_t found;
+    bool opened;
+    bool queried;
+    const hnp_mca_component_t *selected;
+    const void *module;
+};
+
+struct hnp_mca {
+    hnp_params_t *params;
+    mca_repository_t *repo;
+    const hnp_mca_component_t *const *builtin;
+    hnp_log_stream_t *log;
+    char *default_path; /* default of mca_base_component_path; owned */
+    size_t own_params;  /* how many of our own parameters are registered */
+    bool log_applied;
+    char *component_path; /* owned by the registry */
+    char *log_output;     /* owned by the registry */
+    FILE *log_file;       /* opened for log_output=file:PATH */
+    hnp_mca_framework_t **frameworks; /* in registration order */
+    size_t nframeworks;
+};
+
+/* ------------------------------------------------------------ context */
+
+static char *make_default_path(const char *installed)
+{
+    size_t len;
+    char *path;
+
+    if (installed == NULL || installed[0] == '\0')
+        return strdup(MCA_USER_COMPONENT_DIR);
+    len = strlen(installed) + strlen(MCA_USER_COMPONENT_DIR) + 2;
+    if ((path = malloc(len)) != NULL)
+        snprintf(path, len, "%s:%s", installed, MCA_USER_COMPONENT_DIR);
+    return path;
+}
+
+int hnp_mca_create(hnp_mca_t **out, const hnp_mca_component_t *const *builtin,
+                   const char *default_component_path, char *err,
+                   size_t errlen)
+{
+    hnp_mca_t *mca = calloc(1, sizeof(*mca));
+    int rc = HNP_ERR_NOMEM;
+
+    if (mca == NULL)
+        goto fail_nomem;
+    if ((mca->default_path = make_default_path(default_component_path)) == NULL)
+        goto fail_nomem;
+    if ((mca->params = hnp_params_create()) == NULL)
+        goto fail_nomem;
+    rc = mca_repository_create(&mca->repo, err, errlen);
+    if (rc != HNP_SUCCESS)
+        goto fail;
+    mca->builtin = builtin;
+    mca->log = hnp_log_stream("mca");
+    *out = mca;
+    return HNP_SUCCESS;
+
+fail_nomem:
+    hnp_err_set(err, errlen, "out of memory creating the component architecture");
+fail:
+    if (mca != NULL) {
+        if (mca->params != NULL)
+            hnp_params_destroy(mca->params);
+        free(mca->default_path);
+        free(mca);
+    }
+    return rc;
+}
+
+static void close_components(hnp_mca_framework_t *fw)
+{
+    for (size_t i = fw->found.ncomponents; i > 0; i--) {
+        hnp_mca_component_entry_t *entry = &fw->found.components[i - 1];
+        const hnp_mca_component_t *c = entry->component;
+        int rc;
+
+        if (!entry->opened)
+            continue;
+        rc = c->close != NULL ? c->close(c) : HNP_SUCCESS;
+        if (rc != HNP_SUCCESS)
+            HNP_VERBOSE(fw->log, MCA_VERBOSE_LIFECYCLE, "closing %s component "
+                        "'%s' failed: %s", fw->desc->name, c->name,
+                        hnp_strerror(rc));
+        entry->opened = false;
+    }
+}
+
+void hnp_mca_destroy(hnp_mca_t *mca)
+{
+    if (mca == NULL)
+        return;
+    for (size_t i = mca->nframeworks; i > 0; i--)
+        close_components(mca->frameworks[i - 1]);
+    /* The registry goes first: it holds pointers into the components. */
+    hnp_params_destroy(mca->params);
+    for (size_t i = mca->nframeworks; i > 0; i--) {
+        mca_found_release(&mca->frameworks[i - 1]->found);
+        hnp_mca_selection_free(&mca->frameworks[i - 1]->sel);
+        free(mca->frameworks[i - 1]);
+    }
+    free(mca->frameworks);
+    mca_repository_destroy(mca->repo);
+    if (mca->log_applied)
+        hnp_log_set_file(NULL);
+    if (mca->log_file != NULL)
+        fclose(mca->log_file);
+    free(mca->default_path);
+    free(mca);
+}
+
+hnp_params_t *hnp_mca_params(hnp_mca_t *mca)
+{
+    return mca->params;
+}
+
+/* ------------------------------------------------------------ own params */
+
+/* Send the log to where `log_output` says. */
+static int apply_log_output(hnp_mca_t *mca, char *err, size_t errlen)
+{
+    const char *value = mca->log_output != NULL ? mca->log_output : "";
+    FILE *fp = NULL;
+
+    if (value[0] == '\0' || strcmp(value, "stderr") == 0) {
+        fp = NULL;
+    } else if (strcmp(value, "stdout") == 0) {
+        fp = stdout;
+    } else if (strncmp(value, "file:", 5) == 0 && value[5] != '\0') {
+        /* "e": the programs fork; their children must not inherit it. */
+        if ((fp = fopen(value + 5, "ae")) == NULL) {
+            hnp_err_set(err, errlen, "log_output: cannot open '%s': %s",
+                        value + 5, strerror(errno));
+            return HNP_ERR_IO;
+        }
+        mca->log_file = fp;
+    } else {
+        hnp_err_set(err, errlen, "bad value '%s' for parameter log_output: "
+                    "expected stderr, stdout or file:PATH", value);
+        return HNP_ERR_BAD_PARAM;
+    }
+    hnp_log_set_file(fp);
+    mca->log_applied = true;
+    return HNP_SUCCESS;
+}
+
+/*
+ * Register the architecture's own parameters. Picks up where an earlier
+ * call failed, so calling it again after an error is safe.
+ */
+static int register_own_params(hnp_mca_t *mca, char *err, size_t errlen)
+{
+    const hnp_param_desc_t descs[] = {
+        { .framework = "mca", .component = "base", .name = "component_path",
+          .type = HNP_PARAM_STRING, .default_value = mca->default_path,
+          .help = "Colon-separated directories searched for components "
+                  "(mca_<framework>_<name>.so), in order; ~ is $HOME",
+          .level = 4, .storage = &mca->component_path },
+        { .framework = "mca", .component = "base", .name = "verbose",
+          .type = HNP_PARAM_INT, .default_value = "0",
+          .help = "Verbosity of the component architecture: 10 shows each "
+                  "component found or rejected, 20 every step of the search",
+          .level = 5, .storage = &mca->log->verbose },
+        /* A process-wide setting: no component, so its name is log_output. */
+        { .framework = "log", .component = NULL, .name = "output",
+          .type = HNP_PARAM_STRING, .default_value = "stderr",
+          .help = "Where messages go: stderr, stdout or file:PATH",
+          .level = 3, .storage = &mca->log_output },
+    };
+    int rc;
+
+    for (; mca->own_params < sizeof(descs) / sizeof(descs[0]);
+         mca->own_params++) {
+        rc = hnp_param_register(mca->params, &descs[mca->own_params], err,
+                                errlen);
+        if (rc != HNP_SUCCESS)
+            return rc;
+    }
+    return mca->log_applied ? HNP_SUCCESS : apply_log_output(mca, err, errlen);
+}
+
+/* NAME's value in @p envp, or the process's own environment without one. */
+static const char *env_value(char *const *envp, const char *name)
+{
+    size_t len = strlen(name);
+
+    if (envp == NULL)
+        return getenv(name);
+    for (; *envp != NULL; envp++)
+        if (strncmp(*envp, name, len) == 0 && (*envp)[len] == '=')
+            return *envp + len + 1;
+    return NULL;
+}
+
+static int load_user_file(hnp_mca_t *mca, const char *home, char *err,
+                          size_t errlen)
+{
+    size_t len;
+    char *path;
+    int rc;
+
+    if (home == NULL || home[0] == '\0')
+        return HNP_SUCCESS;
+    len = strlen(home) + strlen(MCA_USER_PARAM_FILE) + 1;
+    if ((path = malloc(len)) == NULL) {
+        hnp_err_set(err, errlen, "out of memory reading the user's parameters");
+        return HNP_ERR_NOMEM;
+    }
+    snprintf(path, len, "%s%s", home, MCA_USER_PARAM_FILE);
+    rc = hnp_params_load_file(mca->params, path, HNP_PARAM_SRC_USER_FILE,
+                              true, err, errlen);
+    free(path);
+    return rc;
+}
+
+int hnp_mca_load_default_sources(hnp_mca_t *mca, char *const *envp,
+                                 const char *system_file, char *err,
+                                 size_t errlen)
+{
+    int rc;
+
+    rc = hnp_params_load_env(mca->params, envp != NULL ? envp : environ, err,
+                             errlen);
+    if (rc == HNP_SUCCESS)
+        rc = load_user_file(mca, env_value(envp, "HOME"), err, errlen);
+    if (rc == HNP_SUCCESS && system_file != NULL)
+        rc = hnp_params_load_file(mca->params, system_file,
+                                  HNP_PARAM_SRC_SYSTEM_FILE, true, err, errlen);
+    if (rc == HNP_SUCCESS)
+        rc = register_own_params(mca, err, errlen);
+    return rc;
+}
+
+/* ------------------------------------------------------------ unknown */
+
+static void join_names(char *buf, size_t len, const char *const *names)
+{
+    size_t used = 0;
+
+    buf[0] = '\0';
+    for (size_t i = 0; names != NULL && names[i] != NULL && used < len; i++) {
+        int n = snprintf(buf + used, len - used, "%s%s", i > 0 ? ", " : "",
+                         names[i]);
+        if (n < 0)
+            break;
+        used += (size_t)n;
+    }
+}
+
+static void warn_unknown(const char *name, hnp_param_source_t source,
+                         const char *detail, const char *const *suggestions,
+                         void *ctx)
+{
+    hnp_mca_t *mca = ctx;
+    char where[MCA_LIST_LEN], list[MCA_LIST_LEN];
+
+    snprintf(where, sizeof(where), "%s%s%s", hnp_param_source_name(source),
+             detail != NULL && detail[0] != '\0' ? " " : "",
+             detail != NULL ? detail : "");
+    join_names(list, sizeof(list), suggestions);
+    if (list[0] != '\0')
+        HNP_WARN(mca->log, "unknown parameter '%s' (set by %s); did you mean "
+                 "%s?", name, where, list);
+    else
+        HNP_WARN(mca->log, "unknown parameter '%s' (set by %s)", name, where);
+}
+
+int hnp_mca_warn_unknown_params(hnp_mca_t *mca)
+{
+    return hnp_params_check_unknown(mca->params, warn_unknown, mca);
+}
+
+/* ------------------------------------------------------------ register */
+
+static hnp_mca_framework_t *find_framework(const hnp_mca_t *mca,
+                                           const char *name)
+{
+    for (size_t i = 0; i < mca->nframeworks; i++)
+        if (strcmp(mca->frameworks[i]->desc->name, name) == 0)
+            return mca->frameworks[i];
+    return NULL;
+}
+
+/*
+ * `<fw>_base_verbose` first: its storage is the log stream, which outlives
+ * everything, so if `<fw>` then fails nothing points into @p fw.
+ */
+static int register_framework_params(hnp_mca_framework_t *fw, char *err,
+                                     size_t errlen)
+{
+    const char *name = fw->desc->name;
+    const hnp_param_desc_t verbose = {
+        .framework = name, .component = "base", .name = "verbose",
+        .type = HNP_PARAM_INT, .default_value = "0",
+        .help = "Verbosity of the framework (0: quiet, 10: decisions, "
+                "20 and up: details)",
+        .level = 5, .storage = &fw->log->verbose,
+    };
+    const hnp_param_desc_t selection = {
+        .framework = name, .component = NULL, .name = NULL,
+        .type = HNP_PARAM_STRING, .default_value = "",
+        .help = "Components to consider: a,b uses only those, ^a,b all but "
+                "those; empty means all",
+        .level = 2, .storage = &fw->selection,
+    };
+    int rc = hnp_param_register(fw->mca->params, &verbose, err, errlen);
+
+    return rc != HNP_SUCCESS ? rc
+                             : hnp_param_register(fw->mca->params, &selection,
+                                                  err, errlen);
+}
+
+/* A component whose register_params fails becomes a load failure. */
+static int register_component_params(hnp_mca_framework_t *fw)
+{
+    size_t i = 0;
+
+    while (i < fw->found.ncomponents) {
+        const hnp_mca_component_t *c = fw->found.components[i].component;
+        char reason[128];
+        int rc;
+
+        rc = c->register_params != NULL ? c->register_params(c, fw->mca->params)
+                                        : HNP_SUCCESS;
+        if (rc == HNP_SUCCESS) {
+            i++;
+            continue;
+        }
+        snprintf(reason, sizeof(reason), "registering its parameters "
+                 "failed: %s", hnp_strerror(rc));
+        HNP_VERBOSE(fw->mca->log, MCA_VERBOSE_LIFECYCLE, "%s component '%s' "
+                    "rejected: %s", fw->desc->name, c->name, reason);
+        rc = mca_found_reject(&fw->found, i, reason);
+        if (rc != HNP_SUCCESS)
+            return rc;
+    }
+    return HNP_SUCCESS;
+}
+
+static int check_desc(const hnp_mca_t *mca, const hnp_mca_framework_desc_t *desc,
+                      char *err, size_t errlen)
+{
+    if (desc == NULL || desc->name == NULL || desc->name[0] == '\0' ||
+        strnlen(desc->name, HNP_MCA_NAME_LEN) == HNP_MCA_NAME_LEN ||
+        strchr(desc->name, '_') != NULL) {
+        hnp_err_set(err, errlen, "bad framework name '%s'",
+                    desc != NULL && desc->name != NULL ? desc->name : "(null)");
+        return HNP_ERR_BAD_PARAM;
+    }
+    if (find_framework(mca, desc->name) != NULL) {
+        hnp_err_set(err, errlen, "framework '%s' is already registered",
+                    desc->name);
+        return HNP_ERR_EXISTS;
+    }
+    return HNP_SUCCESS;
+}
+
+int hnp_mca_framework_register(hnp_mca_t *mca,
+                               const hnp_mca_framework_desc_t *desc,
+                               hnp_mca_framework_t **out, char *err,
+                               size_t errlen)
+{
+    hnp_mca_framework_t **grown, *fw = NULL;
+    int rc = check_desc(mca, desc, err, errlen);
+
+    if (rc == HNP_SUCCESS)
+        rc = register_own_params(mca, err, errlen);
+    if (rc != HNP_SUCCESS)
+        return rc;
+    grown = realloc(mca->frameworks, (mca->nframeworks + 1) * sizeof(*grown));
+    if (grown != NULL)
+        mca->frameworks = grown;
+    if (grown == NULL || (fw = calloc(1, sizeof(*fw))) == NULL) {
+        hnp_err_set(err, errlen, "out of memory registering %s", desc->name);
+        return HNP_ERR_NOMEM;
+    }
+    *fw = (hnp_mca_framework_t){ .mca = mca, .desc = desc,
+                                 .log = hnp_log_stream(desc->name) };
+    rc = mca_repository_find(mca->repo, desc->name, desc->interface_version,
+                             mca->component_path, mca->builtin, &fw->found,
+                             err, errlen);
+    if (rc != HNP_SUCCESS)
+        goto fail;
+    rc = register_framework_params(fw, err, errlen);
+    if (rc != HNP_SUCCESS)
+        goto fail_found;
+    mca->frameworks[mca->nframeworks++] = fw;
+    rc = register_component_params(fw);
+    if (rc != HNP_SUCCESS)
+        hnp_err_set(err, errlen, "out of memory registering %s components",
+                    desc->name);
+    *out = fw;
+    return rc;
+
+fail_found:
+    mca_found_release(&fw->found);
+fail:
+    free(fw);
+    return rc;
+}
+
+/* ------------------------------------------------------------ open */
+
+static hnp_mca_component_entry_t *find_entry(hnp_mca_framework_t *fw,
+                                             const char *name)
+{
+    for (size_t i = 0; i < fw->found.ncomponents; i++)
+        if (strcmp(fw->found.components[i].component->name, name) == 0)
+            return &fw->found.components[i];
+    return NULL;
+}
+
+static const hnp_mca_load_failure_t *find_failure(const hnp_mca_framework_t *fw,
+                                                  const char *name)
+{
+    for (size_t i = 0; i < fw->found.nfailures; i++)
+        if (strcmp(fw->found.failures[i].component, name) == 0)
+            return &fw->found.failures[i];
+    return NULL;
+}
+
+/* "a, b, c" of the components found (all, or only those @p sel allows). */
+static void list_components(const hnp_mca_framework_t *fw,
+                            const hnp_mca_selection_t *sel, char *buf,
+                            size_t len)
+{
+    size_t used = 0;
+
+    snprintf(buf, len, "none");
+    for (size_t i = 0; i < fw->found.ncomponents && used < len; i++) {
+        const char *name = fw->found.components[i].component->name;
+        int n;
+
+        if (!hnp_mca_selection_allows(sel, name))
+            continue;
+        n = snprintf(buf + used, len - used, "%s%s", used > 0 ? ", " : "",
+                     name);
+        if (n < 0)
+            break;
+        used += (size_t)n;
+    }
+}
+
+/*
+ * Every name of an include list must exist, and must have loaded. Unknown
+ * names in an exclude list only earn a warning: a parameter file shared by
+ * several installations may exclude a component some of them lack.
+ */
+static int check_listed_names(hnp_mca_framework_t *fw,
+                              const hnp_mca_selection_t *sel, char *err,
+                              size_t errlen)
+{
+    char available[MCA_LIST_LEN];
+
+    list_components(fw, NULL, available, sizeof(available));
+    for (size_t i = 0; i < sel->count; i++) {
+        const char *name = sel->names[i];
+        const hnp_mca_load_failure_t *failure;
+
+        if (find_entry(fw, name) != NULL)
+            continue;
+        failure = find_failure(fw, name);
+        if (failure != NULL && !sel->exclude) {
+            hnp_err_set(err, errlen, "%s component '%s' was asked for but "
+                        "could not be loaded: %s: %s", fw->desc->name, name,
+                        failure->path, failure->reason);
+            return HNP_ERR_LOAD;
+        }
+        if (failure != NULL)
+            continue;
+        if (!sel->exclude) {
+            hnp_err_set(err, errlen, "unknown %s component '%s'; available: %s",
+                        fw->desc->name, name, available);
+            return HNP_ERR_NOT_FOUND;
+        }
+        HNP_WARN(fw->log, "excluding unknown %s component '%s'; available: %s",
+                 fw->desc->name, name, available);
+    }
+    return HNP_SUCCESS;
+}
+
+/* Load failures the user did not ask about: one warning each, unless the
+ * user excluded that component by name. */
+static void warn_failures(hnp_mca_framework_t *fw,
+                          const hnp_mca_selection_t *sel)
+{
+    for (size_t i = 0; i < fw->found.nfailures; i++) {
+        const hnp_mca_load_failure_t *f = &fw->found.failures[i];
+
+        if (sel->exclude && !hnp_mca_selection_allows(sel, f->component))
+            continue;
+        HNP_WARN(fw->log, "ignoring %s component '%s': %s: %s",
+                 fw->desc->name, f->component, f->path, f->reason);
+    }
+}
+
+static void open_selected(hnp_mca_framework_t *fw,
+                          const hnp_mca_selection_t *sel)
+{
+    for (size_t i = 0; i < fw->found.ncomponents; i++) {
+        hnp_mca_component_entry_t *e = &fw->found.components[i];
+        const hnp_mca_component_t *c = e->component;
+        int rc;
+
+        if (!hnp_mca_selection_allows(sel, c->name)) {
+            HNP_VERBOSE(fw->log, MCA_VERBOSE_LIFECYCLE, "component '%s' not "
+                        "selected", c->name);
+            continue;
+        }
+        rc = c->open != NULL ? c->open(c) : HNP_SUCCESS;
+        e->opened = rc == HNP_SUCCESS;
+        if (rc == HNP_SUCCESS)
+            HNP_VERBOSE(fw->log, MCA_VERBOSE_LIFECYCLE, "component '%s' "
+                        "opened", c->name);
+        else if (rc == HNP_ERR_NOT_AVAILABLE)
+            HNP_VERBOSE(fw->log, MCA_VERBOSE_LIFECYCLE, "component '%s' is "
+                        "not available here", c->name);
+        else
+            HNP_WARN(fw->log, "%s component '%s' failed to open (%s); not "
+                     "using it", fw->desc->name, c->name, hnp_strerror(rc));
+    }
+}
+
+int hnp_mca_framework_open(hnp_mca_framework_t *fw, char *err, size_t errlen)
+{
+    hnp_mca_selection_t sel;
+    char why[MCA_LIST_LEN];
+    int rc;
+
+    if (fw->opened) {
+        hnp_err_set(err, errlen, "framework %s is already open", fw->desc->name);
+        return HNP_ERR_EXISTS;
+    }
+    rc = hnp_mca_selection_parse(fw->selection, &sel, why, sizeof(why));
+    if (rc != HNP_SUCCESS) {
+        hnp_err_set(err, errlen, "parameter %s: %s", fw->desc->name, why);
+        return rc;
+    }
+    rc = check_listed_names(fw, &sel, err, errlen);
+    if (rc != HNP_SUCCESS) {
+        hnp_mca_selection_free(&sel);
+        return rc;
+    }
+    warn_failures(fw, &sel);
+    open_selected(fw, &sel);
+    fw->sel = sel;
+    fw->opened = true;
+    return HNP_SUCCESS;
+}
+
+/* ------------------------------------------------------------ select */
+
+/* Ask one component; true when it offers a module. */
+static bool query_component(hnp_mca_framework_t *fw,
+                            const hnp_mca_component_t *c, const void **module,
+                            int *priority)
+{
+    int rc = c->query(c, module, priority);
+
+    if (rc == HNP_SUCCESS && *module != NULL) {
+        HNP_VERBOSE(fw->log, MCA_VERBOSE_LIFECYCLE, "component '%s' offers "
+                    "priority %d", c->name, *priority);
+        return true;
+    }
+    if (rc == HNP_ERR_NOT_AVAILABLE)
+        HNP_VERBOSE(fw->log, MCA_VERBOSE_LIFECYCLE, "component '%s' declines",
+                    c->name);
+    else
+        HNP_WARN(fw->log, "%s component '%s' failed its query (%s); not "
+                 "using it", fw->desc->name, c->name,
+                 rc == HNP_SUCCESS ? "no module" : hnp_strerror(rc));
+    return false;
+}
+
+/* Query every opened component once; ties go to the name sorted first. */
+static void query_all(hnp_mca_framework_t *fw)
+{
+    int best = 0;
+
+    fw->queried = true;
+    for (size_t i = 0; i < fw->found.ncomponents; i++) {
+        const hnp_mca_component_t *c = fw->found.components[i].component;
+        const void *module = NULL;
+        int priority = 0;
+
+        if (!fw->found.components[i].opened ||
+            !query_component(fw, c, &module, &priority))
+            continue;
+        if (fw->selected == NULL || priority > best) {
+            fw->selected = c;
+            fw->module = module;
+            best = priority;
+        }
+    }
+    if (fw->selected != NULL)
+        HNP_VERBOSE(fw->log, MCA_VERBOSE_LIFECYCLE, "selected component '%s' "
+                    "(priority %d)", fw->selected->name, best);
+}
+
+int hnp_mca_framework_select(hnp_mca_framework_t *fw,
+                             const hnp_mca_component_t **component,
+                             const void **module, char *err, size_t errlen)
+{
+    char considered[MCA_LIST_LEN];
+
+    if (!fw->opened) {
+        hnp_err_set(err, errlen, "framework %s is not open", fw->desc->name);
+        return HNP_ERR_BAD_PARAM;
+    }
+    if (!fw->queried)
+        query_all(fw);
+    if (fw->selected == NULL) {
+        list_components(fw, &fw->sel, considered, sizeof(considered));
+        hnp_err_set(err, errlen, "no %s component is available (considered: "
+                    "%s)", fw->desc->name, considered);
+        return HNP_ERR_NOT_AVAILABLE;
+    }
+    *component = fw->selected;
+    *module = fw->module;
+    return HNP_SUCCESS;
+}
+
+/* ------------------------------------------------------------ accessors */
+
+hnp_log_stream_t *hnp_mca_framework_log(hnp_mca_framework_t *fw)
+{
+    return fw->log;
+}
+
+const hnp_mca_framework_desc_t *hnp_mca_framework_desc(hnp_mca_framework_t *fw)
+{
+    return fw->desc;
+}
+
+size_t hnp_mca_framework_components(hnp_mca_framework_t *fw,
+                                    const hnp_mca_component_entry_t **list)
+{
+    *list = fw->found.components;
+    return fw->found.ncomponents;
+}
+
+size_t hnp_mca_framework_failures(hnp_mca_framework_t *fw,
+                                  const hnp_mca_load_failure_t **list)
+{
+    *list = fw->found.failures;
+    return fw->found.nfailures;
+}
