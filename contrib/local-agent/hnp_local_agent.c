@@ -1,0 +1,380 @@
+/*
+ * hnp-local-agent: stands in for ssh when every "node" of a test cluster
+ * is this machine.
+ *
+ *     hnp-local-agent [ssh options] HOST COMMAND [ARG...]
+ *
+ * takes ssh's options and ignores them (but -n, which ssh honours and which
+ * a launcher must not pass when it writes the job's secret on stdin), then
+ * runs COMMAND ARG... joined with spaces through /bin/sh -c, exactly as
+ * sshd hands a command to the remote shell: callers quote for a shell, as
+ * they must for ssh.
+ *
+ * It can make a launch cost what it costs on a real cluster (paper 001's
+ * model): HNP_AGENT_SEQ seconds during which the launching node's lock is
+ * held, since one node's ssh clients contend for its CPU and start one
+ * after another, then HNP_AGENT_REM seconds of remote start-up that
+ * overlaps with everything else. HNP_AGENT_DOWN and HNP_AGENT_FLAKY make
+ * hosts refuse connections the way ssh reports it.
+ *
+ * After the delays it execs the shell, so nothing of the agent remains: the
+ * launcher sees the command's own exit status and signals.
+ *
+ * A standalone program on plain libc, so that it builds and runs where the
+ * runtime does not; errors go to stderr prefixed by the program name, and
+ * the agent's own failures exit 255, as ssh's do.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PROG "hnp-local-agent"
+#define SSH_FAILURE 255
+
+/* ssh's options (OpenSSH 9 getopt string): flags, and those taking a
+ * value, glued ("-p22", "-oBatchMode=yes") or in the next word. */
+static const char ssh_flags[] = "1246AaCfGgKkMNnqsTtVvXxYy";
+static const char ssh_valued[] = "BbcDEeFIiJLlmOoPpQRSWw";
+
+typedef struct agent_args {
+    const char *host;
+    char **command; /* NULL-terminated */
+    int ncommand;
+    bool stdin_null; /* -n */
+} agent_args_t;
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+        "usage: " PROG " [ssh options] HOST COMMAND [ARG...]\n"
+        "Stands in for ssh on one machine: runs COMMAND ARG... joined with\n"
+        "spaces through /bin/sh -c, as if on HOST (never resolved). ssh's\n"
+        "options are accepted and ignored, except -n (stdin from /dev/null).\n"
+        "\n"
+        "Environment:\n"
+        "  HNP_AGENT_SEQ=SECONDS  hold the launching node's lock this long\n"
+        "                         (one node's launches run one at a time)\n"
+        "  HNP_AGENT_REM=SECONDS  then wait this long before the command\n"
+        "  HNP_NODE_NAME=NAME     the launching node (default: head)\n"
+        "  HNP_AGENT_LOCKDIR=DIR  lock and marker files (default:\n"
+        "                         ${TMPDIR:-/tmp}/hnp-agent-UID)\n"
+        "  HNP_AGENT_DOWN=H1,H2   hosts that refuse connections (exit 255)\n"
+        "  HNP_AGENT_FLAKY=H1,H2  hosts that refuse only the first one\n"
+        "The command gets HNP_AGENT_HOST=HOST in its environment.\n");
+}
+
+static void vcomplain(const char *fmt, va_list ap)
+{
+    fputs(PROG ": ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
+static void die(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2), noreturn));
+
+static void die(const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vcomplain(fmt, ap);
+    va_end(ap);
+    exit(SSH_FAILURE);
+}
+
+/* A bad invocation: say what is wrong, then how to call the agent. */
+static void die_usage(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2), noreturn));
+
+static void die_usage(const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vcomplain(fmt, ap);
+    va_end(ap);
+    usage(stderr);
+    exit(SSH_FAILURE);
+}
+
+/* ----------------------------------------------------------- arguments */
+
+/* One word of options at argv[*i] (getopt rules: flags may cluster, a
+ * valued option takes the rest of the word or the next one). */
+static void take_options(int argc, char **argv, int *i, agent_args_t *a)
+{
+    const char *word = argv[*i];
+
+    for (const char *c = word + 1; *c != '\0'; c++) {
+        if (strchr(ssh_flags, *c) != NULL) {
+            a->stdin_null = a->stdin_null || *c == 'n';
+            continue;
+        }
+        if (strchr(ssh_valued, *c) == NULL)
+            die_usage("unknown option -%c", *c);
+        if (c[1] == '\0' && ++*i >= argc)
+            die_usage("option -%c needs a value", *c);
+        return;
+    }
+}
+
+static void parse_args(int argc, char **argv, agent_args_t *a)
+{
+    int i = 1;
+
+    for (; i < argc && argv[i][0] == '-' && argv[i][1] != '\0'; i++) {
+        if (strcmp(argv[i], "--help") == 0) {
+            usage(stdout);
+            exit(0);
+        }
+        if (strcmp(argv[i], "--") == 0) {
+            i++;
+            break;
+        }
+        take_options(argc, argv, &i, a);
+    }
+    if (i >= argc)
+        die_usage("no host given");
+    a->host = argv[i++];
+    if (a->host[0] == '\0')
+        die_usage("empty host name");
+    if (i >= argc)
+        die("no command for %s (an interactive shell is not supported)",
+            a->host);
+    a->command = argv + i;
+    a->ncommand = argc - i;
+}
+
+/* COMMAND ARG... joined with single spaces, as ssh sends it. */
+static char *join_command(char **words, int n)
+{
+    size_t len = 1;
+
+    for (int i = 0; i < n; i++)
+        len += strlen(words[i]) + 1;
+    char *cmd = malloc(len), *at = cmd;
+    if (cmd == NULL)
+        die("out of memory");
+    for (int i = 0; i < n; i++) {
+        size_t wl = strlen(words[i]);
+        if (i > 0)
+            *at++ = ' ';
+        memcpy(at, words[i], wl);
+        at += wl;
+    }
+    *at = '\0';
+    return cmd;
+}
+
+/* ------------------------------------------------------------ settings */
+
+/* Is @p host in the comma list in @p var? Blanks around names ignored. */
+static bool host_listed(const char *var, const char *host)
+{
+    const char *list = getenv(var);
+    size_t hl = strlen(host);
+
+    for (const char *p = list; p != NULL && *p != '\0';) {
+        p += strspn(p, " \t");
+        size_t len = strcspn(p, ",");
+        size_t trimmed = len;
+        while (trimmed > 0 && (p[trimmed - 1] == ' ' || p[trimmed - 1] == '\t'))
+            trimmed--;
+        if (trimmed == hl && strncmp(p, host, hl) == 0)
+            return true;
+        p += len + (p[len] == ',');
+    }
+    return false;
+}
+
+static double seconds_from_env(const char *var)
+{
+    const char *text = getenv(var);
+    char *end;
+
+    if (text == NULL || text[0] == '\0')
+        return 0.0;
+    errno = 0;
+    double s = strtod(text, &end);
+    end += strspn(end, " \t");
+    if (errno != 0 || end == text || *end != '\0' || !isfinite(s) || s < 0 ||
+        s > 1e6)
+        die("%s=%s is not a number of seconds (such as 0.25)", var, text);
+    return s;
+}
+
+/* File names are made of node names: keep them inside the lock directory
+ * and free of surprises. */
+static char *file_in(const char *dir, const char *name, const char *suffix)
+{
+    size_t len = strlen(dir) + strlen(name) + strlen(suffix) + 3;
+    char *path = malloc(len);
+
+    if (path == NULL)
+        die("out of memory");
+    int at = snprintf(path, len, "%s/%s", dir, name[0] == '.' ? "_" : "");
+    for (const char *c = name; *c != '\0'; c++) {
+        bool plain = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+                     (*c >= '0' && *c <= '9') || strchr("._-", *c) != NULL;
+        path[at++] = plain ? *c : '_';
+    }
+    strcpy(path + at, suffix);
+    return path;
+}
+
+/* The default directory is in a shared /tmp: it must be ours, a real
+ * directory, and closed to others, or another user could steer the locks. */
+static void check_private_dir(const char *dir)
+{
+    struct stat st;
+
+    if (lstat(dir, &st) < 0)
+        die("cannot use lock directory %s: %s", dir, strerror(errno));
+    if (!S_ISDIR(st.st_mode) || st.st_uid != getuid() ||
+        (st.st_mode & 022) != 0)
+        die("lock directory %s is not a directory owned by you and closed "
+            "to others (set HNP_AGENT_LOCKDIR)", dir);
+}
+
+static char *lock_dir(void)
+{
+    const char *set = getenv("HNP_AGENT_LOCKDIR");
+    const char *tmp = getenv("TMPDIR");
+    char *dir;
+
+    if (set != NULL && set[0] != '\0')
+        dir = strdup(set);
+    else if (asprintf(&dir, "%s/hnp-agent-%lu",
+                      tmp != NULL && tmp[0] != '\0' ? tmp : "/tmp",
+                      (unsigned long)getuid()) < 0)
+        dir = NULL;
+    if (dir == NULL)
+        die("out of memory");
+    if (mkdir(dir, 0700) < 0 && errno != EEXIST)
+        die("cannot create lock directory %s: %s", dir, strerror(errno));
+    if (set == NULL || set[0] == '\0')
+        check_private_dir(dir);
+    return dir;
+}
+
+/* -------------------------------------------------------------- delays */
+
+static void sleep_seconds(double seconds)
+{
+    struct timespec deadline;
+
+    if (seconds <= 0)
+        return;
+    /* An absolute deadline: a signal that interrupts the sleep does not
+     * stretch it. */
+    clock_gettime(CLOCK_MONOTONIC, &deadline);
+    time_t whole = (time_t)seconds; /* seconds >= 0: truncation is floor */
+    deadline.tv_sec += whole;
+    deadline.tv_nsec += (long)((seconds - (double)whole) * 1e9);
+    if (deadline.tv_nsec >= 1000000000L) {
+        deadline.tv_sec++;
+        deadline.tv_nsec -= 1000000000L;
+    }
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, NULL)
+           == EINTR)
+        ;
+}
+
+/* The sequential part of a launch: the launching node's CPU is busy with
+ * this ssh client, so its other launches wait for the lock. */
+static void hold_launch_lock(const char *dir, double seconds)
+{
+    const char *node = getenv("HNP_NODE_NAME");
+    char *path = file_in(dir, node != NULL && node[0] != '\0' ? node : "head",
+                         ".lock");
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+
+    if (fd < 0)
+        die("cannot open lock file %s: %s", path, strerror(errno));
+    while (flock(fd, LOCK_EX) < 0)
+        if (errno != EINTR)
+            die("cannot lock %s: %s", path, strerror(errno));
+    sleep_seconds(seconds);
+    close(fd); /* releases the lock */
+    free(path);
+}
+
+/* ------------------------------------------------------------- failures */
+
+static void refuse_connection(const char *host)
+{
+    fprintf(stderr, "ssh: connect to host %s port 22: Connection refused\n",
+            host);
+    exit(SSH_FAILURE);
+}
+
+/* True the first time @p host is tried: the marker file's creation is
+ * atomic, so of two simultaneous first attempts exactly one fails. */
+static bool first_attempt(const char *dir, const char *host)
+{
+    char *path = file_in(dir, host, ".flaky");
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+
+    if (fd < 0 && errno != EEXIST)
+        die("cannot create marker %s: %s", path, strerror(errno));
+    free(path);
+    if (fd < 0)
+        return false;
+    close(fd);
+    return true;
+}
+
+/* ----------------------------------------------------------------- main */
+
+int main(int argc, char **argv)
+{
+    agent_args_t a = { NULL, NULL, 0, false };
+    char *dir = NULL;
+
+    parse_args(argc, argv, &a);
+    double seq = seconds_from_env("HNP_AGENT_SEQ");
+    double rem = seconds_from_env("HNP_AGENT_REM");
+    char *command = join_command(a.command, a.ncommand);
+
+    /* A refused TCP connection fails before any key exchange: no cost. */
+    if (host_listed("HNP_AGENT_DOWN", a.host))
+        refuse_connection(a.host);
+    if (host_listed("HNP_AGENT_FLAKY", a.host)) {
+        dir = lock_dir();
+        if (first_attempt(dir, a.host))
+            refuse_connection(a.host);
+    }
+    if (seq > 0) {
+        if (dir == NULL)
+            dir = lock_dir();
+        hold_launch_lock(dir, seq);
+    }
+    free(dir);
+    sleep_seconds(rem);
+
+    if (setenv("HNP_AGENT_HOST", a.host, 1) < 0)
+        die("cannot set HNP_AGENT_HOST: %s", strerror(errno));
+    if (a.stdin_null) {
+        int fd = open("/dev/null", O_RDONLY);
+        if (fd < 0 || dup2(fd, STDIN_FILENO) < 0)
+            die("cannot redirect stdin from /dev/null: %s", strerror(errno));
+        if (fd != STDIN_FILENO)
+            close(fd);
+    }
+    fflush(NULL);
+    execl("/bin/sh", "sh", "-c", command, (char *)NULL);
+    fprintf(stderr, PROG ": cannot run /bin/sh: %s\n", strerror(errno));
+    return 127;
+}

@@ -1,0 +1,297 @@
+/*
+ * The job map: which rank runs on which node.
+ *
+ * Every node has a capacity: its slots (given, or the request's default),
+ * or K with -N K. Ranks are dealt out in increasing order, so a node's
+ * local ranks follow its global ranks. By slot fills each node before the
+ * next; by node deals one to every node that still has room, round after
+ * round. Past the capacity (--oversubscribe) both go round all the nodes.
+ *
+ * Nodes that get no process are dropped from the map, since the launcher
+ * starts a daemon on every node of the map and an idle daemon only costs
+ * launch time.
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hnp_errors.h"
+#include "jobmap.h"
+
+/* What the mapping works on: one capacity and one count per host. */
+typedef struct map_work {
+    uint32_t nhosts;
+    uint32_t *slots; /* per host: given or default */
+    uint32_t *cap;   /* per host: slots, or K with -N */
+    uint32_t *count; /* per host: processes placed */
+    uint32_t np;
+} map_work_t;
+
+static const char *plural(uint64_t n, const char *many)
+{
+    return n == 1 ? "" : many;
+}
+
+static void work_free(map_work_t *w)
+{
+    free(w->slots);
+    free(w->cap);
+    free(w->count);
+}
+
+static int work_init(map_work_t *w, const hnp_nodelist_t *nodes,
+                     const hnp_map_request_t *req)
+{
+    w->nhosts = (uint32_t)nodes->count;
+    w->slots = calloc(w->nhosts, sizeof(*w->slots));
+    w->cap = calloc(w->nhosts, sizeof(*w->cap));
+    w->count = calloc(w->nhosts, sizeof(*w->count));
+    if (w->slots == NULL || w->cap == NULL || w->count == NULL)
+        return HNP_ERR_NOMEM;
+    /* A default of 0 would make every unnamed node useless; one slot is
+     * what a host without any information can surely run. */
+    uint32_t dflt = req->default_slots > 0 ? req->default_slots : 1;
+    for (uint32_t i = 0; i < w->nhosts; i++) {
+        const hnp_node_t *n = &nodes->nodes[i];
+        w->slots[i] = n->slots_given ? n->slots : dflt;
+        w->cap[i] = req->npernode > 0 ? req->npernode : w->slots[i];
+    }
+    return HNP_SUCCESS;
+}
+
+/* How many processes, and whether the capacity holds them. */
+static int resolve_np(map_work_t *w, const hnp_map_request_t *req,
+                      char *err, size_t errlen)
+{
+    uint64_t total = 0;
+
+    for (uint32_t i = 0; i < w->nhosts; i++)
+        total += w->cap[i];
+    if (req->np == 0 && total > UINT32_MAX) {
+        hnp_err_set(err, errlen, "the %" PRIu32 " nodes have %" PRIu64
+                    " slots, more processes than a job can have (give -n)",
+                    w->nhosts, total);
+        return HNP_ERR_BAD_PARAM;
+    }
+    w->np = req->np > 0 ? req->np : (uint32_t)total;
+    if (w->np == 0) {
+        hnp_err_set(err, errlen, "the %" PRIu32 " node%s ha%s no slots",
+                    w->nhosts, plural(w->nhosts, "s"),
+                    w->nhosts == 1 ? "s" : "ve");
+        return HNP_ERR_BAD_PARAM;
+    }
+    if (w->np <= total)
+        return HNP_SUCCESS;
+    if (req->npernode > 0) {
+        hnp_err_set(err, errlen, "%" PRIu32 " process%s requested but -N %"
+                    PRIu32 " on %" PRIu32 " node%s makes %" PRIu64, w->np,
+                    plural(w->np, "es"), req->npernode, w->nhosts,
+                    plural(w->nhosts, "s"), total);
+        return HNP_ERR_BAD_PARAM;
+    }
+    if (!req->oversubscribe) {
+        hnp_err_set(err, errlen, "%" PRIu32 " process%s requested but the %"
+                    PRIu32 " node%s ha%s %" PRIu64 " slot%s (use "
+                    "--oversubscribe to allow more)", w->np,
+                    plural(w->np, "es"), w->nhosts, plural(w->nhosts, "s"),
+                    w->nhosts == 1 ? "s" : "ve", total, plural(total, "s"));
+        return HNP_ERR_BAD_PARAM;
+    }
+    return HNP_SUCCESS;
+}
+
+/* Past every capacity: one more on each host in turn. */
+static void deal_round_robin(map_work_t *w, uint32_t rank, uint32_t *node_of)
+{
+    for (uint32_t i = 0; rank < w->np; i = (i + 1) % w->nhosts) {
+        node_of[rank++] = i;
+        w->count[i]++;
+    }
+}
+
+static void map_by_slot(map_work_t *w, uint32_t *node_of)
+{
+    uint32_t rank = 0;
+
+    for (uint32_t i = 0; i < w->nhosts && rank < w->np; i++)
+        for (; w->count[i] < w->cap[i] && rank < w->np; w->count[i]++)
+            node_of[rank++] = i;
+    deal_round_robin(w, rank, node_of);
+}
+
+/* Rounds over the hosts with room left; full hosts leave the round list,
+ * so the cost is the number of processes, not rounds times hosts. */
+static int map_by_node(map_work_t *w, uint32_t *node_of)
+{
+    uint32_t *open = malloc((size_t)w->nhosts * sizeof(*open));
+    uint32_t nopen = 0, rank = 0;
+
+    if (open == NULL)
+        return HNP_ERR_NOMEM;
+    for (uint32_t i = 0; i < w->nhosts; i++)
+        if (w->cap[i] > 0)
+            open[nopen++] = i;
+    while (nopen > 0 && rank < w->np) {
+        uint32_t kept = 0;
+        for (uint32_t j = 0; j < nopen && rank < w->np; j++) {
+            uint32_t i = open[j];
+            node_of[rank++] = i;
+            if (++w->count[i] < w->cap[i])
+                open[kept++] = i;
+        }
+        nopen = rank < w->np ? kept : 0;
+    }
+    free(open);
+    deal_round_robin(w, rank, node_of);
+    return HNP_SUCCESS;
+}
+
+/* -N K can ask for more than a node's slots. */
+static int check_slots(const map_work_t *w, const hnp_nodelist_t *nodes,
+                       const hnp_map_request_t *req, char *err,
+                       size_t errlen)
+{
+    if (req->oversubscribe || req->npernode == 0)
+        return HNP_SUCCESS;
+    for (uint32_t i = 0; i < w->nhosts; i++) {
+        if (w->count[i] <= w->slots[i])
+            continue;
+        hnp_err_set(err, errlen, "-N %" PRIu32 " puts %" PRIu32 " process%s"
+                    " on %s, which has %" PRIu32 " slot%s (use "
+                    "--oversubscribe to allow more)", req->npernode,
+                    w->count[i], plural(w->count[i], "es"),
+                    nodes->nodes[i].name, w->slots[i],
+                    plural(w->slots[i], "s"));
+        return HNP_ERR_BAD_PARAM;
+    }
+    return HNP_SUCCESS;
+}
+
+/* Keep the hosts that got a process, in host order, and renumber. */
+static int fill_map(const map_work_t *w, const hnp_nodelist_t *nodes,
+                    hnp_job_map_t *map)
+{
+    uint32_t *index = malloc((size_t)w->nhosts * sizeof(*index));
+
+    if (index == NULL)
+        return HNP_ERR_NOMEM;
+    for (uint32_t i = 0; i < w->nhosts; i++)
+        if (w->count[i] > 0)
+            index[i] = map->nnodes++;
+    map->node_names = calloc(map->nnodes, sizeof(*map->node_names));
+    map->local_size = calloc(map->nnodes, sizeof(*map->local_size));
+    if (map->node_names == NULL || map->local_size == NULL)
+        goto nomem;
+    for (uint32_t i = 0; i < w->nhosts; i++) {
+        if (w->count[i] == 0)
+            continue;
+        map->node_names[index[i]] = strdup(nodes->nodes[i].name);
+        if (map->node_names[index[i]] == NULL)
+            goto nomem;
+    }
+    for (uint32_t r = 0; r < map->nprocs; r++) {
+        uint32_t node = index[map->node_of[r]];
+        map->node_of[r] = node;
+        map->local_rank[r] = map->local_size[node]++;
+    }
+    free(index);
+    return HNP_SUCCESS;
+nomem:
+    free(index);
+    return HNP_ERR_NOMEM;
+}
+
+static int check_request(const hnp_nodelist_t *nodes,
+                         const hnp_map_request_t *req, hnp_job_map_t *map,
+                         char *err, size_t errlen)
+{
+    if (nodes == NULL || req == NULL || map == NULL) {
+        hnp_err_set(err, errlen, "no hosts or no request to map");
+        return HNP_ERR_BAD_PARAM;
+    }
+    if (nodes->count == 0) {
+        hnp_err_set(err, errlen, "no hosts to run on");
+        return HNP_ERR_BAD_PARAM;
+    }
+    if (nodes->count > UINT32_MAX) {
+        hnp_err_set(err, errlen, "more than %" PRIu32 " hosts", UINT32_MAX);
+        return HNP_ERR_BAD_PARAM;
+    }
+    if (req->policy != HNP_MAP_BY_SLOT && req->policy != HNP_MAP_BY_NODE) {
+        hnp_err_set(err, errlen, "unknown mapping policy %d",
+                    (int)req->policy);
+        return HNP_ERR_BAD_PARAM;
+    }
+    return HNP_SUCCESS;
+}
+
+int hnp_job_map_build(const hnp_nodelist_t *nodes,
+                      const hnp_map_request_t *req, hnp_job_map_t *map,
+                      char *err, size_t errlen)
+{
+    map_work_t w = { 0, NULL, NULL, NULL, 0 };
+    hnp_job_map_t m = { 0, 0, NULL, NULL, NULL, NULL };
+    int rc = check_request(nodes, req, map, err, errlen);
+
+    if (rc < 0)
+        return rc;
+    rc = work_init(&w, nodes, req);
+    if (rc == HNP_SUCCESS)
+        rc = resolve_np(&w, req, err, errlen);
+    if (rc < 0)
+        goto out;
+    m.nprocs = w.np;
+    m.node_of = calloc(w.np, sizeof(*m.node_of));
+    m.local_rank = calloc(w.np, sizeof(*m.local_rank));
+    rc = m.node_of == NULL || m.local_rank == NULL ? HNP_ERR_NOMEM
+                                                    : HNP_SUCCESS;
+    if (rc == HNP_SUCCESS && req->policy == HNP_MAP_BY_NODE)
+        rc = map_by_node(&w, m.node_of);
+    else if (rc == HNP_SUCCESS)
+        map_by_slot(&w, m.node_of);
+    if (rc == HNP_SUCCESS)
+        rc = check_slots(&w, nodes, req, err, errlen);
+    if (rc == HNP_SUCCESS)
+        rc = fill_map(&w, nodes, &m);
+out:
+    if (rc == HNP_ERR_NOMEM)
+        hnp_err_set(err, errlen, "out of memory mapping %" PRIu32
+                    " processes", w.np);
+    if (rc == HNP_SUCCESS)
+        *map = m;
+    else
+        hnp_job_map_free(&m);
+    work_free(&w);
+    return rc;
+}
+
+void hnp_job_map_free(hnp_job_map_t *map)
+{
+    if (map == NULL)
+        return;
+    for (uint32_t i = 0; map->node_names != NULL && i < map->nnodes; i++)
+        free(map->node_names[i]);
+    free(map->node_names);
+    free(map->node_of);
+    free(map->local_rank);
+    free(map->local_size);
+    memset(map, 0, sizeof(*map));
+}
+
+uint32_t hnp_job_map_ranks_on(const hnp_job_map_t *map, uint32_t node,
+                              uint32_t *out)
+{
+    uint32_t found = 0;
+
+    if (map == NULL || node >= map->nnodes)
+        return 0;
+    /* Ranks are in increasing order already; stop once the node is full. */
+    for (uint32_t r = 0; r < map->nprocs && found < map->local_size[node];
+         r++)
+        if (map->node_of[r] == node)
+            out[found++] = r;
+    return found;
+}
