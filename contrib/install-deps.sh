@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
     gcc make autoconf automake libtool pkg-config
     libltdl-dev libhwloc-dev libevent-dev libcmocka-dev
-    procps psmisc
+    procps psmisc clang libclang-rt-14-dev
 )
 
 missing=()

@@ -1,0 +1,71 @@
+#!/bin/sh
+# Writes the seed corpus of the fuzz targets (tests/fuzz/corpus/) byte by
+# byte from the layouts documented in runtime/frame.h and fuzz_frame.c /
+# fuzz_buffer.c, independently of the codec under test.
+#
+#   sh tests/fuzz/make-corpus.sh [DIR]      (default: the corpus next to me)
+#
+# The seeds are checked in; tests/integration/fuzz.sh regenerates them into
+# a temporary directory and fails if the checked-in copies differ. A new
+# seed needs a line here and its file name in tests/fuzz/fuzz.inc.
+set -eu
+
+out=${1:-$(dirname "$0")/corpus}
+mkdir -p "$out/frame" "$out/buffer"
+
+# Each argument is one byte, in hex.
+bytes() {
+    for hex_byte in "$@"; do
+        # shellcheck disable=SC2059 # the format is the escaped byte
+        printf "\\$(printf %03o "0x$hex_byte")"
+    done
+}
+u16() { bytes "$(printf %02x $(($1 >> 8 & 255)))" "$(printf %02x $(($1 & 255)))"; }
+u32() { u16 $(($1 >> 16 & 65535)); u16 $(($1 & 65535)); }
+text() { printf %s "$1"; }
+
+# The secret of every seed job: bytes 0, 1, ..., 31 (fuzz_frame.c expects it).
+secret() { bytes 00 01 02 03 04 05 06 07 08 09 0a 0b 0c 0d 0e 0f \
+                 10 11 12 13 14 15 16 17 18 19 1a 1b 1c 1d 1e 1f; }
+# hello VERSION VPID: magic, version, reserved 0, vpid, secret.
+hello() { text HNP1; u16 "$1"; u16 0; u32 "$2"; secret; }
+# frame SRC DST TAG LEN: a frame header (the body follows separately).
+frame() { u32 "$1"; u32 "$2"; u32 "$3"; u32 "$4"; }
+
+# fuzz_frame's first byte: job size 12 (2), bodies up to 4096 (2 << 2).
+JOB12_MAX4096=0a
+
+fd=$out/frame
+{ bytes $JOB12_MAX4096; hello 1 3
+  frame 3 0 1 6; u32 2; text hi            # a string body
+  frame 0 11 7 0                           # an empty body
+  frame 5 6 2 7; u32 3; bytes 00 ff 01; } >"$fd/valid-stream"
+{ bytes 00; hello 1 4294967295; frame 4294967295 0 0 0; } >"$fd/any-size-job"
+{ bytes 1a; hello 1 2; frame 2 1 3 4; bytes de ad be ef; } >"$fd/peer-knows-secret"
+{ bytes $JOB12_MAX4096; hello 1 3 | dd bs=1 count=20 2>/dev/null; } >"$fd/truncated-hello"
+{ bytes $JOB12_MAX4096; hello 1 3; frame 3 0 1 6 | dd bs=1 count=10 2>/dev/null; } >"$fd/truncated-header"
+{ bytes $JOB12_MAX4096; hello 1 3; frame 3 0 1 100; text short; } >"$fd/truncated-body"
+{ bytes $JOB12_MAX4096; hello 1 3; frame 3 0 1 2147483647; } >"$fd/oversize-length"
+{ bytes 06; hello 1 0; frame 0 0 1 17; } >"$fd/over-small-limit"
+{ bytes $JOB12_MAX4096; text "GET / HTTP/1.0"; bytes 0d 0a 0d 0a; } >"$fd/bad-magic"
+{ bytes $JOB12_MAX4096; hello 2 3; } >"$fd/bad-version"
+{ bytes $JOB12_MAX4096; text HNP1; u16 1; u16 0; u32 3
+  bytes 00 01 02 03 04 05 06 07 08 09 0a 0b 0c 0d 0e 0f \
+        10 11 12 13 14 15 16 17 18 19 1a 1b 1c 1d 1e 20; } >"$fd/bad-secret"
+{ bytes $JOB12_MAX4096; hello 1 77; } >"$fd/bad-hello-vpid"
+{ bytes $JOB12_MAX4096; hello 1 3; frame 3 4294967295 1 0; } >"$fd/invalid-destination"
+{ bytes 00; text 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f; } >"$fd/secret-hex"
+
+# fuzz_buffer: an op byte (0 u8, 1 u32, 2 u64, 3 i32, 4 double, 5 string,
+# 6 blob, 7 blob without length) before each value.
+bd=$out/buffer
+{ bytes 00 ff; bytes 01; u32 4294967295; bytes 02; u32 1; u32 2
+  bytes 03 80 00 00 00; bytes 04 3f f0 00 00 00 00 00 00
+  bytes 05; u32 5; text node1; bytes 06; u32 3; bytes 00 01 02
+  bytes 07; u32 0; } >"$bd/every-type"
+{ bytes 04 7f f8 00 00 00 00 01 23; bytes 04 80 00 00 00 00 00 00 00; } >"$bd/nan-and-negative-zero"
+{ bytes 05; u32 3; bytes 61 00 62; } >"$bd/string-with-nul"
+{ bytes 05; u32 4294967295; text abc; } >"$bd/string-past-end"
+{ bytes 06; u32 4; bytes 01 02 03; } >"$bd/blob-one-short"
+{ bytes 02 01 02 03 04 05; } >"$bd/truncated-u64"
+{ bytes 08 0a 0e; u32 0; bytes 0f; u32 0; } >"$bd/op-wraparound"

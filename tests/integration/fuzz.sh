@@ -1,0 +1,123 @@
+#!/bin/sh
+# The fuzz targets of the wire codec (tests/fuzz/). Always: checks that the
+# checked-in seed corpus is what make-corpus.sh writes, and replays it
+# through the replay programs `make check` built. Then, when clang can build
+# with -fsanitize=fuzzer,address,undefined, builds real libFuzzer binaries
+# from the sources and fuzzes each target briefly, starting from a copy of
+# the corpus (the source tree is never written); a crash fails the test.
+#
+# HNP_FUZZ_SECONDS (default 10) sets the fuzzing time per target,
+# HNP_FUZZ_CC (default clang) the compiler.
+#
+# Exit status: 0 pass, 1 fail, 77 skip (automake's convention).
+set -eu
+
+: "${top_srcdir:?run me through make check, or set top_srcdir}"
+: "${top_builddir:?run me through make check, or set top_builddir}"
+TARGETS="frame buffer"
+FUZZ_SECONDS=${HNP_FUZZ_SECONDS:-10}
+FUZZ_CC=${HNP_FUZZ_CC:-clang}
+STEP_TIMEOUT=60
+corpus="$top_srcdir/tests/fuzz/corpus"
+
+for t in $TARGETS; do
+    if [ ! -x "$top_builddir/tests/fuzz/fuzz_${t}_replay" ]; then
+        echo "SKIP: $top_builddir/tests/fuzz/fuzz_${t}_replay is not built"
+        exit 77
+    fi
+done
+if ! command -v timeout >/dev/null 2>&1; then
+    echo "SKIP: timeout(1) is not installed"
+    exit 77
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/hnp-fuzz-test.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
+
+# A seed edited by hand would silently drift from its documented layout.
+timeout "$STEP_TIMEOUT" sh "$top_srcdir/tests/fuzz/make-corpus.sh" "$tmp/seeds"
+for seed in "$tmp"/seeds/*/*; do
+    name=${seed#"$tmp/seeds/"}
+    if ! cmp -s "$seed" "$corpus/$name"; then
+        echo "FAIL: tests/fuzz/corpus/$name differs from what" \
+             "tests/fuzz/make-corpus.sh writes (rerun it, or list the file" \
+             "in tests/fuzz/fuzz.inc)"
+        exit 1
+    fi
+done
+
+for t in $TARGETS; do
+    if ! timeout "$STEP_TIMEOUT" "$top_builddir/tests/fuzz/fuzz_${t}_replay" \
+            "$corpus/$t"; then
+        echo "FAIL: replaying the $t corpus crashed or broke an invariant"
+        exit 1
+    fi
+done
+
+# Whether $FUZZ_CC builds and runs a libFuzzer binary here. LeakSanitizer
+# cannot run where ptrace is forbidden (some containers): fuzz without it
+# rather than not at all.
+fuzz_cflags="-g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined
+    -fno-sanitize-recover=all"
+libfuzzer_works() {
+    command -v "$FUZZ_CC" >/dev/null 2>&1 || return 1
+    printf '%s\n' '#include <stddef.h>' '#include <stdint.h>' \
+        'int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n);' \
+        'int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)' \
+        '{ (void)d; (void)n; return 0; }' >"$tmp/probe.c"
+    # shellcheck disable=SC2086 # the flags are a list
+    timeout "$STEP_TIMEOUT" "$FUZZ_CC" $fuzz_cflags -o "$tmp/probe" \
+        "$tmp/probe.c" >/dev/null 2>&1 || return 1
+    timeout "$STEP_TIMEOUT" "$tmp/probe" -runs=1 >/dev/null 2>&1 && return 0
+    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+    export ASAN_OPTIONS
+    timeout "$STEP_TIMEOUT" "$tmp/probe" -runs=1 >/dev/null 2>&1 || return 1
+    echo "libFuzzer: LeakSanitizer does not work here; fuzzing without it"
+}
+if ! libfuzzer_works; then
+    echo "libFuzzer: $FUZZ_CC cannot build and run" \
+         "-fsanitize=fuzzer,address,undefined here; replayed the corpus only"
+    exit 0
+fi
+
+count_files() {
+    set -- "$1"/*
+    if [ -e "$1" ]; then echo $#; else echo 0; fi
+}
+target_sources() {
+    echo "$top_srcdir/tests/fuzz/fuzz_$1.c $top_srcdir/runtime/buffer.c" \
+         "$top_srcdir/runtime/frame.c $top_srcdir/framework/errors.c"
+}
+for t in $TARGETS; do
+    # shellcheck disable=SC2046,SC2086 # the flags and sources are lists
+    if ! timeout "$STEP_TIMEOUT" "$FUZZ_CC" $fuzz_cflags \
+            -I"$top_builddir" -I"$top_srcdir/framework" \
+            -I"$top_srcdir/runtime" -I"$top_srcdir/tests/fuzz" \
+            -o "$tmp/fuzz_$t" $(target_sources "$t") >"$tmp/build-$t.log" 2>&1
+    then
+        cat "$tmp/build-$t.log"
+        echo "FAIL: $FUZZ_CC could build a probe but not fuzz_$t"
+        exit 1
+    fi
+    mkdir "$tmp/corpus-$t"
+    cp "$corpus/$t"/* "$tmp/corpus-$t/"
+    if ! timeout $((FUZZ_SECONDS + STEP_TIMEOUT)) "$tmp/fuzz_$t" \
+            -max_total_time="$FUZZ_SECONDS" -timeout=5 -max_len=4096 \
+            -artifact_prefix="$tmp/crash-$t-" "$tmp/corpus-$t" \
+            >"$tmp/fuzz-$t.log" 2>&1; then
+        tail -n 60 "$tmp/fuzz-$t.log"
+        for crash in "$tmp/crash-$t-"*; do
+            [ -f "$crash" ] || continue
+            echo "reproducer ($(basename "$crash")), in hex:"
+            od -An -tx1 "$crash" | head -n 20
+        done
+        echo "FAIL: libFuzzer found a problem in fuzz_$t (reproduce: write" \
+             "the input above to a file and run tests/fuzz/fuzz_${t}_replay" \
+             "FILE; once fixed, keep it as a seed in make-corpus.sh)"
+        exit 1
+    fi
+    echo "libFuzzer fuzz_$t: $(grep '^Done' "$tmp/fuzz-$t.log" || echo "ran")," \
+         "corpus grew from $(count_files "$corpus/$t") to" \
+         "$(count_files "$tmp/corpus-$t") inputs"
+done
