@@ -1,0 +1,80 @@
+# Sourced by the integration tests: a simulated cluster on this machine.
+#
+# Daemons are started through the local agent (a stand-in for ssh) with node
+# names unique to this test run, so that tests running at the same time
+# never see each other's processes; the runtime stays on loopback.
+set -eu
+
+: "${top_builddir:?the test harness exports top_builddir}"
+: "${top_srcdir:?the test harness exports top_srcdir}"
+
+HNP="$top_builddir/runtime/hnp"
+AGENT="$top_builddir/contrib/local-agent/hnp-local-agent"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/hnp-test.XXXXXX")
+prefix="t$$x"                      # node names: ${prefix}n1, ${prefix}n2, ...
+
+cleanup() {
+    # Anything of this test still alive is a bug the test reports; it is
+    # killed here all the same so that one failure does not leak into others.
+    pkill -KILL -f -- "$prefix" 2>/dev/null || true
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+export HOME="$tmp/home"
+mkdir -p "$HOME"
+export HNP_AGENT_LOCKDIR="$tmp/locks"
+export HNP_MCA_plm_rsh_agent="$AGENT"
+export HNP_MCA_oob_tcp_if_include="127.0.0.1/8"
+# The daemons run from the build tree: their libraries are there too.
+export LD_LIBRARY_PATH="$top_builddir/framework/.libs:$top_builddir/runtime/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+if [ "${HNP_DLOPEN:-yes}" = yes ]; then
+    component_path=$(printf '%s:' "$top_builddir"/components/*/*/.libs)
+    export HNP_MCA_mca_base_component_path="${component_path%:}"
+fi
+
+fail() { echo "FAIL: $*"; exit 1; }
+skip() { echo "SKIP: $*"; exit 77; }
+
+# hosts N: a host expression for N simulated nodes of this test.
+hosts() { echo "${prefix}n[1-$1]"; }
+
+# run_hnp ARGS...: hnp under a time limit; stdout and stderr to $tmp/out,
+# $tmp/err; sets $status.
+run_hnp() {
+    status=0
+    timeout -k 5 "${HNP_TEST_TIMEOUT:-120}" "$HNP" "$@" >"$tmp/out" 2>"$tmp/err" ||
+        status=$?
+    if [ "$status" = 124 ] || [ "$status" = 137 ]; then
+        cat "$tmp/err"
+        fail "hnp $* did not finish in time"
+    fi
+    return 0
+}
+
+# The processes of this test still alive (daemons carry the node names,
+# application processes the marker "$prefix" in their arguments).
+leftovers() { pgrep -f -- "$prefix" | grep -v "^$$\$" || true; }
+
+# Wait a little for stragglers, then fail naming them.
+assert_no_leftovers() {
+    for _ in $(seq 50); do
+        [ -z "$(leftovers)" ] && return 0
+        sleep 0.1
+    done
+    ps -o pid,ppid,args -p "$(leftovers | paste -sd, -)" || true
+    fail "processes left behind after: $1"
+}
+
+expect_status() {
+    [ "$status" = "$1" ] || {
+        echo "--- stdout"; cat "$tmp/out"; echo "--- stderr"; cat "$tmp/err"
+        fail "expected exit status $1, got $status ($2)"
+    }
+}
+
+expect_in() { # FILE PATTERN WHAT
+    grep -q -- "$2" "$1" || {
+        echo "--- $1"; cat "$1"; fail "$3: no line matches '$2'"
+    }
+}

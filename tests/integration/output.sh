@@ -1,0 +1,24 @@
+#!/bin/bash
+# Output of every process arrives complete, each process's lines in order,
+# no line of one process cut into another's; stderr stays stderr.
+. "$top_srcdir/tests/integration/lib.sh"
+
+# 8 ranks x 2000 lines of ~100 bytes each, written as fast as possible.
+app='i=0; while [ $i -lt 2000 ]; do echo "r$HNP_RANK l$i xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"; i=$((i+1)); done; echo "err$HNP_RANK" >&2'
+run_hnp -N 2 --host "$(hosts 4)" sh -c "$app" "$prefix"
+expect_status 0 "output job"
+[ "$(wc -l <"$tmp/out")" = 16000 ] || fail "16000 lines expected, got $(wc -l <"$tmp/out")"
+bad=$(grep -cv '^r[0-7] l[0-9]* x\{86\}$' "$tmp/out" || true)
+[ "$bad" = 0 ] || fail "$bad lines were cut or mixed"
+for r in 0 1 2 3 4 5 6 7; do
+    grep "^r$r " "$tmp/out" | cut -d' ' -f2 | tr -d l | awk 'NR-1 != $1 {exit 1}' ||
+        fail "lines of rank $r out of order"
+    expect_in "$tmp/err" "^err$r\$" "stderr of rank $r"
+done
+
+# A large output from one rank (8 MB, no newline until the end) arrives whole.
+run_hnp -N 1 --host "$(hosts 1)" sh -c 'head -c 8388608 /dev/zero | tr "\0" a; echo' "$prefix"
+expect_status 0 "large output"
+[ "$(wc -c <"$tmp/out")" = 8388609 ] || fail "8 MB + newline expected, got $(wc -c <"$tmp/out") bytes"
+assert_no_leftovers "output"
+echo "PASS"
