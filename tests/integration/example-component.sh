@@ -1,0 +1,112 @@
+#!/bin/sh
+# The out-of-tree example component, as a third party would use it:
+#   1. install this build tree into a scratch directory,
+#   2. build contrib/example-component with its own Makefile against that
+#      installation, found through pkg-config only,
+#   3. install the .so into a scratch component directory,
+#   4. check that the installed hnp-info lists `routed chain` with its
+#      version and path, and shows its parameter.
+# Exit status: 0 pass, 1 fail, 77 skip.
+set -eu
+
+: "${top_srcdir:?top_srcdir must be set by the test harness}"
+: "${top_builddir:?top_builddir must be set by the test harness}"
+
+skip() { echo "SKIP: $*"; exit 77; }
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+command -v pkg-config >/dev/null 2>&1 || skip "pkg-config is not installed"
+command -v "${CC:-cc}" >/dev/null 2>&1 || skip "no C compiler (${CC:-cc})"
+command -v timeout >/dev/null 2>&1 || skip "timeout(1) is not installed"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/hnp-example.XXXXXX")
+# Copies of a read-only source tree (make distcheck) are read-only too.
+trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
+
+# Show the end of a log, then fail.
+fail_log() {
+    tail -n 40 "$1" >&2 || true
+    fail "$2"
+}
+
+# --- 1. A staged install. DESTDIR, not a different prefix, because the
+# installed files (hnp-component.pc above all) name the configured prefix;
+# pkg-config's sysroot then maps the paths it prints into the stage. The
+# make running this test must not pass its own flags (jobserver, variables
+# of `make check`) to this one.
+dest=$tmp/dest
+env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+    timeout 120 make -C "$top_builddir" install DESTDIR="$dest" \
+    >"$tmp/install.log" 2>&1 || fail_log "$tmp/install.log" "make install DESTDIR=$dest failed"
+
+find_one() { find "$dest" -name "$1" "$2" "$3" | head -n 1; }
+pc=$(find_one hnp-component.pc -type f)
+info=$(find_one hnp-info -type f)
+lib=$(find_one 'libhnpmca.so*' -type f)
+[ -n "$pc" ] || fail "make install did not install hnp-component.pc"
+[ -n "$info" ] || fail "make install did not install hnp-info"
+[ -n "$lib" ] || fail "make install did not install libhnpmca.so"
+for h in hnp_mca.h hnp_routed.h hnp_param.h hnp_log.h hnp_tree.h hnp_errors.h; do
+    [ -n "$(find_one "$h" -type f)" ] || fail "make install did not install $h"
+done
+
+# --- 2. Build the example in a copy, as someone who only has the
+# installation would.
+cp -R "$top_srcdir/contrib/example-component" "$tmp/example"
+chmod -R u+w "$tmp/example"
+rm -f "$tmp/example"/*.o "$tmp/example"/*.so
+PKG_CONFIG_PATH=$(dirname "$pc")
+PKG_CONFIG_SYSROOT_DIR=$dest
+export PKG_CONFIG_PATH PKG_CONFIG_SYSROOT_DIR
+env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+    timeout 60 make -C "$tmp/example" CFLAGS="-O2 -Wall -Wextra -Werror" \
+    >"$tmp/build.log" 2>&1 || fail_log "$tmp/build.log" "the example component does not build"
+env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+    timeout 30 make -C "$tmp/example" check-exports \
+    >"$tmp/exports.log" 2>&1 || fail_log "$tmp/exports.log" "the example component exports more than its descriptor"
+
+# --- 3. Its own install target, into a directory of our choosing.
+components=$tmp/components
+env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+    timeout 30 make -C "$tmp/example" install COMPONENTDIR="$components" \
+    >"$tmp/cinstall.log" 2>&1 || fail_log "$tmp/cinstall.log" "make install of the example failed"
+so=$components/mca_routed_chain.so
+[ -f "$so" ] || fail "make install did not put mca_routed_chain.so in $components"
+
+# --- 4. The installed hnp-info, with the installed library (its run path
+# names the configured libdir, which may hold another hnp or nothing).
+LD_LIBRARY_PATH=$(dirname "$lib")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export LD_LIBRARY_PATH
+run_info() {
+    timeout 30 "$info" --mca mca_base_component_path "$components" "$@"
+}
+
+run_info --parsable >"$tmp/list.out" 2>"$tmp/list.err" ||
+    fail_log "$tmp/list.err" "hnp-info --parsable failed"
+grep -qx 'mca:routed:chain:version:1\.0\.0' "$tmp/list.out" ||
+    fail_log "$tmp/list.out" "hnp-info does not list routed chain version 1.0.0"
+# The path as hnp-info prints it may be spelled differently (a resolved
+# symbolic link in TMPDIR), so compare files, not strings.
+physical() { (cd "$(dirname "$1")" 2>/dev/null && echo "$(pwd -P)/${1##*/}"); }
+path=$(sed -n 's/^mca:routed:chain:path://p' "$tmp/list.out" | head -n 1)
+if [ -z "$path" ] || [ "$(physical "$path")" != "$(physical "$so")" ]; then
+    fail_log "$tmp/list.out" "hnp-info does not say chain came from $so"
+fi
+if grep -q '^mca:routed:chain:failed:' "$tmp/list.out"; then
+    fail_log "$tmp/list.out" "hnp-info reports that chain failed to load"
+fi
+
+run_info --parsable --param routed chain >"$tmp/param.out" 2>"$tmp/param.err" ||
+    fail_log "$tmp/param.err" "hnp-info --param routed chain failed"
+grep -qx 'mca:routed:chain:param:routed_chain_priority:value:1' "$tmp/param.out" ||
+    fail_log "$tmp/param.out" "hnp-info does not show routed_chain_priority = 1"
+
+# A value set on the command line reaches the component's parameter.
+run_info --parsable --param routed chain --mca routed_chain_priority 90 \
+    >"$tmp/param90.out" 2>"$tmp/param90.err" ||
+    fail_log "$tmp/param90.err" "hnp-info --mca routed_chain_priority 90 failed"
+grep -qx 'mca:routed:chain:param:routed_chain_priority:value:90' "$tmp/param90.out" ||
+    fail_log "$tmp/param90.out" "routed_chain_priority 90 from --mca is not shown"
+
+echo "PASS: routed chain built out of tree, listed from $so"
+exit 0
