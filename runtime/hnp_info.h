@@ -37,6 +37,10 @@ int hnp_info_print_params(const hnp_setup_t *setup,
 /* "major.minor.release" of a packed HNP_MCA_VERSION. */
 void hnp_info_version_text(uint32_t version, char *buf, size_t len);
 
+/* Where exactly the value of @p info came from (file:line, variable), or
+ * NULL when that would only repeat the source's name. */
+const char *hnp_info_source_detail(const hnp_param_info_t *info);
+
 /* @p text on stdout with line breaks turned into spaces, so that one fact
  * stays on one line of --parsable output. */
 void hnp_info_put_oneline(const char *text);

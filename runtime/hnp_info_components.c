@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "hnp_info.h"
 
@@ -23,6 +24,16 @@ void hnp_info_put_oneline(const char *text)
         putchar(*c == '\n' || *c == '\r' ? ' ' : *c);
 }
 
+const char *hnp_info_source_detail(const hnp_param_info_t *info)
+{
+    const char *detail = info->source_detail;
+
+    if (detail == NULL || detail[0] == '\0' ||
+        strcmp(detail, hnp_param_source_name(info->source)) == 0)
+        return NULL;
+    return detail;
+}
+
 /* The selection list a user set for @p fw, or a note that none was. */
 static void print_selection(const hnp_setup_t *setup, const char *fw)
 {
@@ -34,11 +45,10 @@ static void print_selection(const hnp_setup_t *setup, const char *fw)
                "(%s is not set)\n", fw);
         return;
     }
-    bool has_detail = info.source_detail != NULL &&
-                      info.source_detail[0] != '\0';
+    const char *detail = hnp_info_source_detail(&info);
     printf("  selection: %s = %s (%s%s%s)\n", fw, info.value,
-           hnp_param_source_name(info.source), has_detail ? ", " : "",
-           has_detail ? info.source_detail : "");
+           hnp_param_source_name(info.source), detail != NULL ? ", " : "",
+           detail != NULL ? detail : "");
 }
 
 static void print_component(const char *fw,

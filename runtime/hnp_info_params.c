@@ -12,6 +12,8 @@
 #include "hnp_info.h"
 
 #define NAME_LIST_LEN 512
+#define HELP_WIDTH 78
+#define HELP_INDENT 13 /* under the text after "    help:    " */
 
 typedef struct param_filter {
     const hnp_setup_t *setup;
@@ -90,6 +92,17 @@ static bool component_exists(const hnp_setup_t *setup, const char *fw_name,
     return found;
 }
 
+static void list_frameworks(const hnp_setup_t *setup, char *names,
+                            size_t len)
+{
+    hnp_mca_framework_t *frameworks[4];
+
+    append_name(names, len, HNP_INFO_MCA_FRAMEWORK);
+    size_t n = hnp_setup_frameworks(setup, frameworks);
+    for (size_t i = 0; i < n; i++)
+        append_name(names, len, hnp_mca_framework_desc(frameworks[i])->name);
+}
+
 static int check_selection(const hnp_setup_t *setup, const char *fw,
                            const char *component, char *err, size_t errlen)
 {
@@ -97,8 +110,9 @@ static int check_selection(const hnp_setup_t *setup, const char *fw,
 
     if (!is_all(fw) && strcmp(fw, HNP_INFO_MCA_FRAMEWORK) != 0 &&
         !is_framework(setup, fw)) {
-        hnp_err_set(err, errlen, "no framework '%s' (frameworks: all, mca, "
-                    "plm, routed, exchange)", fw);
+        list_frameworks(setup, names, sizeof(names));
+        hnp_err_set(err, errlen, "no framework '%s' (frameworks: all, %s)",
+                    fw, names);
         return HNP_ERR_NOT_FOUND;
     }
     if (is_all(component) || strcmp(component, HNP_INFO_BASE_COMPONENT) == 0)
@@ -113,21 +127,14 @@ static int check_selection(const hnp_setup_t *setup, const char *fw,
     return HNP_SUCCESS;
 }
 
-static void print_allowed_values(const hnp_param_info_t *info,
-                                 const char *prefix)
+/* " (one of: a b c)" after the type of an enumeration. */
+static void print_allowed_inline(const hnp_param_info_t *info)
 {
-    const hnp_param_enum_value_t *v = info->enum_values;
-
-    if (prefix == NULL)
-        printf(" (one of:");
-    for (; v != NULL && v->name != NULL; v++) {
-        if (prefix != NULL)
-            printf("%s:allowed:%s\n", prefix, v->name);
-        else
-            printf(" %s", v->name);
-    }
-    if (prefix == NULL)
-        printf(")");
+    printf(" (one of:");
+    for (const hnp_param_enum_value_t *v = info->enum_values;
+         v != NULL && v->name != NULL; v++)
+        printf(" %s", v->name);
+    printf(")");
 }
 
 static void print_param_parsable(const hnp_param_info_t *info,
@@ -140,14 +147,16 @@ static void print_param_parsable(const hnp_param_info_t *info,
     printf("%s:value:", prefix);
     hnp_info_put_oneline(info->value);
     printf("\n%s:source:%s\n", prefix, hnp_param_source_name(info->source));
-    if (info->source_detail != NULL && info->source_detail[0] != '\0') {
+    const char *detail = hnp_info_source_detail(info);
+    if (detail != NULL) {
         printf("%s:source_detail:", prefix);
-        hnp_info_put_oneline(info->source_detail);
+        hnp_info_put_oneline(detail);
         putchar('\n');
     }
     printf("%s:type:%s\n", prefix, hnp_param_type_name(info->type));
-    if (info->type == HNP_PARAM_ENUM)
-        print_allowed_values(info, prefix);
+    for (const hnp_param_enum_value_t *v = info->enum_values;
+         info->type == HNP_PARAM_ENUM && v != NULL && v->name != NULL; v++)
+        printf("%s:allowed:%s\n", prefix, v->name);
     printf("%s:default:", prefix);
     hnp_info_put_oneline(info->default_value);
     printf("\n%s:level:%d\n", prefix, info->level);
@@ -158,13 +167,30 @@ static void print_param_parsable(const hnp_param_info_t *info,
     putchar('\n');
 }
 
-/* Help text with its continuation lines indented under the first. */
-static void print_indented(const char *text)
+/* Help text wrapped to the terminal's usual width, its continuation lines
+ * indented under the first; the text's own line breaks are kept. */
+static void print_wrapped(const char *text, int indent)
 {
-    for (const char *c = text; c != NULL && *c != '\0'; c++) {
-        putchar(*c);
-        if (*c == '\n' && c[1] != '\0')
-            printf("             ");
+    int column = indent;
+    const char *word = text;
+
+    while (*word != '\0') {
+        size_t len = strcspn(word, " \n");
+        if (column > indent && column + 1 + (int)len > HELP_WIDTH) {
+            printf("\n%*s", indent, "");
+            column = indent;
+        } else if (column > indent) {
+            putchar(' ');
+            column++;
+        }
+        printf("%.*s", (int)len, word);
+        column += (int)len;
+        word += len;
+        if (*word == '\n' && word[1] != '\0') {
+            printf("\n%*s", indent, "");
+            column = indent;
+        }
+        word += strspn(word, " \n");
     }
     putchar('\n');
 }
@@ -172,17 +198,16 @@ static void print_indented(const char *text)
 static void print_param_human(const hnp_param_info_t *info, const char *fw,
                               const char *component)
 {
-    bool has_detail = info->source_detail != NULL &&
-                      info->source_detail[0] != '\0';
+    const char *detail = hnp_info_source_detail(info);
 
     printf("%s = \"%s\"  (%s %s, level %d)\n", info->full_name,
            info->value != NULL ? info->value : "", fw, component, info->level);
     printf("    source:  %s%s%s%s\n", hnp_param_source_name(info->source),
-           has_detail ? " (" : "", has_detail ? info->source_detail : "",
-           has_detail ? ")" : "");
+           detail != NULL ? " (" : "", detail != NULL ? detail : "",
+           detail != NULL ? ")" : "");
     printf("    type:    %s", hnp_param_type_name(info->type));
     if (info->type == HNP_PARAM_ENUM)
-        print_allowed_values(info, NULL);
+        print_allowed_inline(info);
     printf("\n    default: \"%s\"\n",
            info->default_value != NULL ? info->default_value : "");
     if (info->synonyms != NULL && info->synonyms[0] != NULL) {
@@ -192,7 +217,7 @@ static void print_param_human(const hnp_param_info_t *info, const char *fw,
         putchar('\n');
     }
     printf("    help:    ");
-    print_indented(info->help != NULL ? info->help : "");
+    print_wrapped(info->help != NULL ? info->help : "", HELP_INDENT);
 }
 
 static int print_matching_param(const hnp_param_info_t *info, void *ctx)

@@ -130,7 +130,40 @@ int hnp_setup_take_mca_args(hnp_params_t *params, int *argc, char **argv,
     return hnp_setup_take_mca_args_opts(params, argc, argv, NULL, err, errlen);
 }
 
-static int register_frameworks(hnp_setup_t *setup, char *err, size_t errlen)
+int hnp_setup_init_core(hnp_setup_t *setup, int *argc, char **argv,
+                        const hnp_setup_option_t *options, char *err,
+                        size_t errlen)
+{
+    hnp_mca_t *mca = NULL;
+
+    memset(setup, 0, sizeof(*setup));
+    int rc = hnp_mca_create(&mca, hnp_static_components, HNP_COMPONENTDIR,
+                            err, errlen);
+    if (rc < 0)
+        return rc;
+    /* The command line goes in first only for the sake of its error
+     * messages: precedence comes from each value's source, not from order. */
+    rc = hnp_setup_take_mca_args_opts(hnp_mca_params(mca), argc, argv,
+                                      options, err, errlen);
+    if (rc < 0)
+        goto fail;
+    rc = hnp_mca_load_default_sources(mca, environ, SYSTEM_PARAM_FILE, err,
+                                      errlen);
+    if (rc < 0)
+        goto fail;
+    rc = hnp_core_params_register(hnp_mca_params(mca), &setup->core, err,
+                                  errlen);
+    if (rc < 0)
+        goto fail;
+    setup->mca = mca;
+    return HNP_SUCCESS;
+fail:
+    hnp_mca_destroy(mca);
+    return rc;
+}
+
+int hnp_setup_register_frameworks(hnp_setup_t *setup, char *err,
+                                  size_t errlen)
 {
     int rc = hnp_mca_framework_register(setup->mca, &hnp_plm_framework,
                                         &setup->plm, err, errlen);
@@ -140,40 +173,23 @@ static int register_frameworks(hnp_setup_t *setup, char *err, size_t errlen)
     if (rc == HNP_SUCCESS)
         rc = hnp_mca_framework_register(setup->mca, &hnp_exchange_framework,
                                         &setup->exchange, err, errlen);
-    return rc;
+    if (rc < 0)
+        return rc;
+    /* Only now is every name that will ever be registered known. */
+    hnp_mca_warn_unknown_params(setup->mca);
+    return HNP_SUCCESS;
 }
 
 int hnp_setup_init_opts(hnp_setup_t *setup, int *argc, char **argv,
                         const hnp_setup_option_t *options, char *err,
                         size_t errlen)
 {
-    hnp_setup_t made = { 0 };
+    int rc = hnp_setup_init_core(setup, argc, argv, options, err, errlen);
 
-    memset(setup, 0, sizeof(*setup));
-    int rc = hnp_mca_create(&made.mca, hnp_static_components,
-                            HNP_COMPONENTDIR, err, errlen);
+    if (rc == HNP_SUCCESS)
+        rc = hnp_setup_register_frameworks(setup, err, errlen);
     if (rc < 0)
-        goto fail;
-    /* The command line goes in first only for the sake of its error
-     * messages: precedence comes from each value's source, not from order. */
-    rc = hnp_setup_take_mca_args_opts(hnp_mca_params(made.mca), argc, argv,
-                                      options, err, errlen);
-    if (rc < 0)
-        goto fail;
-    rc = hnp_mca_load_default_sources(made.mca, environ, SYSTEM_PARAM_FILE,
-                                      err, errlen);
-    if (rc < 0)
-        goto fail;
-    rc = register_frameworks(&made, err, errlen);
-    if (rc < 0)
-        goto fail;
-    /* Only now is every name that will ever be registered known. */
-    hnp_mca_warn_unknown_params(made.mca);
-    *setup = made;
-    return HNP_SUCCESS;
-fail:
-    if (made.mca != NULL)
-        hnp_mca_destroy(made.mca);
+        hnp_setup_fini(setup);
     return rc;
 }
 

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 
+#include "core_params.h"
 #include "hnp_mca_base.h"
 
 typedef struct hnp_setup {
@@ -15,6 +16,7 @@ typedef struct hnp_setup {
     hnp_mca_framework_t *plm;
     hnp_mca_framework_t *routed;
     hnp_mca_framework_t *exchange;
+    hnp_core_params_t core; /**< the runtime core's parameters */
 } hnp_setup_t;
 
 /**
@@ -59,6 +61,25 @@ int hnp_setup_init(hnp_setup_t *setup, int *argc, char **argv, char *err,
 int hnp_setup_init_opts(hnp_setup_t *setup, int *argc, char **argv,
                         const hnp_setup_option_t *options, char *err,
                         size_t errlen);
+
+/**
+ * The first half of hnp_setup_init_opts(): the component architecture and
+ * every parameter source, but no framework yet. For a daemon, which must
+ * apply the values its parent forwards before the components register.
+ * On failure *setup is left empty and err says why.
+ */
+int hnp_setup_init_core(hnp_setup_t *setup, int *argc, char **argv,
+                        const hnp_setup_option_t *options, char *err,
+                        size_t errlen);
+
+/**
+ * The second half: register the three frameworks (and so their components)
+ * and warn about parameter names nothing registered. Call once, after
+ * hnp_setup_init_core(); hnp_setup_fini() releases what it did even when it
+ * fails.
+ */
+int hnp_setup_register_frameworks(hnp_setup_t *setup, char *err,
+                                  size_t errlen);
 
 /** The three frameworks in a fixed order, for loops (NULL-terminated). */
 size_t hnp_setup_frameworks(const hnp_setup_t *setup,
