@@ -52,7 +52,9 @@ typedef struct hnp_mca_component {
     uint32_t interface_version;        /**< the framework's, at build time */
     uint32_t component_version;        /**< the component's own */
 
-    /** Register the component's parameters. Non-zero: skip the component. */
+    /** Register the component's parameters. HNP_ERR_BAD_PARAM (a value the
+     *  user set does not parse) fails the whole framework, so a typo never
+     *  silently drops a component; any other error skips the component. */
     int (*register_params)(const struct hnp_mca_component *self,
                            hnp_params_t *params);
     /** Prepare for use. HNP_ERR_NOT_AVAILABLE: not usable here, silently. */

@@ -286,9 +286,13 @@ static void warn_unknown(const char *name, hnp_param_source_t source,
     hnp_mca_t *mca = ctx;
     char where[MCA_LIST_LEN], list[MCA_LIST_LEN];
 
-    snprintf(where, sizeof(where), "%s%s%s", hnp_param_source_name(source),
-             detail != NULL && detail[0] != '\0' ? " " : "",
-             detail != NULL ? detail : "");
+    const char *what = hnp_param_source_name(source);
+
+    /* The detail adds nothing when it only repeats the source's name. */
+    if (detail == NULL || strcmp(detail, what) == 0)
+        detail = "";
+    snprintf(where, sizeof(where), "%s%s%s", what, detail[0] != '\0' ? " " : "",
+             detail);
     join_names(list, sizeof(list), suggestions);
     if (list[0] != '\0')
         HNP_WARN(mca->log, "unknown parameter '%s' (set by %s); did you mean "
@@ -342,8 +346,13 @@ static int register_framework_params(hnp_mca_framework_t *fw, char *err,
                                                   err, errlen);
 }
 
-/* A component whose register_params fails becomes a load failure. */
-static int register_component_params(hnp_mca_framework_t *fw)
+/*
+ * A component whose register_params fails becomes a load failure, except
+ * when a value the user set does not parse (HNP_ERR_BAD_PARAM): running
+ * without the component would hide the mistake, so that is an error.
+ */
+static int register_component_params(hnp_mca_framework_t *fw, char *err,
+                                     size_t errlen)
 {
     size_t i = 0;
 
@@ -358,13 +367,21 @@ static int register_component_params(hnp_mca_framework_t *fw)
             i++;
             continue;
         }
+        if (rc == HNP_ERR_BAD_PARAM) {
+            hnp_err_set(err, errlen, "%s component %s: a parameter value "
+                        "is not valid (see above)", fw->desc->name, c->name);
+            return rc;
+        }
         snprintf(reason, sizeof(reason), "registering its parameters "
                  "failed: %s", hnp_strerror(rc));
         HNP_VERBOSE(fw->mca->log, MCA_VERBOSE_LIFECYCLE, "%s component '%s' "
                     "rejected: %s", fw->desc->name, c->name, reason);
         rc = mca_found_reject(&fw->found, i, reason);
-        if (rc != HNP_SUCCESS)
+        if (rc != HNP_SUCCESS) {
+            hnp_err_set(err, errlen, "out of memory registering %s "
+                        "components", fw->desc->name);
             return rc;
+        }
     }
     return HNP_SUCCESS;
 }
@@ -417,10 +434,7 @@ int hnp_mca_framework_register(hnp_mca_t *mca,
     if (rc != HNP_SUCCESS)
         goto fail_found;
     mca->frameworks[mca->nframeworks++] = fw;
-    rc = register_component_params(fw);
-    if (rc != HNP_SUCCESS)
-        hnp_err_set(err, errlen, "out of memory registering %s components",
-                    desc->name);
+    rc = register_component_params(fw, err, errlen);
     *out = fw;
     return rc;
 

@@ -56,7 +56,7 @@ static int failing_register(const hnp_mca_component_t *self,
 {
     (void)self;
     (void)params;
-    return HNP_ERR_BAD_PARAM;
+    return HNP_ERROR;
 }
 
 #define FAKE(comp, prio)                                                     \
