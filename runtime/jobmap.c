@@ -149,7 +149,8 @@ static int map_by_node(map_work_t *w, uint32_t *node_of)
     return HNP_SUCCESS;
 }
 
-/* -N K can ask for more than a node's slots. */
+/* -N K can ask for more than the slots a user gave a node; a node whose
+ * slots nobody gave takes the K it is asked for. */
 static int check_slots(const map_work_t *w, const hnp_nodelist_t *nodes,
                        const hnp_map_request_t *req, char *err,
                        size_t errlen)
@@ -157,7 +158,7 @@ static int check_slots(const map_work_t *w, const hnp_nodelist_t *nodes,
     if (req->oversubscribe || req->npernode == 0)
         return HNP_SUCCESS;
     for (uint32_t i = 0; i < w->nhosts; i++) {
-        if (w->count[i] <= w->slots[i])
+        if (w->count[i] <= w->slots[i] || !nodes->nodes[i].slots_given)
             continue;
         hnp_err_set(err, errlen, "-N %" PRIu32 " puts %" PRIu32 " process%s"
                     " on %s, which has %" PRIu32 " slot%s (use "

@@ -377,6 +377,9 @@ static void check_invariants(const hnp_job_map_t *m, const hnp_nodelist_t *l,
         assert_true(host < l->count);
         uint32_t slots = l->nodes[host].slots_given ? l->nodes[host].slots
                                                     : r->default_slots;
+        /* -N K on a node whose slots nobody gave: K is its slots. */
+        if (r->npernode > 0 && !l->nodes[host].slots_given)
+            slots = r->npernode;
         if (!r->oversubscribe)
             assert_true(m->local_size[n] <= slots);
         if (r->npernode > 0)
