@@ -23,7 +23,7 @@ assert_no_leftovers "killed rank"
 # A program that does not exist: rank, node and reason, not a hang.
 run_hnp -N 1 --host "$(hosts 2)" ./no-such-program-"$prefix"
 expect_status 127 "missing program"
-expect_in "$tmp/err" "rank 0 on node ${prefix}n1 could not start ./no-such-program-$prefix: No such file or directory" \
+expect_in "$tmp/err" "rank [01] on node ${prefix}n[12] could not start ./no-such-program-$prefix: No such file or directory" \
     "missing program report"
 assert_no_leftovers "missing program"
 

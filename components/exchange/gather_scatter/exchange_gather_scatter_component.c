@@ -1,0 +1,24 @@
+/* The `gather_scatter` exchange component: descriptor and selection. */
+#include "config.h"
+
+#include "exchange_gather_scatter.h"
+
+/* The vanilla way, chosen when the user names nothing: it works with every
+ * launcher, and `flood` is the one to ask for at scale. */
+#define EXCHANGE_GATHER_SCATTER_PRIORITY 20
+
+static int gather_scatter_query(const hnp_mca_component_t *self,
+                                const void **module, int *priority)
+{
+    (void)self;
+    *module = &exchange_gather_scatter_module;
+    *priority = EXCHANGE_GATHER_SCATTER_PRIORITY;
+    return HNP_SUCCESS;
+}
+
+const hnp_mca_component_t mca_exchange_gather_scatter_component = {
+    HNP_MCA_COMPONENT_INIT("exchange", "gather_scatter",
+                           HNP_EXCHANGE_INTERFACE_VERSION,
+                           HNP_MCA_VERSION(1, 0, 0)),
+    .query = gather_scatter_query,
+};

@@ -1,0 +1,29 @@
+/*
+ * The runtime core's own parameters. Registered by every program at
+ * start-up (so hnp-info lists them) and read by the runtime.
+ */
+#ifndef HNP_CORE_PARAMS_H
+#define HNP_CORE_PARAMS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "hnp_param.h"
+
+typedef struct hnp_core_params {
+    char *rsh_agent;             /* plm_rsh_agent */
+    char *rsh_args;              /* plm_rsh_args */
+    unsigned rsh_num_concurrent; /* plm_rsh_num_concurrent */
+    unsigned rsh_retries;        /* plm_rsh_retries */
+    double launch_timeout;       /* plm_base_launch_timeout */
+    char *if_include;            /* oob_tcp_if_include */
+    char *if_exclude;            /* oob_tcp_if_exclude */
+    size_t max_frame;            /* oob_tcp_max_frame */
+    double kill_grace;           /* rte_kill_grace */
+    bool abort_on_nonzero;       /* rte_abort_on_nonzero */
+} hnp_core_params_t;
+
+int hnp_core_params_register(hnp_params_t *params, hnp_core_params_t *core,
+                             char *err, size_t errlen);
+
+#endif /* HNP_CORE_PARAMS_H */

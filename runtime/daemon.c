@@ -1,0 +1,327 @@
+/*
+ * The daemon's life: call back to the spawn parent, receive the job's size,
+ * parameters and subtree (Algorithm 1), spawn its own children if the plm
+ * says so, take part in the contact exchange (phase 2), and leave when told
+ * to or when its route to the HNP is gone.
+ */
+#include "config.h"
+
+#include <event2/event.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "buffer.h"
+#include "daemon.h"
+
+/* Once the daemon is part of the job, the remote shell that started it
+ * must not stay open: the first process exits, this one leaves the session
+ * and lets go of the agent's stdio. */
+static void detach_from_agent(hnpd_t *d)
+{
+    int null_fd;
+
+    if (d->detach_fd < 0)
+        return;
+    if (write(d->detach_fd, "k", 1) != 1)
+        HNP_WARN(d->rte->log, "cannot tell the agent's process to exit");
+    close(d->detach_fd);
+    d->detach_fd = -1;
+    setsid();
+    null_fd = open("/dev/null", O_RDWR);
+    if (null_fd >= 0) {
+        dup2(null_fd, STDIN_FILENO);
+        dup2(null_fd, STDOUT_FILENO);
+        dup2(null_fd, STDERR_FILENO);
+        if (null_fd > STDERR_FILENO)
+            close(null_fd);
+    }
+}
+
+static void contact_learned(void *cbdata, hnp_vpid_t vpid, const void *data,
+                            size_t len)
+{
+    hnpd_t *d = cbdata;
+    const char *uri = data;
+
+    if (len > 0 && uri[len - 1] == '\0')
+        hnp_rte_set_uri(d->rte, vpid, uri);
+}
+
+static void contact_complete(void *cbdata, int status)
+{
+    hnpd_t *d = cbdata;
+
+    if (status != HNP_SUCCESS) {
+        hnp_rte_fail(d->rte, 1, "node %s: the contact exchange failed", d->node);
+        return;
+    }
+    hnp_rte_send(d->rte, 0, HNP_TAG_PHASE2_DONE, NULL, 0);
+}
+
+/* Phase 1 is done here: enter phase 2 (Algorithm 2 starts from here). */
+static void spawn_complete(hnp_rte_t *rte)
+{
+    hnpd_t *d = rte->role.ctx;
+    const char *uri = hnp_rte_my_uri(rte);
+    hnp_exchange_callbacks_t cb = { contact_learned, contact_complete, d };
+
+    if (rte->exchange->allgather(rte, 0, uri, strlen(uri) + 1, &cb) != HNP_SUCCESS)
+        hnp_rte_fail(rte, 1, "node %s: cannot start the contact exchange",
+                     d->node);
+}
+
+/* The names of this daemon's subtree: what its own spawning needs. */
+static int unpack_subtree(hnp_reader_t *rd, uint32_t nprocs, char **names)
+{
+    uint32_t count = hnp_unpack_u32(rd);
+
+    for (uint32_t i = 0; i < count && hnp_reader_status(rd) == HNP_SUCCESS; i++) {
+        hnp_vpid_t v = hnp_unpack_u32(rd);
+        char *name = hnp_unpack_string(rd);
+        if (name == NULL || v >= nprocs || names[v] != NULL) {
+            free(name);
+            return HNP_ERR_BAD_PARAM;
+        }
+        names[v] = name;
+    }
+    return hnp_reader_status(rd);
+}
+
+static int apply_welcome(hnpd_t *d, hnp_reader_t *rd, char *err, size_t errlen)
+{
+    hnp_rte_t *rte = d->rte;
+    uint32_t nprocs = hnp_unpack_u32(rd);
+    char *hnp_uri = hnp_unpack_string(rd);
+    size_t params_len = 0;
+    const void *params = hnp_unpack_blob(rd, &params_len);
+    char **names = NULL;
+    int rc = HNP_ERR_BAD_PARAM;
+
+    if (hnp_reader_status(rd) != HNP_SUCCESS || nprocs <= rte->self ||
+        (names = calloc(nprocs, sizeof(*names))) == NULL)
+        goto out;
+    if ((rc = unpack_subtree(rd, nprocs, names)) != HNP_SUCCESS)
+        goto out;
+    rc = hnp_params_unpack(hnp_mca_params(d->setup->mca), params, params_len,
+                           HNP_PARAM_SRC_FORWARDED, err, errlen);
+    if (rc == HNP_SUCCESS)
+        rc = hnp_setup_register_frameworks(d->setup, err, errlen);
+    if (rc == HNP_SUCCESS)
+        rc = hnp_rte_set_procs(rte, nprocs, names);
+    if (rc == HNP_SUCCESS) {
+        rte->hnp_uri = hnp_uri;
+        hnp_uri = NULL;
+        rc = hnp_rte_set_uri(rte, 0, rte->hnp_uri);
+    }
+out:
+    for (uint32_t i = 0; names != NULL && i < nprocs; i++)
+        free(names[i]);
+    free(names);
+    free(hnp_uri);
+    if (rc != HNP_SUCCESS && err[0] == '\0')
+        hnp_err_set(err, errlen, "malformed welcome from the parent");
+    return rc;
+}
+
+static int build_trees(hnp_rte_t *rte)
+{
+    int rc = rte->routed->spanning_tree(rte->nprocs, &rte->routing_tree);
+
+    if (rc == HNP_SUCCESS)
+        rc = rte->plm->spawn_tree(rte, rte->nprocs, &rte->routing_tree,
+                                  &rte->spawn_tree);
+    return rc;
+}
+
+static int join_the_job(hnpd_t *d, char *err, size_t errlen)
+{
+    hnp_rte_t *rte = d->rte;
+    int rc = hnp_rte_select_components(rte, err, errlen);
+
+    if (rc == HNP_SUCCESS && (rc = build_trees(rte)) != HNP_SUCCESS)
+        hnp_err_set(err, errlen, "cannot build the spawn and routing trees");
+    if (rc == HNP_SUCCESS && (rc = rte->exchange->init(rte)) != HNP_SUCCESS)
+        hnp_err_set(err, errlen, "the exchange component failed to start");
+    if (rc == HNP_SUCCESS && (rc = rte->plm->init(rte)) != HNP_SUCCESS)
+        hnp_err_set(err, errlen, "the plm component failed to start");
+    return rc;
+}
+
+static void on_welcome(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
+                       const void *data, size_t len, void *cbdata)
+{
+    hnpd_t *d = cbdata;
+    hnp_reader_t rd;
+    char err[1024] = "";
+
+    (void)tag;
+    if (d->welcomed || src != d->parent)
+        return;
+    d->welcomed = true;
+    hnp_reader_init(&rd, data, len);
+    if (apply_welcome(d, &rd, err, sizeof(err)) != HNP_SUCCESS ||
+        join_the_job(d, err, sizeof(err)) != HNP_SUCCESS) {
+        hnpd_lost_route(d, err);
+        return;
+    }
+    detach_from_agent(d);
+    hnp_rte_set_ready(rte);
+    hnp_rte_accept_joins(rte);
+    if (hnp_rte_spawn_children(rte, NULL, 0) == 0)
+        spawn_complete(rte);
+    else if (rte->plm->spawn_subtree == NULL ||
+             rte->plm->spawn_subtree(rte) != HNP_SUCCESS)
+        hnp_rte_fail(rte, 1, "node %s: cannot spawn the daemons of its "
+                     "subtree", d->node);
+}
+
+/* ------------------------------------------------------------ the end */
+
+/* Whether a routing or spawn child of this daemon still holds a
+ * connection: a daemon leaves after its children, so that when the HNP's
+ * neighbours are gone, every daemon is. */
+static bool children_connected(hnp_rte_t *rte)
+{
+    hnp_vpid_t kids[256];
+    uint32_t n;
+
+    if (rte->routed != NULL) {
+        n = hnp_rte_route_children(rte, kids, 256);
+        for (uint32_t i = 0; i < n && i < 256; i++)
+            if (hnp_oob_connected(rte->oob, kids[i]))
+                return true;
+    }
+    n = hnp_rte_spawn_children(rte, kids, 256);
+    for (uint32_t i = 0; i < n && i < 256; i++)
+        if (hnp_oob_connected(rte->oob, kids[i]))
+            return true;
+    return false;
+}
+
+static void recheck_exit(hnp_rte_t *rte, void *cbdata)
+{
+    hnpd_t *d = cbdata;
+
+    (void)rte;
+    hnp_rte_timer_destroy(d->drain_timer);
+    d->drain_timer = NULL;
+    hnpd_maybe_exit(d);
+}
+
+void hnpd_maybe_exit(hnpd_t *d)
+{
+    hnp_rte_t *rte = d->rte;
+
+    if (!d->ending || d->drain_timer != NULL)
+        return;
+    if ((d->odls != NULL && hnp_odls_num_alive(d->odls) > 0) ||
+        children_connected(rte))
+        return;
+    /* What is queued (output, exit reports) must reach the parent first. */
+    if (hnp_oob_queued_bytes(rte->oob) > 0) {
+        d->drain_timer = hnp_rte_timer_create(rte, 0.02, recheck_exit, d);
+        return;
+    }
+    hnp_rte_stop_loop(rte);
+}
+
+static void exit_timed_out(hnp_rte_t *rte, void *cbdata)
+{
+    hnpd_t *d = cbdata;
+
+    d->exit_timer = NULL;
+    HNP_WARN(rte->log, "node %s: leaving before everything ended", d->node);
+    hnp_rte_stop_loop(rte);
+}
+
+static void on_shutdown(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
+                        const void *data, size_t len, void *cbdata)
+{
+    hnpd_t *d = cbdata;
+
+    (void)src;
+    (void)tag;
+    (void)data;
+    (void)len;
+    if (d->ending)
+        return;
+    d->ending = true;
+    if (d->odls != NULL)
+        hnp_odls_kill_all(d->odls, rte->core->kill_grace);
+    d->exit_timer = hnp_rte_timer_create(rte, rte->core->kill_grace + 8.0,
+                                         exit_timed_out, d);
+    hnpd_maybe_exit(d);
+}
+
+void hnpd_lost_route(hnpd_t *d, const char *why)
+{
+    HNP_ERROR_LOG(d->rte->log, "node %s: %s; killing this node's processes "
+                  "and leaving", d->node, why);
+    if (d->odls != NULL)
+        hnp_odls_destroy(d->odls);
+    d->odls = NULL;
+    d->exit_status = 1;
+    hnp_rte_stop_loop(d->rte);
+}
+
+static bool is_upstream(const hnpd_t *d, hnp_vpid_t peer)
+{
+    if (peer == 0 || peer == d->parent)
+        return true;
+    return d->rte->routed != NULL && peer == hnp_rte_route_parent(d->rte);
+}
+
+static void role_peer_down(hnp_rte_t *rte, hnp_vpid_t peer, size_t unsent)
+{
+    hnpd_t *d = rte->role.ctx;
+    char why[256];
+
+    (void)unsent;
+    if (is_upstream(d, peer)) {
+        snprintf(why, sizeof(why), "lost the connection to vpid %u on the way "
+                 "to the HNP", peer);
+        hnpd_lost_route(d, why);
+        return;
+    }
+    if (d->ending) {
+        hnpd_maybe_exit(d);
+        return;
+    }
+    hnp_rte_fail(rte, 1, "lost the connection to the daemon on node %s "
+                 "(vpid %u)", hnp_rte_node_name(rte, peer) != NULL
+                 ? hnp_rte_node_name(rte, peer) : "?", peer);
+}
+
+int hnpd_start(hnpd_t *d, const char *parent_uri, char *err, size_t errlen)
+{
+    hnp_rte_t *rte = d->rte;
+    const char *uri;
+    hnp_buffer_t buf;
+    int rc;
+
+    rte->role.ctx = d;
+    rte->role.peer_down = role_peer_down;
+    rte->role.spawn_complete = spawn_complete;
+    hnp_rte_recv(rte, HNP_TAG_WELCOME, on_welcome, d);
+    hnp_rte_recv(rte, HNP_TAG_SHUTDOWN, on_shutdown, d);
+    hnpd_register_proc_handlers(d);
+    rc = hnp_rte_start_oob(rte, 0, err, errlen);
+    if (rc == HNP_SUCCESS)
+        rc = hnp_rte_set_uri(rte, d->parent, parent_uri);
+    if (rc != HNP_SUCCESS) {
+        if (err[0] == '\0')
+            hnp_err_set(err, errlen, "bad parent URI \"%s\"", parent_uri);
+        return rc;
+    }
+    uri = hnp_rte_my_uri(rte);
+    hnp_buffer_init(&buf);
+    hnp_pack_string(&buf, uri);
+    rc = hnp_buffer_status(&buf);
+    if (rc == HNP_SUCCESS)
+        rc = hnp_rte_send_direct(rte, d->parent, HNP_TAG_JOIN, buf.data, buf.len);
+    hnp_buffer_release(&buf);
+    return rc;
+}

@@ -1,0 +1,52 @@
+/* The daemon (hnpd): one a node. */
+#ifndef HNP_DAEMON_H
+#define HNP_DAEMON_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "odls.h"
+#include "rte.h"
+
+/* Output of one rank's stream, held until a line is complete so that no
+ * line of one process is cut into another's at the HNP. */
+typedef struct hnpd_linebuf {
+    char *data;
+    size_t len;
+    size_t cap;
+} hnpd_linebuf_t;
+
+typedef struct hnpd_proc {
+    uint32_t rank;
+    hnpd_linebuf_t out[2]; /* stdout, stderr */
+} hnpd_proc_t;
+
+typedef struct hnpd {
+    hnp_rte_t *rte;
+    hnp_setup_t *setup;
+    char *node;
+    hnp_vpid_t parent;
+    int detach_fd;          /* tells the waiting first process to exit; -1 after */
+    bool welcomed;
+    bool ending;
+    int exit_status;
+    hnp_odls_t *odls;
+    hnpd_proc_t *procs;     /* this node's ranks */
+    uint32_t nlocal;
+    uint32_t jobid;
+    uint32_t app_nprocs;
+    hnp_rte_timer_t *exit_timer;
+    hnp_rte_timer_t *drain_timer;
+} hnpd_t;
+
+/* daemon.c: joining, phases, the end */
+int hnpd_start(hnpd_t *d, const char *parent_uri, char *err, size_t errlen);
+void hnpd_maybe_exit(hnpd_t *d);
+/** Lost the way to the HNP: kill the processes at once and leave. */
+void hnpd_lost_route(hnpd_t *d, const char *why);
+
+/* daemon_procs.c: the application processes of this node */
+void hnpd_register_proc_handlers(hnpd_t *d);
+void hnpd_procs_release(hnpd_t *d);
+
+#endif /* HNP_DAEMON_H */

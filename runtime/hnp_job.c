@@ -1,0 +1,278 @@
+/*
+ * The HNP's side of a job: phase 1 through the selected plm, phase 2
+ * through the selected exchange, phase 3 as a broadcast down the routing
+ * tree, then watching until every process has ended.
+ */
+#include "config.h"
+
+#include <event2/event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "buffer.h"
+#include "hnp_job.h"
+
+#define HNP_JOBID 1
+
+static void end_job(hnp_job_t *job);
+
+/* ------------------------------------------------------------ phase 3 */
+
+static int pack_launch(const hnp_job_t *job, hnp_buffer_t *buf)
+{
+    hnp_pack_u32(buf, HNP_JOBID);
+    hnp_pack_u32(buf, job->map.nprocs);
+    hnp_pack_u32(buf, job->map.nnodes);
+    for (uint32_t r = 0; r < job->map.nprocs; r++)
+        hnp_pack_u32(buf, job->map.node_of[r]);
+    hnp_pack_string(buf, job->wdir);
+    hnp_pack_u32(buf, (uint32_t)job->args->app_argc);
+    for (int i = 0; i < job->args->app_argc; i++)
+        hnp_pack_string(buf, job->args->app_argv[i]);
+    return hnp_buffer_status(buf);
+}
+
+/* The launch message goes down the routing tree as soon as the HNP's own
+ * part of phase 1 is done; sends to daemons whose URI is not known yet wait
+ * in the OOB until the exchange delivers it. */
+static void send_launch(hnp_job_t *job)
+{
+    hnp_buffer_t buf;
+    int rc;
+
+    if (job->launched || job->ending)
+        return;
+    job->launched = true;
+    hnp_buffer_init(&buf);
+    rc = pack_launch(job, &buf);
+    if (rc == HNP_SUCCESS)
+        rc = hnp_rte_xcast(job->rte, HNP_TAG_LAUNCH, buf.data, buf.len);
+    hnp_buffer_release(&buf);
+    if (rc != HNP_SUCCESS) {
+        hnp_job_abort(job, 1, "cannot send the launch message");
+        return;
+    }
+    hnp_job_mark(job, HNP_MARK_LAUNCH_SENT);
+}
+
+/* ------------------------------------------------------------ phase 2 */
+
+static void contact_learned(void *cbdata, hnp_vpid_t vpid, const void *data,
+                            size_t len)
+{
+    hnp_job_t *job = cbdata;
+    const char *uri = data;
+
+    if (vpid == 0 || vpid >= job->rte->nprocs || len == 0 || uri[len - 1] != '\0')
+        return;
+    hnp_rte_set_uri(job->rte, vpid, uri);
+    if (job->daemon_known[vpid])
+        return;
+    job->daemon_known[vpid] = true;
+    if (++job->known == job->ndaemons) {
+        hnp_job_mark(job, HNP_MARK_DAEMONS_UP);
+        hnp_rte_timer_destroy(job->launch_timer);
+        job->launch_timer = NULL;
+    }
+}
+
+static void contact_complete(void *cbdata, int status)
+{
+    hnp_job_t *job = cbdata;
+
+    if (status != HNP_SUCCESS)
+        hnp_job_abort(job, 1, "the contact exchange failed");
+}
+
+static void spawn_complete(hnp_rte_t *rte)
+{
+    hnp_job_t *job = rte->role.ctx;
+    const char *uri = hnp_rte_my_uri(rte);
+    hnp_exchange_callbacks_t cb = { contact_learned, contact_complete, job };
+
+    if (rte->exchange->allgather(rte, 0, uri, strlen(uri) + 1, &cb) != HNP_SUCCESS) {
+        hnp_job_abort(job, 1, "cannot start the contact exchange");
+        return;
+    }
+    send_launch(job);
+}
+
+/* ------------------------------------------------------------ failures */
+
+static void launch_timed_out(hnp_rte_t *rte, void *cbdata)
+{
+    hnp_job_t *job = cbdata;
+    size_t cap = 256 + (size_t)job->ndaemons * 512, used;
+    char *msg = malloc(cap);
+
+    job->launch_timer = NULL;
+    if (msg == NULL) {
+        hnp_job_abort(job, 1, "daemons did not call back in time");
+        return;
+    }
+    used = (size_t)snprintf(msg, cap, "%u of %u daemons did not call back "
+                            "within plm_base_launch_timeout (%g s):",
+                            job->ndaemons - job->known, job->ndaemons,
+                            rte->core->launch_timeout);
+    for (hnp_vpid_t v = 1; v < rte->nprocs && used < cap; v++) {
+        const char *cmd = rte->launcher != NULL
+                              ? hnp_launcher_command(rte->launcher, v) : NULL;
+        if (job->daemon_known[v])
+            continue;
+        used += (size_t)snprintf(msg + used, cap - used, "\n  node %s (vpid "
+                                 "%u)%s%s", rte->node_names[v], v,
+                                 cmd != NULL ? ": command: " : "",
+                                 cmd != NULL ? cmd : "");
+    }
+    hnp_job_abort(job, 1, msg);
+    free(msg);
+}
+
+static void on_failure(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
+                       const void *data, size_t len, void *cbdata)
+{
+    hnp_reader_t rd;
+    int32_t status;
+    char *text;
+
+    (void)rte;
+    (void)tag;
+    hnp_reader_init(&rd, data, len);
+    status = hnp_unpack_i32(&rd);
+    text = hnp_unpack_string(&rd);
+    if (text == NULL) {
+        hnp_job_abort(cbdata, 1, "a daemon reported a failure it could not "
+                      "describe");
+        return;
+    }
+    HNP_VERBOSE(rte->log, 1, "failure reported by vpid %u", src);
+    hnp_job_abort(cbdata, status != 0 ? status : 1, text);
+    free(text);
+}
+
+static void role_failure(hnp_rte_t *rte, int status, const char *message)
+{
+    hnp_job_abort(rte->role.ctx, status, message);
+}
+
+static void role_peer_down(hnp_rte_t *rte, hnp_vpid_t peer, size_t unsent)
+{
+    hnp_job_t *job = rte->role.ctx;
+    char msg[512];
+
+    if (job->ending) {
+        if (hnp_oob_num_connections(rte->oob) == 0)
+            hnp_rte_stop_loop(rte);
+        return;
+    }
+    snprintf(msg, sizeof(msg), "lost the connection to the daemon on node %s "
+             "(vpid %u)%s", hnp_rte_node_name(rte, peer), peer,
+             unsent > 0 ? " with messages undelivered" : "");
+    hnp_job_abort(job, 1, msg);
+}
+
+/* ------------------------------------------------------------ reports */
+
+static void on_phase2_done(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
+                           const void *data, size_t len, void *cbdata)
+{
+    hnp_job_t *job = cbdata;
+
+    (void)rte;
+    (void)src;
+    (void)tag;
+    (void)data;
+    (void)len;
+    if (++job->phase2_reports == job->ndaemons)
+        hnp_job_mark(job, HNP_MARK_TABLE_EVERYWHERE);
+}
+
+static void on_procs_started(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
+                             const void *data, size_t len, void *cbdata)
+{
+    hnp_job_t *job = cbdata;
+
+    (void)rte;
+    (void)src;
+    (void)tag;
+    (void)data;
+    (void)len;
+    if (++job->started_reports == job->ndaemons)
+        hnp_job_mark(job, HNP_MARK_PROCS_STARTED);
+}
+
+/* ------------------------------------------------------------ the end */
+
+static void end_timed_out(hnp_rte_t *rte, void *cbdata)
+{
+    hnp_job_t *job = cbdata;
+
+    job->end_timer = NULL;
+    HNP_WARN(rte->log, "%u daemon connections still open after shutdown; "
+             "leaving", hnp_oob_num_connections(rte->oob));
+    hnp_rte_stop_loop(rte);
+}
+
+/* Tell every daemon to end its processes and exit, then wait until the
+ * direct connections close: a daemon leaves only after its own children
+ * have, so when the HNP's neighbours are gone, every daemon is. */
+static void end_job(hnp_job_t *job)
+{
+    hnp_rte_t *rte = job->rte;
+
+    if (job->ending)
+        return;
+    job->ending = true;
+    hnp_rte_timer_destroy(job->launch_timer);
+    job->launch_timer = NULL;
+    if (rte->launcher != NULL)
+        hnp_launcher_cancel_all(rte->launcher);
+    if (rte->routed != NULL && rte->oob != NULL)
+        hnp_rte_xcast(rte, HNP_TAG_SHUTDOWN, NULL, 0);
+    if (rte->oob == NULL || hnp_oob_num_connections(rte->oob) == 0) {
+        hnp_rte_stop_loop(rte);
+        return;
+    }
+    job->end_timer = hnp_rte_timer_create(rte, rte->core->kill_grace + 10.0,
+                                          end_timed_out, job);
+}
+
+void hnp_job_finish(hnp_job_t *job)
+{
+    hnp_job_mark(job, HNP_MARK_PROCS_EXITED);
+    end_job(job);
+}
+
+void hnp_job_abort(hnp_job_t *job, int status, const char *message)
+{
+    if (job->ending)
+        return;
+    HNP_ERROR_LOG(job->rte->log, "%s", message);
+    if (job->exit_status == 0)
+        job->exit_status = status;
+    end_job(job);
+}
+
+void hnp_job_register_handlers(hnp_job_t *job)
+{
+    hnp_rte_t *rte = job->rte;
+
+    rte->role.ctx = job;
+    rte->role.failure = role_failure;
+    rte->role.peer_down = role_peer_down;
+    rte->role.spawn_complete = spawn_complete;
+    hnp_rte_recv(rte, HNP_TAG_FAILURE, on_failure, job);
+    hnp_rte_recv(rte, HNP_TAG_PHASE2_DONE, on_phase2_done, job);
+    hnp_rte_recv(rte, HNP_TAG_PROCS_STARTED, on_procs_started, job);
+}
+
+void hnp_job_arm_launch_timer(hnp_job_t *job)
+{
+    double timeout = job->rte->core->launch_timeout;
+
+    if (timeout > 0)
+        job->launch_timer = hnp_rte_timer_create(job->rte, timeout,
+                                                 launch_timed_out, job);
+}

@@ -1,0 +1,64 @@
+/* The HNP's side of a job: phases, messages from the daemons, the end. */
+#ifndef HNP_JOB_H
+#define HNP_JOB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "hnp_args.h"
+#include "jobmap.h"
+#include "rte.h"
+
+enum hnp_phase_mark {
+    HNP_MARK_DAEMONS_UP,      /* every daemon known to the HNP */
+    HNP_MARK_TABLE_EVERYWHERE,/* every daemon reported its table complete */
+    HNP_MARK_LAUNCH_SENT,     /* the launch message left the HNP */
+    HNP_MARK_PROCS_STARTED,   /* every daemon forked its processes */
+    HNP_MARK_PROCS_EXITED,    /* every process ended */
+    HNP_MARK_COUNT,
+};
+
+typedef struct hnp_job {
+    hnp_rte_t *rte;
+    const hnp_args_t *args;
+    hnp_job_map_t map;
+    uint32_t ndaemons;
+    uint32_t spawn_children;   /* the HNP's own, in the spawn tree */
+    uint32_t joined;           /* of those, how many joined */
+    uint32_t known;            /* daemons whose URI the HNP learned */
+    bool *daemon_known;        /* [nprocs] */
+    uint32_t phase2_reports;
+    uint32_t started_reports;
+    uint32_t procs_exited;
+    bool launched;
+    bool ending;               /* shutdown sent; waiting for the daemons */
+    int exit_status;           /* what hnp returns */
+    hnp_rte_timer_t *launch_timer;
+    hnp_rte_timer_t *end_timer;
+    struct timespec start;
+    double marks[HNP_MARK_COUNT];
+    char *wdir;
+} hnp_job_t;
+
+/** Start the job: spawn, exchange, launch. Runs from the event loop. */
+int hnp_job_start(hnp_job_t *job, char *err, size_t errlen);
+/** Abort: say why, kill everything, end with @p status. */
+void hnp_job_abort(hnp_job_t *job, int status, const char *message);
+/** Print the --timing report. */
+void hnp_job_print_timing(const hnp_job_t *job);
+void hnp_job_release(hnp_job_t *job);
+
+/** The HNP's message handlers and role callbacks. */
+void hnp_job_register_handlers(hnp_job_t *job);
+/** Abort unless every daemon called back within plm_base_launch_timeout. */
+void hnp_job_arm_launch_timer(hnp_job_t *job);
+
+/* hnp_job_io.c: output and exits of the processes */
+void hnp_job_register_io(hnp_job_t *job);
+double hnp_job_now(const hnp_job_t *job);
+void hnp_job_mark(hnp_job_t *job, enum hnp_phase_mark mark);
+/** Every process ended: shut the daemons down. */
+void hnp_job_finish(hnp_job_t *job);
+
+#endif /* HNP_JOB_H */

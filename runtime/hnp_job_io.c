@@ -1,0 +1,129 @@
+/* The HNP's view of the processes: their output, their ends, the clock. */
+#include "config.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "buffer.h"
+#include "hnp_job.h"
+#include "odls.h"
+
+double hnp_job_now(const hnp_job_t *job)
+{
+    struct timespec now;
+
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - job->start.tv_sec) +
+           (double)(now.tv_nsec - job->start.tv_nsec) / 1e9;
+}
+
+void hnp_job_mark(hnp_job_t *job, enum hnp_phase_mark mark)
+{
+    if (job->marks[mark] == 0)
+        job->marks[mark] = hnp_job_now(job);
+}
+
+/* Write all of @p len bytes: a slow reader of hnp's output slows the job
+ * down rather than losing output. */
+static void write_all(int fd, const uint8_t *data, size_t len)
+{
+    while (len > 0) {
+        ssize_t n = write(fd, data, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return;
+        data += n;
+        len -= (size_t)n;
+    }
+}
+
+static void on_iof(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
+                   const void *data, size_t len, void *cbdata)
+{
+    hnp_reader_t rd;
+    size_t n = 0;
+
+    (void)tag;
+    (void)cbdata;
+    hnp_reader_init(&rd, data, len);
+    (void)hnp_unpack_u32(&rd); /* rank: for --tag-output */
+    uint8_t stream = hnp_unpack_u8(&rd);
+    const void *bytes = hnp_unpack_blob(&rd, &n);
+    if (hnp_reader_status(&rd) != HNP_SUCCESS) {
+        HNP_WARN(rte->log, "malformed output message from vpid %u", src);
+        return;
+    }
+    write_all(stream == HNP_STDERR ? STDERR_FILENO : STDOUT_FILENO, bytes, n);
+}
+
+static const char *rank_node(const hnp_job_t *job, uint32_t rank)
+{
+    return job->map.node_names[job->map.node_of[rank]];
+}
+
+/* Say how @p rank ended when that ends the job; returns hnp's status. */
+static int report_abnormal(hnp_job_t *job, uint32_t rank, int32_t pid,
+                           int32_t wstatus, int32_t exec_errno)
+{
+    char msg[1024];
+    int status;
+
+    if (exec_errno != 0) {
+        snprintf(msg, sizeof(msg), "rank %u on node %s could not start %s: %s",
+                 rank, rank_node(job, rank), job->args->app_argv[0],
+                 strerror(exec_errno));
+        status = exec_errno == ENOENT ? 127 : 126;
+    } else if (WIFSIGNALED(wstatus)) {
+        snprintf(msg, sizeof(msg), "rank %u (pid %d) on node %s was killed "
+                 "by signal %d (%s)", rank, pid, rank_node(job, rank),
+                 WTERMSIG(wstatus), strsignal(WTERMSIG(wstatus)));
+        status = 128 + WTERMSIG(wstatus);
+    } else {
+        snprintf(msg, sizeof(msg), "rank %u (pid %d) on node %s exited with "
+                 "status %d", rank, pid, rank_node(job, rank),
+                 WEXITSTATUS(wstatus));
+        status = WEXITSTATUS(wstatus);
+    }
+    hnp_job_abort(job, status, msg);
+    return status;
+}
+
+static void on_proc_exit(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
+                         const void *data, size_t len, void *cbdata)
+{
+    hnp_job_t *job = cbdata;
+    hnp_reader_t rd;
+
+    (void)tag;
+    hnp_reader_init(&rd, data, len);
+    uint32_t rank = hnp_unpack_u32(&rd);
+    int32_t pid = hnp_unpack_i32(&rd);
+    int32_t wstatus = hnp_unpack_i32(&rd);
+    int32_t exec_errno = hnp_unpack_i32(&rd);
+    if (hnp_reader_status(&rd) != HNP_SUCCESS || rank >= job->map.nprocs) {
+        HNP_WARN(rte->log, "malformed exit report from vpid %u", src);
+        return;
+    }
+    bool clean = exec_errno == 0 && WIFEXITED(wstatus) &&
+                 WEXITSTATUS(wstatus) == 0;
+    if (!clean && !job->ending) {
+        if (exec_errno != 0 || WIFSIGNALED(wstatus) || rte->core->abort_on_nonzero)
+            report_abnormal(job, rank, pid, wstatus, exec_errno);
+        else if (job->exit_status == 0)
+            job->exit_status = WEXITSTATUS(wstatus);
+    }
+    if (++job->procs_exited == job->map.nprocs)
+        hnp_job_finish(job);
+}
+
+void hnp_job_register_io(hnp_job_t *job)
+{
+    hnp_rte_recv(job->rte, HNP_TAG_IOF, on_iof, job);
+    hnp_rte_recv(job->rte, HNP_TAG_PROC_EXIT, on_proc_exit, job);
+}

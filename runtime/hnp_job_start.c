@@ -1,0 +1,140 @@
+/* Setting a job up in the HNP: the runtime's processes, the daemon's
+ * path, the trees, the handlers; then phase 1. */
+#include "config.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "hnp_job.h"
+
+/* hnpd lives beside hnp (or in PREFIX/bin): started by absolute path, so a
+ * non-interactive remote shell needs no PATH. */
+static char *find_daemon_path(const char *prefix, char *err, size_t errlen)
+{
+    char self[PATH_MAX], path[PATH_MAX + 16];
+    ssize_t n;
+
+    if (prefix != NULL) {
+        snprintf(path, sizeof(path), "%s/bin/hnpd", prefix);
+        return strdup(path);
+    }
+    n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+    if (n <= 0) {
+        hnp_err_set(err, errlen, "cannot find where hnp runs from; use "
+                    "--prefix DIR");
+        return NULL;
+    }
+    self[n] = '\0';
+    char *slash = strrchr(self, '/');
+    *slash = '\0';
+    snprintf(path, sizeof(path), "%s/hnpd", self);
+    return strdup(path);
+}
+
+static int set_runtime_procs(hnp_job_t *job)
+{
+    uint32_t nprocs = job->map.nnodes + 1;
+    char **names = calloc(nprocs, sizeof(*names));
+    char host[256] = "localhost";
+    int rc;
+
+    if (names == NULL)
+        return HNP_ERR_NOMEM;
+    gethostname(host, sizeof(host));
+    host[sizeof(host) - 1] = '\0';
+    names[0] = host;
+    /* agents started from here know which node launches them */
+    setenv("HNP_NODE_NAME", host, 1);
+    for (uint32_t i = 0; i < job->map.nnodes; i++)
+        names[i + 1] = job->map.node_names[i];
+    rc = hnp_rte_set_procs(job->rte, nprocs, names);
+    free(names);
+    job->ndaemons = job->map.nnodes;
+    job->daemon_known = calloc(nprocs, sizeof(bool));
+    return rc != HNP_SUCCESS || job->daemon_known == NULL ? HNP_ERR_NOMEM : rc;
+}
+
+static int build_trees(hnp_rte_t *rte, char *err, size_t errlen)
+{
+    int rc = rte->routed->spanning_tree(rte->nprocs, &rte->routing_tree);
+
+    if (rc == HNP_SUCCESS)
+        rc = rte->plm->spawn_tree(rte, rte->nprocs, &rte->routing_tree,
+                                  &rte->spawn_tree);
+    if (rc != HNP_SUCCESS)
+        hnp_err_set(err, errlen, "cannot build the spawn and routing trees "
+                    "for %u processes", rte->nprocs);
+    return rc;
+}
+
+static void register_handlers(hnp_job_t *job)
+{
+    hnp_job_register_handlers(job);
+    hnp_job_register_io(job);
+    hnp_rte_accept_joins(job->rte);
+}
+
+int hnp_job_start(hnp_job_t *job, char *err, size_t errlen)
+{
+    hnp_rte_t *rte = job->rte;
+    char cwd[PATH_MAX];
+    int rc;
+
+    clock_gettime(CLOCK_MONOTONIC, &job->start);
+    job->wdir = strdup(getcwd(cwd, sizeof(cwd)) != NULL ? cwd : "/");
+    rte->daemon_path = find_daemon_path(job->args->prefix, err, errlen);
+    if (job->wdir == NULL || rte->daemon_path == NULL)
+        return HNP_ERROR;
+    if ((rc = set_runtime_procs(job)) != HNP_SUCCESS ||
+        (rc = hnp_secret_generate(rte->secret)) != HNP_SUCCESS) {
+        hnp_err_set(err, errlen, "cannot set the job up: %s", hnp_strerror(rc));
+        return rc;
+    }
+    hnp_secret_to_hex(rte->secret, rte->secret_hex);
+    if ((rc = hnp_rte_select_components(rte, err, errlen)) != HNP_SUCCESS ||
+        (rc = build_trees(rte, err, errlen)) != HNP_SUCCESS ||
+        (rc = hnp_rte_start_oob(rte, rte->nprocs, err, errlen)) != HNP_SUCCESS)
+        return rc;
+    rte->hnp_uri = strdup(hnp_rte_my_uri(rte));
+    register_handlers(job);
+    if ((rc = rte->exchange->init(rte)) != HNP_SUCCESS ||
+        (rc = rte->plm->init(rte)) != HNP_SUCCESS) {
+        hnp_err_set(err, errlen, "cannot prepare the launch: %s",
+                    hnp_strerror(rc));
+        return rc;
+    }
+    hnp_job_arm_launch_timer(job);
+    return rte->plm->launch_daemons(rte);
+}
+
+void hnp_job_release(hnp_job_t *job)
+{
+    hnp_rte_timer_destroy(job->launch_timer);
+    hnp_rte_timer_destroy(job->end_timer);
+    hnp_job_map_free(&job->map);
+    free(job->daemon_known);
+    free(job->wdir);
+}
+
+void hnp_job_print_timing(const hnp_job_t *job)
+{
+    static const char *const names[HNP_MARK_COUNT] = {
+        "all daemons up", "contact table complete everywhere",
+        "launch message sent", "all processes started",
+        "all processes exited",
+    };
+
+    fprintf(stderr, "hnp: timing for %u daemons, %u processes (seconds since "
+            "start):\n", job->ndaemons, job->map.nprocs);
+    for (int m = 0; m < HNP_MARK_COUNT; m++) {
+        if (job->marks[m] > 0)
+            fprintf(stderr, "hnp:   %-34s %9.3f\n", names[m], job->marks[m]);
+        else
+            fprintf(stderr, "hnp:   %-34s %9s\n", names[m], "-");
+    }
+    fprintf(stderr, "hnp:   %-34s %9u\n", "connections held by the HNP (max)",
+            hnp_oob_max_connections(job->rte->oob));
+}

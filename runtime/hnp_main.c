@@ -1,0 +1,146 @@
+/* hnp: what the user runs. */
+#include "config.h"
+
+#include <event2/event.h>
+#include <hwloc.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "hnp_args.h"
+#include "hnp_job.h"
+#include "hostlist.h"
+
+/* No host given: this machine, with as many slots as it has cores. The
+ * topology is loaded only here, where something needs it. */
+static int local_node(hnp_nodelist_t *nodes)
+{
+    hwloc_topology_t topo;
+    int cores = 1;
+    char host[256] = "localhost";
+
+    if (hwloc_topology_init(&topo) == 0) {
+        if (hwloc_topology_load(topo) == 0) {
+            cores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
+            if (cores <= 0)
+                cores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
+        }
+        hwloc_topology_destroy(topo);
+    }
+    gethostname(host, sizeof(host));
+    host[sizeof(host) - 1] = '\0';
+    return hnp_nodelist_add(nodes, host, cores > 0 ? (uint32_t)cores : 1, true);
+}
+
+static int build_map(const hnp_args_t *args, hnp_job_map_t *map, char *err,
+                     size_t errlen)
+{
+    hnp_nodelist_t nodes = { NULL, 0 };
+    hnp_map_request_t req = {
+        .np = args->np, .npernode = args->npernode, .policy = args->map_by,
+        .oversubscribe = args->oversubscribe, .default_slots = 1,
+    };
+    int rc = HNP_SUCCESS;
+
+    if (args->hostfile != NULL)
+        rc = hnp_nodelist_parse_hostfile(&nodes, args->hostfile, err, errlen);
+    if (rc == HNP_SUCCESS && args->hosts != NULL)
+        rc = hnp_nodelist_parse_hosts(&nodes, args->hosts, err, errlen);
+    if (rc == HNP_SUCCESS && nodes.count == 0)
+        rc = local_node(&nodes);
+    if (rc == HNP_SUCCESS)
+        rc = hnp_job_map_build(&nodes, &req, map, err, errlen);
+    hnp_nodelist_free(&nodes);
+    return rc;
+}
+
+static void on_signal(evutil_socket_t sig, short what, void *arg)
+{
+    hnp_job_t *job = arg;
+    char msg[128];
+
+    (void)what;
+    snprintf(msg, sizeof(msg), "interrupted by signal %d (%s); ending the job",
+             (int)sig, strsignal((int)sig));
+    hnp_job_abort(job, 128 + (int)sig, msg);
+}
+
+static int run_job(hnp_setup_t *setup, const hnp_args_t *args)
+{
+    static const int signals[] = { SIGINT, SIGTERM, SIGHUP };
+    struct event *sigev[3] = { NULL, NULL, NULL };
+    hnp_job_t job;
+    char err[1024] = "";
+    int rc;
+
+    memset(&job, 0, sizeof(job));
+    job.args = args;
+    rc = build_map(args, &job.map, err, sizeof(err));
+    if (rc == HNP_SUCCESS)
+        rc = hnp_rte_create(&job.rte, setup, true, 0, err, sizeof(err));
+    if (rc != HNP_SUCCESS) {
+        HNP_ERROR_LOG(hnp_log_stream("hnp"), "%s", err);
+        hnp_job_release(&job);
+        return 1;
+    }
+    for (int i = 0; i < 3; i++) {
+        sigev[i] = evsignal_new(job.rte->base, signals[i], on_signal, &job);
+        evsignal_add(sigev[i], NULL);
+    }
+    rc = hnp_job_start(&job, err, sizeof(err));
+    if (rc != HNP_SUCCESS && err[0] == '\0')
+        snprintf(err, sizeof(err), "the launch could not start");
+    if (rc != HNP_SUCCESS)
+        hnp_job_abort(&job, 1, err);
+    event_base_dispatch(job.rte->base);
+    if (args->timing && job.rte->oob != NULL)
+        hnp_job_print_timing(&job);
+    for (int i = 0; i < 3; i++)
+        if (sigev[i] != NULL)
+            event_free(sigev[i]);
+    hnp_rte_destroy(job.rte);
+    hnp_job_release(&job);
+    return job.exit_status != 0 ? job.exit_status : (rc != HNP_SUCCESS);
+}
+
+/* hnp's options that take a value, so that `--mca` after them is found. */
+static const hnp_setup_option_t hnp_value_options[] = {
+    { "-n", 1 }, { "-np", 1 }, { "--np", 1 }, { "-c", 1 }, { "-N", 1 },
+    { "--npernode", 1 }, { "--host", 1 }, { "-H", 1 }, { "--hosts", 1 },
+    { "--hostfile", 1 }, { "--machinefile", 1 }, { "--prefix", 1 },
+    { "--map-by", 1 }, { NULL, 0 },
+};
+
+int main(int argc, char **argv)
+{
+    hnp_setup_t setup;
+    hnp_args_t args;
+    char err[1024] = "";
+    int status;
+
+    hnp_log_set_program("hnp");
+    signal(SIGPIPE, SIG_IGN);
+    if (hnp_setup_init_opts(&setup, &argc, argv, hnp_value_options, err,
+                            sizeof(err)) != HNP_SUCCESS) {
+        HNP_ERROR_LOG(hnp_log_stream("hnp"), "%s", err);
+        return 1;
+    }
+    if (hnp_args_parse(&args, argc, argv, err, sizeof(err)) != HNP_SUCCESS) {
+        HNP_ERROR_LOG(hnp_log_stream("hnp"), "%s", err);
+        hnp_setup_fini(&setup);
+        return 1;
+    }
+    if (args.help || args.version) {
+        if (args.help)
+            hnp_args_usage(stdout);
+        else
+            printf("hnp (hnp) %s\n", PACKAGE_VERSION);
+        hnp_setup_fini(&setup);
+        return 0;
+    }
+    status = run_job(&setup, &args);
+    hnp_setup_fini(&setup);
+    return status;
+}

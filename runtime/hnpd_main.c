@@ -1,0 +1,191 @@
+/*
+ * hnpd: the daemon, started on every node by a plm component, never by
+ * hand. Its command line says who it is and whom to call; the job secret
+ * comes on stdin; everything else comes in its parent's first message.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <event2/event.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "daemon.h"
+
+#define SECRET_WAIT_MS 60000
+
+typedef struct hnpd_args {
+    hnp_vpid_t vpid;
+    hnp_vpid_t parent;
+    const char *node;
+    const char *parent_uri;
+} hnpd_args_t;
+
+static const hnp_setup_option_t hnpd_options[] = {
+    { "--vpid", 1 }, { "--node", 1 }, { "--parent", 1 }, { "--parent-uri", 1 },
+    { NULL, 0 },
+};
+
+static int parse_vpid(const char *text, hnp_vpid_t *out)
+{
+    char *end = NULL;
+    unsigned long v = strtoul(text, &end, 10);
+
+    if (*text == '\0' || *end != '\0' || v >= HNP_VPID_INVALID)
+        return HNP_ERR_BAD_PARAM;
+    *out = (hnp_vpid_t)v;
+    return HNP_SUCCESS;
+}
+
+static int parse_args(hnpd_args_t *a, int argc, char **argv, char *err,
+                      size_t errlen)
+{
+    bool have_vpid = false, have_parent = false;
+
+    memset(a, 0, sizeof(*a));
+    for (int i = 1; i + 1 < argc; i += 2) {
+        const char *opt = argv[i], *val = argv[i + 1];
+        if (strcmp(opt, "--vpid") == 0)
+            have_vpid = parse_vpid(val, &a->vpid) == HNP_SUCCESS;
+        else if (strcmp(opt, "--parent") == 0)
+            have_parent = parse_vpid(val, &a->parent) == HNP_SUCCESS;
+        else if (strcmp(opt, "--node") == 0)
+            a->node = val;
+        else if (strcmp(opt, "--parent-uri") == 0)
+            a->parent_uri = val;
+    }
+    if (!have_vpid || !have_parent || a->vpid == 0 || a->node == NULL ||
+        a->parent_uri == NULL) {
+        hnp_err_set(err, errlen, "hnpd is started by hnp, not by hand (needs "
+                    "--vpid N --node NAME --parent N --parent-uri URI and the "
+                    "job secret on stdin)");
+        return HNP_ERR_BAD_PARAM;
+    }
+    return HNP_SUCCESS;
+}
+
+/* The secret: one line of hex on stdin, written there by the launcher. */
+static int read_secret(uint8_t secret[HNP_SECRET_LEN], char *err,
+                       size_t errlen)
+{
+    char line[2 * HNP_SECRET_LEN + 2];
+    size_t got = 0;
+    struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
+
+    while (got < sizeof(line) - 1) {
+        if (poll(&pfd, 1, SECRET_WAIT_MS) <= 0)
+            break;
+        ssize_t n = read(STDIN_FILENO, line + got, sizeof(line) - 1 - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        got += (size_t)n;
+        if (memchr(line, '\n', got) != NULL)
+            break;
+    }
+    line[got] = '\0';
+    line[strcspn(line, "\r\n")] = '\0';
+    if (hnp_secret_from_hex(line, secret) != HNP_SUCCESS) {
+        hnp_err_set(err, errlen, "no valid job secret on stdin");
+        return HNP_ERR_BAD_PARAM;
+    }
+    return HNP_SUCCESS;
+}
+
+/*
+ * Split in two: the first process stays with the agent until the second
+ * has joined the job (then exits 0, so the remote shell ends) or has failed
+ * (then exits with its status, its error already on the agent's stderr).
+ */
+static int fork_detachable(int *detach_fd)
+{
+    int fds[2];
+    char byte;
+    int status = 0;
+
+    if (pipe(fds) != 0)
+        return -1;
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        close(fds[0]);
+        *detach_fd = fds[1];
+        return 0;
+    }
+    close(fds[1]);
+    ssize_t n;
+    do
+        n = read(fds[0], &byte, 1);
+    while (n < 0 && errno == EINTR);
+    if (n == 1 && byte == 'k')
+        _exit(0);
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    _exit(WIFEXITED(status) ? WEXITSTATUS(status) : 1);
+}
+
+static int run_daemon(hnpd_t *d, const hnpd_args_t *a, char *err,
+                      size_t errlen)
+{
+    int rc = hnp_rte_create(&d->rte, d->setup, false, a->vpid, err, errlen);
+
+    if (rc != HNP_SUCCESS)
+        return rc;
+    if (read_secret(d->rte->secret, err, errlen) != HNP_SUCCESS)
+        return HNP_ERR_BAD_PARAM;
+    hnp_secret_to_hex(d->rte->secret, d->rte->secret_hex);
+    rc = hnpd_start(d, a->parent_uri, err, errlen);
+    if (rc != HNP_SUCCESS)
+        return rc;
+    event_base_dispatch(d->rte->base);
+    return d->exit_status;
+}
+
+int main(int argc, char **argv)
+{
+    hnp_setup_t setup;
+    hnpd_args_t args;
+    hnpd_t d;
+    char err[1024] = "", program[300];
+    int rc;
+
+    signal(SIGPIPE, SIG_IGN);
+    signal(SIGINT, SIG_IGN);
+    hnp_log_set_program("hnpd");
+    memset(&d, 0, sizeof(d));
+    d.detach_fd = -1;
+    rc = hnp_setup_init_core(&setup, &argc, argv, hnpd_options, err, sizeof(err));
+    if (rc == HNP_SUCCESS && (rc = parse_args(&args, argc, argv, err,
+                                              sizeof(err))) != HNP_SUCCESS)
+        hnp_setup_fini(&setup);
+    if (rc != HNP_SUCCESS) {
+        HNP_ERROR_LOG(hnp_log_stream("hnpd"), "%s", err);
+        return 1;
+    }
+    snprintf(program, sizeof(program), "hnpd[%s]", args.node);
+    hnp_log_set_program(program);
+    setenv("HNP_NODE_NAME", args.node, 1);
+    if (fork_detachable(&d.detach_fd) != 0) {
+        HNP_ERROR_LOG(hnp_log_stream("hnpd"), "cannot fork: %s", strerror(errno));
+        return 1;
+    }
+    d.setup = &setup;
+    d.node = (char *)args.node;
+    d.parent = args.parent;
+    rc = run_daemon(&d, &args, err, sizeof(err));
+    if (rc < 0)
+        HNP_ERROR_LOG(hnp_log_stream("hnpd"), "%s", err[0] ? err : hnp_strerror(rc));
+    hnpd_procs_release(&d);
+    hnp_rte_timer_destroy(d.exit_timer);
+    hnp_rte_timer_destroy(d.drain_timer);
+    hnp_rte_destroy(d.rte);
+    hnp_setup_fini(&setup);
+    return rc < 0 ? 1 : rc;
+}

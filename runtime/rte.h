@@ -1,0 +1,118 @@
+/*
+ * The runtime context behind hnp_rte.h, shared by the HNP and the daemon
+ * (not installed). Everything a process of the runtime holds lives here and
+ * is passed around; there are no other globals.
+ */
+#ifndef HNP_RTE_INTERNAL_H
+#define HNP_RTE_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "children.h"
+#include "core_params.h"
+#include "frame.h"
+#include "hnp_exchange.h"
+#include "hnp_log.h"
+#include "hnp_plm.h"
+#include "hnp_routed.h"
+#include "hnp_rte.h"
+#include "hnp_setup.h"
+#include "launch.h"
+#include "oob.h"
+
+/* Tags the core uses (below HNP_TAG_PLM_FIRST). */
+enum {
+    HNP_TAG_JOIN = 1,      /* child -> spawn parent: I am up, here is my URI */
+    HNP_TAG_WELCOME,       /* spawn parent -> child: job size, params, subtree */
+    HNP_TAG_XCAST,         /* broadcast down the routing tree; wraps a tag */
+    HNP_TAG_LAUNCH,        /* (in an xcast) the application to start */
+    HNP_TAG_SHUTDOWN,      /* (in an xcast) kill the processes and exit */
+    HNP_TAG_SIGNAL,        /* (in an xcast) signal the processes */
+    HNP_TAG_IOF,           /* daemon -> HNP: output of a rank */
+    HNP_TAG_PROC_EXIT,     /* daemon -> HNP: a rank ended */
+    HNP_TAG_PROCS_STARTED, /* daemon -> HNP: every local rank was forked */
+    HNP_TAG_FAILURE,       /* anyone -> HNP: a fatal error, in words */
+    HNP_TAG_PHASE2_DONE,   /* daemon -> HNP: my contact table is complete */
+    HNP_TAG_CORE_MAX = 99,
+};
+
+#define HNP_RTE_MAX_TAG 1000
+
+typedef struct hnp_rte_handler {
+    hnp_rte_recv_fn fn;
+    void *cbdata;
+} hnp_rte_handler_t;
+
+/* Called by the core for events the role (HNP or daemon) must act on. */
+typedef struct hnp_rte_role {
+    void (*peer_up)(hnp_rte_t *rte, hnp_vpid_t peer);
+    void (*peer_down)(hnp_rte_t *rte, hnp_vpid_t peer, size_t unsent);
+    void (*failure)(hnp_rte_t *rte, int status, const char *message);
+    /* every spawn child of this process has joined: phase 1 done here */
+    void (*spawn_complete)(hnp_rte_t *rte);
+    void *ctx;
+} hnp_rte_role_t;
+
+struct hnp_rte {
+    struct event_base *base;
+    hnp_log_stream_t *log;
+    hnp_setup_t *setup;         /* frameworks and parameters (not owned) */
+    bool is_hnp;
+    hnp_vpid_t self;
+    uint32_t nprocs;            /* HNP + daemons */
+    char **node_names;          /* [nprocs]; entries may be NULL if unknown */
+    uint8_t secret[HNP_SECRET_LEN];
+    char secret_hex[2 * HNP_SECRET_LEN + 1];
+
+    hnp_oob_t *oob;
+    hnp_children_t *children;
+    hnp_launcher_t *launcher;   /* created on the first spawn */
+    char *daemon_path;          /* absolute path of hnpd */
+
+    const hnp_routed_module_t *routed;
+    const hnp_plm_module_t *plm;
+    const hnp_exchange_module_t *exchange;
+    hnp_tree_t spawn_tree;
+    hnp_tree_t routing_tree;
+    uint32_t spawn_joined;      /* spawn children that called back */
+    bool ready;                 /* a daemon before its welcome holds messages */
+    char *hnp_uri;              /* the HNP's contact (own copy) */
+
+    hnp_rte_handler_t handlers[HNP_RTE_MAX_TAG];
+    struct hnp_held_message *held; /* arrived before their handler */
+    hnp_rte_role_t role;
+
+    const hnp_core_params_t *core; /* the core's parameters (in setup) */
+    size_t max_frame;
+};
+
+/* rte.c */
+int hnp_rte_create(hnp_rte_t **out, hnp_setup_t *setup, bool is_hnp,
+                   hnp_vpid_t self, char *err, size_t errlen);
+void hnp_rte_destroy(hnp_rte_t *rte);
+/** Open the listeners; @p nprocs may be 0 while unknown. */
+int hnp_rte_start_oob(hnp_rte_t *rte, uint32_t nprocs, char *err,
+                      size_t errlen);
+/** Set the job size and node names (copied; NULL entries allowed). */
+int hnp_rte_set_procs(hnp_rte_t *rte, uint32_t nprocs,
+                      char *const *node_names);
+/** Open and select the three frameworks' components. */
+int hnp_rte_select_components(hnp_rte_t *rte, char *err, size_t errlen);
+/** Leave the event loop (also when called before it runs). */
+void hnp_rte_stop_loop(hnp_rte_t *rte);
+/** The process knows its job: deliver what was held back. */
+void hnp_rte_set_ready(hnp_rte_t *rte);
+/** Free the messages still waiting for a handler. */
+void hnp_rte_drop_held(hnp_rte_t *rte);
+/** Send @p data to every routing child (wrapped for forwarding) — the
+ *  launch broadcast; the caller handles its own copy. */
+int hnp_rte_xcast(hnp_rte_t *rte, uint32_t tag, const void *data, size_t len);
+
+/* rte_join.c: answer JOIN from spawn children (Algorithm 1) */
+int hnp_rte_accept_joins(hnp_rte_t *rte);
+
+/* rte_launch.c */
+int hnp_rte_launcher_start(hnp_rte_t *rte, char *err, size_t errlen);
+
+#endif /* HNP_RTE_INTERNAL_H */

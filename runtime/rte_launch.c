@@ -1,0 +1,208 @@
+/*
+ * The launch service of hnp_rte.h: starting daemons through the agent with
+ * the shared launcher, and reporting what failed in words.
+ */
+#include "config.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "rte.h"
+
+#define AGENT_MAX_WORDS 64
+
+/* Whether @p prog names an executable file, directly or through PATH. */
+static bool program_exists(const char *prog)
+{
+    const char *path = getenv("PATH");
+    char candidate[PATH_MAX];
+
+    if (strchr(prog, '/') != NULL)
+        return access(prog, X_OK) == 0;
+    if (path == NULL)
+        path = "/usr/bin:/bin";
+    while (*path != '\0') {
+        size_t n = strcspn(path, ":");
+        if (n > 0 && n + strlen(prog) + 2 < sizeof(candidate)) {
+            snprintf(candidate, sizeof(candidate), "%.*s/%s", (int)n, path, prog);
+            if (access(candidate, X_OK) == 0)
+                return true;
+        }
+        path += n + (path[n] == ':');
+    }
+    return false;
+}
+
+/* Split @p text on blanks into @p words (pointers into @p text). */
+static size_t split_words(char *text, char **words, size_t max)
+{
+    size_t n = 0;
+
+    for (char *tok = strtok(text, " \t"); tok != NULL && n < max;
+         tok = strtok(NULL, " \t"))
+        words[n++] = tok;
+    return n;
+}
+
+/*
+ * The agent's argv: the first alternative of plm_rsh_agent ("ssh : rsh")
+ * whose program exists, with its own words, then plm_rsh_args. Fills
+ * @p words with pointers into @p storage.
+ */
+static int choose_agent(const hnp_core_params_t *core, char *storage,
+                        size_t storage_len, char **words, char *err,
+                        size_t errlen)
+{
+    char *alternatives = strdup(core->rsh_agent != NULL ? core->rsh_agent : "");
+    char *save = NULL;
+    size_t n = 0;
+
+    if (alternatives == NULL)
+        return HNP_ERR_NOMEM;
+    for (char *alt = strtok_r(alternatives, ":", &save); alt != NULL && n == 0;
+         alt = strtok_r(NULL, ":", &save)) {
+        snprintf(storage, storage_len, "%s %s", alt,
+                 core->rsh_args != NULL ? core->rsh_args : "");
+        n = split_words(storage, words, AGENT_MAX_WORDS - 1);
+        if (n > 0 && !program_exists(words[0]))
+            n = 0;
+    }
+    free(alternatives);
+    if (n == 0) {
+        hnp_err_set(err, errlen, "no remote-shell agent found: plm_rsh_agent "
+                    "is \"%s\" and none of its programs is in PATH",
+                    core->rsh_agent != NULL ? core->rsh_agent : "");
+        return HNP_ERR_NOT_FOUND;
+    }
+    words[n] = NULL;
+    return HNP_SUCCESS;
+}
+
+static void agent_failed(void *ctx, hnp_vpid_t vpid, const char *node,
+                         const char *command, int wait_status,
+                         const char *output)
+{
+    hnp_rte_t *rte = ctx;
+    char status[64];
+
+    if (WIFSIGNALED(wait_status))
+        snprintf(status, sizeof(status), "was killed by signal %d",
+                 WTERMSIG(wait_status));
+    else
+        snprintf(status, sizeof(status), "exited with status %d",
+                 WEXITSTATUS(wait_status));
+    hnp_rte_fail(rte, 1, "the daemon for node %s (vpid %u) could not be "
+                 "started: the agent %s\n  command: %s\n  output of the "
+                 "agent: %s", node, vpid, status, command,
+                 output != NULL && output[0] != '\0' ? output : "(none)");
+}
+
+static void agent_done(void *ctx, hnp_vpid_t vpid)
+{
+    hnp_rte_t *rte = ctx;
+    HNP_VERBOSE(rte->log, 5, "agent for vpid %u finished", vpid);
+}
+
+int hnp_rte_launcher_start(hnp_rte_t *rte, char *err, size_t errlen)
+{
+    char storage[1024];
+    char *words[AGENT_MAX_WORDS];
+    int rc;
+
+    if (rte->launcher != NULL)
+        return HNP_SUCCESS;
+    rc = choose_agent(rte->core, storage, sizeof(storage), words, err, errlen);
+    if (rc != HNP_SUCCESS)
+        return rc;
+    hnp_launch_config_t config = {
+        .agent_argv = words,
+        .daemon_path = rte->daemon_path,
+        .secret_hex = rte->secret_hex,
+        .max_concurrent = rte->core->rsh_num_concurrent,
+        .retries = rte->core->rsh_retries,
+        .retry_delay = 0.2,
+    };
+    hnp_launch_callbacks_t cb = { agent_failed, agent_done, rte };
+    return hnp_launcher_create(&rte->launcher, rte->base, rte->children,
+                               &config, &cb, err, errlen);
+}
+
+/* A node name that means this machine: started without an agent. */
+static bool node_is_local(const char *node)
+{
+    char host[256];
+
+    if (strcmp(node, "localhost") == 0)
+        return true;
+    if (gethostname(host, sizeof(host)) != 0)
+        return false;
+    host[sizeof(host) - 1] = '\0';
+    return strcmp(node, host) == 0;
+}
+
+/* The daemon's arguments: who it is and whom to call. The oob_tcp
+ * interface choices travel here because the daemon needs them before its
+ * first message; everything else comes in that message. */
+static int daemon_args(hnp_rte_t *rte, hnp_vpid_t vpid, char *vpid_text,
+                       char *parent_text, char **args)
+{
+    size_t n = 0;
+
+    snprintf(vpid_text, 16, "%u", vpid);
+    snprintf(parent_text, 16, "%u", rte->self);
+    args[n++] = "--vpid";
+    args[n++] = vpid_text;
+    args[n++] = "--node";
+    args[n++] = rte->node_names[vpid];
+    args[n++] = "--parent";
+    args[n++] = parent_text;
+    args[n++] = "--parent-uri";
+    args[n++] = (char *)hnp_oob_uri(rte->oob);
+    if (rte->core->if_include != NULL && rte->core->if_include[0] != '\0') {
+        args[n++] = "--mca";
+        args[n++] = "oob_tcp_if_include";
+        args[n++] = rte->core->if_include;
+    }
+    if (rte->core->if_exclude != NULL && rte->core->if_exclude[0] != '\0') {
+        args[n++] = "--mca";
+        args[n++] = "oob_tcp_if_exclude";
+        args[n++] = rte->core->if_exclude;
+    }
+    args[n] = NULL;
+    return (int)n;
+}
+
+int hnp_rte_spawn_daemon(hnp_rte_t *rte, hnp_vpid_t vpid)
+{
+    char err[512] = "";
+    char vpid_text[16], parent_text[16];
+    char *args[20];
+    int rc;
+
+    if (vpid == 0 || vpid >= rte->nprocs || rte->node_names[vpid] == NULL)
+        return HNP_ERR_BAD_PARAM;
+    rc = hnp_rte_launcher_start(rte, err, sizeof(err));
+    if (rc != HNP_SUCCESS) {
+        hnp_rte_fail(rte, 1, "%s", err);
+        return rc;
+    }
+    daemon_args(rte, vpid, vpid_text, parent_text, args);
+    return hnp_launcher_submit(rte->launcher, vpid, rte->node_names[vpid], args,
+                               node_is_local(rte->node_names[vpid]));
+}
+
+int hnp_rte_spawn_daemons(hnp_rte_t *rte, const hnp_vpid_t *vpids,
+                          uint32_t count)
+{
+    for (uint32_t i = 0; i < count; i++) {
+        int rc = hnp_rte_spawn_daemon(rte, vpids[i]);
+        if (rc != HNP_SUCCESS)
+            return rc;
+    }
+    return HNP_SUCCESS;
+}

@@ -1,0 +1,133 @@
+/*
+ * Creating and tearing down the runtime context, and choosing its
+ * components.
+ */
+#include "config.h"
+
+#include <event2/event.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exchange_base.h"
+#include "plm_base.h"
+#include "routed_base.h"
+#include "rte.h"
+
+int hnp_rte_create(hnp_rte_t **out, hnp_setup_t *setup, bool is_hnp,
+                   hnp_vpid_t self, char *err, size_t errlen)
+{
+    hnp_rte_t *rte = calloc(1, sizeof(*rte));
+
+    if (rte == NULL) {
+        hnp_err_set(err, errlen, "out of memory");
+        return HNP_ERR_NOMEM;
+    }
+    rte->setup = setup;
+    rte->core = &setup->core;
+    rte->max_frame = setup->core.max_frame;
+    rte->is_hnp = is_hnp;
+    rte->ready = is_hnp;
+    rte->self = self;
+    rte->log = hnp_log_stream("rte");
+    rte->base = event_base_new();
+    if (rte->base == NULL) {
+        hnp_err_set(err, errlen, "cannot create the event loop");
+        goto fail;
+    }
+    if (hnp_children_create(&rte->children, rte->base) != HNP_SUCCESS) {
+        hnp_err_set(err, errlen, "cannot watch child processes");
+        goto fail;
+    }
+    *out = rte;
+    return HNP_SUCCESS;
+fail:
+    hnp_rte_destroy(rte);
+    return HNP_ERROR;
+}
+
+void hnp_rte_destroy(hnp_rte_t *rte)
+{
+    if (rte == NULL)
+        return;
+    if (rte->launcher != NULL)
+        hnp_launcher_destroy(rte->launcher);
+    if (rte->oob != NULL)
+        hnp_oob_destroy(rte->oob);
+    if (rte->children != NULL)
+        hnp_children_destroy(rte->children);
+    if (rte->node_names != NULL) {
+        for (uint32_t i = 0; i < rte->nprocs; i++)
+            free(rte->node_names[i]);
+        free(rte->node_names);
+    }
+    hnp_rte_drop_held(rte);
+    free(rte->daemon_path);
+    free(rte->hnp_uri);
+    if (rte->base != NULL)
+        event_base_free(rte->base);
+    free(rte);
+}
+
+int hnp_rte_set_procs(hnp_rte_t *rte, uint32_t nprocs, char *const *node_names)
+{
+    char **names = calloc(nprocs, sizeof(*names));
+
+    if (names == NULL)
+        return HNP_ERR_NOMEM;
+    for (uint32_t i = 0; i < nprocs; i++) {
+        if (node_names == NULL || node_names[i] == NULL)
+            continue;
+        names[i] = strdup(node_names[i]);
+        if (names[i] == NULL) {
+            for (uint32_t j = 0; j < i; j++)
+                free(names[j]);
+            free(names);
+            return HNP_ERR_NOMEM;
+        }
+    }
+    if (rte->node_names != NULL) {
+        for (uint32_t i = 0; i < rte->nprocs; i++)
+            free(rte->node_names[i]);
+        free(rte->node_names);
+    }
+    rte->node_names = names;
+    rte->nprocs = nprocs;
+    if (rte->oob != NULL)
+        hnp_oob_set_nprocs(rte->oob, nprocs);
+    return HNP_SUCCESS;
+}
+
+static int open_and_select(hnp_mca_framework_t *fw, const void **module,
+                           char *err, size_t errlen)
+{
+    const hnp_mca_component_t *component = NULL;
+    int rc = hnp_mca_framework_open(fw, err, errlen);
+
+    if (rc != HNP_SUCCESS)
+        return rc;
+    rc = hnp_mca_framework_select(fw, &component, module, err, errlen);
+    if (rc == HNP_SUCCESS)
+        HNP_VERBOSE(hnp_mca_framework_log(fw), 1, "selected %s component %s",
+                    hnp_mca_framework_desc(fw)->name, component->name);
+    return rc;
+}
+
+int hnp_rte_select_components(hnp_rte_t *rte, char *err, size_t errlen)
+{
+    const void *module = NULL;
+    int rc;
+
+    rc = open_and_select(rte->setup->routed, &module, err, errlen);
+    if (rc != HNP_SUCCESS)
+        return rc;
+    rte->routed = module;
+    rc = open_and_select(rte->setup->exchange, &module, err, errlen);
+    if (rc != HNP_SUCCESS)
+        return rc;
+    rte->exchange = module;
+    rc = open_and_select(rte->setup->plm, &module, err, errlen);
+    if (rc != HNP_SUCCESS)
+        return rc;
+    rte->plm = module;
+    return HNP_SUCCESS;
+}
