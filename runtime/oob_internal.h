@@ -1,0 +1,195 @@
+/*
+ * Private to the OOB's files (oob_tcp.c, oob_peer.c, oob_conn.c,
+ * oob_addr.c) and its unit test. Nothing here is part of the contract of
+ * oob.h.
+ *
+ * Ownership: the hnp_oob_t owns its peers (kept until destroy) and its
+ * connections. A connection that closes is unlinked, its socket closed and
+ * its events deleted at once, but it is freed only when no OOB event
+ * callback is running (oob_release()), so code that called out to a user
+ * callback can still look at it and see state OOB_CONN_DEAD.
+ *
+ * Simultaneous connections: when both sides connect at once, both
+ * connections are kept. Each side sends on the connection whose handshake
+ * completed first (the peer's "sender") and reads from all of them, so a
+ * message is written exactly once and the frames to one peer stay in order;
+ * a later connection takes over sending only when the sender closes.
+ * Nothing is ever closed just because it is a duplicate: the other side may
+ * already have written on it.
+ */
+#ifndef HNP_OOB_INTERNAL_H
+#define HNP_OOB_INTERNAL_H
+
+#include <net/if.h>
+#include <netinet/in.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+
+#include "hnp_log.h"
+#include "oob.h"
+
+struct event;
+struct evbuffer;
+
+/* Daemons calling back at once must not overflow the accept queue: the
+ * SYNs the kernel drops are retried only after a second or more. */
+#define OOB_MIN_BACKLOG 128
+#define OOB_DEFAULT_CONNECT_TIMEOUT 10.0
+#define OOB_DEFAULT_HANDSHAKE_TIMEOUT 10.0
+/* Used when the config leaves max_frame at 0. */
+#define OOB_DEFAULT_MAX_FRAME ((size_t)64 << 20)
+
+/** One local address that may carry OOB traffic. */
+typedef struct oob_ifaddr {
+    char name[IF_NAMESIZE];
+    int family;         /**< AF_INET or AF_INET6 */
+    uint8_t addr[16];   /**< network byte order; 4 bytes used for IPv4 */
+    unsigned prefix;    /**< netmask length */
+    bool loopback;
+} oob_ifaddr_t;
+
+/** An address to connect to or listen on. */
+typedef struct oob_endpoint {
+    struct sockaddr_storage sa;
+    socklen_t len;
+} oob_endpoint_t;
+
+/* "[ffff:...:ffff]:65535" and a NUL. */
+#define OOB_ENDPOINT_STRLEN (INET6_ADDRSTRLEN + 10)
+/* "tcp6://" in front of that. */
+#define OOB_URI_ENTRY_LEN (OOB_ENDPOINT_STRLEN + 8)
+
+typedef enum oob_conn_state {
+    OOB_CONN_CONNECTING,  /**< outgoing: TCP connect in progress */
+    OOB_CONN_AWAIT_REPLY, /**< outgoing: our hello sent, the peer's awaited */
+    OOB_CONN_AWAIT_HELLO, /**< accepted: the connector's hello awaited */
+    OOB_CONN_OPEN,        /**< handshaken, counts in its peer's nopen */
+    OOB_CONN_CLOSING,     /**< close_peer: our side shut, reading to EOF */
+    OOB_CONN_DEAD,        /**< closed, waiting to be freed */
+} oob_conn_state_t;
+
+typedef struct oob_peer oob_peer_t;
+typedef struct oob_conn oob_conn_t;
+
+struct oob_conn {
+    hnp_oob_t *oob;
+    oob_conn_state_t state;
+    int fd;
+    struct event *ev_read;
+    struct event *ev_write;
+    struct event *ev_timer; /**< connect, handshake or linger deadline */
+    struct evbuffer *in;
+    struct evbuffer *out;   /**< our hello; frames come from the peer queue */
+    oob_peer_t *peer;       /**< NULL until an accepted hello names it */
+    uint64_t open_seq;      /**< when the handshake completed: oldest sends */
+    char remote[OOB_ENDPOINT_STRLEN];
+    oob_conn_t *prev, *next; /**< in the OOB's live or dead list */
+};
+
+/** An outgoing connection attempt walking through a peer's addresses. */
+typedef struct oob_attempt {
+    oob_endpoint_t *targets; /**< the peer's addresses, best first */
+    size_t ntargets;
+    size_t next;             /**< the next one to try */
+    struct evbuffer *tried;  /**< "addr (error)" of each failure, for the log */
+} oob_attempt_t;
+
+struct oob_peer {
+    hnp_oob_t *oob;
+    hnp_vpid_t vpid;
+    char *uri;
+    oob_endpoint_t *addrs;
+    size_t naddrs;
+    struct evbuffer *queue;   /**< encoded frames not yet written */
+    struct evbuffer *lengths; /**< a size_t per frame in queue, oldest first */
+    size_t head_written;      /**< bytes of the oldest frame already written */
+    oob_conn_t *sender;       /**< the OPEN connection frames go out on */
+    oob_conn_t *connecting;   /**< our outgoing attempt, if any */
+    oob_attempt_t attempt;
+    uint32_t nopen;           /**< OPEN connections */
+    bool closing;             /**< close_peer: close once the queue drains */
+    struct event *kick;       /**< runs connect/close from the event loop */
+    oob_peer_t *hash_next;
+};
+
+struct hnp_oob {
+    struct event_base *base;
+    hnp_log_stream_t *log;
+    hnp_vpid_t self;
+    uint8_t secret[HNP_SECRET_LEN];
+    size_t max_frame;
+    int backlog;
+    double connect_timeout;
+    double handshake_timeout;
+    uint32_t nprocs;
+    hnp_oob_callbacks_t cb;
+
+    oob_ifaddr_t *ifaddrs; /**< the selected local addresses */
+    size_t nifaddrs;
+    int *listen_fds;
+    struct event **listen_evs;
+    size_t nlisteners;
+    struct event *accept_resume; /**< re-arms listeners after EMFILE */
+    char *uri;
+
+    oob_peer_t **buckets;
+    size_t nbuckets;
+    size_t npeers;
+
+    oob_conn_t *live;
+    oob_conn_t *dead;
+    uint32_t nconns;
+    uint32_t maxconns;
+    size_t queued_bytes;
+    uint64_t next_open_seq;
+    unsigned busy;          /**< OOB event callbacks on the stack */
+    bool destroy_requested; /**< hnp_oob_destroy() called from a callback */
+};
+
+/* oob_addr.c: interfaces, include/exclude lists, URIs. */
+int oob_addr_select(const char *include, const char *exclude,
+                    hnp_log_stream_t *log, oob_ifaddr_t **out, size_t *nout,
+                    char *err, size_t errlen);
+void oob_ifaddr_endpoint(const oob_ifaddr_t *ifa, oob_endpoint_t *ep);
+int oob_uri_parse(const char *uri, oob_endpoint_t **out, size_t *nout,
+                  char *err, size_t errlen);
+void oob_endpoint_uri(const oob_endpoint_t *ep, char *buf, size_t len);
+const char *oob_endpoint_str(const struct sockaddr *sa, char *buf,
+                             size_t len);
+void oob_endpoints_order(const oob_ifaddr_t *local, size_t nlocal,
+                         oob_endpoint_t *eps, size_t n);
+
+/* oob_tcp.c: the object itself. */
+void oob_hold(hnp_oob_t *oob);
+void oob_release(hnp_oob_t *oob);
+/** Test hook: the handshake deadline (the default is 10 s). */
+void oob_set_handshake_timeout(hnp_oob_t *oob, double seconds);
+
+/* oob_peer.c: peers, their queues, up and down. */
+oob_peer_t *oob_peer_find(const hnp_oob_t *oob, hnp_vpid_t vpid);
+oob_peer_t *oob_peer_get(hnp_oob_t *oob, hnp_vpid_t vpid);
+void oob_peers_free(hnp_oob_t *oob);
+void oob_peer_kick(oob_peer_t *peer);
+int oob_peer_enqueue(oob_peer_t *peer, const hnp_frame_header_t *hdr,
+                     const void *body);
+int oob_peer_flush(oob_peer_t *peer, int fd);
+void oob_peer_opened(oob_peer_t *peer, oob_conn_t *conn);
+void oob_peer_conn_lost(oob_peer_t *peer, oob_conn_t *conn);
+void oob_peer_unreachable(oob_peer_t *peer);
+void oob_peer_close_now(oob_peer_t *peer);
+size_t oob_peer_unsent(const oob_peer_t *peer);
+void oob_notify_deliver(hnp_oob_t *oob, hnp_vpid_t from,
+                        const hnp_frame_header_t *hdr, const uint8_t *body);
+
+/* oob_conn.c: one connection's state machine. */
+int oob_conn_accepted(hnp_oob_t *oob, int fd, const struct sockaddr *sa);
+void oob_conn_connect(oob_peer_t *peer);
+void oob_conn_want_write(oob_conn_t *conn);
+void oob_conn_shutdown(oob_conn_t *conn);
+void oob_conn_close(oob_conn_t *conn);
+void oob_conn_free(oob_conn_t *conn);
+ssize_t oob_write_evbuffer(int fd, struct evbuffer *buf);
+
+#endif /* HNP_OOB_INTERNAL_H */

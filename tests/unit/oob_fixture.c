@@ -1,0 +1,281 @@
+/* The fixture of test_oob (see oob_fixture.h). */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+
+#include "hnp_errors.h"
+#include "oob_fixture.h"
+
+const uint8_t good_secret[HNP_SECRET_LEN] = "0123456789abcdef0123456789abcde";
+const uint8_t bad_secret[HNP_SECRET_LEN] = "fedcba9876543210fedcba987654321";
+
+/* ------------------------------------------------------------ plumbing */
+
+double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+void run_for(world_t *w, double seconds)
+{
+    struct timeval tv = { (time_t)seconds,
+                          (suseconds_t)((seconds - (time_t)seconds) * 1e6) };
+    event_base_loopexit(w->base, &tv);
+    event_base_dispatch(w->base);
+}
+
+static void capture(void *ctx, hnp_log_severity_t sev,
+                    const char *stream, const char *message)
+{
+    world_t *w = ctx;
+    (void)stream;
+    if (w->nlines == w->cap) {
+        w->cap = w->cap ? 2 * w->cap : 64;
+        w->lines = realloc(w->lines, w->cap * sizeof(*w->lines));
+        assert_non_null(w->lines);
+    }
+    w->lines[w->nlines].sev = sev;
+    w->lines[w->nlines++].text = strdup(message);
+    if (getenv("TEST_OOB_LOG") != NULL)
+        fprintf(stderr, "[%d] %s\n", (int)sev, message);
+}
+
+/* Whether a message at @p sev contains both @p a and @p b (b may be NULL). */
+bool log_has(const world_t *w, hnp_log_severity_t sev, const char *a,
+             const char *b)
+{
+    for (size_t i = 0; i < w->nlines; i++)
+        if (w->lines[i].sev == sev && strstr(w->lines[i].text, a) != NULL &&
+            (b == NULL || strstr(w->lines[i].text, b) != NULL))
+            return true;
+    return false;
+}
+
+static void log_clear(world_t *w)
+{
+    for (size_t i = 0; i < w->nlines; i++)
+        free(w->lines[i].text);
+    w->nlines = 0;
+}
+
+int fixture_setup(void **state)
+{
+    world_t *w = calloc(1, sizeof(*w));
+    assert_non_null(w);
+    w->base = event_base_new();
+    assert_non_null(w->base);
+    hnp_log_set_handler(capture, w);
+    /* Verbose on: the lifecycle messages are exercised too. */
+    hnp_log_stream("oob")->verbose = 2;
+    *state = w;
+    return 0;
+}
+
+int fixture_teardown(void **state)
+{
+    world_t *w = *state;
+    hnp_log_set_handler(NULL, NULL);
+    log_clear(w);
+    free(w->lines);
+    event_base_free(w->base);
+    free(w);
+    return 0;
+}
+
+uint8_t pattern(uint32_t tag, size_t i)
+{
+    return (uint8_t)(tag * 7u + i * 13u);
+}
+
+int send_msg(node_t *from, hnp_vpid_t to, uint32_t tag, size_t len)
+{
+    uint8_t *body = malloc(len > 0 ? len : 1);
+    assert_non_null(body);
+    for (size_t i = 0; i < len; i++)
+        body[i] = pattern(tag, i);
+    hnp_frame_header_t hdr = { from->vpid, to, tag, (uint32_t)len };
+    int rc = hnp_oob_send(from->oob, to, &hdr, body);
+    free(body);
+    return rc;
+}
+
+static void on_deliver(void *ctx, hnp_vpid_t from,
+                       const hnp_frame_header_t *hdr, const uint8_t *body)
+{
+    node_t *n = ctx;
+    if (n->nmsgs == n->cap) {
+        n->cap = n->cap ? 2 * n->cap : 64;
+        n->msgs = realloc(n->msgs, n->cap * sizeof(*n->msgs));
+        assert_non_null(n->msgs);
+    }
+    msg_rec_t *m = &n->msgs[n->nmsgs++];
+    m->from = from;
+    m->hdr = *hdr;
+    m->body_ok = true;
+    for (size_t i = 0; i < hdr->len && m->body_ok; i++)
+        m->body_ok = body[i] == pattern(hdr->tag, i);
+
+    if (hdr->tag < n->echo_until)
+        assert_int_equal(send_msg(n, from, hdr->tag + 1, 100), HNP_SUCCESS);
+    if (n->close_on_tag != 0 && hdr->tag == n->close_on_tag)
+        hnp_oob_close_peer(n->oob, from);
+    if (n->destroy_after != 0 && n->nmsgs == n->destroy_after) {
+        hnp_oob_destroy(n->oob);
+        n->oob = NULL;
+    }
+}
+
+static void on_up(void *ctx, hnp_vpid_t peer)
+{
+    node_t *n = ctx;
+    (void)peer;
+    n->nups++;
+}
+
+static void on_down(void *ctx, hnp_vpid_t peer, size_t unsent)
+{
+    node_t *n = ctx;
+    assert_true(n->ndowns < MAX_EVENTS);
+    n->down_peer[n->ndowns] = peer;
+    n->down_unsent[n->ndowns++] = unsent;
+    if (n->destroy_on_down) {
+        hnp_oob_destroy(n->oob);
+        n->oob = NULL;
+    }
+}
+
+int node_create(world_t *w, node_t *n, hnp_vpid_t vpid, uint32_t nprocs,
+                const uint8_t *secret, const char *include,
+                const char *exclude, char *err, size_t errlen)
+{
+    hnp_oob_config_t cfg = {
+        .if_include = include,
+        .if_exclude = exclude,
+        .max_frame = MAX_FRAME,
+        .backlog = 16,
+        .connect_timeout = 2.0,
+        .nprocs = nprocs,
+    };
+    hnp_oob_callbacks_t cb = { on_deliver, on_up, on_down, n };
+
+    memset(n, 0, sizeof(*n));
+    n->vpid = vpid;
+    return hnp_oob_create(&n->oob, w->base, vpid, secret, &cfg, &cb, err,
+                          errlen);
+}
+
+void node_start_full(world_t *w, node_t *n, hnp_vpid_t vpid, uint32_t nprocs,
+                     const uint8_t *secret)
+{
+    char err[512] = "";
+    int rc = node_create(w, n, vpid, nprocs, secret, LOOPBACK, NULL, err,
+                         sizeof(err));
+    if (rc != HNP_SUCCESS)
+        fail_msg("hnp_oob_create: %s", err);
+}
+
+void node_start(world_t *w, node_t *n, hnp_vpid_t vpid)
+{
+    node_start_full(w, n, vpid, 8, good_secret);
+}
+
+void node_stop(node_t *n)
+{
+    hnp_oob_destroy(n->oob);
+    n->oob = NULL;
+    free(n->msgs);
+    n->msgs = NULL;
+}
+
+void introduce(node_t *a, node_t *b)
+{
+    assert_int_equal(hnp_oob_set_uri(a->oob, b->vpid, hnp_oob_uri(b->oob)),
+                     HNP_SUCCESS);
+}
+
+unsigned uri_port(const char *uri)
+{
+    unsigned port = 0;
+    assert_int_equal(sscanf(uri, "tcp://127.0.0.1:%u", &port), 1);
+    return port;
+}
+
+/* A port nobody listens on: an OOB's, after the OOB is gone. */
+unsigned closed_port(world_t *w)
+{
+    node_t tmp;
+    node_start(w, &tmp, 7);
+    unsigned port = uri_port(hnp_oob_uri(tmp.oob));
+    node_stop(&tmp);
+    return port;
+}
+
+int raw_connect(unsigned port)
+{
+    struct sockaddr_in sin;
+    memset(&sin, 0, sizeof(sin));
+    sin.sin_family = AF_INET;
+    sin.sin_port = htons((uint16_t)port);
+    sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    assert_true(fd >= 0);
+    assert_int_equal(connect(fd, (struct sockaddr *)&sin, sizeof(sin)), 0);
+    return fd;
+}
+
+void raw_write(int fd, const void *buf, size_t len)
+{
+    assert_int_equal(send(fd, buf, len, MSG_NOSIGNAL), (ssize_t)len);
+}
+
+void raw_hello(int fd, hnp_vpid_t vpid, const uint8_t *secret)
+{
+    hnp_hello_t hello = { HNP_PROTOCOL_VERSION, vpid, { 0 } };
+    uint8_t raw[HNP_HELLO_LEN];
+    memcpy(hello.secret, secret, HNP_SECRET_LEN);
+    hnp_hello_encode(&hello, raw);
+    raw_write(fd, raw, sizeof(raw));
+}
+
+void raw_header(int fd, hnp_vpid_t src, hnp_vpid_t dst, uint32_t len)
+{
+    hnp_frame_header_t hdr = { src, dst, 0, len };
+    uint8_t raw[HNP_FRAME_HEADER_LEN];
+    hnp_frame_header_encode(&hdr, raw);
+    raw_write(fd, raw, sizeof(raw));
+}
+
+/* Bytes waiting to be read on a raw socket (never blocks). */
+int bytes_ready(int fd)
+{
+    int n = 0;
+    assert_int_equal(ioctl(fd, FIONREAD, &n), 0);
+    return n;
+}
+
+/* A raw peer that completed the handshake as @p vpid with @p n's OOB. */
+int raw_peer(world_t *w, node_t *n, hnp_vpid_t vpid)
+{
+    uint8_t reply[HNP_HELLO_LEN];
+    hnp_hello_t hello;
+    int fd = raw_connect(uri_port(hnp_oob_uri(n->oob)));
+    raw_hello(fd, vpid, good_secret);
+    RUN_UNTIL(w, bytes_ready(fd) >= HNP_HELLO_LEN, 5);
+    assert_int_equal(recv(fd, reply, sizeof(reply), 0), (ssize_t)sizeof(reply));
+    assert_int_equal(hnp_hello_check(reply, sizeof(reply), good_secret, 0,
+                                     &hello, NULL, 0), HNP_SUCCESS);
+    assert_int_equal(hello.vpid, n->vpid);
+    return fd;
+}
