@@ -1,0 +1,442 @@
+/*
+ * Local launch (see odls.h): fork/exec the node's processes, forward their
+ * output as it comes, report each exit once its output is complete.
+ *
+ * A process is reported exited when it has been reaped and both of its
+ * pipes have reached end of file, so everything it wrote is delivered
+ * before its exit. Only a descendant that outlives it can keep a pipe open
+ * after the reap (`sh -c 'server &'`); rather than hold the rank's exit
+ * hostage to it, the pipes get ODLS_LINGER_SECONDS more, then whatever is
+ * readable is delivered and they are closed.
+ *
+ * Each process leads its own process group: a ^C typed at the terminal
+ * reaches hnp, not the processes, and the daemon's signals reach the
+ * process and whatever it started. Its parent-death signal is SIGKILL;
+ * Linux ties it to the thread that forked, which is the loop's.
+ *
+ * Callbacks may launch, signal and kill, but must not destroy the odls.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+
+#include "forkexec.h"
+#include "hnp_errors.h"
+#include "hnp_log.h"
+#include "odls.h"
+
+#define ODLS_CHUNK (64 * 1024)
+#define ODLS_LINGER_SECONDS 2
+/* Reads of a lingering pipe before it is closed regardless: a descendant
+ * writing without pause must not keep the loop here. */
+#define ODLS_DRAIN_READS 16
+
+typedef struct odls_proc odls_proc_t;
+
+typedef struct odls_stream {
+    odls_proc_t *proc;
+    int id;              /* HNP_STDOUT or HNP_STDERR */
+    int fd;              /* -1 once at end of file */
+    struct event *ev;
+} odls_stream_t;
+
+struct odls_proc {
+    hnp_odls_t *odls;
+    odls_proc_t *prev, *next;
+    uint32_t rank;
+    pid_t pid;
+    int errno_fd;
+    odls_stream_t streams[2];
+    struct event *linger;
+    bool reaped;
+    int wait_status;
+};
+
+struct hnp_odls {
+    struct event_base *base;
+    hnp_children_t *children;
+    hnp_odls_callbacks_t cb;
+    hnp_log_stream_t *log;
+    odls_proc_t *procs;          /* launched, not yet reported exited */
+    size_t alive;
+    struct event *kill_timer;    /* the SIGKILL after kill_all's grace */
+    unsigned char *chunk;        /* read buffer shared by every pipe */
+};
+
+typedef enum { READ_DATA, READ_AGAIN, READ_EOF } read_result_t;
+
+/* ------------------------------------------------------------ processes */
+
+static void proc_free(odls_proc_t *p)
+{
+    for (int i = 0; i < 2; i++) {
+        if (p->streams[i].ev != NULL)
+            event_free(p->streams[i].ev);
+        if (p->streams[i].fd >= 0)
+            close(p->streams[i].fd);
+    }
+    if (p->linger != NULL)
+        event_free(p->linger);
+    if (p->errno_fd >= 0)
+        close(p->errno_fd);
+    free(p);
+}
+
+static void proc_unlink(odls_proc_t *p)
+{
+    hnp_odls_t *odls = p->odls;
+
+    if (p->prev != NULL)
+        p->prev->next = p->next;
+    else
+        odls->procs = p->next;
+    if (p->next != NULL)
+        p->next->prev = p->prev;
+    odls->alive--;
+}
+
+static bool proc_output_open(const odls_proc_t *p)
+{
+    return p->streams[0].fd >= 0 || p->streams[1].fd >= 0;
+}
+
+static void proc_finish_if_done(odls_proc_t *p)
+{
+    hnp_odls_t *odls = p->odls;
+
+    if (!p->reaped || proc_output_open(p))
+        return;
+    int exec_errno = hnp_forkexec_exec_errno(p->errno_fd);
+    p->errno_fd = -1;
+    uint32_t rank = p->rank;
+    pid_t pid = p->pid;
+    int status = p->wait_status;
+
+    if (exec_errno != 0)
+        HNP_VERBOSE(odls->log, 5, "rank %u (pid %d) could not start: %s",
+                    rank, (int)pid, strerror(exec_errno));
+    else
+        HNP_VERBOSE(odls->log, 5, "rank %u (pid %d) exited, status 0x%x",
+                    rank, (int)pid, (unsigned)status);
+    /* Out of the list and freed before the callback, which may launch or
+     * signal the others. */
+    proc_unlink(p);
+    proc_free(p);
+    if (odls->cb.exited != NULL)
+        odls->cb.exited(odls->cb.ctx, rank, pid, status, exec_errno);
+}
+
+/* ------------------------------------------------------------ output */
+
+static void stream_close(odls_stream_t *s)
+{
+    hnp_odls_t *odls = s->proc->odls;
+
+    event_free(s->ev);
+    s->ev = NULL;
+    close(s->fd);
+    s->fd = -1;
+    if (odls->cb.output != NULL)
+        odls->cb.output(odls->cb.ctx, s->proc->rank, s->id, odls->chunk, 0);
+}
+
+/* One read of at most ODLS_CHUNK: one pipe cannot starve the others. */
+static read_result_t stream_read_once(odls_stream_t *s)
+{
+    hnp_odls_t *odls = s->proc->odls;
+    ssize_t n = read(s->fd, odls->chunk, ODLS_CHUNK);
+
+    if (n > 0) {
+        if (odls->cb.output != NULL)
+            odls->cb.output(odls->cb.ctx, s->proc->rank, s->id, odls->chunk,
+                            (size_t)n);
+        return READ_DATA;
+    }
+    if (n < 0 && (errno == EAGAIN || errno == EINTR))
+        return READ_AGAIN;
+    if (n < 0)
+        HNP_ERROR_LOG(odls->log, "reading the %s of rank %u failed: %s; "
+                      "treating it as ended",
+                      s->id == HNP_STDOUT ? "stdout" : "stderr",
+                      s->proc->rank, strerror(errno));
+    stream_close(s);
+    return READ_EOF;
+}
+
+static void stream_readable(evutil_socket_t fd, short what, void *arg)
+{
+    odls_stream_t *s = arg;
+
+    (void)fd;
+    (void)what;
+    if (stream_read_once(s) == READ_EOF)
+        proc_finish_if_done(s->proc);
+}
+
+static void linger_expired(evutil_socket_t fd, short what, void *arg)
+{
+    odls_proc_t *p = arg;
+
+    (void)fd;
+    (void)what;
+    HNP_VERBOSE(p->odls->log, 5, "rank %u exited %d s ago and its output is "
+                "still held open (by a process it started?); closing it",
+                p->rank, ODLS_LINGER_SECONDS);
+    for (int i = 0; i < 2; i++) {
+        odls_stream_t *s = &p->streams[i];
+        read_result_t r = READ_DATA;
+        for (int reads = 0; s->fd >= 0 && r == READ_DATA &&
+                            reads < ODLS_DRAIN_READS; reads++)
+            r = stream_read_once(s);
+        if (s->fd >= 0)
+            stream_close(s);
+    }
+    proc_finish_if_done(p);
+}
+
+static void proc_reaped(void *ctx, pid_t pid, int wait_status)
+{
+    odls_proc_t *p = ctx;
+    struct timeval linger = { ODLS_LINGER_SECONDS, 0 };
+
+    (void)pid;
+    p->reaped = true;
+    p->wait_status = wait_status;
+    if (proc_output_open(p))
+        evtimer_add(p->linger, &linger);
+    proc_finish_if_done(p);
+}
+
+/* ------------------------------------------------------------ launch */
+
+static int proc_new(hnp_odls_t *odls, uint32_t rank, odls_proc_t **out)
+{
+    odls_proc_t *p = calloc(1, sizeof(*p));
+
+    if (p == NULL)
+        return HNP_ERR_NOMEM;
+    p->odls = odls;
+    p->rank = rank;
+    p->errno_fd = -1;
+    for (int i = 0; i < 2; i++) {
+        p->streams[i].proc = p;
+        p->streams[i].id = i == 0 ? HNP_STDOUT : HNP_STDERR;
+        p->streams[i].fd = -1;
+    }
+    p->linger = evtimer_new(odls->base, linger_expired, p);
+    if (p->linger == NULL) {
+        free(p);
+        return HNP_ERR_NOMEM;
+    }
+    *out = p;
+    return HNP_SUCCESS;
+}
+
+/* The child's 0, 1, 2 into @p child_fds (the caller closes them), our
+ * ends of the pipes into @p p (closed by proc_free). */
+static int open_stdio(odls_proc_t *p, int child_fds[3], char *err,
+                      size_t errlen)
+{
+    int devnull = hnp_open_devnull(err, errlen);
+
+    if (devnull < 0)
+        return devnull;
+    child_fds[0] = devnull;
+    for (int i = 0; i < 2; i++) {
+        odls_stream_t *s = &p->streams[i];
+        int ends[2];
+        int rc = hnp_pipe(ends, err, errlen);
+        if (rc != HNP_SUCCESS)
+            return rc;
+        s->fd = ends[0];
+        child_fds[i + 1] = ends[1];
+        if (hnp_fd_set_nonblock(s->fd) != HNP_SUCCESS) {
+            hnp_err_set(err, errlen, "cannot make a pipe non-blocking: %s",
+                        strerror(errno));
+            return HNP_ERR_IO;
+        }
+        s->ev = event_new(p->odls->base, s->fd, EV_READ | EV_PERSIST,
+                          stream_readable, s);
+        if (s->ev == NULL) {
+            hnp_err_set(err, errlen, "out of memory");
+            return HNP_ERR_NOMEM;
+        }
+    }
+    return HNP_SUCCESS;
+}
+
+static int proc_watch(odls_proc_t *p, char *err, size_t errlen)
+{
+    if (event_add(p->streams[0].ev, NULL) != 0 ||
+        event_add(p->streams[1].ev, NULL) != 0) {
+        hnp_err_set(err, errlen, "cannot watch the output pipes of rank %u",
+                    p->rank);
+        return HNP_ERROR;
+    }
+    int rc = hnp_children_watch(p->odls->children, p->pid, proc_reaped, p);
+    if (rc != HNP_SUCCESS)
+        hnp_err_set(err, errlen, "cannot watch pid %d of rank %u: %s",
+                    (int)p->pid, p->rank, hnp_strerror(rc));
+    return rc;
+}
+
+static void proc_link(odls_proc_t *p)
+{
+    hnp_odls_t *odls = p->odls;
+
+    p->next = odls->procs;
+    if (odls->procs != NULL)
+        odls->procs->prev = p;
+    odls->procs = p;
+    odls->alive++;
+}
+
+int hnp_odls_launch(hnp_odls_t *odls, const hnp_odls_proc_t *proc,
+                    pid_t *pid, char *err, size_t errlen)
+{
+    int child_fds[3] = { -1, -1, -1 };
+    odls_proc_t *p = NULL;
+    int rc;
+
+    if (proc == NULL || proc->argv == NULL || proc->argv[0] == NULL) {
+        hnp_err_set(err, errlen, "no program to launch");
+        return HNP_ERR_BAD_PARAM;
+    }
+    rc = proc_new(odls, proc->rank, &p);
+    if (rc != HNP_SUCCESS) {
+        hnp_err_set(err, errlen, "out of memory");
+        return rc;
+    }
+    rc = open_stdio(p, child_fds, err, errlen);
+    if (rc == HNP_SUCCESS) {
+        hnp_forkexec_spec_t spec = {
+            proc->argv, proc->env, proc->wdir,
+            child_fds[0], child_fds[1], child_fds[2], SIGKILL,
+        };
+        rc = hnp_forkexec(&spec, &p->pid, &p->errno_fd, err, errlen);
+    }
+    for (int i = 0; i < 3; i++)
+        if (child_fds[i] >= 0)
+            close(child_fds[i]);
+    if (rc != HNP_SUCCESS)
+        goto fail;
+    rc = proc_watch(p, err, errlen);
+    if (rc != HNP_SUCCESS) {
+        /* Unwatched, the child is then reaped silently. */
+        hnp_signal_child_group(p->pid, SIGKILL);
+        goto fail;
+    }
+    proc_link(p);
+    HNP_VERBOSE(odls->log, 5, "rank %u: launched %s as pid %d", p->rank,
+                proc->argv[0], (int)p->pid);
+    if (pid != NULL)
+        *pid = p->pid;
+    return (int)p->pid;
+
+fail:
+    proc_free(p);
+    return rc;
+}
+
+/* ------------------------------------------------------------ control */
+
+/* A reaped process still listed is lingering: descendants in its group
+ * hold its output. The group id cannot be reused while the group has
+ * members, so the group (never the bare pid) may still be signalled. */
+static void proc_signal(const odls_proc_t *p, int sig)
+{
+    if (!p->reaped)
+        hnp_signal_child_group(p->pid, sig);
+    else
+        (void)kill(-p->pid, sig);
+}
+
+void hnp_odls_signal_all(hnp_odls_t *odls, int sig)
+{
+    for (odls_proc_t *p = odls->procs; p != NULL; p = p->next)
+        proc_signal(p, sig);
+}
+
+static void grace_expired(evutil_socket_t fd, short what, void *arg)
+{
+    hnp_odls_t *odls = arg;
+
+    (void)fd;
+    (void)what;
+    if (odls->alive > 0)
+        HNP_VERBOSE(odls->log, 5, "grace period over: SIGKILL to %zu "
+                    "process(es)", odls->alive);
+    hnp_odls_signal_all(odls, SIGKILL);
+}
+
+void hnp_odls_kill_all(hnp_odls_t *odls, double grace)
+{
+    struct timeval tv = { 0, 0 };
+
+    if (grace > 0) {
+        tv.tv_sec = (time_t)grace;
+        tv.tv_usec = (suseconds_t)((grace - (double)tv.tv_sec) * 1e6);
+    }
+    HNP_VERBOSE(odls->log, 5, "SIGTERM to %zu process(es), SIGKILL in %g s",
+                odls->alive, grace > 0 ? grace : 0.0);
+    hnp_odls_signal_all(odls, SIGTERM);
+    evtimer_add(odls->kill_timer, &tv);
+}
+
+size_t hnp_odls_num_alive(const hnp_odls_t *odls)
+{
+    return odls->alive;
+}
+
+/* ------------------------------------------------------------ lifetime */
+
+int hnp_odls_create(hnp_odls_t **out, struct event_base *base,
+                    hnp_children_t *children, const hnp_odls_callbacks_t *cb)
+{
+    hnp_odls_t *odls;
+
+    if (base == NULL || children == NULL || cb == NULL)
+        return HNP_ERR_BAD_PARAM;
+    odls = calloc(1, sizeof(*odls));
+    if (odls == NULL)
+        return HNP_ERR_NOMEM;
+    odls->base = base;
+    odls->children = children;
+    odls->cb = *cb;
+    odls->log = hnp_log_stream("odls");
+    odls->chunk = malloc(ODLS_CHUNK);
+    odls->kill_timer = evtimer_new(base, grace_expired, odls);
+    if (odls->chunk == NULL || odls->kill_timer == NULL) {
+        hnp_odls_destroy(odls);
+        return HNP_ERR_NOMEM;
+    }
+    *out = odls;
+    return HNP_SUCCESS;
+}
+
+void hnp_odls_destroy(hnp_odls_t *odls)
+{
+    if (odls == NULL)
+        return;
+    while (odls->procs != NULL) {
+        odls_proc_t *p = odls->procs;
+        /* Forgotten first: the watcher must not call into freed memory
+         * when it reaps the process killed here. */
+        hnp_children_forget(odls->children, p->pid);
+        proc_signal(p, SIGKILL);
+        proc_unlink(p);
+        proc_free(p);
+    }
+    if (odls->kill_timer != NULL)
+        event_free(odls->kill_timer);
+    free(odls->chunk);
+    free(odls);
+}
