@@ -70,11 +70,13 @@ static const char agent_script[] =
     "esac\n"
     "exec sh -c \"$cmd\" < \"$d/agent-stdin.$node\"\n";
 
-/* The daemon: its first argument names where to record. */
+/* The daemon: its first argument names where to record (without one, beside
+ * the script: never in the current directory). */
 static const char daemon_script[] =
     "#!/bin/sh\n"
-    "printf '%s\\0' \"$@\" > \"$1.argv\"\n"
-    "cat > \"$1.stdin\"\n"
+    "rec=\"${1:-$0.noargs}\"\n"
+    "printf '%s\\0' \"$@\" > \"$rec.argv\"\n"
+    "cat > \"$rec.stdin\"\n"
     "echo daemon says hello\n";
 
 typedef struct outcome {
