@@ -249,6 +249,7 @@ static void on_shutdown(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
     if (d->ending)
         return;
     d->ending = true;
+    rte->closing = true;
     if (d->odls != NULL)
         hnp_odls_kill_all(d->odls, rte->core->kill_grace);
     d->exit_timer = hnp_rte_timer_create(rte, rte->core->kill_grace + 8.0,

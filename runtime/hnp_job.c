@@ -225,6 +225,7 @@ static void end_job(hnp_job_t *job)
     if (job->ending)
         return;
     job->ending = true;
+    rte->closing = true;
     hnp_rte_timer_destroy(job->launch_timer);
     job->launch_timer = NULL;
     if (rte->launcher != NULL)

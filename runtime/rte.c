@@ -200,6 +200,10 @@ static int send_via(hnp_rte_t *rte, hnp_vpid_t hop, hnp_vpid_t src,
     }
     if (hop == HNP_VPID_INVALID)
         return HNP_ERR_UNREACHABLE;
+    /* While the job ends, peers leave: reaching out to one that has gone
+     * would only produce warnings about an exit everybody expects. */
+    if (rte->closing && !hnp_oob_connected(rte->oob, hop))
+        return HNP_ERR_UNREACHABLE;
     return hnp_oob_send(rte->oob, hop, &hdr, data);
 }
 
@@ -360,8 +364,10 @@ void hnp_rte_fail(hnp_rte_t *rte, int status, const char *fmt, ...)
     hnp_buffer_init(&buf);
     hnp_pack_i32(&buf, status);
     hnp_pack_string(&buf, message);
+    /* Straight to the HNP: the routing tree may not be connected yet (a
+     * failure during phase 1 can keep it from ever being). */
     if (hnp_buffer_status(&buf) != HNP_SUCCESS ||
-        hnp_rte_send(rte, 0, HNP_TAG_FAILURE, buf.data, buf.len) != HNP_SUCCESS)
+        hnp_rte_send_direct(rte, 0, HNP_TAG_FAILURE, buf.data, buf.len) != HNP_SUCCESS)
         HNP_ERROR_LOG(rte->log, "%s", message);
     hnp_buffer_release(&buf);
 }

@@ -77,6 +77,7 @@ struct hnp_rte {
     hnp_tree_t routing_tree;
     uint32_t spawn_joined;      /* spawn children that called back */
     bool ready;                 /* a daemon before its welcome holds messages */
+    bool closing;               /* the job is ending: no new connections */
     char *hnp_uri;              /* the HNP's contact (own copy) */
 
     hnp_rte_handler_t handlers[HNP_RTE_MAX_TAG];
