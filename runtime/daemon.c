@@ -167,6 +167,7 @@ static void on_welcome(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
         hnpd_lost_route(d, err);
         return;
     }
+    hnp_daemon_stats_usage(&d->stats.startup_cpu_us, &d->stats.startup_rss_kb);
     detach_from_agent(d);
     hnp_rte_set_ready(rte);
     hnp_rte_accept_joins(rte);
@@ -237,6 +238,21 @@ static void exit_timed_out(hnp_rte_t *rte, void *cbdata)
     hnp_rte_stop_loop(rte);
 }
 
+/* What this daemon cost, for the HNP's --timing report. */
+static void send_stats(hnpd_t *d)
+{
+    hnp_buffer_t buf;
+    uint64_t rss_kb;
+
+    d->stats.max_connections = hnp_oob_max_connections(d->rte->oob);
+    hnp_daemon_stats_usage(&d->stats.total_cpu_us, &rss_kb);
+    hnp_buffer_init(&buf);
+    hnp_daemon_stats_pack(&buf, &d->stats);
+    if (hnp_buffer_status(&buf) == HNP_SUCCESS)
+        hnp_rte_send(d->rte, 0, HNP_TAG_STATS, buf.data, buf.len);
+    hnp_buffer_release(&buf);
+}
+
 static void on_shutdown(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
                         const void *data, size_t len, void *cbdata)
 {
@@ -249,6 +265,7 @@ static void on_shutdown(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
     if (d->ending)
         return;
     d->ending = true;
+    send_stats(d);
     rte->closing = true;
     if (d->odls != NULL)
         hnp_odls_kill_all(d->odls, rte->core->kill_grace);

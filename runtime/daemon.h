@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "daemon_stats.h"
 #include "odls.h"
 #include "rte.h"
 
@@ -37,6 +38,7 @@ typedef struct hnpd {
     uint32_t app_nprocs;
     hnp_rte_timer_t *exit_timer;
     hnp_rte_timer_t *drain_timer;
+    hnp_daemon_stats_t stats;
 } hnpd_t;
 
 /* daemon.c: joining, phases, the end */

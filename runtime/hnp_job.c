@@ -203,6 +203,33 @@ static void on_procs_started(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
         hnp_job_mark(job, HNP_MARK_PROCS_STARTED);
 }
 
+static void on_stats(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
+                     const void *data, size_t len, void *cbdata)
+{
+    hnp_job_t *job = cbdata;
+    hnp_daemon_stats_t s;
+    hnp_reader_t rd;
+
+    (void)tag;
+    hnp_reader_init(&rd, data, len);
+    if (hnp_daemon_stats_unpack(&rd, &s) != HNP_SUCCESS) {
+        HNP_WARN(rte->log, "malformed statistics from vpid %u", src);
+        return;
+    }
+    job->stats_reports++;
+    if (s.max_connections > job->worst.max_connections) {
+        job->worst.max_connections = s.max_connections;
+        job->most_connected = src;
+    }
+    if (s.startup_cpu_us > job->worst.startup_cpu_us)
+        job->worst.startup_cpu_us = s.startup_cpu_us;
+    if (s.startup_rss_kb > job->worst.startup_rss_kb)
+        job->worst.startup_rss_kb = s.startup_rss_kb;
+    if (s.total_cpu_us > job->worst.total_cpu_us)
+        job->worst.total_cpu_us = s.total_cpu_us;
+    job->daemons_cpu_us += s.total_cpu_us;
+}
+
 /* ------------------------------------------------------------ the end */
 
 static void end_timed_out(hnp_rte_t *rte, void *cbdata)
@@ -267,6 +294,7 @@ void hnp_job_register_handlers(hnp_job_t *job)
     hnp_rte_recv(rte, HNP_TAG_FAILURE, on_failure, job);
     hnp_rte_recv(rte, HNP_TAG_PHASE2_DONE, on_phase2_done, job);
     hnp_rte_recv(rte, HNP_TAG_PROCS_STARTED, on_procs_started, job);
+    hnp_rte_recv(rte, HNP_TAG_STATS, on_stats, job);
 }
 
 void hnp_job_arm_launch_timer(hnp_job_t *job)

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "daemon_stats.h"
 #include "hnp_args.h"
 #include "jobmap.h"
 #include "rte.h"
@@ -38,6 +39,10 @@ typedef struct hnp_job {
     hnp_rte_timer_t *end_timer;
     struct timespec start;
     double marks[HNP_MARK_COUNT];
+    uint32_t stats_reports;
+    hnp_daemon_stats_t worst;     /* per field, the largest a daemon reported */
+    hnp_vpid_t most_connected;    /* the daemon that held the most */
+    uint64_t daemons_cpu_us;      /* all daemons' CPU, summed */
     char *wdir;
 } hnp_job_t;
 

@@ -126,15 +126,28 @@ void hnp_job_print_timing(const hnp_job_t *job)
         "launch message sent", "all processes started",
         "all processes exited",
     };
+    const hnp_daemon_stats_t *w = &job->worst;
 
     fprintf(stderr, "hnp: timing for %u daemons, %u processes (seconds since "
             "start):\n", job->ndaemons, job->map.nprocs);
     for (int m = 0; m < HNP_MARK_COUNT; m++) {
         if (job->marks[m] > 0)
-            fprintf(stderr, "hnp:   %-34s %9.3f\n", names[m], job->marks[m]);
+            fprintf(stderr, "hnp:   %-36s %9.3f\n", names[m], job->marks[m]);
         else
-            fprintf(stderr, "hnp:   %-34s %9s\n", names[m], "-");
+            fprintf(stderr, "hnp:   %-36s %9s\n", names[m], "-");
     }
-    fprintf(stderr, "hnp:   %-34s %9u\n", "connections held by the HNP (max)",
+    fprintf(stderr, "hnp:   %-36s %9u\n", "connections held by the HNP (max)",
             hnp_oob_max_connections(job->rte->oob));
+    if (job->stats_reports == 0)
+        return;
+    fprintf(stderr, "hnp:   %-36s %9u (vpid %u, node %s)\n",
+            "connections held by a daemon (max)", w->max_connections,
+            job->most_connected,
+            hnp_rte_node_name(job->rte, job->most_connected));
+    fprintf(stderr, "hnp:   %-36s %9.1f ms CPU, %llu kB RSS (max of %u)\n",
+            "daemon start-up (exec to joined)", w->startup_cpu_us / 1e3,
+            (unsigned long long)w->startup_rss_kb, job->stats_reports);
+    fprintf(stderr, "hnp:   %-36s %9.1f ms CPU (max %.1f ms)\n",
+            "daemons' CPU over the job (sum)", job->daemons_cpu_us / 1e3,
+            w->total_cpu_us / 1e3);
 }

@@ -34,6 +34,7 @@ enum {
     HNP_TAG_PROCS_STARTED, /* daemon -> HNP: every local rank was forked */
     HNP_TAG_FAILURE,       /* anyone -> HNP: a fatal error, in words */
     HNP_TAG_PHASE2_DONE,   /* daemon -> HNP: my contact table is complete */
+    HNP_TAG_STATS,         /* daemon -> HNP: what it cost, when it leaves */
     HNP_TAG_CORE_MAX = 99,
 };
 
