@@ -5,9 +5,12 @@
  */
 #include "config.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "buffer.h"
 #include "daemon.h"
@@ -85,10 +88,11 @@ static void output_arrived(void *ctx, uint32_t rank, int stream,
     lb->len -= keep_from;
 }
 
-static void proc_exited(void *ctx, uint32_t rank, pid_t pid, int wait_status,
-                        int exec_errno)
+/* Tell the HNP how @p rank ended; @p why explains a start that failed
+ * before exec (NULL: exec's own errno says it). */
+static void report_exit(hnpd_t *d, uint32_t rank, pid_t pid, int wait_status,
+                        int exec_errno, const char *why)
 {
-    hnpd_t *d = ctx;
     hnp_buffer_t buf;
 
     hnp_buffer_init(&buf);
@@ -96,30 +100,90 @@ static void proc_exited(void *ctx, uint32_t rank, pid_t pid, int wait_status,
     hnp_pack_i32(&buf, (int32_t)pid);
     hnp_pack_i32(&buf, wait_status);
     hnp_pack_i32(&buf, exec_errno);
+    hnp_pack_string(&buf, why);
     if (hnp_buffer_status(&buf) == HNP_SUCCESS)
         hnp_rte_send(d->rte, 0, HNP_TAG_PROC_EXIT, buf.data, buf.len);
     hnp_buffer_release(&buf);
+}
+
+static void proc_exited(void *ctx, uint32_t rank, pid_t pid, int wait_status,
+                        int exec_errno)
+{
+    hnpd_t *d = ctx;
+
+    report_exit(d, rank, pid, wait_status, exec_errno, NULL);
     hnpd_maybe_exit(d);
 }
 
 /* The launch message: the job's ranks, where each runs, what to run. */
+typedef struct launch_app {
+    uint32_t first_rank;
+    uint32_t np;
+    uint32_t argc;
+    char **argv;
+} launch_app_t;
+
 typedef struct launch_msg {
     uint32_t jobid;
     uint32_t nprocs;
     uint32_t nnodes;
     uint32_t *node_of;
     char *wdir;
-    uint32_t argc;
-    char **argv;
+    uint32_t nenv;
+    char **env;
+    uint8_t bind_to;
+    uint8_t report_bindings;
+    int32_t stdin_target;
+    uint32_t napps;
+    launch_app_t *apps;
 } launch_msg_t;
+
+static void free_strings(char **v, uint32_t n)
+{
+    for (uint32_t i = 0; v != NULL && i < n; i++)
+        free(v[i]);
+    free(v);
+}
 
 static void launch_msg_free(launch_msg_t *m)
 {
-    for (uint32_t i = 0; m->argv != NULL && i < m->argc; i++)
-        free(m->argv[i]);
-    free(m->argv);
+    for (uint32_t a = 0; m->apps != NULL && a < m->napps; a++)
+        free_strings(m->apps[a].argv, m->apps[a].argc);
+    free(m->apps);
+    free_strings(m->env, m->nenv);
     free(m->node_of);
     free(m->wdir);
+}
+
+/* @p n strings into a new NULL-terminated vector. */
+static char **unpack_strings(hnp_reader_t *rd, uint32_t n)
+{
+    char **v;
+
+    if (n > hnp_reader_remaining(rd) || (v = calloc(n + 1, sizeof(*v))) == NULL)
+        return NULL;
+    for (uint32_t i = 0; i < n; i++)
+        v[i] = hnp_unpack_string(rd);
+    return v;
+}
+
+static int unpack_apps(launch_msg_t *m, hnp_reader_t *rd)
+{
+    m->napps = hnp_unpack_u32(rd);
+    if (hnp_reader_status(rd) != HNP_SUCCESS || m->napps == 0 ||
+        m->napps > hnp_reader_remaining(rd) ||
+        (m->apps = calloc(m->napps, sizeof(*m->apps))) == NULL)
+        return HNP_ERR_BAD_PARAM;
+    for (uint32_t a = 0; a < m->napps; a++) {
+        launch_app_t *app = &m->apps[a];
+        app->first_rank = hnp_unpack_u32(rd);
+        app->np = hnp_unpack_u32(rd);
+        app->argc = hnp_unpack_u32(rd);
+        if (hnp_reader_status(rd) != HNP_SUCCESS || app->argc == 0 ||
+            (app->argv = unpack_strings(rd, app->argc)) == NULL)
+            return HNP_ERR_BAD_PARAM;
+    }
+    return hnp_reader_status(rd);
 }
 
 static int launch_msg_unpack(launch_msg_t *m, const void *data, size_t len)
@@ -138,14 +202,33 @@ static int launch_msg_unpack(launch_msg_t *m, const void *data, size_t len)
     for (uint32_t r = 0; r < m->nprocs; r++)
         m->node_of[r] = hnp_unpack_u32(&rd);
     m->wdir = hnp_unpack_string(&rd);
-    m->argc = hnp_unpack_u32(&rd);
-    if (hnp_reader_status(&rd) != HNP_SUCCESS || m->argc == 0 ||
-        m->argc > hnp_reader_remaining(&rd) ||
-        (m->argv = calloc(m->argc + 1, sizeof(char *))) == NULL)
+    m->nenv = hnp_unpack_u32(&rd);
+    if (hnp_reader_status(&rd) != HNP_SUCCESS ||
+        (m->env = unpack_strings(&rd, m->nenv)) == NULL)
         return HNP_ERR_BAD_PARAM;
-    for (uint32_t i = 0; i < m->argc; i++)
-        m->argv[i] = hnp_unpack_string(&rd);
-    return hnp_reader_status(&rd);
+    m->bind_to = hnp_unpack_u8(&rd);
+    m->report_bindings = hnp_unpack_u8(&rd);
+    m->stdin_target = hnp_unpack_i32(&rd);
+    return unpack_apps(m, &rd);
+}
+
+static const launch_app_t *app_of(const launch_msg_t *m, uint32_t rank)
+{
+    for (uint32_t a = m->napps; a-- > 0;)
+        if (rank >= m->apps[a].first_rank)
+            return &m->apps[a];
+    return &m->apps[0];
+}
+
+/* Whether -x gives the variable of @p entry ("NAME=value") a value. */
+static bool overridden(const launch_msg_t *m, const char *entry)
+{
+    size_t len = strcspn(entry, "=");
+
+    for (uint32_t i = 0; i < m->nenv; i++)
+        if (strncmp(m->env[i], entry, len) == 0 && m->env[i][len] == '=')
+            return true;
+    return false;
 }
 
 /* The environment of one rank: the daemon's, with the job's variables. */
@@ -157,12 +240,14 @@ static char **proc_environment(const hnpd_t *d, const launch_msg_t *m,
 
     while (environ[n] != NULL)
         n++;
-    env = calloc(n + 7, sizeof(*env));
+    env = calloc(n + m->nenv + 7, sizeof(*env));
     if (env == NULL)
         return NULL;
     for (size_t i = 0; i < n; i++)
-        if (strncmp(environ[i], "HNP_", 4) != 0)
+        if (strncmp(environ[i], "HNP_", 4) != 0 && !overridden(m, environ[i]))
             env[k++] = strdup(environ[i]);
+    for (uint32_t i = 0; i < m->nenv; i++)
+        env[k++] = strdup(m->env[i]);
     if (asprintf(&env[k++], "HNP_RANK=%u", rank) < 0 ||
         asprintf(&env[k++], "HNP_SIZE=%u", m->nprocs) < 0 ||
         asprintf(&env[k++], "HNP_LOCAL_RANK=%u", local_rank) < 0 ||
@@ -180,11 +265,34 @@ static void free_environment(char **env)
     free(env);
 }
 
+/* A working directory that is missing here is the user's mistake: say so,
+ * rather than let exec's ENOENT blame the program. */
+static bool check_wdir(hnpd_t *d, const launch_msg_t *m, uint32_t rank)
+{
+    struct stat st;
+    char why[PATH_MAX + 128];
+    int e;
+
+    if (m->wdir == NULL || m->wdir[0] == '\0')
+        return true;
+    if (stat(m->wdir, &st) != 0)
+        e = errno;
+    else if (!S_ISDIR(st.st_mode))
+        e = ENOTDIR;
+    else
+        return true;
+    snprintf(why, sizeof(why), "working directory %s: %s", m->wdir, strerror(e));
+    report_exit(d, rank, 0, 0, e, why);
+    return false;
+}
+
 static void start_rank(hnpd_t *d, const launch_msg_t *m, uint32_t rank,
                        uint32_t local_rank)
 {
+    if (!check_wdir(d, m, rank))
+        return;
     char **env = proc_environment(d, m, rank, local_rank);
-    hnp_odls_proc_t spec = { rank, m->argv, env, m->wdir };
+    hnp_odls_proc_t spec = { rank, app_of(m, rank)->argv, env, m->wdir };
     char err[256] = "";
     pid_t pid;
 

@@ -20,17 +20,32 @@ static void end_job(hnp_job_t *job);
 
 /* ------------------------------------------------------------ phase 3 */
 
+/* The launch message: where every rank runs, what each app context runs,
+ * and how (environment, directory, binding, stdin). */
 static int pack_launch(const hnp_job_t *job, hnp_buffer_t *buf)
 {
+    const hnp_args_t *args = job->args;
+
     hnp_pack_u32(buf, HNP_JOBID);
     hnp_pack_u32(buf, job->map.nprocs);
     hnp_pack_u32(buf, job->map.nnodes);
     for (uint32_t r = 0; r < job->map.nprocs; r++)
         hnp_pack_u32(buf, job->map.node_of[r]);
-    hnp_pack_string(buf, job->wdir);
-    hnp_pack_u32(buf, (uint32_t)job->args->app_argc);
-    for (int i = 0; i < job->args->app_argc; i++)
-        hnp_pack_string(buf, job->args->app_argv[i]);
+    hnp_pack_string(buf, args->wdir != NULL ? args->wdir : job->wdir);
+    hnp_pack_u32(buf, (uint32_t)args->nenv);
+    for (size_t i = 0; i < args->nenv; i++)
+        hnp_pack_string(buf, args->env[i]);
+    hnp_pack_u8(buf, (uint8_t)args->bind_to);
+    hnp_pack_u8(buf, args->report_bindings);
+    hnp_pack_i32(buf, (int32_t)args->stdin_target);
+    hnp_pack_u32(buf, (uint32_t)args->napps);
+    for (size_t a = 0; a < args->napps; a++) {
+        hnp_pack_u32(buf, args->apps[a].first_rank);
+        hnp_pack_u32(buf, args->apps[a].np);
+        hnp_pack_u32(buf, (uint32_t)args->apps[a].argc);
+        for (int i = 0; i < args->apps[a].argc; i++)
+            hnp_pack_string(buf, args->apps[a].argv[i]);
+    }
     return hnp_buffer_status(buf);
 }
 

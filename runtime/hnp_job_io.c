@@ -69,14 +69,18 @@ static const char *rank_node(const hnp_job_t *job, uint32_t rank)
 
 /* Say how @p rank ended when that ends the job; returns hnp's status. */
 static int report_abnormal(hnp_job_t *job, uint32_t rank, int32_t pid,
-                           int32_t wstatus, int32_t exec_errno)
+                           int32_t wstatus, int32_t exec_errno, const char *why)
 {
     char msg[1024];
     int status;
 
-    if (exec_errno != 0) {
+    if (why != NULL && why[0] != '\0') {
+        snprintf(msg, sizeof(msg), "rank %u on node %s could not start: %s",
+                 rank, rank_node(job, rank), why);
+        status = exec_errno == ENOENT ? 127 : 126;
+    } else if (exec_errno != 0) {
         snprintf(msg, sizeof(msg), "rank %u on node %s could not start %s: %s",
-                 rank, rank_node(job, rank), job->args->app_argv[0],
+                 rank, rank_node(job, rank), hnp_args_app_of(job->args, rank)->argv[0],
                  strerror(exec_errno));
         status = exec_errno == ENOENT ? 127 : 126;
     } else if (WIFSIGNALED(wstatus)) {
@@ -106,18 +110,21 @@ static void on_proc_exit(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
     int32_t pid = hnp_unpack_i32(&rd);
     int32_t wstatus = hnp_unpack_i32(&rd);
     int32_t exec_errno = hnp_unpack_i32(&rd);
-    if (hnp_reader_status(&rd) != HNP_SUCCESS || rank >= job->map.nprocs) {
+    char *why = hnp_unpack_string(&rd);
+    if (why == NULL || rank >= job->map.nprocs) {
         HNP_WARN(rte->log, "malformed exit report from vpid %u", src);
+        free(why);
         return;
     }
     bool clean = exec_errno == 0 && WIFEXITED(wstatus) &&
                  WEXITSTATUS(wstatus) == 0;
     if (!clean && !job->ending) {
         if (exec_errno != 0 || WIFSIGNALED(wstatus) || rte->core->abort_on_nonzero)
-            report_abnormal(job, rank, pid, wstatus, exec_errno);
+            report_abnormal(job, rank, pid, wstatus, exec_errno, why);
         else if (job->exit_status == 0)
             job->exit_status = WEXITSTATUS(wstatus);
     }
+    free(why);
     if (++job->procs_exited == job->map.nprocs)
         hnp_job_finish(job);
 }

@@ -34,12 +34,27 @@ static int local_node(hnp_nodelist_t *nodes)
     return hnp_nodelist_add(nodes, host, cores > 0 ? (uint32_t)cores : 1, true);
 }
 
-static int build_map(const hnp_args_t *args, hnp_job_map_t *map, char *err,
+/* Ranks are consecutive over the app contexts; the only app context of a
+ * job that gave no -n gets every rank the map made. */
+static void number_apps(hnp_args_t *args, uint32_t nprocs)
+{
+    uint32_t next = 0;
+
+    if (args->napps == 1 && args->apps[0].np == 0)
+        args->apps[0].np = nprocs;
+    for (size_t a = 0; a < args->napps; a++) {
+        args->apps[a].first_rank = next;
+        next += args->apps[a].np;
+    }
+}
+
+static int build_map(hnp_args_t *args, hnp_job_map_t *map, char *err,
                      size_t errlen)
 {
     hnp_nodelist_t nodes = { NULL, 0 };
     hnp_map_request_t req = {
-        .np = args->np, .npernode = args->npernode, .policy = args->map_by,
+        .np = hnp_args_total_np(args), .npernode = args->npernode,
+        .policy = args->map_by,
         .oversubscribe = args->oversubscribe, .default_slots = 1,
     };
     int rc = HNP_SUCCESS;
@@ -52,6 +67,8 @@ static int build_map(const hnp_args_t *args, hnp_job_map_t *map, char *err,
         rc = local_node(&nodes);
     if (rc == HNP_SUCCESS)
         rc = hnp_job_map_build(&nodes, &req, map, err, errlen);
+    if (rc == HNP_SUCCESS)
+        number_apps(args, map->nprocs);
     hnp_nodelist_free(&nodes);
     return rc;
 }
@@ -67,7 +84,7 @@ static void on_signal(evutil_socket_t sig, short what, void *arg)
     hnp_job_abort(job, 128 + (int)sig, msg);
 }
 
-static int run_job(hnp_setup_t *setup, const hnp_args_t *args)
+static int run_job(hnp_setup_t *setup, hnp_args_t *args)
 {
     static const int signals[] = { SIGINT, SIGTERM, SIGHUP };
     struct event *sigev[3] = { NULL, NULL, NULL };
@@ -110,7 +127,9 @@ static const hnp_setup_option_t hnp_value_options[] = {
     { "-n", 1 }, { "-np", 1 }, { "--np", 1 }, { "-c", 1 }, { "-N", 1 },
     { "--npernode", 1 }, { "--host", 1 }, { "-H", 1 }, { "--hosts", 1 },
     { "--hostfile", 1 }, { "--machinefile", 1 }, { "--prefix", 1 },
-    { "--map-by", 1 }, { NULL, 0 },
+    { "--map-by", 1 }, { "--wdir", 1 }, { "-wdir", 1 }, { "-x", 1 },
+    { "--stdin", 1 }, { "--timeout", 1 }, { "--bind-to", 1 },
+    { "--output-filename", 1 }, { NULL, 0 },
 };
 
 int main(int argc, char **argv)
@@ -137,10 +156,12 @@ int main(int argc, char **argv)
             hnp_args_usage(stdout);
         else
             printf("hnp (hnp) %s\n", PACKAGE_VERSION);
+        hnp_args_free(&args);
         hnp_setup_fini(&setup);
         return 0;
     }
     status = run_job(&setup, &args);
+    hnp_args_free(&args);
     hnp_setup_fini(&setup);
     return status;
 }
