@@ -253,22 +253,34 @@ static void send_stats(hnpd_t *d)
     hnp_buffer_release(&buf);
 }
 
+/* A daemon that spawns (a tree launcher) may still have agents starting
+ * its children: stopped, so that no daemon comes up after its parent has
+ * gone, with nobody left to welcome it. */
+static void cancel_launches(hnp_rte_t *rte)
+{
+    if (rte->launcher != NULL)
+        hnp_launcher_cancel_all(rte->launcher);
+}
+
 static void on_shutdown(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
                         const void *data, size_t len, void *cbdata)
 {
     hnpd_t *d = cbdata;
+    bool now = len >= 1 && ((const uint8_t *)data)[0] != 0;
 
     (void)src;
     (void)tag;
-    (void)data;
-    (void)len;
-    if (d->ending)
+    if (d->ending) {
+        if (now && d->odls != NULL)
+            hnp_odls_kill_all(d->odls, 0);
         return;
+    }
     d->ending = true;
     send_stats(d);
     rte->closing = true;
+    cancel_launches(rte);
     if (d->odls != NULL)
-        hnp_odls_kill_all(d->odls, rte->core->kill_grace);
+        hnp_odls_kill_all(d->odls, now ? 0 : rte->core->kill_grace);
     d->exit_timer = hnp_rte_timer_create(rte, rte->core->kill_grace + 8.0,
                                          exit_timed_out, d);
     hnpd_maybe_exit(d);
@@ -278,6 +290,7 @@ void hnpd_lost_route(hnpd_t *d, const char *why)
 {
     HNP_ERROR_LOG(d->rte->log, "node %s: %s; killing this node's processes "
                   "and leaving", d->node, why);
+    cancel_launches(d->rte);
     if (d->odls != NULL)
         hnp_odls_destroy(d->odls);
     d->odls = NULL;

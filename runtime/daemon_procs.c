@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -342,9 +343,29 @@ static void on_launch(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
     launch_msg_free(&m);
 }
 
+/* A signal the user sent hnp, for every process of this node. */
+static void on_signal(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
+                      const void *data, size_t len, void *cbdata)
+{
+    hnpd_t *d = cbdata;
+    hnp_reader_t rd;
+
+    (void)src;
+    (void)tag;
+    hnp_reader_init(&rd, data, len);
+    int32_t sig = hnp_unpack_i32(&rd);
+    if (hnp_reader_status(&rd) != HNP_SUCCESS) {
+        HNP_WARN(rte->log, "malformed signal request dropped");
+        return;
+    }
+    if (d->odls != NULL && sig > 0 && sig < NSIG)
+        hnp_odls_signal_all(d->odls, sig);
+}
+
 void hnpd_register_proc_handlers(hnpd_t *d)
 {
     hnp_rte_recv(d->rte, HNP_TAG_LAUNCH, on_launch, d);
+    hnp_rte_recv(d->rte, HNP_TAG_SIGNAL, on_signal, d);
 }
 
 void hnpd_procs_release(hnpd_t *d)

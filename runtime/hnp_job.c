@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <event2/event.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -272,14 +273,68 @@ static void end_job(hnp_job_t *job)
     job->launch_timer = NULL;
     if (rte->launcher != NULL)
         hnp_launcher_cancel_all(rte->launcher);
+    hnp_rte_timer_destroy(job->timeout_timer);
+    job->timeout_timer = NULL;
+    uint8_t now = job->kill_now;
     if (rte->routed != NULL && rte->oob != NULL)
-        hnp_rte_xcast(rte, HNP_TAG_SHUTDOWN, NULL, 0);
+        hnp_rte_xcast(rte, HNP_TAG_SHUTDOWN, &now, sizeof(now));
     if (rte->oob == NULL || hnp_oob_num_connections(rte->oob) == 0) {
         hnp_rte_stop_loop(rte);
         return;
     }
     job->end_timer = hnp_rte_timer_create(rte, rte->core->kill_grace + 10.0,
                                           end_timed_out, job);
+}
+
+static void job_timed_out(hnp_rte_t *rte, void *cbdata)
+{
+    hnp_job_t *job = cbdata;
+    char msg[128];
+
+    (void)rte;
+    job->timeout_timer = NULL;
+    snprintf(msg, sizeof(msg), "the job ran longer than --timeout %g s; "
+             "killing it", job->args->timeout);
+    hnp_job_abort(job, 124, msg);
+}
+
+void hnp_job_arm_timeout(hnp_job_t *job)
+{
+    if (job->args->timeout > 0)
+        job->timeout_timer = hnp_rte_timer_create(job->rte, job->args->timeout,
+                                                  job_timed_out, job);
+}
+
+/* SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2 reach every process; what they
+ * do is the processes' business (an exit by signal ends the job as any
+ * abnormal exit does). A second SIGINT means "now": everything is killed. */
+void hnp_job_signal(hnp_job_t *job, int sig)
+{
+    hnp_buffer_t buf;
+    int rc;
+
+    if (sig == SIGINT && ++job->interrupts > 1) {
+        HNP_INFO(job->rte->log, "second interrupt: killing every process now");
+        job->kill_now = true;
+        hnp_job_abort(job, 128 + sig, "interrupted twice");
+        return;
+    }
+    if (job->ending || !job->launched) {
+        hnp_job_abort(job, 128 + sig, sig == SIGINT ? "interrupted"
+                      : "terminated by a signal before the processes started");
+        return;
+    }
+    HNP_INFO(job->rte->log, "forwarding signal %d (%s) to the job's processes%s",
+             sig, strsignal(sig), sig == SIGINT ? " (interrupt again to kill "
+             "them at once)" : "");
+    hnp_buffer_init(&buf);
+    hnp_pack_i32(&buf, sig);
+    rc = hnp_buffer_status(&buf);
+    if (rc == HNP_SUCCESS)
+        rc = hnp_rte_xcast(job->rte, HNP_TAG_SIGNAL, buf.data, buf.len);
+    hnp_buffer_release(&buf);
+    if (rc != HNP_SUCCESS)
+        hnp_job_abort(job, 128 + sig, "cannot forward the signal");
 }
 
 void hnp_job_finish(hnp_job_t *job)
@@ -290,6 +345,13 @@ void hnp_job_finish(hnp_job_t *job)
 
 void hnp_job_abort(hnp_job_t *job, int status, const char *message)
 {
+    if (job->ending && job->kill_now && job->interrupts == 2) {
+        /* the second interrupt while ending: kill what is left at once */
+        uint8_t now = 1;
+        job->interrupts++;
+        hnp_rte_xcast(job->rte, HNP_TAG_SHUTDOWN, &now, sizeof(now));
+        return;
+    }
     if (job->ending)
         return;
     HNP_ERROR_LOG(job->rte->log, "%s", message);

@@ -20,6 +20,8 @@ enum hnp_phase_mark {
     HNP_MARK_COUNT,
 };
 
+struct hnp_rank_output;
+
 typedef struct hnp_job {
     hnp_rte_t *rte;
     const hnp_args_t *args;
@@ -44,6 +46,10 @@ typedef struct hnp_job {
     hnp_vpid_t most_connected;    /* the daemon that held the most */
     uint64_t daemons_cpu_us;      /* all daemons' CPU, summed */
     char *wdir;
+    struct hnp_rank_output *outputs; /* [nprocs] */
+    hnp_rte_timer_t *timeout_timer;  /* --timeout */
+    int interrupts;                  /* SIGINTs received */
+    bool kill_now;                   /* no grace: SIGKILL at once */
 } hnp_job_t;
 
 /** Start the job: spawn, exchange, launch. Runs from the event loop. */
@@ -56,6 +62,8 @@ void hnp_job_release(hnp_job_t *job);
 
 /** The HNP's message handlers and role callbacks. */
 void hnp_job_register_handlers(hnp_job_t *job);
+/** End the job after --timeout seconds. */
+void hnp_job_arm_timeout(hnp_job_t *job);
 /** Abort unless every daemon called back within plm_base_launch_timeout. */
 void hnp_job_arm_launch_timer(hnp_job_t *job);
 
@@ -63,6 +71,15 @@ void hnp_job_arm_launch_timer(hnp_job_t *job);
 void hnp_job_register_io(hnp_job_t *job);
 double hnp_job_now(const hnp_job_t *job);
 void hnp_job_mark(hnp_job_t *job, enum hnp_phase_mark mark);
+/* hnp_job_output.c: the processes' output, shown and saved */
+int hnp_job_output_init(hnp_job_t *job);
+void hnp_job_output(hnp_job_t *job, uint32_t rank, int stream,
+                    const char *data, size_t len);
+void hnp_job_output_release(hnp_job_t *job);
+
+/** Forward @p sig to every process; a second SIGINT kills at once. */
+void hnp_job_signal(hnp_job_t *job, int sig);
+
 /** Every process ended: shut the daemons down. */
 void hnp_job_finish(hnp_job_t *job);
 

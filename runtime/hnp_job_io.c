@@ -28,21 +28,6 @@ void hnp_job_mark(hnp_job_t *job, enum hnp_phase_mark mark)
         job->marks[mark] = hnp_job_now(job);
 }
 
-/* Write all of @p len bytes: a slow reader of hnp's output slows the job
- * down rather than losing output. */
-static void write_all(int fd, const uint8_t *data, size_t len)
-{
-    while (len > 0) {
-        ssize_t n = write(fd, data, len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return;
-        data += n;
-        len -= (size_t)n;
-    }
-}
-
 static void on_iof(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
                    const void *data, size_t len, void *cbdata)
 {
@@ -50,16 +35,16 @@ static void on_iof(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
     size_t n = 0;
 
     (void)tag;
-    (void)cbdata;
     hnp_reader_init(&rd, data, len);
-    (void)hnp_unpack_u32(&rd); /* rank: for --tag-output */
+    uint32_t rank = hnp_unpack_u32(&rd);
     uint8_t stream = hnp_unpack_u8(&rd);
     const void *bytes = hnp_unpack_blob(&rd, &n);
-    if (hnp_reader_status(&rd) != HNP_SUCCESS) {
+    if (hnp_reader_status(&rd) != HNP_SUCCESS ||
+        (stream != HNP_STDOUT && stream != HNP_STDERR)) {
         HNP_WARN(rte->log, "malformed output message from vpid %u", src);
         return;
     }
-    write_all(stream == HNP_STDERR ? STDERR_FILENO : STDOUT_FILENO, bytes, n);
+    hnp_job_output(cbdata, rank, stream, bytes, n);
 }
 
 static const char *rank_node(const hnp_job_t *job, uint32_t rank)

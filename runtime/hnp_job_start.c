@@ -106,7 +106,10 @@ int hnp_job_start(hnp_job_t *job, char *err, size_t errlen)
                     hnp_strerror(rc));
         return rc;
     }
+    if ((rc = hnp_job_output_init(job)) != HNP_SUCCESS)
+        return rc;
     hnp_job_arm_launch_timer(job);
+    hnp_job_arm_timeout(job);
     return rte->plm->launch_daemons(rte);
 }
 
@@ -114,6 +117,8 @@ void hnp_job_release(hnp_job_t *job)
 {
     hnp_rte_timer_destroy(job->launch_timer);
     hnp_rte_timer_destroy(job->end_timer);
+    hnp_rte_timer_destroy(job->timeout_timer);
+    hnp_job_output_release(job);
     hnp_job_map_free(&job->map);
     free(job->daemon_known);
     free(job->wdir);

@@ -75,19 +75,14 @@ static int build_map(hnp_args_t *args, hnp_job_map_t *map, char *err,
 
 static void on_signal(evutil_socket_t sig, short what, void *arg)
 {
-    hnp_job_t *job = arg;
-    char msg[128];
-
     (void)what;
-    snprintf(msg, sizeof(msg), "interrupted by signal %d (%s); ending the job",
-             (int)sig, strsignal((int)sig));
-    hnp_job_abort(job, 128 + (int)sig, msg);
+    hnp_job_signal(arg, (int)sig);
 }
 
 static int run_job(hnp_setup_t *setup, hnp_args_t *args)
 {
-    static const int signals[] = { SIGINT, SIGTERM, SIGHUP };
-    struct event *sigev[3] = { NULL, NULL, NULL };
+    static const int signals[] = { SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2 };
+    struct event *sigev[5] = { NULL };
     hnp_job_t job;
     char err[1024] = "";
     int rc;
@@ -102,7 +97,7 @@ static int run_job(hnp_setup_t *setup, hnp_args_t *args)
         hnp_job_release(&job);
         return 1;
     }
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 5; i++) {
         sigev[i] = evsignal_new(job.rte->base, signals[i], on_signal, &job);
         evsignal_add(sigev[i], NULL);
     }
@@ -114,7 +109,7 @@ static int run_job(hnp_setup_t *setup, hnp_args_t *args)
     event_base_dispatch(job.rte->base);
     if (args->timing && job.rte->oob != NULL)
         hnp_job_print_timing(&job);
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 5; i++)
         if (sigev[i] != NULL)
             event_free(sigev[i]);
     hnp_rte_destroy(job.rte);
