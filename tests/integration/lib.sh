@@ -45,9 +45,9 @@ run_hnp() {
     local limit=${HNP_TEST_TIMEOUT:-120} started=$SECONDS
     status=0
     timeout -k 5 "$limit" "$HNP" "$@" >"$tmp/out" 2>"$tmp/err" || status=$?
-    # 124: timeout stopped it; 137 is also a job's own status (SIGKILL), so
-    # only the clock tells whether timeout had to kill it.
-    if [ "$status" = 124 ] || { [ "$status" = 137 ] && [ $((SECONDS - started)) -ge "$limit" ]; }; then
+    # 124 and 137 are also statuses hnp itself returns (--timeout, SIGKILL):
+    # only the clock tells whether timeout had to stop it.
+    if { [ "$status" = 124 ] || [ "$status" = 137 ]; } && [ $((SECONDS - started)) -ge "$limit" ]; then
         cat "$tmp/err"
         fail "hnp $* did not finish in time"
     fi

@@ -1,0 +1,53 @@
+#!/bin/bash
+# What a user of mpirun expects of a job: several programs in one job,
+# environment and working directory, tagged and saved output, a time limit.
+. "$top_srcdir/tests/integration/lib.sh"
+
+# MPMD: two app contexts, consecutive ranks, each its own program.
+run_hnp --host "${prefix}n1:2,${prefix}n2:4" -n 2 sh -c 'echo "A $HNP_RANK"' "$prefix" \
+    : -n 4 sh -c 'echo "B $HNP_RANK $HNP_SIZE"' "$prefix"
+expect_status 0 "MPMD"
+[ "$(sort "$tmp/out" | paste -sd' ')" = "A 0 A 1 B 2 6 B 3 6 B 4 6 B 5 6" ] ||
+    fail "MPMD ranks: $(sort "$tmp/out" | paste -sd' ')"
+run_hnp --host "$(hosts 2)" -n 1 true : ./prog-without-n
+expect_status 1 "MPMD without -n"
+expect_in "$tmp/err" "needs -n" "MPMD without -n explains"
+
+# -x forwards hnp's value or sets one; --wdir sets the directory.
+mkdir "$tmp/work"
+HNP_TEST_VAR=from-hnp run_hnp -x HNP_TEST_VAR -x OTHER=set --wdir "$tmp/work" \
+    -N 1 --host "$(hosts 2)" sh -c 'echo "$HNP_TEST_VAR $OTHER $(pwd)"' "$prefix"
+expect_status 0 "-x and --wdir"
+[ "$(sort -u "$tmp/out")" = "from-hnp set $tmp/work" ] || fail "-x/--wdir: $(cat "$tmp/out")"
+run_hnp -x NOT_SET_ANYWHERE_"$prefix" -N 1 --host "$(hosts 1)" true
+expect_status 1 "-x of an unset variable"
+expect_in "$tmp/err" "is not set in hnp's environment" "-x unset explains"
+run_hnp --wdir "$tmp/missing" -N 1 --host "$(hosts 1)" true
+[ "$status" != 0 ] || fail "a missing --wdir must fail"
+expect_in "$tmp/err" "working directory $tmp/missing: No such file or directory" "--wdir named"
+assert_no_leftovers "--wdir"
+
+# --tag-output and --output-filename.
+run_hnp --tag-output --output-filename "$tmp/of" -N 2 --host "$(hosts 2)" \
+    sh -c 'echo "out $HNP_RANK"; echo "err $HNP_RANK" >&2' "$prefix"
+expect_status 0 "tagged output"
+for r in 0 1 2 3; do
+    expect_in "$tmp/out" "^\[1,$r\]<stdout>:out $r\$" "tagged stdout of rank $r"
+    expect_in "$tmp/err" "^\[1,$r\]<stderr>:err $r\$" "tagged stderr of rank $r"
+    [ "$(cat "$tmp/of/rank.$r/stdout")" = "out $r" ] || fail "output file of rank $r"
+    [ "$(cat "$tmp/of/rank.$r/stderr")" = "err $r" ] || fail "error file of rank $r"
+done
+
+# --timeout ends a job that runs too long, with a message, and status 124.
+run_hnp --timeout 1 -N 1 --host "$(hosts 2)" sh -c 'exec sleep 60' "$prefix"
+expect_status 124 "--timeout"
+expect_in "$tmp/err" "ran longer than --timeout 1 s" "timeout message"
+assert_no_leftovers "--timeout"
+
+# Oversubscription is refused with the number of slots, unless asked for.
+run_hnp -n 5 --host "${prefix}n1:2,${prefix}n2:2" true
+expect_status 1 "too many processes"
+expect_in "$tmp/err" "5 processes requested but the 2 nodes have 4 slots" "slots named"
+run_hnp -n 5 --oversubscribe --host "${prefix}n1:2,${prefix}n2:2" true
+expect_status 0 "--oversubscribe"
+echo "PASS"

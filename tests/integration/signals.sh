@@ -1,0 +1,50 @@
+#!/bin/bash
+# Signals sent to hnp reach every process; a second SIGINT kills at once.
+. "$top_srcdir/tests/integration/lib.sh"
+
+# start_hnp ARGS...: hnp in the background; $hnp_pid.
+start_hnp() {
+    timeout -k 5 60 "$HNP" "$@" >"$tmp/out" 2>"$tmp/err" &
+    hnp_pid=$!
+}
+# wait_lines N: until $tmp/out has N lines (the processes are ready).
+wait_lines() {
+    for _ in $(seq 100); do
+        [ "$(wc -l <"$tmp/out")" -ge "$1" ] && return 0
+        sleep 0.1
+    done
+    cat "$tmp/err"; fail "the processes did not start"
+}
+finish() { status=0; wait "$hnp_pid" || status=$?; }
+
+# SIGUSR1 is forwarded: every process traps it and says so.
+start_hnp -N 2 --host "$(hosts 2)" sh -c \
+    'trap "echo usr1 \$HNP_RANK; exit 0" USR1; echo ready; sleep 60 & wait' "$prefix"
+wait_lines 4
+kill -USR1 "$(pgrep -P "$hnp_pid")"
+finish
+expect_status 0 "SIGUSR1 handled by every process"
+[ "$(grep -c '^usr1 ' "$tmp/out")" = 4 ] || fail "SIGUSR1 reached $(grep -c '^usr1 ' "$tmp/out") of 4"
+assert_no_leftovers "SIGUSR1"
+
+# SIGTERM reaches the processes, which die of it: 128 + 15.
+start_hnp -N 1 --host "$(hosts 2)" sh -c 'echo ready; exec sleep 60' "$prefix"
+wait_lines 2
+kill -TERM "$(pgrep -P "$hnp_pid")"
+finish
+expect_status 143 "SIGTERM"
+expect_in "$tmp/err" "killed by signal 15" "SIGTERM reported"
+assert_no_leftovers "SIGTERM"
+
+# Processes that ignore SIGINT: the first interrupt does not end the job,
+# the second kills everything at once.
+start_hnp -N 1 --host "$(hosts 2)" sh -c 'trap "" INT; echo ready; sleep 60; sleep 60' "$prefix"
+wait_lines 2
+kill -INT "$(pgrep -P "$hnp_pid")"
+sleep 0.5
+kill -0 "$hnp_pid" 2>/dev/null || fail "the first SIGINT ended a job whose processes ignore it"
+kill -INT "$(pgrep -P "$hnp_pid")"
+finish
+expect_status 130 "second SIGINT"
+assert_no_leftovers "second SIGINT"
+echo "PASS"
