@@ -17,9 +17,22 @@ typedef struct hnpd_linebuf {
     size_t cap;
 } hnpd_linebuf_t;
 
+struct evbuffer;
+struct event;
+
+/* hnp's stdin on its way into one process. */
+typedef struct hnpd_stdin {
+    int fd;                  /* -1: /dev/null, or closed */
+    struct evbuffer *pending;
+    struct event *writable;
+    bool eof;                /* close once pending is written */
+} hnpd_stdin_t;
+
 typedef struct hnpd_proc {
     uint32_t rank;
     hnpd_linebuf_t out[2]; /* stdout, stderr */
+    hnpd_stdin_t in;
+    struct hnpd *daemon;
 } hnpd_proc_t;
 
 typedef struct hnpd {
@@ -39,6 +52,8 @@ typedef struct hnpd {
     hnp_rte_timer_t *exit_timer;
     hnp_rte_timer_t *drain_timer;
     hnp_daemon_stats_t stats;
+    int32_t stdin_target;   /* a rank, HNP_STDIN_ALL (-2) or none (-1) */
+    uint32_t stdin_seq;     /* the last chunk received */
 } hnpd_t;
 
 /* daemon.c: joining, phases, the end */
@@ -46,6 +61,11 @@ int hnpd_start(hnpd_t *d, const char *parent_uri, char *err, size_t errlen);
 void hnpd_maybe_exit(hnpd_t *d);
 /** Lost the way to the HNP: kill the processes at once and leave. */
 void hnpd_lost_route(hnpd_t *d, const char *why);
+
+/* daemon_stdin.c: hnp's stdin into the processes that get it */
+bool hnpd_stdin_wanted(const hnpd_t *d, uint32_t rank);
+void hnpd_stdin_register(hnpd_t *d);
+void hnpd_stdin_release(hnpd_proc_t *p);
 
 /* daemon_procs.c: the application processes of this node */
 void hnpd_register_proc_handlers(hnpd_t *d);

@@ -293,7 +293,9 @@ static void start_rank(hnpd_t *d, const launch_msg_t *m, uint32_t rank,
     if (!check_wdir(d, m, rank))
         return;
     char **env = proc_environment(d, m, rank, local_rank);
-    hnp_odls_proc_t spec = { rank, app_of(m, rank)->argv, env, m->wdir };
+    hnpd_proc_t *p = find_proc(d, rank);
+    hnp_odls_proc_t spec = { rank, app_of(m, rank)->argv, env, m->wdir,
+                             hnpd_stdin_wanted(d, rank) ? &p->in.fd : NULL };
     char err[256] = "";
     pid_t pid;
 
@@ -334,9 +336,13 @@ static void on_launch(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
     d->procs = calloc(d->nlocal + 1, sizeof(*d->procs));
     d->jobid = m.jobid;
     d->app_nprocs = m.nprocs;
+    d->stdin_target = m.stdin_target;
     for (uint32_t r = 0, i = 0; d->procs != NULL && r < m.nprocs; r++)
-        if (m.node_of[r] == my_node)
-            d->procs[i++].rank = r;
+        if (m.node_of[r] == my_node) {
+            d->procs[i].rank = r;
+            d->procs[i].in.fd = -1;
+            d->procs[i++].daemon = d;
+        }
     for (uint32_t i = 0; d->procs != NULL && i < d->nlocal; i++)
         start_rank(d, &m, d->procs[i].rank, i);
     hnp_rte_send(rte, 0, HNP_TAG_PROCS_STARTED, NULL, 0);
@@ -366,6 +372,7 @@ void hnpd_register_proc_handlers(hnpd_t *d)
 {
     hnp_rte_recv(d->rte, HNP_TAG_LAUNCH, on_launch, d);
     hnp_rte_recv(d->rte, HNP_TAG_SIGNAL, on_signal, d);
+    hnpd_stdin_register(d);
 }
 
 void hnpd_procs_release(hnpd_t *d)
@@ -376,6 +383,7 @@ void hnpd_procs_release(hnpd_t *d)
     for (uint32_t i = 0; d->procs != NULL && i < d->nlocal; i++) {
         free(d->procs[i].out[0].data);
         free(d->procs[i].out[1].data);
+        hnpd_stdin_release(&d->procs[i]);
     }
     free(d->procs);
     d->procs = NULL;

@@ -71,6 +71,8 @@ static void send_launch(hnp_job_t *job)
         return;
     }
     hnp_job_mark(job, HNP_MARK_LAUNCH_SENT);
+    if (hnp_job_stdin_start(job) != HNP_SUCCESS)
+        hnp_job_abort(job, 1, "cannot forward stdin");
 }
 
 /* ------------------------------------------------------------ phase 2 */
@@ -276,8 +278,12 @@ static void end_job(hnp_job_t *job)
     hnp_rte_timer_destroy(job->timeout_timer);
     job->timeout_timer = NULL;
     uint8_t now = job->kill_now;
-    if (rte->routed != NULL && rte->oob != NULL)
+    if (rte->routed != NULL && rte->oob != NULL) {
         hnp_rte_xcast(rte, HNP_TAG_SHUTDOWN, &now, sizeof(now));
+        /* A daemon joined but not yet routed to (phase 2 incomplete) is
+         * reached through the spawn tree; each daemon passes it on. */
+        hnp_rte_send_spawn_children(rte, HNP_TAG_SHUTDOWN, &now, sizeof(now));
+    }
     if (rte->oob == NULL || hnp_oob_num_connections(rte->oob) == 0) {
         hnp_rte_stop_loop(rte);
         return;

@@ -21,6 +21,7 @@ enum hnp_phase_mark {
 };
 
 struct hnp_rank_output;
+struct hnp_job_stdin;
 
 typedef struct hnp_job {
     hnp_rte_t *rte;
@@ -50,6 +51,7 @@ typedef struct hnp_job {
     hnp_rte_timer_t *timeout_timer;  /* --timeout */
     int interrupts;                  /* SIGINTs received */
     bool kill_now;                   /* no grace: SIGKILL at once */
+    struct hnp_job_stdin *in;        /* hnp's stdin on its way */
 } hnp_job_t;
 
 /** Start the job: spawn, exchange, launch. Runs from the event loop. */
@@ -76,6 +78,10 @@ int hnp_job_output_init(hnp_job_t *job);
 void hnp_job_output(hnp_job_t *job, uint32_t rank, int stream,
                     const char *data, size_t len);
 void hnp_job_output_release(hnp_job_t *job);
+
+/* hnp_job_stdin.c: hnp's stdin to the processes that get it */
+int hnp_job_stdin_start(hnp_job_t *job);
+void hnp_job_stdin_release(hnp_job_t *job);
 
 /** Forward @p sig to every process; a second SIGINT kills at once. */
 void hnp_job_signal(hnp_job_t *job, int sig);

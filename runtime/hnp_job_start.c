@@ -119,6 +119,7 @@ void hnp_job_release(hnp_job_t *job)
     hnp_rte_timer_destroy(job->end_timer);
     hnp_rte_timer_destroy(job->timeout_timer);
     hnp_job_output_release(job);
+    hnp_job_stdin_release(job);
     hnp_job_map_free(&job->map);
     free(job->daemon_known);
     free(job->wdir);

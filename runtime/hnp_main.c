@@ -69,6 +69,11 @@ static int build_map(hnp_args_t *args, hnp_job_map_t *map, char *err,
         rc = hnp_job_map_build(&nodes, &req, map, err, errlen);
     if (rc == HNP_SUCCESS)
         number_apps(args, map->nprocs);
+    if (rc == HNP_SUCCESS && args->stdin_target >= (int64_t)map->nprocs) {
+        hnp_err_set(err, errlen, "--stdin %lld: the job has ranks 0 to %u",
+                    (long long)args->stdin_target, map->nprocs - 1);
+        rc = HNP_ERR_BAD_PARAM;
+    }
     hnp_nodelist_free(&nodes);
     return rc;
 }

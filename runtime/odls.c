@@ -242,18 +242,44 @@ static int proc_new(hnp_odls_t *odls, uint32_t rank, odls_proc_t **out)
 
 /* The child's 0, 1, 2 into @p child_fds (the caller closes them), our
  * ends of the pipes into @p p (closed by proc_free). */
-static int open_stdio(odls_proc_t *p, int child_fds[3], char *err,
-                      size_t errlen)
+/* The child's stdin: /dev/null, or a pipe whose write end goes to
+ * @p writer (non-blocking, so a process that never reads cannot block the
+ * daemon). */
+static int open_stdin(int *writer, int *child_fd, char *err, size_t errlen)
 {
-    int devnull = hnp_open_devnull(err, errlen);
+    int ends[2];
+    int rc;
 
-    if (devnull < 0)
-        return devnull;
-    child_fds[0] = devnull;
+    if (writer == NULL) {
+        *child_fd = hnp_open_devnull(err, errlen);
+        return *child_fd < 0 ? *child_fd : HNP_SUCCESS;
+    }
+    rc = hnp_pipe(ends, err, errlen);
+    if (rc != HNP_SUCCESS)
+        return rc;
+    if (hnp_fd_set_nonblock(ends[1]) != HNP_SUCCESS) {
+        hnp_err_set(err, errlen, "cannot make a pipe non-blocking: %s",
+                    strerror(errno));
+        close(ends[0]);
+        close(ends[1]);
+        return HNP_ERR_IO;
+    }
+    *child_fd = ends[0];
+    *writer = ends[1];
+    return HNP_SUCCESS;
+}
+
+static int open_stdio(odls_proc_t *p, int *stdin_writer, int child_fds[3],
+                      char *err, size_t errlen)
+{
+    int rc = open_stdin(stdin_writer, &child_fds[0], err, errlen);
+
+    if (rc != HNP_SUCCESS)
+        return rc;
     for (int i = 0; i < 2; i++) {
         odls_stream_t *s = &p->streams[i];
         int ends[2];
-        int rc = hnp_pipe(ends, err, errlen);
+        rc = hnp_pipe(ends, err, errlen);
         if (rc != HNP_SUCCESS)
             return rc;
         s->fd = ends[0];
@@ -303,6 +329,7 @@ int hnp_odls_launch(hnp_odls_t *odls, const hnp_odls_proc_t *proc,
                     pid_t *pid, char *err, size_t errlen)
 {
     int child_fds[3] = { -1, -1, -1 };
+    int writer = -1;
     odls_proc_t *p = NULL;
     int rc;
 
@@ -315,7 +342,8 @@ int hnp_odls_launch(hnp_odls_t *odls, const hnp_odls_proc_t *proc,
         hnp_err_set(err, errlen, "out of memory");
         return rc;
     }
-    rc = open_stdio(p, child_fds, err, errlen);
+    rc = open_stdio(p, proc->stdin_writer != NULL ? &writer : NULL, child_fds,
+                    err, errlen);
     if (rc == HNP_SUCCESS) {
         hnp_forkexec_spec_t spec = {
             proc->argv, proc->env, proc->wdir,
@@ -339,9 +367,13 @@ int hnp_odls_launch(hnp_odls_t *odls, const hnp_odls_proc_t *proc,
                 proc->argv[0], (int)p->pid);
     if (pid != NULL)
         *pid = p->pid;
+    if (proc->stdin_writer != NULL)
+        *proc->stdin_writer = writer;
     return (int)p->pid;
 
 fail:
+    if (writer >= 0)
+        close(writer);
     proc_free(p);
     return rc;
 }

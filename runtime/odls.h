@@ -1,7 +1,7 @@
 /*
  * Local launch: a daemon forks and watches the application processes of its
  * node. Each process gets its environment, a working directory, stdin from
- * /dev/null (stdin forwarding comes later), pipes for stdout and stderr,
+ * /dev/null or a pipe the caller writes, pipes for stdout and stderr,
  * and the parent-death signal SIGKILL so that it cannot outlive the daemon.
  * A process that cannot start is reported with the errno of its exec.
  */
@@ -23,6 +23,10 @@ typedef struct hnp_odls_proc {
     char *const *argv;   /**< argv[0] is looked up in PATH like execvp */
     char *const *env;    /**< full environment, "NAME=value" */
     const char *wdir;    /**< NULL: the daemon's */
+    /** NULL: stdin is /dev/null. Else the process reads a pipe whose write
+     *  end (non-blocking, close-on-exec) is stored here for the caller,
+     *  who owns it from then on. */
+    int *stdin_writer;
 } hnp_odls_proc_t;
 
 enum { HNP_STDOUT = 1, HNP_STDERR = 2 };

@@ -27,7 +27,8 @@ enum {
     HNP_TAG_WELCOME,       /* spawn parent -> child: job size, params, subtree */
     HNP_TAG_XCAST,         /* broadcast down the routing tree; wraps a tag */
     HNP_TAG_LAUNCH,        /* (in an xcast) the application to start */
-    HNP_TAG_SHUTDOWN,      /* (in an xcast) kill the processes and exit */
+    HNP_TAG_SHUTDOWN,      /* (in an xcast, or from the spawn parent) kill
+                              the processes and exit */
     HNP_TAG_SIGNAL,        /* (in an xcast) signal the processes */
     HNP_TAG_IOF,           /* daemon -> HNP: output of a rank */
     HNP_TAG_PROC_EXIT,     /* daemon -> HNP: a rank ended */
@@ -35,6 +36,8 @@ enum {
     HNP_TAG_FAILURE,       /* anyone -> HNP: a fatal error, in words */
     HNP_TAG_PHASE2_DONE,   /* daemon -> HNP: my contact table is complete */
     HNP_TAG_STATS,         /* daemon -> HNP: what it cost, when it leaves */
+    HNP_TAG_STDIN,         /* HNP -> daemon: a chunk of hnp's stdin */
+    HNP_TAG_STDIN_ACK,     /* daemon -> HNP: every chunk so far is written */
     HNP_TAG_CORE_MAX = 99,
 };
 
@@ -110,6 +113,12 @@ void hnp_rte_drop_held(hnp_rte_t *rte);
 /** Send @p data to every routing child (wrapped for forwarding) — the
  *  launch broadcast; the caller handles its own copy. */
 int hnp_rte_xcast(hnp_rte_t *rte, uint32_t tag, const void *data, size_t len);
+/** Send @p data to every spawn child this process is connected to. While
+ *  phase 2 is incomplete a joined daemon may be reachable only from its
+ *  spawn parent, not along the routing tree: what ends a job uses this
+ *  too. */
+int hnp_rte_send_spawn_children(hnp_rte_t *rte, uint32_t tag,
+                                const void *data, size_t len);
 
 /* rte_join.c: answer JOIN from spawn children (Algorithm 1) */
 int hnp_rte_accept_joins(hnp_rte_t *rte);

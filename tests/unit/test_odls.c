@@ -213,7 +213,7 @@ static int teardown(void **state)
 static pid_t launch(fixture_t *f, uint32_t rank, char *const *argv,
                     char *const *env, const char *wdir)
 {
-    hnp_odls_proc_t proc = { rank, argv, env != NULL ? env : environ, wdir };
+    hnp_odls_proc_t proc = { rank, argv, env != NULL ? env : environ, wdir, NULL };
     char err[256] = "";
     pid_t pid = 0;
     int rc = hnp_odls_launch(f->odls, &proc, &pid, err, sizeof(err));
@@ -422,6 +422,23 @@ static void test_stdin_is_devnull(void **state)
     assert_string_equal(f->results[0].out, "end\n");
 }
 
+/* With stdin_writer, the process reads what the caller writes, then EOF. */
+static void test_stdin_pipe(void **state)
+{
+    fixture_t *f = *state;
+    int writer = -1;
+    hnp_odls_proc_t proc = { 0, SH("cat; echo end"), environ, NULL, &writer };
+    char err[256] = "";
+
+    assert_true(hnp_odls_launch(f->odls, &proc, NULL, err, sizeof(err)) > 0);
+    assert_true(writer >= 0);
+    assert_true(fcntl(writer, F_GETFL) & O_NONBLOCK);
+    assert_int_equal(write(writer, "typed\n", 6), 6);
+    close(writer);
+    assert_true(run_until(f, all_exited, NULL));
+    assert_string_equal(f->results[0].out, "typed\nend\n");
+}
+
 /* The signals of @p line ("SigIgn:\t<hex>") without those the C library
  * reserves for itself (32 to SIGRTMIN - 1): libc lets nobody change them,
  * so they keep whatever disposition hnp itself inherited. */
@@ -482,7 +499,7 @@ static void test_daemon_without_stdio(void **state)
     for (int i = 0; i < 3; i++)
         close(i);
     hnp_odls_proc_t proc = { 0, SH("echo out; echo err >&2; cat"), environ,
-                             NULL };
+                             NULL, NULL };
     int rc = hnp_odls_launch(f->odls, &proc, NULL, NULL, 0);
     for (int i = 0; i < 3; i++) {
         dup2(saved[i], i);
@@ -616,7 +633,7 @@ static void test_bad_arguments(void **state)
 {
     fixture_t *f = *state;
     char err[128] = "";
-    hnp_odls_proc_t proc = { 0, (char *const[]){ NULL }, environ, NULL };
+    hnp_odls_proc_t proc = { 0, (char *const[]){ NULL }, environ, NULL, NULL };
 
     assert_int_equal(hnp_odls_launch(f->odls, &proc, NULL, err, sizeof(err)),
                      HNP_ERR_BAD_PARAM);
@@ -656,7 +673,7 @@ static void __attribute__((noreturn)) daemon_helper(int report_fd)
     hnp_odls_t *odls = NULL;
     hnp_odls_callbacks_t cb = { quiet_output, NULL, NULL };
     hnp_odls_proc_t proc = { 0, (char *const[]){ "sleep", "60", NULL },
-                             environ, NULL };
+                             environ, NULL, NULL };
     pid_t pid = -1;
 
     alarm(30);
@@ -727,6 +744,7 @@ int main(void)
         T(test_working_directory),
         T(test_environment),
         T(test_stdin_is_devnull),
+        T(test_stdin_pipe),
         T(test_clean_signal_state),
         T(test_own_process_group),
         T(test_daemon_without_stdio),
