@@ -242,10 +242,9 @@ static void exit_timed_out(hnp_rte_t *rte, void *cbdata)
 static void send_stats(hnpd_t *d)
 {
     hnp_buffer_t buf;
-    uint64_t rss_kb;
 
     d->stats.max_connections = hnp_oob_max_connections(d->rte->oob);
-    hnp_daemon_stats_usage(&d->stats.total_cpu_us, &rss_kb);
+    hnp_daemon_stats_usage(&d->stats.total_cpu_us, &d->stats.peak_rss_kb);
     hnp_buffer_init(&buf);
     hnp_daemon_stats_pack(&buf, &d->stats);
     if (hnp_buffer_status(&buf) == HNP_SUCCESS)
@@ -279,6 +278,9 @@ static void on_shutdown(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
     send_stats(d);
     rte->closing = true;
     cancel_launches(rte);
+    /* Before phase 2 completes, a spawn child may be out of reach of the
+     * routing tree: its spawn parent tells it too. */
+    hnp_rte_send_spawn_children(rte, HNP_TAG_SHUTDOWN, data, len);
     if (d->odls != NULL)
         hnp_odls_kill_all(d->odls, now ? 0 : rte->core->kill_grace);
     d->exit_timer = hnp_rte_timer_create(rte, rte->core->kill_grace + 8.0,

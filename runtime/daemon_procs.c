@@ -28,6 +28,33 @@ static hnpd_proc_t *find_proc(hnpd_t *d, uint32_t rank)
     return NULL;
 }
 
+/* Output waiting to leave this daemon, above which the processes' output
+ * is no longer read (and below which it is read again). */
+#define OUTPUT_QUEUE_HIGH (8u << 20)
+#define OUTPUT_QUEUE_LOW (2u << 20)
+
+static void output_recheck(hnp_rte_t *rte, void *cbdata)
+{
+    hnpd_t *d = cbdata;
+
+    hnp_rte_timer_destroy(d->output_timer);
+    d->output_timer = NULL;
+    if (hnp_oob_queued_bytes(rte->oob) > OUTPUT_QUEUE_LOW)
+        d->output_timer = hnp_rte_timer_create(rte, 0.01, output_recheck, d);
+    else if (d->odls != NULL)
+        hnp_odls_pause_output(d->odls, false);
+}
+
+/* A slow reader of hnp's output: stop reading until the queue drains. */
+static void throttle_output(hnpd_t *d)
+{
+    if (d->output_timer != NULL || d->odls == NULL ||
+        hnp_oob_queued_bytes(d->rte->oob) < OUTPUT_QUEUE_HIGH)
+        return;
+    hnp_odls_pause_output(d->odls, true);
+    d->output_timer = hnp_rte_timer_create(d->rte, 0.01, output_recheck, d);
+}
+
 static void send_output(hnpd_t *d, uint32_t rank, int stream,
                         const char *data, size_t len)
 {
@@ -42,6 +69,7 @@ static void send_output(hnpd_t *d, uint32_t rank, int stream,
     if (hnp_buffer_status(&buf) == HNP_SUCCESS)
         hnp_rte_send(d->rte, 0, HNP_TAG_IOF, buf.data, buf.len);
     hnp_buffer_release(&buf);
+    throttle_output(d);
 }
 
 static int linebuf_append(hnpd_linebuf_t *lb, const void *data, size_t len)
@@ -377,6 +405,8 @@ void hnpd_register_proc_handlers(hnpd_t *d)
 
 void hnpd_procs_release(hnpd_t *d)
 {
+    hnp_rte_timer_destroy(d->output_timer);
+    d->output_timer = NULL;
     if (d->odls != NULL)
         hnp_odls_destroy(d->odls);
     d->odls = NULL;

@@ -245,6 +245,8 @@ static void on_stats(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
         job->worst.startup_rss_kb = s.startup_rss_kb;
     if (s.total_cpu_us > job->worst.total_cpu_us)
         job->worst.total_cpu_us = s.total_cpu_us;
+    if (s.peak_rss_kb > job->worst.peak_rss_kb)
+        job->worst.peak_rss_kb = s.peak_rss_kb;
     job->daemons_cpu_us += s.total_cpu_us;
 }
 

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,11 @@ static int write_all(int fd, const char *data, size_t len)
         ssize_t n = write(fd, data, len);
         if (n < 0 && errno == EINTR)
             continue;
+        if (n < 0 && errno == EAGAIN) { /* a non-blocking stdout: wait */
+            struct pollfd pfd = { .fd = fd, .events = POLLOUT };
+            poll(&pfd, 1, -1);
+            continue;
+        }
         if (n <= 0)
             return HNP_ERR_IO;
         data += n;

@@ -156,4 +156,6 @@ void hnp_job_print_timing(const hnp_job_t *job)
     fprintf(stderr, "hnp:   %-36s %9.1f ms CPU (max %.1f ms)\n",
             "daemons' CPU over the job (sum)", job->daemons_cpu_us / 1e3,
             w->total_cpu_us / 1e3);
+    fprintf(stderr, "hnp:   %-36s %9llu kB\n", "daemon peak RSS (max)",
+            (unsigned long long)w->peak_rss_kb);
 }

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <event2/event.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "buffer.h"
@@ -132,6 +133,16 @@ static bool stdin_usable(void)
     return !isatty(STDIN_FILENO) || tcgetpgrp(STDIN_FILENO) == getpgrp();
 }
 
+static bool stdin_pollable(void)
+{
+    struct stat st;
+
+    if (fstat(STDIN_FILENO, &st) != 0)
+        return false;
+    return S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) ||
+           (S_ISCHR(st.st_mode) && isatty(STDIN_FILENO));
+}
+
 int hnp_job_stdin_start(hnp_job_t *job)
 {
     struct hnp_job_stdin *in;
@@ -147,9 +158,10 @@ int hnp_job_stdin_start(hnp_job_t *job)
     }
     job->in = in;
     hnp_rte_recv(job->rte, HNP_TAG_STDIN_ACK, on_stdin_ack, job);
-    in->readable = event_new(job->rte->base, STDIN_FILENO, EV_READ | EV_PERSIST,
-                             stdin_read, job);
     /* epoll refuses regular files and /dev/null: read those from a timer. */
+    if (stdin_pollable())
+        in->readable = event_new(job->rte->base, STDIN_FILENO,
+                                 EV_READ | EV_PERSIST, stdin_read, job);
     if (in->readable != NULL && event_add(in->readable, NULL) != 0) {
         event_free(in->readable);
         in->readable = NULL;

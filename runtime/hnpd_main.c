@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <event2/event.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -131,11 +132,35 @@ static int fork_detachable(int *detach_fd)
     _exit(WIFEXITED(status) ? WEXITSTATUS(status) : 1);
 }
 
+/* A daemon that spawns its own subtree (a tree launcher) starts hnpd
+ * again: the binary running now, at the same absolute path on every node,
+ * as the HNP's own copy was found. */
+static int find_own_path(hnp_rte_t *rte, char *err, size_t errlen)
+{
+    char self[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+    if (n <= 0) {
+        hnp_err_set(err, errlen, "cannot find where hnpd runs from: %s",
+                    strerror(errno));
+        return HNP_ERR_NOT_FOUND;
+    }
+    self[n] = '\0';
+    rte->daemon_path = strdup(self);
+    if (rte->daemon_path == NULL) {
+        hnp_err_set(err, errlen, "out of memory");
+        return HNP_ERR_NOMEM;
+    }
+    return HNP_SUCCESS;
+}
+
 static int run_daemon(hnpd_t *d, const hnpd_args_t *a, char *err,
                       size_t errlen)
 {
     int rc = hnp_rte_create(&d->rte, d->setup, false, a->vpid, err, errlen);
 
+    if (rc == HNP_SUCCESS)
+        rc = find_own_path(d->rte, err, errlen);
     if (rc != HNP_SUCCESS)
         return rc;
     if (read_secret(d->rte->secret, err, errlen) != HNP_SUCCESS)

@@ -69,6 +69,7 @@ struct hnp_odls {
     size_t alive;
     struct event *kill_timer;    /* the SIGKILL after kill_all's grace */
     unsigned char *chunk;        /* read buffer shared by every pipe */
+    bool paused;                 /* output is not read for now */
 };
 
 typedef enum { READ_DATA, READ_AGAIN, READ_EOF } read_result_t;
@@ -301,8 +302,8 @@ static int open_stdio(odls_proc_t *p, int *stdin_writer, int child_fds[3],
 
 static int proc_watch(odls_proc_t *p, char *err, size_t errlen)
 {
-    if (event_add(p->streams[0].ev, NULL) != 0 ||
-        event_add(p->streams[1].ev, NULL) != 0) {
+    if (!p->odls->paused && (event_add(p->streams[0].ev, NULL) != 0 ||
+                             event_add(p->streams[1].ev, NULL) != 0)) {
         hnp_err_set(err, errlen, "cannot watch the output pipes of rank %u",
                     p->rank);
         return HNP_ERROR;
@@ -471,4 +472,20 @@ void hnp_odls_destroy(hnp_odls_t *odls)
         event_free(odls->kill_timer);
     free(odls->chunk);
     free(odls);
+}
+
+void hnp_odls_pause_output(hnp_odls_t *odls, bool pause)
+{
+    if (odls->paused == pause)
+        return;
+    odls->paused = pause;
+    for (odls_proc_t *p = odls->procs; p != NULL; p = p->next)
+        for (int i = 0; i < 2; i++) {
+            if (p->streams[i].fd < 0 || p->streams[i].ev == NULL)
+                continue;
+            if (pause)
+                event_del(p->streams[i].ev);
+            else
+                event_add(p->streams[i].ev, NULL);
+        }
 }

@@ -8,6 +8,7 @@
 #ifndef HNP_ODLS_H
 #define HNP_ODLS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -52,6 +53,10 @@ int hnp_odls_launch(hnp_odls_t *odls, const hnp_odls_proc_t *proc,
 void hnp_odls_signal_all(hnp_odls_t *odls, int sig);
 /** SIGTERM everyone now, SIGKILL whoever is left after @p grace seconds. */
 void hnp_odls_kill_all(hnp_odls_t *odls, double grace);
+/** Stop (or resume) reading the processes' output: a process that writes
+ * more then blocks in its write, which is how a slow consumer of the
+ * output slows the job down instead of filling memory. */
+void hnp_odls_pause_output(hnp_odls_t *odls, bool pause);
 /** Processes launched and not yet reported exited. */
 size_t hnp_odls_num_alive(const hnp_odls_t *odls);
 /** Kills (SIGKILL) what is left and frees. */

@@ -6,7 +6,8 @@
  * after checking the connector's, so a stranger never receives the secret.
  * Every event callback holds the OOB (oob_hold/oob_release): a connection
  * that ends inside a callback is only marked dead, and user callbacks may
- * call any hnp_oob_* function, hnp_oob_destroy() included.
+ * call any hnp_oob_* function, hnp_oob_destroy() included. Duplicates from
+ * simultaneous connects retire as oob_internal.h tells.
  */
 #include "config.h"
 
@@ -36,6 +37,7 @@ static void conn_read_cb(evutil_socket_t fd, short what, void *arg);
 static void conn_write_cb(evutil_socket_t fd, short what, void *arg);
 static void conn_timer_cb(evutil_socket_t fd, short what, void *arg);
 static void connect_next(oob_peer_t *peer);
+static void conn_end_deferred(oob_peer_t *peer);
 
 static void timer_start(oob_conn_t *c, double seconds)
 {
@@ -112,6 +114,10 @@ void oob_conn_close(oob_conn_t *c)
     close(c->fd);
     c->fd = -1;
     c->state = OOB_CONN_DEAD;
+    if (c->rx_held) {
+        c->rx_held = false;
+        c->peer->nheld--;
+    }
     if (c->peer != NULL && c->peer->connecting == c)
         c->peer->connecting = NULL;
     if (c->prev != NULL)
@@ -124,6 +130,9 @@ void oob_conn_close(oob_conn_t *c)
     c->next = oob->dead;
     oob->dead = c;
     oob->nconns--;
+    /* A duplicate gone can bring no more frames: what waited for it may go. */
+    if (c->peer != NULL && c->peer->nheld > 0)
+        oob_peer_unhold(c->peer);
 }
 
 static void conn_log_end(const oob_conn_t *c, hnp_log_severity_t sev,
@@ -175,6 +184,7 @@ static void conn_end(oob_conn_t *c, hnp_log_severity_t sev, const char *fmt,
     if (was == OOB_CONN_CONNECTING || was == OOB_CONN_AWAIT_REPLY) {
         attempt_note(peer, c->remote, reason);
         connect_next(peer);
+        conn_end_deferred(peer);
     } else if (was == OOB_CONN_OPEN) {
         oob_peer_conn_lost(peer, c);
     }
@@ -182,18 +192,21 @@ static void conn_end(oob_conn_t *c, hnp_log_severity_t sev, const char *fmt,
 
 /* ---------------------------------------------------------- writing */
 
-ssize_t oob_write_evbuffer(int fd, struct evbuffer *buf)
+ssize_t oob_write_evbuffer(int fd, struct evbuffer *buf, size_t limit)
 {
     struct evbuffer_iovec vec[WRITE_IOV_MAX];
     struct iovec iov[WRITE_IOV_MAX];
     struct msghdr msg;
+    ev_ssize_t want = limit < (size_t)EV_SSIZE_MAX ? (ev_ssize_t)limit : -1;
 
-    int n = evbuffer_peek(buf, -1, NULL, vec, WRITE_IOV_MAX);
+    int n = evbuffer_peek(buf, want, NULL, vec, WRITE_IOV_MAX);
     if (n > WRITE_IOV_MAX)
         n = WRITE_IOV_MAX;
     for (int i = 0; i < n; i++) {
         iov[i].iov_base = vec[i].iov_base;
-        iov[i].iov_len = vec[i].iov_len;
+        /* The last chunk peeked may reach past the limit. */
+        iov[i].iov_len = vec[i].iov_len < limit ? vec[i].iov_len : limit;
+        limit -= iov[i].iov_len;
     }
     memset(&msg, 0, sizeof(msg));
     msg.msg_iov = iov;
@@ -210,24 +223,43 @@ ssize_t oob_write_evbuffer(int fd, struct evbuffer *buf)
 static int drain_to_socket(int fd, struct evbuffer *buf)
 {
     while (evbuffer_get_length(buf) > 0) {
-        if (oob_write_evbuffer(fd, buf) >= 0 || errno == EINTR)
+        if (oob_write_evbuffer(fd, buf, SIZE_MAX) >= 0 || errno == EINTR)
             continue;
         return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : errno;
     }
     return 0;
 }
 
+/* A duplicate has written its last byte: our FIN, then the preferred
+ * connection may send; the duplicate stays until the peer's FIN. */
+static void conn_retire_done(oob_conn_t *c)
+{
+    c->retiring = false;
+    c->tx_shut = true;
+    shutdown(c->fd, SHUT_WR);
+    HNP_VERBOSE(c->oob->log, 2, "connection with peer %u (%s) is a duplicate: "
+                "our side is shut", c->peer->vpid, c->remote);
+    if (c->rx_eof) {
+        conn_end(c, HNP_LOG_VERBOSE, "a duplicate, shut by both sides");
+        return;
+    }
+    timer_start(c, c->oob->handshake_timeout);
+    oob_peer_retired(c->peer, c);
+}
+
 static void conn_flush(oob_conn_t *c)
 {
     oob_peer_t *peer = c->peer;
-    bool mine = c->state == OOB_CONN_OPEN && peer->sender == c;
+    bool mine = c->state == OOB_CONN_OPEN && peer->sender == c && !c->tx_shut;
+    size_t limit = c->retiring ? oob_peer_head_left(peer) : SIZE_MAX;
 
     /* The hello goes first: frames may follow it in the same write. */
     int err = drain_to_socket(c->fd, c->out);
     bool more = evbuffer_get_length(c->out) > 0;
-    if (err == 0 && !more && mine) {
-        err = oob_peer_flush(peer, c->fd);
-        more = evbuffer_get_length(peer->queue) > 0;
+    if (err == 0 && !more && mine && limit > 0) {
+        err = oob_peer_flush(peer, c->fd, limit);
+        more = c->retiring ? oob_peer_head_left(peer) > 0
+                           : evbuffer_get_length(peer->queue) > 0;
     }
     if (err != 0) {
         bool ordinary = err == EPIPE || err == ECONNRESET;
@@ -239,7 +271,9 @@ static void conn_flush(oob_conn_t *c)
         event_add(c->ev_write, NULL);
     else
         event_del(c->ev_write);
-    if (!more && mine && peer->closing)
+    if (!more && c->retiring)
+        conn_retire_done(c);
+    else if (!more && mine && peer->closing)
         oob_peer_close_now(peer);
 }
 
@@ -290,6 +324,7 @@ static int connect_start(oob_peer_t *peer, const oob_endpoint_t *ep)
     }
     c->state = OOB_CONN_CONNECTING;
     c->peer = peer;
+    c->outgoing = true;
     peer->connecting = c;
     event_add(c->ev_write, NULL);
     timer_start(c, peer->oob->connect_timeout);
@@ -425,7 +460,7 @@ static void conn_opened(oob_conn_t *c)
     event_del(c->ev_timer);
     HNP_VERBOSE(oob->log, 1, "connection with peer %u (%s) is up",
                 c->peer->vpid, c->remote);
-    oob_peer_opened(c->peer, c);
+    oob_peer_opened(c->peer);
     if (c->state == OOB_CONN_OPEN)
         conn_flush(c);
 }
@@ -523,10 +558,89 @@ static void conn_process(oob_conn_t *c)
         case OOB_CONN_AWAIT_HELLO: progress = hello_from_connector(c); break;
         case OOB_CONN_AWAIT_REPLY: progress = hello_from_acceptor(c); break;
         case OOB_CONN_OPEN:
+            progress = !oob_peer_holds(c->peer, c) && frame_take(c);
+            break;
         case OOB_CONN_CLOSING: progress = frame_take(c); break;
         default: progress = false; break;
         }
     }
+}
+
+void oob_conn_hold(oob_conn_t *c, bool held)
+{
+    if (c->rx_held == held || c->state == OOB_CONN_DEAD)
+        return;
+    c->rx_held = held;
+    if (held) {
+        /* Not read meanwhile: the peer's writes stall instead of our
+         * buffer growing. */
+        c->peer->nheld++;
+        event_del(c->ev_read);
+        return;
+    }
+    c->peer->nheld--;
+    event_add(c->ev_read, NULL);
+    /* What waited is already buffered: the socket may say nothing new. */
+    event_active(c->ev_read, EV_READ, 0);
+}
+
+/* Our preferred attempt ended: a duplicate whose EOF waited for it
+ * (conn_eof_duplicate) was closed by the peer after all. */
+static void conn_end_deferred(oob_peer_t *p)
+{
+    oob_conn_t *d = p->oob->live;
+
+    while (d != NULL && !p->oob->destroy_requested) {
+        if (d->peer == p && d->state == OOB_CONN_OPEN && d->rx_eof &&
+            !d->retiring && !d->tx_shut) {
+            conn_end(d, HNP_LOG_VERBOSE, "closed by the other side");
+            d = p->oob->live; /* the callbacks may have changed the list */
+        } else {
+            d = d->next;
+        }
+    }
+}
+
+/* An EOF on a duplicate while the preferred connection is up, or our
+ * preferred attempt awaits the hello of a peer that has it open already,
+ * is the peer retiring it: finish our side instead of losing the peer. */
+static bool conn_eof_duplicate(oob_conn_t *c)
+{
+    oob_peer_t *p = c->peer;
+    const oob_conn_t *attempt = p->connecting;
+
+    if (oob_conn_preferred(c))
+        return false;
+    bool up = oob_peer_preferred_up(p);
+    bool coming = attempt != NULL && attempt->state == OOB_CONN_AWAIT_REPLY &&
+                  oob_conn_preferred(attempt);
+    if (!up && !coming)
+        return false;
+    c->rx_eof = true;
+    event_del(c->ev_read); /* an EOF stays readable */
+    if (p->nheld > 0)
+        oob_peer_unhold(p);
+    if (c->tx_shut) {
+        conn_end(c, HNP_LOG_VERBOSE, "a duplicate, shut by both sides");
+    } else if (up) {
+        c->retiring = true;
+        oob_conn_want_write(c);
+    }
+    return true;
+}
+
+static void conn_read_failed(oob_conn_t *c, int err)
+{
+    bool open = c->state == OOB_CONN_OPEN || c->state == OOB_CONN_CLOSING;
+
+    if (err == CONN_EOF && c->state == OOB_CONN_OPEN && conn_eof_duplicate(c))
+        return;
+    if (err == CONN_EOF)
+        conn_end(c, HNP_LOG_VERBOSE, "closed by the other side%s",
+                 open ? "" : " during the handshake");
+    else
+        conn_end(c, err == ECONNRESET ? HNP_LOG_VERBOSE : HNP_LOG_WARN,
+                 "read: %s", strerror(err));
 }
 
 static void conn_read_cb(evutil_socket_t fd, short what, void *arg)
@@ -539,15 +653,14 @@ static void conn_read_cb(evutil_socket_t fd, short what, void *arg)
     oob_hold(oob);
     int err = conn_fill(c);
     conn_process(c);
-    if (err != 0 && c->state != OOB_CONN_DEAD && !oob->destroy_requested) {
-        if (err == CONN_EOF)
-            conn_end(c, HNP_LOG_VERBOSE, "closed by the other side%s",
-                     c->state == OOB_CONN_OPEN || c->state == OOB_CONN_CLOSING
-                         ? "" : " during the handshake");
-        else
-            conn_end(c, err == ECONNRESET ? HNP_LOG_VERBOSE : HNP_LOG_WARN,
-                     "read: %s", strerror(err));
+    if (c->state == OOB_CONN_OPEN && !oob->destroy_requested &&
+        oob_peer_holds(c->peer, c)) {
+        /* The frames wait in c->in; an EOF is read again on resuming. */
+        oob_conn_hold(c, true);
+        err = 0;
     }
+    if (err != 0 && c->state != OOB_CONN_DEAD && !oob->destroy_requested)
+        conn_read_failed(c, err);
     oob_release(oob);
 }
 
@@ -584,6 +697,9 @@ static void conn_timer_cb(evutil_socket_t fd, short what, void *arg)
     else if (c->state == OOB_CONN_CLOSING)
         conn_end(c, HNP_LOG_VERBOSE, "not closed by the other side within "
                  "%g s of our close", oob->handshake_timeout);
+    else if (c->state == OOB_CONN_OPEN && c->tx_shut)
+        conn_end(c, HNP_LOG_VERBOSE, "a duplicate not shut by the other side "
+                 "within %g s of ours", oob->handshake_timeout);
     oob_release(oob);
 }
 
@@ -612,13 +728,16 @@ int oob_conn_accepted(hnp_oob_t *oob, int fd, const struct sockaddr *sa)
  * meanwhile is lost. */
 void oob_conn_shutdown(oob_conn_t *c)
 {
-    if (c->state != OOB_CONN_OPEN) {
+    /* Nothing to wait for once the peer has shut its side too. */
+    if (c->state != OOB_CONN_OPEN || c->rx_eof) {
         oob_conn_close(c);
         return;
     }
     (void)drain_to_socket(c->fd, c->out);
     shutdown(c->fd, SHUT_WR);
     c->state = OOB_CONN_CLOSING;
+    c->retiring = false;
+    oob_conn_hold(c, false); /* the EOF must be read */
     event_del(c->ev_write);
     timer_start(c, c->oob->handshake_timeout);
 }

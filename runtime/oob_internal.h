@@ -9,13 +9,48 @@
  * callback is running (oob_release()), so code that called out to a user
  * callback can still look at it and see state OOB_CONN_DEAD.
  *
- * Simultaneous connections: when both sides connect at once, both
- * connections are kept. Each side sends on the connection whose handshake
- * completed first (the peer's "sender") and reads from all of them, so a
- * message is written exactly once and the frames to one peer stay in order;
- * a later connection takes over sending only when the sender closes.
- * Nothing is ever closed just because it is a duplicate: the other side may
- * already have written on it.
+ * Simultaneous connections. When two processes connect to each other at
+ * once, both handshakes may complete. Both sides then keep the connection
+ * initiated by the lower vpid (the "preferred" one: each side knows who
+ * connected and both vpids, so they agree without a message) and retire
+ * the other (the "duplicate"). Connections initiated by the same side are
+ * of one class; among those the oldest sends, and none is retired.
+ *
+ * Sending. A peer has one queue and one sender, the connection its frames
+ * are written on. When a preferred connection opens, every duplicate is
+ * marked retiring: the sender among them finishes the frame it began
+ * (never more), then each sends FIN (shutdown(SHUT_WR)); only after the
+ * old sender's FIN does the preferred one write. So per peer, the bytes we
+ * send are: frames on the duplicate, its FIN, frames on the preferred one.
+ * A preferred connection is never retired, so that never goes the other
+ * way round, and no frame is written twice or split across connections (a
+ * sender that fails mid-frame loses that frame, logged, as before).
+ *
+ * Receiving. Frames on a preferred connection are held back (and its
+ * socket no longer read) while a duplicate from the same peer may still
+ * bring frames: one that is open and whose FIN has not been read, or our
+ * own duplicate still waiting for the acceptor's hello (the acceptor may
+ * have written frames right after that hello). By the order above,
+ * everything the peer wrote on the duplicate precedes its FIN and
+ * everything on the preferred one, so reading the duplicate to its EOF
+ * before going on with the preferred one delivers in the order sent.
+ * This cannot deadlock: frames on the preferred connection mean the peer
+ * has it open, hence retires its duplicate, and the only thing that FIN
+ * waits for is the end of a frame on the duplicate, which we keep reading.
+ *
+ * Closing. A duplicate is closed once both FINs are through: ours after
+ * retiring, the peer's read as EOF. An EOF on a duplicate while the
+ * preferred connection is up is the peer retiring it, not the peer going
+ * away: the duplicate finishes its frame, sends its FIN and closes, and
+ * since the preferred one is up, no peer_down follows. The same EOF may
+ * come while our preferred attempt still awaits the peer's hello (the
+ * peer has that connection open already); it waits, unread, until the
+ * attempt opens (then as above) or fails (then it is the peer's close
+ * after all). Receiving goes on until the EOF, so nothing in flight is
+ * lost. A peer that never sends its FIN is cut off after the handshake
+ * timeout.
+ * hnp_oob_max_connections() still counts the duplicate, which lives for
+ * the race only.
  */
 #ifndef HNP_OOB_INTERNAL_H
 #define HNP_OOB_INTERNAL_H
@@ -84,6 +119,11 @@ struct oob_conn {
     struct evbuffer *out;   /**< our hello; frames come from the peer queue */
     oob_peer_t *peer;       /**< NULL until an accepted hello names it */
     uint64_t open_seq;      /**< when the handshake completed: oldest sends */
+    bool outgoing;          /**< we connected (decides which duplicate stays) */
+    bool retiring;          /**< a duplicate: end the frame begun, then FIN */
+    bool tx_shut;           /**< a retired duplicate: our FIN is sent */
+    bool rx_eof;            /**< the peer's FIN is read */
+    bool rx_held;           /**< not read until a duplicate's EOF */
     char remote[OOB_ENDPOINT_STRLEN];
     oob_conn_t *prev, *next; /**< in the OOB's live or dead list */
 };
@@ -109,6 +149,7 @@ struct oob_peer {
     oob_conn_t *connecting;   /**< our outgoing attempt, if any */
     oob_attempt_t attempt;
     uint32_t nopen;           /**< OPEN connections */
+    uint32_t nheld;           /**< connections with rx_held set */
     bool closing;             /**< close_peer: close once the queue drains */
     struct event *kick;       /**< runs connect/close from the event loop */
     oob_peer_t *hash_next;
@@ -148,6 +189,13 @@ struct hnp_oob {
     bool destroy_requested; /**< hnp_oob_destroy() called from a callback */
 };
 
+/** Whether @p c is the connection both sides keep: the one initiated by
+ *  the lower vpid. @p c must have a peer. */
+static inline bool oob_conn_preferred(const oob_conn_t *c)
+{
+    return c->outgoing == (c->oob->self < c->peer->vpid);
+}
+
 /* oob_addr.c: interfaces, include/exclude lists, URIs. */
 int oob_addr_select(const char *include, const char *exclude,
                     hnp_log_stream_t *log, oob_ifaddr_t **out, size_t *nout,
@@ -174,8 +222,13 @@ void oob_peers_free(hnp_oob_t *oob);
 void oob_peer_kick(oob_peer_t *peer);
 int oob_peer_enqueue(oob_peer_t *peer, const hnp_frame_header_t *hdr,
                      const void *body);
-int oob_peer_flush(oob_peer_t *peer, int fd);
-void oob_peer_opened(oob_peer_t *peer, oob_conn_t *conn);
+int oob_peer_flush(oob_peer_t *peer, int fd, size_t limit);
+size_t oob_peer_head_left(const oob_peer_t *peer);
+void oob_peer_opened(oob_peer_t *peer);
+void oob_peer_retired(oob_peer_t *peer, oob_conn_t *conn);
+bool oob_peer_preferred_up(const oob_peer_t *peer);
+bool oob_peer_holds(const oob_peer_t *peer, const oob_conn_t *conn);
+void oob_peer_unhold(oob_peer_t *peer);
 void oob_peer_conn_lost(oob_peer_t *peer, oob_conn_t *conn);
 void oob_peer_unreachable(oob_peer_t *peer);
 void oob_peer_close_now(oob_peer_t *peer);
@@ -190,6 +243,7 @@ void oob_conn_want_write(oob_conn_t *conn);
 void oob_conn_shutdown(oob_conn_t *conn);
 void oob_conn_close(oob_conn_t *conn);
 void oob_conn_free(oob_conn_t *conn);
-ssize_t oob_write_evbuffer(int fd, struct evbuffer *buf);
+void oob_conn_hold(oob_conn_t *conn, bool held);
+ssize_t oob_write_evbuffer(int fd, struct evbuffer *buf, size_t limit);
 
 #endif /* HNP_OOB_INTERNAL_H */

@@ -3,7 +3,9 @@
  * peer_up / peer_down transitions.
  *
  * A peer is "up" while it has at least one handshaken (OPEN) connection;
- * peer_up and peer_down alternate strictly. Frames are encoded into the
+ * peer_up and peer_down alternate strictly. Which of two simultaneous
+ * connections stays, and why switching between them keeps the frames in
+ * order, is told in oob_internal.h. Frames are encoded into the
  * queue when sent, so the caller's buffers are free at once, and the frame
  * lengths are kept beside the bytes so that a peer going down can report
  * exactly how many frames were not written.
@@ -227,12 +229,21 @@ static void queue_drop_partial(oob_peer_t *p)
              "connection closed and is lost", p->vpid);
 }
 
-int oob_peer_flush(oob_peer_t *p, int fd)
+/* What is left of a frame begun on the sender: a retiring sender writes
+ * that much and no more. */
+size_t oob_peer_head_left(const oob_peer_t *p)
 {
-    while (evbuffer_get_length(p->queue) > 0) {
-        ssize_t n = oob_write_evbuffer(fd, p->queue);
-        if (n > 0)
+    return p->head_written > 0 ? queue_head(p) - p->head_written : 0;
+}
+
+int oob_peer_flush(oob_peer_t *p, int fd, size_t limit)
+{
+    while (evbuffer_get_length(p->queue) > 0 && limit > 0) {
+        ssize_t n = oob_write_evbuffer(fd, p->queue, limit);
+        if (n > 0) {
             queue_written(p, (size_t)n);
+            limit -= (size_t)n;
+        }
         else if (n == 0)
             return EIO; /* a non-empty write that wrote nothing */
         else if (errno != EINTR)
@@ -241,27 +252,105 @@ int oob_peer_flush(oob_peer_t *p, int fd)
     return 0;
 }
 
-/* ---------------------------------------------------------- up and down */
+/* ---------------------------------------------------------- duplicates */
 
-void oob_peer_opened(oob_peer_t *p, oob_conn_t *c)
+static bool conn_writable(const oob_conn_t *c, const oob_peer_t *p)
 {
-    p->nopen++;
-    if (p->sender == NULL)
-        p->sender = c;
-    if (p->nopen == 1)
-        notify_up(p->oob, p->vpid);
+    return c->peer == p && c->state == OOB_CONN_OPEN && !c->retiring &&
+           !c->tx_shut;
 }
 
-/* The oldest OPEN connection left, which takes over sending. */
+/* The connection that sends next: a preferred one over a duplicate, then
+ * the oldest, so that sending moves to another one as rarely as possible. */
 static oob_conn_t *sender_next(const oob_peer_t *p)
 {
     oob_conn_t *best = NULL;
 
-    for (oob_conn_t *c = p->oob->live; c != NULL; c = c->next)
-        if (c->peer == p && c->state == OOB_CONN_OPEN &&
-            (best == NULL || c->open_seq < best->open_seq))
+    for (oob_conn_t *c = p->oob->live; c != NULL; c = c->next) {
+        if (!conn_writable(c, p))
+            continue;
+        bool pref = oob_conn_preferred(c);
+        if (best == NULL || (pref && !oob_conn_preferred(best)) ||
+            (pref == oob_conn_preferred(best) && c->open_seq < best->open_seq))
             best = c;
+    }
     return best;
+}
+
+/* Once a preferred connection is up, every duplicate retires; the sender
+ * among them stays the sender until its FIN (oob_peer_retired), so that
+ * the preferred one writes nothing before the duplicate's last frame. */
+static void peer_settle(oob_peer_t *p)
+{
+    oob_conn_t *best = sender_next(p);
+
+    if (best != NULL && oob_conn_preferred(best))
+        for (oob_conn_t *c = p->oob->live; c != NULL; c = c->next)
+            if (conn_writable(c, p) && !oob_conn_preferred(c)) {
+                c->retiring = true;
+                oob_conn_want_write(c);
+            }
+    if (p->sender == NULL)
+        p->sender = best;
+}
+
+void oob_peer_retired(oob_peer_t *p, oob_conn_t *c)
+{
+    if (p->sender != c)
+        return;
+    /* The duplicate's last frame is out: the preferred one takes over. If
+     * that one failed meanwhile, the queue waits for the peer to go down
+     * (a new connection beside a draining one could overtake it). */
+    p->sender = sender_next(p);
+    if (p->sender != NULL)
+        oob_conn_want_write(p->sender);
+}
+
+bool oob_peer_preferred_up(const oob_peer_t *p)
+{
+    for (const oob_conn_t *c = p->oob->live; c != NULL; c = c->next)
+        if (c->peer == p && c->state == OOB_CONN_OPEN && oob_conn_preferred(c))
+            return true;
+    return false;
+}
+
+/* Whether frames on @p c must wait: it is preferred and a duplicate from
+ * the same peer may still bring frames that were sent before them. */
+bool oob_peer_holds(const oob_peer_t *p, const oob_conn_t *c)
+{
+    /* The usual case, one connection, without a walk over all of them. */
+    if (!oob_conn_preferred(c) || (p->nopen <= 1 && p->connecting == NULL))
+        return false;
+    for (const oob_conn_t *d = p->oob->live; d != NULL; d = d->next) {
+        if (d == c || d->peer != p || oob_conn_preferred(d))
+            continue;
+        if ((d->state == OOB_CONN_OPEN && !d->rx_eof) ||
+            d->state == OOB_CONN_AWAIT_REPLY)
+            return true;
+    }
+    return false;
+}
+
+/* A duplicate stopped bringing frames: read the held connections again. */
+void oob_peer_unhold(oob_peer_t *p)
+{
+    oob_conn_t *next;
+
+    for (oob_conn_t *c = p->oob->live; c != NULL && p->nheld > 0; c = next) {
+        next = c->next;
+        if (c->peer == p && c->rx_held)
+            oob_conn_hold(c, false);
+    }
+}
+
+/* ---------------------------------------------------------- up and down */
+
+void oob_peer_opened(oob_peer_t *p)
+{
+    p->nopen++;
+    peer_settle(p);
+    if (p->nopen == 1)
+        notify_up(p->oob, p->vpid);
 }
 
 static void peer_down(oob_peer_t *p)
@@ -278,11 +367,12 @@ void oob_peer_conn_lost(oob_peer_t *p, oob_conn_t *c)
 {
     p->nopen--;
     if (p->sender == c) {
-        p->sender = sender_next(p);
-        if (p->sender != NULL) {
+        /* Whichever connection sends next, the cut frame cannot go on it. */
+        if (p->nopen > 0)
             queue_drop_partial(p);
+        p->sender = sender_next(p);
+        if (p->sender != NULL)
             oob_conn_want_write(p->sender);
-        }
     }
     if (p->nopen == 0)
         peer_down(p);
@@ -342,7 +432,8 @@ static void peer_kick_cb(evutil_socket_t fd, short what, void *arg)
         oob_peer_close_now(p);
     else if (p->sender != NULL)
         oob_conn_want_write(p->sender);
-    else if (!empty && p->connecting == NULL && p->naddrs > 0)
-        oob_conn_connect(p);
+    else if (!empty && p->connecting == NULL && p->naddrs > 0 && p->nopen == 0)
+        oob_conn_connect(p); /* beside a draining duplicate, it could
+                                overtake the duplicate's last frames */
     oob_release(oob);
 }

@@ -265,7 +265,8 @@ int hnp_rte_xcast(hnp_rte_t *rte, uint32_t tag, const void *data, size_t len)
     uint32_t total = rte->routed->children(rte->self, rte->nprocs, NULL, 0);
     hnp_vpid_t *kids = children;
     hnp_buffer_t buf;
-    int rc = HNP_SUCCESS;
+    bool packed;
+    int rc;
 
     if (total > 1024 && (kids = malloc(total * sizeof(*kids))) == NULL)
         return HNP_ERR_NOMEM;
@@ -274,12 +275,42 @@ int hnp_rte_xcast(hnp_rte_t *rte, uint32_t tag, const void *data, size_t len)
     hnp_pack_u32(&buf, tag);
     hnp_pack_blob(&buf, data, len);
     rc = hnp_buffer_status(&buf);
-    for (uint32_t i = 0; rc == HNP_SUCCESS && i < total; i++)
-        rc = send_via(rte, kids[i], rte->self, kids[i], HNP_TAG_XCAST,
-                      buf.data, buf.len);
+    packed = rc == HNP_SUCCESS;
+    /* A child that cannot be reached (one that never came up, while a job
+     * ends) must not keep the message from its siblings. */
+    for (uint32_t i = 0; packed && i < total; i++) {
+        int sent = send_via(rte, kids[i], rte->self, kids[i], HNP_TAG_XCAST,
+                            buf.data, buf.len);
+        if (rc == HNP_SUCCESS)
+            rc = sent;
+    }
     hnp_buffer_release(&buf);
     if (kids != children)
         free(kids);
+    return rc;
+}
+
+int hnp_rte_send_spawn_children(hnp_rte_t *rte, uint32_t tag,
+                                const void *data, size_t len)
+{
+    uint32_t total = hnp_rte_spawn_children(rte, NULL, 0);
+    hnp_vpid_t *kids;
+    int rc = HNP_SUCCESS;
+
+    if (total == 0)
+        return HNP_SUCCESS;
+    kids = malloc(total * sizeof(*kids));
+    if (kids == NULL)
+        return HNP_ERR_NOMEM;
+    hnp_rte_spawn_children(rte, kids, total);
+    for (uint32_t i = 0; i < total; i++) {
+        if (!hnp_oob_connected(rte->oob, kids[i]))
+            continue;
+        int sent = send_via(rte, kids[i], rte->self, kids[i], tag, data, len);
+        if (rc == HNP_SUCCESS)
+            rc = sent;
+    }
+    free(kids);
     return rc;
 }
 

@@ -13,6 +13,17 @@
 #include "routed_base.h"
 #include "rte.h"
 
+/* libevent's own complaints go through our log, not straight to stderr. */
+static void libevent_log(int severity, const char *msg)
+{
+    hnp_log_stream_t *log = hnp_log_stream("event");
+
+    if (severity >= EVENT_LOG_ERR)
+        HNP_ERROR_LOG(log, "libevent: %s", msg);
+    else
+        HNP_VERBOSE(log, 1, "libevent: %s", msg);
+}
+
 int hnp_rte_create(hnp_rte_t **out, hnp_setup_t *setup, bool is_hnp,
                    hnp_vpid_t self, char *err, size_t errlen)
 {
@@ -29,6 +40,7 @@ int hnp_rte_create(hnp_rte_t **out, hnp_setup_t *setup, bool is_hnp,
     rte->ready = is_hnp;
     rte->self = self;
     rte->log = hnp_log_stream("rte");
+    event_set_log_callback(libevent_log);
     rte->base = event_base_new();
     if (rte->base == NULL) {
         hnp_err_set(err, errlen, "cannot create the event loop");

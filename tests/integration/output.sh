@@ -20,5 +20,16 @@ done
 run_hnp -N 1 --host "$(hosts 1)" sh -c 'head -c 8388608 /dev/zero | tr "\0" a; echo' "$prefix"
 expect_status 0 "large output"
 [ "$(wc -c <"$tmp/out")" = 8388609 ] || fail "8 MB + newline expected, got $(wc -c <"$tmp/out") bytes"
+# A slow reader of hnp's output slows the job down: 100 MB through a
+# reader that starts 2 s late arrive whole, and the daemon never holds more
+# than a few MB of it.
+status=0
+timeout -k 5 120 "$HNP" --timing -N 1 --host "$(hosts 1)" \
+    sh -c 'head -c 100000000 /dev/zero' "$prefix" 2>"$tmp/err" |
+    (sleep 2; wc -c >"$tmp/count") || status=$?
+expect_status 0 "slow reader"
+[ "$(cat "$tmp/count")" = 100000000 ] || fail "100 MB expected, got $(cat "$tmp/count")"
+rss=$(sed -n 's/.*daemon peak RSS (max) *\([0-9]*\) kB/\1/p' "$tmp/err")
+[ -n "$rss" ] && [ "$rss" -lt 65536 ] || fail "daemon peak RSS ${rss:-?} kB with a slow reader"
 assert_no_leftovers "output"
 echo "PASS"

@@ -1,0 +1,163 @@
+/*
+ * The PMI wire-protocol server a daemon embeds: it answers the application
+ * processes of its node in the protocol MPICH, MVAPICH and Intel MPI speak
+ * to their process manager ("simple" PMI-1, and PMI-2 when the library
+ * asks), over one socket per process.
+ *
+ * The daemon makes a socketpair per process, passes one end to the process
+ * (see hnp_pmi_client_env()) and hands the other to the server with
+ * hnp_pmi_server_add_client(). The server reads, parses and answers on the
+ * daemon's event loop; what needs the rest of the job goes through the
+ * callbacks:
+ *
+ *  - a fence (PMI-1 barrier_in, PMI-2 kvs-fence): once every local rank has
+ *    entered fence number S, the server calls fence_ready(S, blob) with the
+ *    node's puts since the previous fence packed into one blob. The daemon
+ *    spreads the blobs (the exchange framework's all-gather), hands each
+ *    node's blob back with hnp_pmi_fence_merge() (its own may come back
+ *    too: merging is idempotent), then calls hnp_pmi_fence_complete(S). The
+ *    server answers the waiting processes and serves gets from the merged
+ *    store. The blob maps directly onto the exchange callbacks: learned()
+ *    -> hnp_pmi_fence_merge(), complete() -> hnp_pmi_fence_complete().
+ *  - abort requests, finalize notices and misbehaving clients are reported
+ *    with the process's rank.
+ *
+ * Callbacks run from the event loop or from the hnp_pmi_* call that caused
+ * them, and may call any hnp_pmi_* function, hnp_pmi_server_destroy()
+ * included (the free is then deferred until the server's frames unwind).
+ *
+ * Wire formats (what MPICH's clients send; see the report in
+ * tests/pmi/pmi-serve.c):
+ *  - PMI-1: lines "cmd=NAME key=value key=value\n"; values cannot hold
+ *    blanks. "mcmd=spawn" opens a block of key=value lines up to "endcmd".
+ *  - PMI-2: a six-character decimal length (space padded), then that many
+ *    bytes of "cmd=NAME;key=value;...;" where a ';' inside a value is
+ *    written ";;". A PMI-2 client may open with the PMI-1 line
+ *    "cmd=init pmi_version=2 ..." and switch to PMI-2 framing after the
+ *    answer; the server follows.
+ *
+ * Limits:
+ *  - keys: HNP_PMI_KEY_MAX characters; kvs names: HNP_PMI_KVSNAME_MAX - 1.
+ *  - PMI-1: MPICH's client reads replies into 1024-byte lines, so the
+ *    vallen_max the server advertises is what keeps a put of the longest
+ *    key under that (at least 677, less the kvs name's length); larger puts
+ *    are refused with rc=-1. Lines up to HNP_PMI_V1_INPUT_MAX are accepted.
+ *  - PMI-2: a message is at most HNP_PMI_V2_BODY_MAX bytes (six digits), so
+ *    values may be close to a megabyte (MPICH's own client stops at 1024).
+ *  - a fence blob is bounded by hnp_pmi_config_t.max_fence_bytes, which the
+ *    daemon sets below the runtime's frame limit.
+ */
+#ifndef HNP_PMI_H
+#define HNP_PMI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct event_base;
+
+#define HNP_PMI_KVSNAME_MAX 256     /**< advertised kvsname_max (with NUL) */
+#define HNP_PMI_KEY_MAX 64          /**< longest key, in characters */
+#define HNP_PMI_V1_LINE_MAX 1024    /**< MPICH's PMI-1 line buffer */
+#define HNP_PMI_V1_INPUT_MAX 4096   /**< longest PMI-1 line accepted */
+#define HNP_PMI_V2_HEADER_LEN 6     /**< the PMI-2 length field */
+#define HNP_PMI_V2_BODY_MAX 999999  /**< what six digits can announce */
+#define HNP_PMI_ENV_COUNT 4         /**< variables hnp_pmi_client_env() sets */
+
+/* ------------------------------------------------------------ the server */
+
+typedef struct hnp_pmi_server hnp_pmi_server_t;
+
+/** A job attribute served as is (PMI-2 info-getjobattr, PMI-1 get). */
+typedef struct hnp_pmi_attr {
+    const char *key;
+    const char *value;
+} hnp_pmi_attr_t;
+
+/** What the server tells the processes; everything is copied at create. */
+typedef struct hnp_pmi_config {
+    uint32_t size;             /**< ranks in the job (PMI_SIZE) */
+    uint32_t universe_size;    /**< 0: the job's size */
+    int32_t appnum;
+    const char *kvsname;       /**< the job's kvs name, also its PMI-2 jobid */
+    /** PMI_process_mapping, e.g. "(vector,(0,4,2))"; NULL: not offered
+     *  (MPICH then works the node map out itself). */
+    const char *process_mapping;
+    const uint32_t *local_ranks; /**< the ranks this server serves */
+    size_t nlocal;
+    const hnp_pmi_attr_t *job_attrs; /**< more job attributes, may be NULL */
+    size_t njob_attrs;
+    size_t max_fence_bytes;    /**< 0: no bound but memory */
+} hnp_pmi_config_t;
+
+typedef struct hnp_pmi_callbacks {
+    /** Every local rank entered fence @p seq: spread @p blob (valid only
+     *  during the call) to every node. Required. */
+    void (*fence_ready)(void *ctx, uint32_t seq, const void *blob,
+                        size_t len);
+    /** @p rank asked to abort the job (PMI_Abort / PMI2_Abort). */
+    void (*abort)(void *ctx, uint32_t rank, int exit_code, const char *msg);
+    /** @p rank broke the protocol, or closed the connection between init
+     *  and finalize; its connection is closed. @p code is HNP_ERR_*. */
+    void (*client_error)(void *ctx, uint32_t rank, int code,
+                         const char *msg);
+    /** @p rank finalized PMI (it was answered). */
+    void (*finalized)(void *ctx, uint32_t rank);
+    void *ctx;
+} hnp_pmi_callbacks_t;
+
+/**
+ * Create a server on @p base. Fails with HNP_ERR_BAD_PARAM (and a message
+ * in @p err) for a config it cannot serve: no kvs name or one too long, a
+ * size of 0, local ranks out of range or repeated, no fence_ready.
+ */
+int hnp_pmi_server_create(hnp_pmi_server_t **out, struct event_base *base,
+                          const hnp_pmi_config_t *cfg,
+                          const hnp_pmi_callbacks_t *cb, char *err,
+                          size_t errlen);
+/** Closes every connection; callbacks are not called. */
+void hnp_pmi_server_destroy(hnp_pmi_server_t *srv);
+
+/**
+ * Serve @p rank on @p fd (the daemon's end of the process's socketpair).
+ * The server owns @p fd from then on, whatever the outcome, and makes it
+ * non-blocking. HNP_ERR_BAD_PARAM: not a local rank; HNP_ERR_EXISTS: the
+ * rank has a connection already.
+ */
+int hnp_pmi_server_add_client(hnp_pmi_server_t *srv, int fd, uint32_t rank);
+
+/**
+ * Merge one node's fence blob (from its fence_ready) into the store, for
+ * fence @p seq, the one in progress. All or nothing: a malformed blob
+ * changes nothing and gives HNP_ERR_BAD_PARAM with a message.
+ */
+int hnp_pmi_fence_merge(hnp_pmi_server_t *srv, uint32_t seq,
+                        const void *blob, size_t len, char *err,
+                        size_t errlen);
+/**
+ * Fence @p seq is over everywhere (status 0): answer the waiting processes.
+ * A negative status fails the fence: they get an error answer. The next
+ * fence is seq + 1. HNP_ERR_BAD_PARAM when @p seq is not the fence whose
+ * fence_ready was called.
+ */
+int hnp_pmi_fence_complete(hnp_pmi_server_t *srv, uint32_t seq, int status);
+
+/**
+ * The environment @p rank needs to find the server on @p fd (its end of the
+ * socketpair, as numbered in the process): HNP_PMI_ENV_COUNT malloc'd
+ * "NAME=value" strings stored at env[0..], which the caller frees. Returns
+ * how many, or HNP_ERR_NOMEM (nothing left allocated).
+ */
+int hnp_pmi_client_env(const hnp_pmi_server_t *srv, uint32_t rank, int fd,
+                       char **env);
+
+/**
+ * PMI_process_mapping for a job whose rank r runs on node node_of_rank[r]:
+ * "(vector,(first,count,ppn),...)" with nodes numbered by first appearance,
+ * shortened to its repeating part when it has one (MPICH repeats a vector
+ * that covers fewer ranks than the job). *out is malloc'd.
+ */
+int hnp_pmi_process_mapping(const uint32_t *node_of_rank, uint32_t nranks,
+                            char **out);
+
+#endif /* HNP_PMI_H */
