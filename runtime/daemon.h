@@ -3,6 +3,7 @@
 #define HNP_DAEMON_H
 
 #include <stdbool.h>
+#include <sched.h>
 #include <stdint.h>
 
 #include "daemon_stats.h"
@@ -54,6 +55,7 @@ typedef struct hnpd {
     hnp_rte_timer_t *output_timer; /* output paused: check the queue */
     hnp_daemon_stats_t stats;
     int32_t stdin_target;   /* a rank, HNP_STDIN_ALL (-2) or none (-1) */
+    struct hwloc_topology *topology; /* loaded for --bind-to only */
     uint32_t stdin_seq;     /* the last chunk received */
 } hnpd_t;
 
@@ -67,6 +69,13 @@ void hnpd_lost_route(hnpd_t *d, const char *why);
 bool hnpd_stdin_wanted(const hnpd_t *d, uint32_t rank);
 void hnpd_stdin_register(hnpd_t *d);
 void hnpd_stdin_release(hnpd_proc_t *p);
+
+/* daemon_bind.c: --bind-to core */
+int hnpd_bind_prepare(hnpd_t *d, uint32_t nlocal, char *err, size_t errlen);
+int hnpd_bind_cpuset(const hnpd_t *d, uint32_t local_rank, cpu_set_t *set);
+void hnpd_bind_describe(const hnpd_t *d, uint32_t local_rank, char *buf,
+                        size_t len);
+void hnpd_bind_release(hnpd_t *d);
 
 /* daemon_procs.c: the application processes of this node */
 void hnpd_register_proc_handlers(hnpd_t *d);

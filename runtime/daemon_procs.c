@@ -315,6 +315,22 @@ static bool check_wdir(hnpd_t *d, const launch_msg_t *m, uint32_t rank)
     return false;
 }
 
+/* --report-bindings: one line a rank, printed by the HNP. */
+static void report_binding(hnpd_t *d, uint32_t rank, uint32_t local_rank)
+{
+    char where[300], line[512];
+    hnp_buffer_t buf;
+
+    hnpd_bind_describe(d, local_rank, where, sizeof(where));
+    snprintf(line, sizeof(line), "rank %u on node %s bound to %s", rank,
+             d->node, where);
+    hnp_buffer_init(&buf);
+    hnp_pack_string(&buf, line);
+    if (hnp_buffer_status(&buf) == HNP_SUCCESS)
+        hnp_rte_send(d->rte, 0, HNP_TAG_REPORT, buf.data, buf.len);
+    hnp_buffer_release(&buf);
+}
+
 static void start_rank(hnpd_t *d, const launch_msg_t *m, uint32_t rank,
                        uint32_t local_rank)
 {
@@ -322,8 +338,15 @@ static void start_rank(hnpd_t *d, const launch_msg_t *m, uint32_t rank,
         return;
     char **env = proc_environment(d, m, rank, local_rank);
     hnpd_proc_t *p = find_proc(d, rank);
+    cpu_set_t cpus;
+    bool bound = d->topology != NULL &&
+                 hnpd_bind_cpuset(d, local_rank, &cpus) == HNP_SUCCESS;
     hnp_odls_proc_t spec = { rank, app_of(m, rank)->argv, env, m->wdir,
-                             hnpd_stdin_wanted(d, rank) ? &p->in.fd : NULL };
+                             hnpd_stdin_wanted(d, rank) ? &p->in.fd : NULL,
+                             bound ? &cpus : NULL };
+
+    if (bound && m->report_bindings)
+        report_binding(d, rank, local_rank);
     char err[256] = "";
     pid_t pid;
 
@@ -341,6 +364,16 @@ static int create_odls(hnpd_t *d)
     if (d->odls != NULL)
         return HNP_SUCCESS;
     return hnp_odls_create(&d->odls, d->rte->base, d->rte->children, &cb);
+}
+
+static int bind_or_fail(hnpd_t *d)
+{
+    char err[256] = "";
+    int rc = hnpd_bind_prepare(d, d->nlocal, err, sizeof(err));
+
+    if (rc != HNP_SUCCESS)
+        hnp_rte_fail(d->rte, 1, "node %s: %s", d->node, err);
+    return rc;
 }
 
 static void on_launch(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
@@ -371,6 +404,10 @@ static void on_launch(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
             d->procs[i].in.fd = -1;
             d->procs[i++].daemon = d;
         }
+    if (m.bind_to != 0 && bind_or_fail(d) != HNP_SUCCESS) {
+        launch_msg_free(&m);
+        return;
+    }
     for (uint32_t i = 0; d->procs != NULL && i < d->nlocal; i++)
         start_rank(d, &m, d->procs[i].rank, i);
     hnp_rte_send(rte, 0, HNP_TAG_PROCS_STARTED, NULL, 0);
@@ -405,6 +442,7 @@ void hnpd_register_proc_handlers(hnpd_t *d)
 
 void hnpd_procs_release(hnpd_t *d)
 {
+    hnpd_bind_release(d);
     hnp_rte_timer_destroy(d->output_timer);
     d->output_timer = NULL;
     if (d->odls != NULL)

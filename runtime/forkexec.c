@@ -41,6 +41,7 @@ typedef struct exec_plan {
     const char *wdir;
     int fds[3];          /* become 0, 1, 2 */
     int death_signal;
+    const cpu_set_t *cpuset; /* NULL: not bound */
     pid_t parent;
     int report_fd;       /* write end of the errno pipe */
 } exec_plan_t;
@@ -203,6 +204,7 @@ static int plan_build(exec_plan_t *plan, const hnp_forkexec_spec_t *spec,
     plan->fds[1] = spec->stdout_fd;
     plan->fds[2] = spec->stderr_fd;
     plan->death_signal = spec->death_signal;
+    plan->cpuset = spec->cpuset;
     plan->parent = getpid();
     plan->candidates = exec_candidates(spec->argv, plan->env);
     plan->sh_argv = calloc(argc + 2, sizeof(char *));
@@ -296,6 +298,9 @@ static void __attribute__((noreturn)) child_exec(const exec_plan_t *plan)
      * part of the process forgot to mark close-on-exec stays here. */
     (void)syscall(SYS_close_range, 3U, ~0U, CLOSE_RANGE_CLOEXEC);
     if (plan->wdir != NULL && chdir(plan->wdir) != 0)
+        child_fail(plan, errno);
+    if (plan->cpuset != NULL &&
+        sched_setaffinity(0, sizeof(*plan->cpuset), plan->cpuset) != 0)
         child_fail(plan, errno);
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);

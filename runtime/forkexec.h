@@ -15,6 +15,7 @@
 #ifndef HNP_FORKEXEC_H
 #define HNP_FORKEXEC_H
 
+#include <sched.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -26,6 +27,7 @@ typedef struct hnp_forkexec_spec {
     int stdout_fd;       /**< (hnp_pipe and hnp_open_devnull see to it) */
     int stderr_fd;
     int death_signal;    /**< sent to the child when we die; 0: none */
+    const cpu_set_t *cpuset; /**< bind the child to these CPUs; NULL: no */
 } hnp_forkexec_spec_t;
 
 /**

@@ -114,8 +114,27 @@ static void on_proc_exit(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
         hnp_job_finish(job);
 }
 
+static void on_report(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
+                      const void *data, size_t len, void *cbdata)
+{
+    hnp_reader_t rd;
+    char *line;
+
+    (void)tag;
+    (void)cbdata;
+    hnp_reader_init(&rd, data, len);
+    line = hnp_unpack_string(&rd);
+    if (line == NULL) {
+        HNP_WARN(rte->log, "malformed report from vpid %u", src);
+        return;
+    }
+    HNP_INFO(rte->log, "%s", line);
+    free(line);
+}
+
 void hnp_job_register_io(hnp_job_t *job)
 {
+    hnp_rte_recv(job->rte, HNP_TAG_REPORT, on_report, job);
     hnp_rte_recv(job->rte, HNP_TAG_IOF, on_iof, job);
     hnp_rte_recv(job->rte, HNP_TAG_PROC_EXIT, on_proc_exit, job);
 }

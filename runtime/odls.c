@@ -348,7 +348,7 @@ int hnp_odls_launch(hnp_odls_t *odls, const hnp_odls_proc_t *proc,
     if (rc == HNP_SUCCESS) {
         hnp_forkexec_spec_t spec = {
             proc->argv, proc->env, proc->wdir,
-            child_fds[0], child_fds[1], child_fds[2], SIGKILL,
+            child_fds[0], child_fds[1], child_fds[2], SIGKILL, proc->cpuset,
         };
         rc = hnp_forkexec(&spec, &p->pid, &p->errno_fd, err, errlen);
     }

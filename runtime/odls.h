@@ -8,6 +8,7 @@
 #ifndef HNP_ODLS_H
 #define HNP_ODLS_H
 
+#include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -28,6 +29,7 @@ typedef struct hnp_odls_proc {
      *  end (non-blocking, close-on-exec) is stored here for the caller,
      *  who owns it from then on. */
     int *stdin_writer;
+    const cpu_set_t *cpuset; /**< bind to these CPUs; NULL: not bound */
 } hnp_odls_proc_t;
 
 enum { HNP_STDOUT = 1, HNP_STDERR = 2 };

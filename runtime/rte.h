@@ -38,6 +38,7 @@ enum {
     HNP_TAG_STATS,         /* daemon -> HNP: what it cost, when it leaves */
     HNP_TAG_STDIN,         /* HNP -> daemon: a chunk of hnp's stdin */
     HNP_TAG_STDIN_ACK,     /* daemon -> HNP: every chunk so far is written */
+    HNP_TAG_REPORT,        /* daemon -> HNP: a line for the user (bindings) */
     HNP_TAG_CORE_MAX = 99,
 };
 
