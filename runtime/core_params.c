@@ -49,6 +49,15 @@ int hnp_core_params_register(hnp_params_t *params, hnp_core_params_t *core,
         CORE_PARAM("rte", NULL, "abort_on_nonzero", HNP_PARAM_BOOL, "true", 3,
                    &core->abort_on_nonzero,
                    "End the job when a process exits with a non-zero status"),
+        CORE_PARAM("rte", NULL, "heartbeat_interval", HNP_PARAM_DOUBLE, "5", 4,
+                   &core->heartbeat_interval,
+                   "Seconds between the heartbeats routing neighbours send "
+                   "each other, so that a node that hangs or drops off the "
+                   "network is noticed (0: none)"),
+        CORE_PARAM("rte", NULL, "heartbeat_misses", HNP_PARAM_UNSIGNED, "3", 5,
+                   &core->heartbeat_misses,
+                   "Heartbeats a neighbour may miss before it is declared "
+                   "gone and the job ends"),
     };
 
     for (size_t i = 0; i < sizeof(descs) / sizeof(descs[0]); i++) {

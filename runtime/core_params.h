@@ -21,6 +21,8 @@ typedef struct hnp_core_params {
     size_t max_frame;            /* oob_tcp_max_frame */
     double kill_grace;           /* rte_kill_grace */
     bool abort_on_nonzero;       /* rte_abort_on_nonzero */
+    double heartbeat_interval;   /* rte_heartbeat_interval */
+    unsigned heartbeat_misses;   /* rte_heartbeat_misses */
 } hnp_core_params_t;
 
 int hnp_core_params_register(hnp_params_t *params, hnp_core_params_t *core,

@@ -150,6 +150,35 @@ static int join_the_job(hnpd_t *d, char *err, size_t errlen)
     return rc;
 }
 
+/* A daemon below this one is gone; the HNP, which knows every node's
+ * name, tells the user. Sent straight to it: the routing tree is broken. */
+static void report_lost(hnpd_t *d, hnp_vpid_t vpid, const char *why)
+{
+    hnp_buffer_t buf;
+
+    hnp_buffer_init(&buf);
+    hnp_pack_u32(&buf, vpid);
+    hnp_pack_string(&buf, why);
+    if (hnp_buffer_status(&buf) != HNP_SUCCESS ||
+        hnp_rte_send_direct(d->rte, 0, HNP_TAG_PEER_LOST, buf.data,
+                            buf.len) != HNP_SUCCESS)
+        hnpd_lost_route(d, "cannot tell the HNP that a daemon was lost");
+    hnp_buffer_release(&buf);
+}
+
+static void neighbour_silent(hnp_rte_t *rte, hnp_vpid_t vpid, double seconds)
+{
+    hnpd_t *d = rte->role.ctx;
+    char why[256];
+
+    snprintf(why, sizeof(why), "stopped responding: no heartbeat for %.0f s "
+             "(hung, or off the network)", seconds);
+    report_lost(d, vpid, why);
+    /* The parent on the way to the HNP: this daemon is cut off as well. */
+    if (vpid == hnp_rte_route_parent(rte))
+        hnpd_lost_route(d, "its routing parent stopped responding");
+}
+
 static void on_welcome(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
                        const void *data, size_t len, void *cbdata)
 {
@@ -170,6 +199,8 @@ static void on_welcome(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
     hnp_daemon_stats_usage(&d->stats.startup_cpu_us, &d->stats.startup_rss_kb);
     detach_from_agent(d);
     hnp_rte_set_ready(rte);
+    hnp_rte_heartbeat_start(rte, rte->core->heartbeat_interval,
+                            rte->core->heartbeat_misses, neighbour_silent);
     hnp_rte_accept_joins(rte);
     if (hnp_rte_spawn_children(rte, NULL, 0) == 0)
         spawn_complete(rte);
@@ -323,9 +354,7 @@ static void role_peer_down(hnp_rte_t *rte, hnp_vpid_t peer, size_t unsent)
         hnpd_maybe_exit(d);
         return;
     }
-    hnp_rte_fail(rte, 1, "lost the connection to the daemon on node %s "
-                 "(vpid %u)", hnp_rte_node_name(rte, peer) != NULL
-                 ? hnp_rte_node_name(rte, peer) : "?", peer);
+    report_lost(d, peer, "died (its connection closed)");
 }
 
 int hnpd_start(hnpd_t *d, const char *parent_uri, char *err, size_t errlen)

@@ -170,6 +170,28 @@ static void on_failure(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
     free(text);
 }
 
+static void on_peer_lost(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
+                         const void *data, size_t len, void *cbdata)
+{
+    hnp_reader_t rd;
+    char msg[512];
+
+    (void)tag;
+    hnp_reader_init(&rd, data, len);
+    hnp_vpid_t lost = hnp_unpack_u32(&rd);
+    char *why = hnp_unpack_string(&rd);
+    if (why == NULL || lost == 0 || lost >= rte->nprocs) {
+        free(why);
+        hnp_job_abort(cbdata, 1, "a daemon reported a lost neighbour it "
+                      "could not name");
+        return;
+    }
+    snprintf(msg, sizeof(msg), "the daemon on node %s (vpid %u) %s (noticed "
+             "by vpid %u)", hnp_rte_node_name(rte, lost), lost, why, src);
+    free(why);
+    hnp_job_abort(cbdata, 1, msg);
+}
+
 static void role_failure(hnp_rte_t *rte, int status, const char *message)
 {
     hnp_job_abort(rte->role.ctx, status, message);
@@ -185,8 +207,8 @@ static void role_peer_down(hnp_rte_t *rte, hnp_vpid_t peer, size_t unsent)
             hnp_rte_stop_loop(rte);
         return;
     }
-    snprintf(msg, sizeof(msg), "lost the connection to the daemon on node %s "
-             "(vpid %u)%s", hnp_rte_node_name(rte, peer), peer,
+    snprintf(msg, sizeof(msg), "the daemon on node %s (vpid %u) died (its "
+             "connection closed)%s", hnp_rte_node_name(rte, peer), peer,
              unsent > 0 ? " with messages undelivered" : "");
     hnp_job_abort(job, 1, msg);
 }
@@ -368,6 +390,24 @@ void hnp_job_abort(hnp_job_t *job, int status, const char *message)
     end_job(job);
 }
 
+static void neighbour_silent(hnp_rte_t *rte, hnp_vpid_t vpid, double seconds)
+{
+    char msg[512];
+
+    snprintf(msg, sizeof(msg), "the daemon on node %s (vpid %u) stopped "
+             "responding: no heartbeat for %.0f s (hung, or off the network)",
+             hnp_rte_node_name(rte, vpid), vpid, seconds);
+    hnp_job_abort(rte->role.ctx, 1, msg);
+}
+
+void hnp_job_start_heartbeats(hnp_job_t *job)
+{
+    const hnp_core_params_t *core = job->rte->core;
+
+    hnp_rte_heartbeat_start(job->rte, core->heartbeat_interval,
+                            core->heartbeat_misses, neighbour_silent);
+}
+
 void hnp_job_register_handlers(hnp_job_t *job)
 {
     hnp_rte_t *rte = job->rte;
@@ -380,6 +420,7 @@ void hnp_job_register_handlers(hnp_job_t *job)
     hnp_rte_recv(rte, HNP_TAG_PHASE2_DONE, on_phase2_done, job);
     hnp_rte_recv(rte, HNP_TAG_PROCS_STARTED, on_procs_started, job);
     hnp_rte_recv(rte, HNP_TAG_STATS, on_stats, job);
+    hnp_rte_recv(rte, HNP_TAG_PEER_LOST, on_peer_lost, job);
 }
 
 void hnp_job_arm_launch_timer(hnp_job_t *job)

@@ -64,6 +64,8 @@ void hnp_job_release(hnp_job_t *job);
 
 /** The HNP's message handlers and role callbacks. */
 void hnp_job_register_handlers(hnp_job_t *job);
+/** Watch the HNP's routing children with heartbeats. */
+void hnp_job_start_heartbeats(hnp_job_t *job);
 /** End the job after --timeout seconds. */
 void hnp_job_arm_timeout(hnp_job_t *job);
 /** Abort unless every daemon called back within plm_base_launch_timeout. */

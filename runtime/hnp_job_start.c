@@ -110,6 +110,7 @@ int hnp_job_start(hnp_job_t *job, char *err, size_t errlen)
         return rc;
     hnp_job_arm_launch_timer(job);
     hnp_job_arm_timeout(job);
+    hnp_job_start_heartbeats(job);
     return rte->plm->launch_daemons(rte);
 }
 

@@ -328,6 +328,7 @@ static void oob_deliver(void *ctx, hnp_vpid_t from, const hnp_frame_header_t *hd
 {
     hnp_rte_t *rte = ctx;
 
+    hnp_rte_heartbeat_heard(rte, from);
     if (hdr->dst != rte->self) {
         hnp_vpid_t hop = next_hop(rte, hdr->dst);
         if (hop == from || hop == rte->self) {

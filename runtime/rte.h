@@ -39,6 +39,8 @@ enum {
     HNP_TAG_STDIN,         /* HNP -> daemon: a chunk of hnp's stdin */
     HNP_TAG_STDIN_ACK,     /* daemon -> HNP: every chunk so far is written */
     HNP_TAG_REPORT,        /* daemon -> HNP: a line for the user (bindings) */
+    HNP_TAG_HEARTBEAT,     /* routing neighbours: still alive */
+    HNP_TAG_PEER_LOST,     /* daemon -> HNP: a neighbour died or went silent */
     HNP_TAG_CORE_MAX = 99,
 };
 
@@ -83,6 +85,7 @@ struct hnp_rte {
     uint32_t spawn_joined;      /* spawn children that called back */
     bool ready;                 /* a daemon before its welcome holds messages */
     bool closing;               /* the job is ending: no new connections */
+    struct hnp_rte_heartbeat *heartbeat;
     char *hnp_uri;              /* the HNP's contact (own copy) */
 
     hnp_rte_handler_t handlers[HNP_RTE_MAX_TAG];
@@ -120,6 +123,15 @@ int hnp_rte_xcast(hnp_rte_t *rte, uint32_t tag, const void *data, size_t len);
  *  too. */
 int hnp_rte_send_spawn_children(hnp_rte_t *rte, uint32_t tag,
                                 const void *data, size_t len);
+
+/* rte_heartbeat.c: routing neighbours that fall silent */
+typedef void (*hnp_rte_silent_fn)(hnp_rte_t *rte, hnp_vpid_t vpid,
+                                  double seconds);
+int hnp_rte_heartbeat_start(hnp_rte_t *rte, double interval, unsigned misses,
+                            hnp_rte_silent_fn silent);
+void hnp_rte_heartbeat_stop(hnp_rte_t *rte);
+/** A message came from direct peer @p from: it is alive. */
+void hnp_rte_heartbeat_heard(hnp_rte_t *rte, hnp_vpid_t from);
 
 /* rte_join.c: answer JOIN from spawn children (Algorithm 1) */
 int hnp_rte_accept_joins(hnp_rte_t *rte);

@@ -61,6 +61,7 @@ void hnp_rte_destroy(hnp_rte_t *rte)
 {
     if (rte == NULL)
         return;
+    hnp_rte_heartbeat_stop(rte);
     if (rte->launcher != NULL)
         hnp_launcher_destroy(rte->launcher);
     if (rte->oob != NULL)

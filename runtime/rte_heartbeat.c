@@ -1,0 +1,121 @@
+/*
+ * Heartbeats between routing neighbours. A daemon that dies closes its
+ * connections and is noticed at once; one whose node hangs or drops off the
+ * network closes nothing. So every process tells its routing parent and
+ * children it is alive every interval, and a neighbour that has been heard
+ * from once (any message counts) and then stays silent for `misses`
+ * intervals is declared gone. A neighbour never heard from is still being
+ * launched: the launch timeout watches that.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <time.h>
+
+#include "rte.h"
+
+struct hnp_rte_heartbeat {
+    hnp_rte_t *rte;
+    double interval;
+    unsigned misses;
+    hnp_rte_silent_fn silent;
+    hnp_vpid_t *neighbours; /* routing parent first (if any), then children */
+    double *last_heard;     /* [nprocs], by vpid; 0: not heard from yet */
+    uint32_t count;
+    hnp_rte_timer_t *timer;
+};
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+void hnp_rte_heartbeat_heard(hnp_rte_t *rte, hnp_vpid_t from)
+{
+    struct hnp_rte_heartbeat *hb = rte->heartbeat;
+
+    if (hb != NULL && from < rte->nprocs)
+        hb->last_heard[from] = now_seconds();
+}
+
+/* The message itself says nothing: hnp_rte_heartbeat_heard() saw it. */
+static void on_heartbeat(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
+                         const void *data, size_t len, void *cbdata)
+{
+    (void)rte;
+    (void)src;
+    (void)tag;
+    (void)data;
+    (void)len;
+    (void)cbdata;
+}
+
+static void beat(hnp_rte_t *rte, void *cbdata)
+{
+    struct hnp_rte_heartbeat *hb = cbdata;
+    double now = now_seconds(), limit = hb->interval * hb->misses;
+
+    hnp_rte_timer_destroy(hb->timer);
+    hb->timer = NULL;
+    for (uint32_t i = 0; i < hb->count; i++) {
+        hnp_vpid_t v = hb->neighbours[i];
+        if (hnp_oob_connected(rte->oob, v))
+            hnp_rte_send_direct(rte, v, HNP_TAG_HEARTBEAT, NULL, 0);
+        if (hb->last_heard[v] > 0 && now - hb->last_heard[v] > limit) {
+            double silent_for = now - hb->last_heard[v];
+            hb->last_heard[v] = 0; /* report once */
+            hb->silent(rte, v, silent_for);
+        }
+    }
+    if (!rte->closing)
+        hb->timer = hnp_rte_timer_create(rte, hb->interval, beat, hb);
+}
+
+int hnp_rte_heartbeat_start(hnp_rte_t *rte, double interval, unsigned misses,
+                            hnp_rte_silent_fn silent)
+{
+    struct hnp_rte_heartbeat *hb;
+    uint32_t kids;
+    hnp_vpid_t parent;
+
+    if (interval <= 0 || rte->heartbeat != NULL)
+        return HNP_SUCCESS;
+    hb = calloc(1, sizeof(*hb));
+    kids = hnp_rte_route_children(rte, NULL, 0);
+    parent = rte->is_hnp ? HNP_VPID_INVALID : hnp_rte_route_parent(rte);
+    if (hb == NULL ||
+        (hb->neighbours = calloc(kids + 1, sizeof(hnp_vpid_t))) == NULL ||
+        (hb->last_heard = calloc(rte->nprocs, sizeof(double))) == NULL) {
+        hnp_rte_heartbeat_stop(rte);
+        free(hb ? hb->neighbours : NULL);
+        free(hb);
+        return HNP_ERR_NOMEM;
+    }
+    if (parent != HNP_VPID_INVALID)
+        hb->neighbours[hb->count++] = parent;
+    hb->count += hnp_rte_route_children(rte, hb->neighbours + hb->count, kids);
+    hb->rte = rte;
+    hb->interval = interval;
+    hb->misses = misses > 0 ? misses : 1;
+    hb->silent = silent;
+    rte->heartbeat = hb;
+    hnp_rte_recv(rte, HNP_TAG_HEARTBEAT, on_heartbeat, hb);
+    hb->timer = hnp_rte_timer_create(rte, interval, beat, hb);
+    return HNP_SUCCESS;
+}
+
+void hnp_rte_heartbeat_stop(hnp_rte_t *rte)
+{
+    struct hnp_rte_heartbeat *hb = rte->heartbeat;
+
+    if (hb == NULL)
+        return;
+    hnp_rte_timer_destroy(hb->timer);
+    free(hb->neighbours);
+    free(hb->last_heard);
+    free(hb);
+    rte->heartbeat = NULL;
+}

@@ -1,0 +1,47 @@
+#!/bin/bash
+# A daemon that dies, or whose node hangs, ends the job with a message
+# naming the node; its processes die with it, the other daemons leave, and
+# nothing is left behind.
+. "$top_srcdir/tests/integration/lib.sh"
+
+# start_job ARGS...: a job of sleepers in the background, ready when every
+# rank has said so.
+start_job() {
+    local n=$1
+    shift
+    timeout -k 5 60 "$HNP" "$@" sh -c 'echo ready; exec sleep 60' "$prefix" \
+        >"$tmp/out" 2>"$tmp/err" &
+    hnp_pid=$!
+    for _ in $(seq 150); do
+        [ "$(grep -c ready "$tmp/out")" -ge "$n" ] && return 0
+        sleep 0.1
+    done
+    cat "$tmp/err"; fail "the job did not start"
+}
+daemon_pid() { pgrep -f -- "hnpd --vpid [0-9]* --node ${prefix}n$1 " | head -n 1; }
+finish() { status=0; wait "$hnp_pid" || status=$?; }
+
+# kill_daemon NODE WHAT: SIGKILL the daemon of node NODE mid-job.
+kill_daemon() {
+    start_job 20 --mca routed radix --mca routed_radix_degree 4 -N 1 --host "$(hosts 20)"
+    kill -KILL "$(daemon_pid "$1")"
+    finish
+    [ "$status" != 0 ] || fail "$2: the job must fail"
+    expect_in "$tmp/err" "daemon on node ${prefix}n$1 (vpid $1) died" "$2: node named"
+    assert_no_leftovers "$2"
+}
+kill_daemon 20 "a leaf daemon killed"
+kill_daemon 2 "a daemon with routing children killed"
+
+# A hung node (SIGSTOP: its connections stay open) is noticed by the
+# heartbeats; once it runs again it finds its route gone and cleans up.
+start_job 6 --mca rte_heartbeat_interval 0.3 --mca rte_heartbeat_misses 2 \
+    --mca routed radix --mca routed_radix_degree 2 -N 1 --host "$(hosts 6)"
+stopped=$(daemon_pid 1)
+kill -STOP "$stopped"
+finish
+kill -CONT "$stopped"
+[ "$status" != 0 ] || fail "a hung daemon must fail the job"
+expect_in "$tmp/err" "daemon on node ${prefix}n1 (vpid 1) stopped responding" "hung node named"
+assert_no_leftovers "a hung daemon"
+echo "PASS"
