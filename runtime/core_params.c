@@ -30,6 +30,11 @@ int hnp_core_params_register(hnp_params_t *params, hnp_core_params_t *core,
                    &core->launch_timeout,
                    "Seconds to wait for every daemon to call back before the "
                    "job is aborted, naming the missing nodes (0: forever)"),
+        CORE_PARAM("plm", "base", "launch_warn", HNP_PARAM_DOUBLE, "10", 4,
+                   &core->launch_warn,
+                   "Seconds into the launch after which the nodes whose "
+                   "daemons have not joined are named, with where they hang "
+                   "in the spawn tree (0: never)"),
         CORE_PARAM("oob", "tcp", "if_include", HNP_PARAM_STRING, "", 3,
                    &core->if_include,
                    "Interfaces (names or CIDR networks, comma-separated) to "

@@ -199,6 +199,7 @@ static void on_welcome(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
     hnp_daemon_stats_usage(&d->stats.startup_cpu_us, &d->stats.startup_rss_kb);
     detach_from_agent(d);
     hnp_rte_set_ready(rte);
+    hnp_rte_report_up(rte);
     hnp_rte_heartbeat_start(rte, rte->core->heartbeat_interval,
                             rte->core->heartbeat_misses, neighbour_silent);
     hnp_rte_accept_joins(rte);

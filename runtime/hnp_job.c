@@ -86,14 +86,6 @@ static void contact_learned(void *cbdata, hnp_vpid_t vpid, const void *data,
     if (vpid == 0 || vpid >= job->rte->nprocs || len == 0 || uri[len - 1] != '\0')
         return;
     hnp_rte_set_uri(job->rte, vpid, uri);
-    if (job->daemon_known[vpid])
-        return;
-    job->daemon_known[vpid] = true;
-    if (++job->known == job->ndaemons) {
-        hnp_job_mark(job, HNP_MARK_DAEMONS_UP);
-        hnp_rte_timer_destroy(job->launch_timer);
-        job->launch_timer = NULL;
-    }
 }
 
 static void contact_complete(void *cbdata, int status)
@@ -295,6 +287,7 @@ static void end_job(hnp_job_t *job)
         return;
     job->ending = true;
     rte->closing = true;
+    hnp_job_progress_stop(job);
     hnp_rte_timer_destroy(job->launch_timer);
     job->launch_timer = NULL;
     if (rte->launcher != NULL)

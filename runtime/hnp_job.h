@@ -52,6 +52,10 @@ typedef struct hnp_job {
     int interrupts;                  /* SIGINTs received */
     bool kill_now;                   /* no grace: SIGKILL at once */
     struct hnp_job_stdin *in;        /* hnp's stdin on its way */
+    double *up_at;                   /* [nprocs]: when each daemon joined */
+    hnp_rte_timer_t *progress_timer; /* the progress line on a terminal */
+    hnp_rte_timer_t *warn_timer;     /* plm_base_launch_warn */
+    bool progress_shown;
 } hnp_job_t;
 
 /** Start the job: spawn, exchange, launch. Runs from the event loop. */
@@ -80,6 +84,12 @@ int hnp_job_output_init(hnp_job_t *job);
 void hnp_job_output(hnp_job_t *job, uint32_t rank, int stream,
                     const char *data, size_t len);
 void hnp_job_output_release(hnp_job_t *job);
+
+/* hnp_job_progress.c: phase 1 as the HNP sees it */
+int hnp_job_progress_start(hnp_job_t *job);
+void hnp_job_progress_stop(hnp_job_t *job);
+void hnp_job_progress_release(hnp_job_t *job);
+void hnp_job_print_slowest(const hnp_job_t *job);
 
 /* hnp_job_stdin.c: hnp's stdin to the processes that get it */
 int hnp_job_stdin_start(hnp_job_t *job);

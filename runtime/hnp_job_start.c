@@ -106,7 +106,8 @@ int hnp_job_start(hnp_job_t *job, char *err, size_t errlen)
                     hnp_strerror(rc));
         return rc;
     }
-    if ((rc = hnp_job_output_init(job)) != HNP_SUCCESS)
+    if ((rc = hnp_job_output_init(job)) != HNP_SUCCESS ||
+        (rc = hnp_job_progress_start(job)) != HNP_SUCCESS)
         return rc;
     hnp_job_arm_launch_timer(job);
     hnp_job_arm_timeout(job);
@@ -120,6 +121,7 @@ void hnp_job_release(hnp_job_t *job)
     hnp_rte_timer_destroy(job->end_timer);
     hnp_rte_timer_destroy(job->timeout_timer);
     hnp_job_output_release(job);
+    hnp_job_progress_release(job);
     hnp_job_stdin_release(job);
     hnp_job_map_free(&job->map);
     free(job->daemon_known);
@@ -145,6 +147,7 @@ void hnp_job_print_timing(const hnp_job_t *job)
     }
     fprintf(stderr, "hnp:   %-36s %9u\n", "connections held by the HNP (max)",
             hnp_oob_max_connections(job->rte->oob));
+    hnp_job_print_slowest(job);
     if (job->stats_reports == 0)
         return;
     fprintf(stderr, "hnp:   %-36s %9u (vpid %u, node %s)\n",

@@ -41,6 +41,7 @@ enum {
     HNP_TAG_REPORT,        /* daemon -> HNP: a line for the user (bindings) */
     HNP_TAG_HEARTBEAT,     /* routing neighbours: still alive */
     HNP_TAG_PEER_LOST,     /* daemon -> HNP: a neighbour died or went silent */
+    HNP_TAG_DAEMON_UP,     /* up the spawn tree to the HNP: vpid joined */
     HNP_TAG_CORE_MAX = 99,
 };
 
@@ -58,6 +59,8 @@ typedef struct hnp_rte_role {
     void (*failure)(hnp_rte_t *rte, int status, const char *message);
     /* every spawn child of this process has joined: phase 1 done here */
     void (*spawn_complete)(hnp_rte_t *rte);
+    /* HNP: daemon @p vpid has joined the job (reported up the spawn tree) */
+    void (*daemon_up)(hnp_rte_t *rte, hnp_vpid_t vpid);
     void *ctx;
 } hnp_rte_role_t;
 
@@ -135,6 +138,8 @@ void hnp_rte_heartbeat_heard(hnp_rte_t *rte, hnp_vpid_t from);
 
 /* rte_join.c: answer JOIN from spawn children (Algorithm 1) */
 int hnp_rte_accept_joins(hnp_rte_t *rte);
+/** Daemon: tell the HNP, up the spawn tree, that it has joined. */
+int hnp_rte_report_up(hnp_rte_t *rte);
 
 /* rte_launch.c */
 int hnp_rte_launcher_start(hnp_rte_t *rte, char *err, size_t errlen);

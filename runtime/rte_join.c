@@ -85,8 +85,51 @@ static void on_join(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
         rte->role.spawn_complete(rte);
 }
 
+static int send_up(hnp_rte_t *rte, hnp_vpid_t vpid)
+{
+    hnp_vpid_t parent = hnp_tree_parent(&rte->spawn_tree, rte->self);
+    hnp_buffer_t buf;
+    int rc;
+
+    hnp_buffer_init(&buf);
+    hnp_pack_u32(&buf, vpid);
+    rc = hnp_buffer_status(&buf);
+    if (rc == HNP_SUCCESS)
+        rc = hnp_rte_send_direct(rte, parent, HNP_TAG_DAEMON_UP, buf.data,
+                                 buf.len);
+    hnp_buffer_release(&buf);
+    return rc;
+}
+
+/* The HNP learns of every daemon as soon as it has joined, over the
+ * connections phase 1 already made: the launch timeout, the progress line
+ * and --timing's slowest daemons need it long before phase 2 ends. */
+static void on_daemon_up(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
+                         const void *data, size_t len, void *cbdata)
+{
+    hnp_reader_t rd;
+
+    (void)src;
+    (void)tag;
+    (void)cbdata;
+    hnp_reader_init(&rd, data, len);
+    hnp_vpid_t vpid = hnp_unpack_u32(&rd);
+    if (hnp_reader_status(&rd) != HNP_SUCCESS || vpid == 0 || vpid >= rte->nprocs)
+        return;
+    if (!rte->is_hnp)
+        send_up(rte, vpid);
+    else if (rte->role.daemon_up != NULL)
+        rte->role.daemon_up(rte, vpid);
+}
+
+int hnp_rte_report_up(hnp_rte_t *rte)
+{
+    return send_up(rte, rte->self);
+}
+
 int hnp_rte_accept_joins(hnp_rte_t *rte)
 {
     rte->spawn_joined = 0;
+    hnp_rte_recv(rte, HNP_TAG_DAEMON_UP, on_daemon_up, NULL);
     return hnp_rte_recv(rte, HNP_TAG_JOIN, on_join, NULL);
 }

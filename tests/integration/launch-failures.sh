@@ -33,6 +33,19 @@ expect_in "$tmp/err" "command: .*hanging-agent" "command shown"
 pgrep -f "$tmp/hanging-agent" >/dev/null && fail "the hanging agent was left running"
 assert_no_leftovers "launch timeout"
 
+# A slow launch: after plm_base_launch_warn seconds the nodes still missing
+# are named; on a terminal a progress line counts the daemons up.
+HNP_AGENT_REM=1.5 run_hnp --mca plm_base_launch_warn 0.5 --timing -N 1 --host "$(hosts 3)" true
+expect_status 0 "slow launch"
+expect_in "$tmp/err" "have not joined: ${prefix}n1 (started by the HNP)" "missing nodes named"
+expect_in "$tmp/err" "slowest daemons to join" "--timing names the slowest daemons"
+if command -v script >/dev/null; then
+    HNP_AGENT_REM=0.8 timeout 30 script -qec "$HNP -N 1 --host '$(hosts 2)' true" /dev/null \
+        >"$tmp/tty" 2>&1 || fail "hnp on a terminal failed: $(cat "$tmp/tty")"
+    expect_in "$tmp/tty" "0 of 2 daemons up" "progress line on a terminal"
+fi
+assert_no_leftovers "slow launch"
+
 # An agent that does not exist at all.
 run_hnp --mca plm_rsh_agent "/nonexistent/agent-$prefix" -N 1 --host "$(hosts 1)" true
 [ "$status" != 0 ] || fail "a missing agent must fail the job"
