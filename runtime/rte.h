@@ -79,6 +79,7 @@ struct hnp_rte {
     hnp_children_t *children;
     hnp_launcher_t *launcher;   /* created on the first spawn */
     char *daemon_path;          /* absolute path of hnpd */
+    char agent_error[512];      /* why no agent could be used, or "" */
 
     const hnp_routed_module_t *routed;
     const hnp_plm_module_t *plm;

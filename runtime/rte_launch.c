@@ -116,11 +116,12 @@ int hnp_rte_launcher_start(hnp_rte_t *rte, char *err, size_t errlen)
 
     if (rte->launcher != NULL)
         return HNP_SUCCESS;
-    rc = choose_agent(rte->core, storage, sizeof(storage), words, err, errlen);
-    if (rc != HNP_SUCCESS)
-        return rc;
+    /* Without an agent the launcher still starts daemons on this machine;
+     * the reason is kept for the first node that needs one. */
+    rc = choose_agent(rte->core, storage, sizeof(storage), words,
+                      rte->agent_error, sizeof(rte->agent_error));
     hnp_launch_config_t config = {
-        .agent_argv = words,
+        .agent_argv = rc == HNP_SUCCESS ? words : NULL,
         .daemon_path = rte->daemon_path,
         .secret_hex = rte->secret_hex,
         .max_concurrent = rte->core->rsh_num_concurrent,
@@ -186,14 +187,19 @@ int hnp_rte_spawn_daemon(hnp_rte_t *rte, hnp_vpid_t vpid)
 
     if (vpid == 0 || vpid >= rte->nprocs || rte->node_names[vpid] == NULL)
         return HNP_ERR_BAD_PARAM;
+    bool local = node_is_local(rte->node_names[vpid]);
     rc = hnp_rte_launcher_start(rte, err, sizeof(err));
+    if (rc == HNP_SUCCESS && !local && rte->agent_error[0] != '\0') {
+        snprintf(err, sizeof(err), "%s", rte->agent_error);
+        rc = HNP_ERR_NOT_FOUND;
+    }
     if (rc != HNP_SUCCESS) {
         hnp_rte_fail(rte, 1, "%s", err);
         return rc;
     }
     daemon_args(rte, vpid, vpid_text, parent_text, args);
     return hnp_launcher_submit(rte->launcher, vpid, rte->node_names[vpid], args,
-                               node_is_local(rte->node_names[vpid]));
+                               local);
 }
 
 int hnp_rte_spawn_daemons(hnp_rte_t *rte, const hnp_vpid_t *vpids,

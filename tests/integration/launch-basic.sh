@@ -28,4 +28,29 @@ expect_status 0 "-n 5 on 2+3 slots"
 expect_in "$tmp/out" "^rank=1 size=5 lrank=1 lsize=2 node=${prefix}n1 " "rank 1 on n1"
 expect_in "$tmp/out" "^rank=4 size=5 lrank=2 lsize=3 node=${prefix}n2 " "rank 4 on n2"
 assert_no_leftovers "-n 5"
+
+# A hostfile with slots and comments; --map-by node goes round the nodes.
+cat >"$tmp/hostfile" <<HOSTS
+# two nodes of this test
+${prefix}n1 slots=2
+${prefix}n2 slots=2   # trailing comment
+HOSTS
+run_hnp --hostfile "$tmp/hostfile" sh -c "$app" "$prefix"
+expect_status 0 "hostfile"
+[ "$(wc -l <"$tmp/out")" = 4 ] || fail "one rank per hostfile slot expected"
+expect_in "$tmp/out" "^rank=1 size=4 lrank=1 lsize=2 node=${prefix}n1 " "by slot"
+run_hnp --hostfile "$tmp/hostfile" --map-by node sh -c "$app" "$prefix"
+expect_status 0 "--map-by node"
+expect_in "$tmp/out" "^rank=1 size=4 lrank=0 lsize=2 node=${prefix}n2 " "by node"
+run_hnp --hostfile "$tmp/no-such-hostfile" true
+expect_status 1 "missing hostfile"
+expect_in "$tmp/err" "no-such-hostfile" "the missing hostfile is named"
+
+# No host at all: this machine, one slot a core (hwloc), no agent.
+run_hnp --mca plm_rsh_agent /nonexistent/agent sh -c 'echo "$HNP_NODE $HNP_SIZE"' "$prefix"
+expect_status 0 "no host given"
+[ "$(sort -u "$tmp/out")" = "$(hostname) $(nproc)" ] ||
+    [ "$(sort -u "$tmp/out" | cut -d' ' -f1)" = "$(hostname)" ] ||
+    fail "no host: $(cat "$tmp/out")"
+assert_no_leftovers "hostfile"
 echo "PASS"
