@@ -94,8 +94,7 @@ int hnp_job_start(hnp_job_t *job, char *err, size_t errlen)
         return rc;
     }
     hnp_secret_to_hex(rte->secret, rte->secret_hex);
-    if ((rc = hnp_rte_select_components(rte, err, errlen)) != HNP_SUCCESS ||
-        (rc = build_trees(rte, err, errlen)) != HNP_SUCCESS ||
+    if ((rc = build_trees(rte, err, errlen)) != HNP_SUCCESS ||
         (rc = hnp_rte_start_oob(rte, rte->nprocs, err, errlen)) != HNP_SUCCESS)
         return rc;
     rte->hnp_uri = strdup(hnp_rte_my_uri(rte));

@@ -48,8 +48,62 @@ static void number_apps(hnp_args_t *args, uint32_t nprocs)
     }
 }
 
-static int build_map(hnp_args_t *args, hnp_job_map_t *map, char *err,
-                     size_t errlen)
+static void add_allocated(void *ctx, const char *node, uint32_t slots)
+{
+    hnp_nodelist_add(ctx, node, slots, slots > 0);
+}
+
+/* Hosts the user named must lie inside the batch allocation, if any. */
+static int check_subset(const hnp_nodelist_t *nodes,
+                        const hnp_nodelist_t *alloc, char *err, size_t errlen)
+{
+    for (size_t i = 0; i < nodes->count; i++) {
+        size_t j = 0;
+        while (j < alloc->count && strcmp(alloc->nodes[j].name,
+                                          nodes->nodes[i].name) != 0)
+            j++;
+        if (j == alloc->count) {
+            hnp_err_set(err, errlen, "node %s is not in the allocation (%zu "
+                        "nodes, from %s to %s)", nodes->nodes[i].name,
+                        alloc->count, alloc->nodes[0].name,
+                        alloc->nodes[alloc->count - 1].name);
+            return HNP_ERR_BAD_PARAM;
+        }
+    }
+    return HNP_SUCCESS;
+}
+
+/* The nodes: --hostfile and --host, else the batch allocation the plm
+ * knows of, else this machine. */
+static int gather_nodes(hnp_args_t *args, hnp_rte_t *rte, hnp_nodelist_t *nodes,
+                        char *err, size_t errlen)
+{
+    hnp_nodelist_t alloc = { NULL, 0 };
+    int rc = HNP_SUCCESS;
+
+    if (args->hostfile != NULL)
+        rc = hnp_nodelist_parse_hostfile(nodes, args->hostfile, err, errlen);
+    if (rc == HNP_SUCCESS && args->hosts != NULL)
+        rc = hnp_nodelist_parse_hosts(nodes, args->hosts, err, errlen);
+    if (rc == HNP_SUCCESS && rte->plm->allocated_nodes != NULL &&
+        rte->plm->allocated_nodes(rte, add_allocated, &alloc) == HNP_SUCCESS &&
+        alloc.count > 0) {
+        if (nodes->count > 0)
+            rc = check_subset(nodes, &alloc, err, errlen);
+        else {
+            *nodes = alloc;
+            alloc.nodes = NULL;
+            alloc.count = 0;
+        }
+    }
+    hnp_nodelist_free(&alloc);
+    if (rc == HNP_SUCCESS && nodes->count == 0)
+        rc = local_node(nodes);
+    return rc;
+}
+
+static int build_map(hnp_args_t *args, hnp_rte_t *rte, hnp_job_map_t *map,
+                     char *err, size_t errlen)
 {
     hnp_nodelist_t nodes = { NULL, 0 };
     hnp_map_request_t req = {
@@ -57,14 +111,8 @@ static int build_map(hnp_args_t *args, hnp_job_map_t *map, char *err,
         .policy = args->map_by,
         .oversubscribe = args->oversubscribe, .default_slots = 1,
     };
-    int rc = HNP_SUCCESS;
+    int rc = gather_nodes(args, rte, &nodes, err, errlen);
 
-    if (args->hostfile != NULL)
-        rc = hnp_nodelist_parse_hostfile(&nodes, args->hostfile, err, errlen);
-    if (rc == HNP_SUCCESS && args->hosts != NULL)
-        rc = hnp_nodelist_parse_hosts(&nodes, args->hosts, err, errlen);
-    if (rc == HNP_SUCCESS && nodes.count == 0)
-        rc = local_node(&nodes);
     if (rc == HNP_SUCCESS)
         rc = hnp_job_map_build(&nodes, &req, map, err, errlen);
     if (rc == HNP_SUCCESS)
@@ -94,11 +142,14 @@ static int run_job(hnp_setup_t *setup, hnp_args_t *args)
 
     memset(&job, 0, sizeof(job));
     job.args = args;
-    rc = build_map(args, &job.map, err, sizeof(err));
+    rc = hnp_rte_create(&job.rte, setup, true, 0, err, sizeof(err));
     if (rc == HNP_SUCCESS)
-        rc = hnp_rte_create(&job.rte, setup, true, 0, err, sizeof(err));
+        rc = hnp_rte_select_components(job.rte, err, sizeof(err));
+    if (rc == HNP_SUCCESS)
+        rc = build_map(args, job.rte, &job.map, err, sizeof(err));
     if (rc != HNP_SUCCESS) {
         HNP_ERROR_LOG(hnp_log_stream("hnp"), "%s", err);
+        hnp_rte_destroy(job.rte);
         hnp_job_release(&job);
         return 1;
     }

@@ -99,6 +99,29 @@ int hnp_rte_spawn_daemon(hnp_rte_t *rte, hnp_vpid_t vpid);
 int hnp_rte_spawn_daemons(hnp_rte_t *rte, const hnp_vpid_t *vpids,
                           uint32_t count);
 
+/**
+ * The daemon's command (absolute path and the arguments that say whom to
+ * call), followed by @p extra (NULL-terminated, may be NULL). malloc'd;
+ * free with hnp_rte_free_argv(). For launchers that start daemons with a
+ * command of their own (srun); the daemon then learns its vpid and node
+ * from that command's environment.
+ */
+char **hnp_rte_daemon_command(hnp_rte_t *rte, char *const *extra);
+void hnp_rte_free_argv(char **argv);
+
+/**
+ * Run @p argv on this machine to start daemons elsewhere (one `srun` for
+ * all of them): the job secret on its stdin, its output captured, and its
+ * failure reported as the failure of @p label with the exact command.
+ */
+int hnp_rte_spawn_command(hnp_rte_t *rte, char *const *argv,
+                          const char *label);
+
+/** Expand a host list such as "node[001-128,140]" (no name is resolved). */
+int hnp_rte_expand_hostlist(const char *text, char ***names, size_t *count,
+                            char *err, size_t errlen);
+void hnp_rte_free_hostlist(char **names, size_t count);
+
 /** Tell the runtime which spawn tree this launch follows (plm only). */
 int hnp_rte_set_spawn_tree(hnp_rte_t *rte, const hnp_tree_t *tree);
 

@@ -395,8 +395,10 @@ static void pump_queue(evutil_socket_t fd, short what, void *arg)
 
 /* ------------------------------------------------------------ public */
 
-int hnp_launcher_submit(hnp_launcher_t *l, hnp_vpid_t vpid, const char *node,
-                        char *const *args, bool local)
+/* Queue a request whose program is @p program with @p args (local) or the
+ * daemon through the agent (not local). */
+static int submit(hnp_launcher_t *l, hnp_vpid_t vpid, const char *node,
+                  const char *program, char *const *args, bool local)
 {
     launch_req_t *r;
     int rc;
@@ -413,10 +415,9 @@ int hnp_launcher_submit(hnp_launcher_t *l, hnp_vpid_t vpid, const char *node,
     r->node = strdup(node);
     r->retry_ev = evtimer_new(l->base, retry_due, r);
     if (local)
-        rc = launch_words_local(l->daemon_path, args, &r->words);
+        rc = launch_words_local(program, args, &r->words);
     else
-        rc = launch_words_agent(l->agent_argv, node, l->daemon_path, args,
-                                &r->words);
+        rc = launch_words_agent(l->agent_argv, node, program, args, &r->words);
     if (rc != HNP_SUCCESS || r->node == NULL || r->retry_ev == NULL) {
         req_free(r);
         return HNP_ERR_NOMEM;
@@ -426,6 +427,20 @@ int hnp_launcher_submit(hnp_launcher_t *l, hnp_vpid_t vpid, const char *node,
     queue_push(l, r, false);
     schedule_pump(l);
     return HNP_SUCCESS;
+}
+
+int hnp_launcher_submit(hnp_launcher_t *l, hnp_vpid_t vpid, const char *node,
+                        char *const *args, bool local)
+{
+    return submit(l, vpid, node, l->daemon_path, args, local);
+}
+
+int hnp_launcher_submit_command(hnp_launcher_t *l, hnp_vpid_t vpid,
+                                const char *label, char *const *argv)
+{
+    if (argv == NULL || argv[0] == NULL)
+        return HNP_ERR_BAD_PARAM;
+    return submit(l, vpid, label, argv[0], argv + 1, true);
 }
 
 const char *hnp_launcher_command(const hnp_launcher_t *l, hnp_vpid_t vpid)

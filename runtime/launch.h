@@ -53,6 +53,14 @@ int hnp_launcher_create(hnp_launcher_t **out, struct event_base *base,
  */
 int hnp_launcher_submit(hnp_launcher_t *l, hnp_vpid_t vpid, const char *node,
                         char *const *args, bool local);
+/**
+ * Run @p argv (argv[0] by absolute path) on this machine as a launcher for
+ * other nodes, e.g. one `srun` for every daemon: secret on its stdin,
+ * output captured, callbacks as for a daemon (@p vpid names the request,
+ * @p label stands in for the node in messages). Not retried.
+ */
+int hnp_launcher_submit_command(hnp_launcher_t *l, hnp_vpid_t vpid,
+                                const char *label, char *const *argv);
 /** The command line used (or to be used) for @p vpid, or NULL. */
 const char *hnp_launcher_command(const hnp_launcher_t *l, hnp_vpid_t vpid);
 /** Agents running or queued. */

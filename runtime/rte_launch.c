@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "hostlist.h"
 #include "rte.h"
 
 #define AGENT_MAX_WORDS 64
@@ -146,6 +147,25 @@ static bool node_is_local(const char *node)
     return strcmp(node, host) == 0;
 }
 
+/* The interfaces the daemon may use: it needs them before its first
+ * message, so they travel on its command line (6 words at most). */
+static size_t oob_args(const hnp_rte_t *rte, char **args)
+{
+    size_t n = 0;
+
+    if (rte->core->if_include != NULL && rte->core->if_include[0] != '\0') {
+        args[n++] = "--mca";
+        args[n++] = "oob_tcp_if_include";
+        args[n++] = rte->core->if_include;
+    }
+    if (rte->core->if_exclude != NULL && rte->core->if_exclude[0] != '\0') {
+        args[n++] = "--mca";
+        args[n++] = "oob_tcp_if_exclude";
+        args[n++] = rte->core->if_exclude;
+    }
+    return n;
+}
+
 /* The daemon's arguments: who it is and whom to call. The oob_tcp
  * interface choices travel here because the daemon needs them before its
  * first message; everything else comes in that message. */
@@ -164,16 +184,7 @@ static int daemon_args(hnp_rte_t *rte, hnp_vpid_t vpid, char *vpid_text,
     args[n++] = parent_text;
     args[n++] = "--parent-uri";
     args[n++] = (char *)hnp_oob_uri(rte->oob);
-    if (rte->core->if_include != NULL && rte->core->if_include[0] != '\0') {
-        args[n++] = "--mca";
-        args[n++] = "oob_tcp_if_include";
-        args[n++] = rte->core->if_include;
-    }
-    if (rte->core->if_exclude != NULL && rte->core->if_exclude[0] != '\0') {
-        args[n++] = "--mca";
-        args[n++] = "oob_tcp_if_exclude";
-        args[n++] = rte->core->if_exclude;
-    }
+    n += oob_args(rte, args + n);
     args[n] = NULL;
     return (int)n;
 }
@@ -202,6 +213,52 @@ int hnp_rte_spawn_daemon(hnp_rte_t *rte, hnp_vpid_t vpid)
                                local);
 }
 
+char **hnp_rte_daemon_command(hnp_rte_t *rte, char *const *extra)
+{
+    char *args[20], parent_text[16];
+    size_t n = 0, nextra = 0;
+    char **argv;
+
+    snprintf(parent_text, sizeof(parent_text), "%u", rte->self);
+    args[n++] = rte->daemon_path;
+    args[n++] = "--parent";
+    args[n++] = parent_text;
+    args[n++] = "--parent-uri";
+    args[n++] = (char *)hnp_oob_uri(rte->oob);
+    n += oob_args(rte, args + n);
+    while (extra != NULL && extra[nextra] != NULL)
+        nextra++;
+    argv = calloc(n + nextra + 1, sizeof(*argv));
+    if (argv == NULL)
+        return NULL;
+    for (size_t i = 0; i < n + nextra; i++)
+        if ((argv[i] = strdup(i < n ? args[i] : extra[i - n])) == NULL) {
+            hnp_rte_free_argv(argv);
+            return NULL;
+        }
+    return argv;
+}
+
+void hnp_rte_free_argv(char **argv)
+{
+    for (size_t i = 0; argv != NULL && argv[i] != NULL; i++)
+        free(argv[i]);
+    free(argv);
+}
+
+int hnp_rte_spawn_command(hnp_rte_t *rte, char *const *argv, const char *label)
+{
+    char err[512] = "";
+    int rc = hnp_rte_launcher_start(rte, err, sizeof(err));
+
+    if (rc == HNP_SUCCESS)
+        rc = hnp_launcher_submit_command(rte->launcher, 0, label, argv);
+    if (rc != HNP_SUCCESS)
+        hnp_rte_fail(rte, 1, "cannot run %s: %s", argv[0],
+                     err[0] != '\0' ? err : hnp_strerror(rc));
+    return rc;
+}
+
 int hnp_rte_spawn_daemons(hnp_rte_t *rte, const hnp_vpid_t *vpids,
                           uint32_t count)
 {
@@ -211,4 +268,15 @@ int hnp_rte_spawn_daemons(hnp_rte_t *rte, const hnp_vpid_t *vpids,
             return rc;
     }
     return HNP_SUCCESS;
+}
+
+int hnp_rte_expand_hostlist(const char *text, char ***names, size_t *count,
+                            char *err, size_t errlen)
+{
+    return hnp_hostlist_expand(text, names, count, err, errlen);
+}
+
+void hnp_rte_free_hostlist(char **names, size_t count)
+{
+    hnp_hostlist_free(names, count);
 }

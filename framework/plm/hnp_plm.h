@@ -24,7 +24,7 @@
 #include "hnp_mca.h"
 #include "hnp_tree.h"
 
-#define HNP_PLM_INTERFACE_VERSION HNP_MCA_VERSION(1, 0, 0)
+#define HNP_PLM_INTERFACE_VERSION HNP_MCA_VERSION(1, 1, 0)
 
 struct hnp_rte;
 
@@ -47,7 +47,17 @@ typedef struct hnp_plm_module {
     int (*spawn_subtree)(struct hnp_rte *rte);
     /** Stop launches in progress and release resources. */
     void (*finalize)(struct hnp_rte *rte);
-    void *reserved[4]; /**< room to grow; NULL */
+    /**
+     * Since 1.1, may be NULL. HNP only: the nodes of the allocation this
+     * launcher runs in (a batch system's), in the order the batch system
+     * numbers them, by calling @p add for each with its slots (0: unknown).
+     * HNP_ERR_NOT_AVAILABLE when there is none.
+     */
+    int (*allocated_nodes)(struct hnp_rte *rte,
+                           void (*add)(void *ctx, const char *node,
+                                       uint32_t slots),
+                           void *ctx);
+    void *reserved[3]; /**< room to grow; NULL */
 } hnp_plm_module_t;
 
 #endif /* HNP_PLM_H */
