@@ -1,0 +1,233 @@
+/*
+ * The `flood` exchange: a process's flooding state, its contribution, and
+ * the flush that forwards, once per event-loop turn (or batch delay), all
+ * that was learnt since the previous one.
+ *
+ * Why batch: entries arrive one report at a time, and a process with many
+ * reported children (the HNP under plm rsh has every daemon as a child)
+ * would otherwise send each of them one message per report it receives.
+ * Collecting until the turn ends sends each neighbour at most one message
+ * per flush, carrying everything that arrived meanwhile.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+
+#include "exchange_flood_internal.h"
+
+/* ------------------------------------------------------------ the flush */
+
+static void flush_coll(flood_state_t *st, flood_coll_t *c)
+{
+    flood_link_t *parent =
+        st->nlinks > st->nchildren ? &c->links[st->nchildren] : NULL;
+
+    c->dirty = false;
+    /* Algorithm 2's one message up: our own entry and every child's
+     * subtree are here, so the parent gets our whole subtree at once. */
+    if (parent != NULL && !parent->open && c->joined &&
+        c->reported == st->nchildren)
+        parent->open = true;
+    for (uint32_t i = 0; c->status == HNP_SUCCESS && i < st->nlinks; i++) {
+        flood_link_t *l = &c->links[i];
+        if (!l->open || l->sent == c->known)
+            continue;
+        int rc = flood_send_link(st, c, l);
+        if (rc != HNP_SUCCESS) {
+            HNP_ERROR_LOG(st->log, "flood: all-gather %u: cannot send to vpid "
+                          "%u: %s", c->id, l->vpid, hnp_strerror(rc));
+            c->status = rc;
+        }
+    }
+    flood_coll_deliver(st, c);
+    /* Complete means every entry is here, hence every child reported and
+     * the parent was opened: every link is up to date, nothing is owed. */
+    if (c->completed)
+        flood_coll_retire(st, c);
+}
+
+void flood_flush_all(flood_state_t *st)
+{
+    flood_coll_t *next;
+
+    for (flood_coll_t *c = st->active; c != NULL; c = next) {
+        next = c->next;
+        if (c->dirty)
+            flush_coll(st, c);
+    }
+}
+
+static void flush_fired(hnp_rte_t *rte, void *cbdata)
+{
+    flood_state_t *st = cbdata;
+
+    (void)rte;
+    hnp_rte_timer_destroy(st->flush_timer);
+    st->flush_timer = NULL;
+    flood_flush_all(st);
+}
+
+/* Arm the flush unless it is armed already: whatever else is learnt before
+ * it fires goes out with it. */
+int flood_schedule_flush(flood_state_t *st)
+{
+    if (st->flush_timer != NULL)
+        return HNP_SUCCESS;
+    st->flush_timer = hnp_rte_timer_create(st->rte, st->batch_delay,
+                                           flush_fired, st);
+    return st->flush_timer != NULL ? HNP_SUCCESS : HNP_ERR_NOMEM;
+}
+
+/* ------------------------------------------------------------ the state */
+
+static int load_children(flood_state_t *st)
+{
+    uint32_t n = hnp_tree_children(&st->tree, st->self, NULL, 0);
+
+    st->children = malloc((n > 0 ? n : 1) * sizeof(*st->children));
+    st->subtree_size = malloc((n > 0 ? n : 1) * sizeof(*st->subtree_size));
+    if (st->children == NULL || st->subtree_size == NULL)
+        return HNP_ERR_NOMEM;
+    st->nchildren = hnp_tree_children(&st->tree, st->self, st->children, n);
+    for (uint32_t i = 0; i < n; i++)
+        st->subtree_size[i] =
+            hnp_tree_descendants(&st->tree, st->children[i], NULL, 0) + 1;
+    st->nlinks = n + (hnp_tree_parent(&st->tree, st->self) != HNP_VPID_INVALID);
+    return HNP_SUCCESS;
+}
+
+static void state_free(flood_state_t *st)
+{
+    while (st->active != NULL)
+        flood_coll_free(st, st->active);
+    hnp_rte_timer_destroy(st->flush_timer);
+    free(st->children);
+    free(st->subtree_size);
+    free(st->seen);
+    free(st);
+}
+
+int flood_state_create(hnp_rte_t *rte, double batch_delay, flood_state_t **out)
+{
+    const hnp_tree_t *tree = hnp_rte_spawn_tree(rte);
+    flood_state_t *st;
+    int rc;
+
+    if (tree == NULL || tree->n == 0 || tree->n != hnp_rte_num_procs(rte) ||
+        hnp_rte_my_vpid(rte) >= tree->n || !(batch_delay >= 0))
+        return HNP_ERR_BAD_PARAM;
+    if ((st = calloc(1, sizeof(*st))) == NULL)
+        return HNP_ERR_NOMEM;
+    st->rte = rte;
+    st->log = hnp_log_stream("exchange");
+    st->self = hnp_rte_my_vpid(rte);
+    st->nprocs = tree->n;
+    st->tree = *tree;
+    st->batch_delay = batch_delay;
+    st->seen = calloc(st->nprocs, sizeof(*st->seen));
+    rc = st->seen != NULL ? load_children(st) : HNP_ERR_NOMEM;
+    if (rc == HNP_SUCCESS)
+        rc = hnp_rte_recv(rte, FLOOD_TAG_ENTRIES, flood_on_entries, st);
+    if (rc != HNP_SUCCESS) {
+        state_free(st);
+        return rc;
+    }
+    HNP_VERBOSE(st->log, 5, "flood: vpid %u of %u, %u spawn children%s",
+                st->self, st->nprocs, st->nchildren,
+                st->nlinks > st->nchildren ? "" : ", root");
+    *out = st;
+    return HNP_SUCCESS;
+}
+
+void flood_state_destroy(flood_state_t *st)
+{
+    if (st == NULL)
+        return;
+    hnp_rte_recv(st->rte, FLOOD_TAG_ENTRIES, NULL, NULL);
+    state_free(st);
+}
+
+uint32_t flood_state_active(const flood_state_t *st)
+{
+    uint32_t n = 0;
+
+    for (const flood_coll_t *c = st->active; c != NULL; c = c->next)
+        n++;
+    return n;
+}
+
+/*
+ * Our own contribution. Callbacks never run inside this call: entries that
+ * arrived before it, and our own, are reported by the flush it arms, at
+ * the end of the current event-loop turn.
+ */
+int flood_state_allgather(flood_state_t *st, uint32_t id, const void *data,
+                          size_t len, const hnp_exchange_callbacks_t *cb)
+{
+    flood_coll_t *c = flood_coll_find(st, id);
+    bool fresh = c == NULL;
+    int rc;
+
+    if (cb == NULL || cb->learned == NULL || cb->complete == NULL ||
+        len > UINT32_MAX || (data == NULL && len > 0))
+        return HNP_ERR_BAD_PARAM;
+    if (flood_id_is_recent(st, id) || (c != NULL && c->joined))
+        return HNP_ERR_EXISTS;
+    /* Armed first: a spurious flush is harmless, a contribution stored
+     * without one would never leave. */
+    if ((rc = flood_schedule_flush(st)) != HNP_SUCCESS ||
+        (rc = flood_coll_get(st, id, &c)) != HNP_SUCCESS)
+        return rc;
+    rc = flood_coll_store(c, st->self, data, (uint32_t)len, st->self);
+    if (rc != HNP_SUCCESS) {
+        if (fresh)
+            flood_coll_free(st, c);
+        return rc;
+    }
+    c->joined = true;
+    c->cb = *cb;
+    HNP_VERBOSE(st->log, 5, "flood: vpid %u joins all-gather %u with %u of %u "
+                "entries known", st->self, id, c->known, st->nprocs);
+    return HNP_SUCCESS;
+}
+
+/* ------------------------------------------------------------ the module */
+
+/* The module's state: one runtime a process. */
+static flood_state_t *flood_process;
+
+static int flood_init(struct hnp_rte *rte)
+{
+    if (flood_process != NULL)
+        return HNP_ERR_EXISTS;
+    return flood_state_create(rte, exchange_flood_batch_delay, &flood_process);
+}
+
+static int flood_allgather(struct hnp_rte *rte, uint32_t id, const void *data,
+                           size_t len, const hnp_exchange_callbacks_t *cb)
+{
+    (void)rte;
+    if (flood_process == NULL)
+        return HNP_ERR_NOT_AVAILABLE;
+    return flood_state_allgather(flood_process, id, data, len, cb);
+}
+
+static void flood_finalize(struct hnp_rte *rte)
+{
+    (void)rte;
+    flood_state_destroy(flood_process);
+    flood_process = NULL;
+}
+
+/*
+ * child_joined stays NULL: a child that has joined but not reported gets
+ * nothing yet (Algorithm 2's OldChildren are the children that reported),
+ * so that it receives what it lacks in one message when it reports instead
+ * of a trickle while it still waits for its own subtree.
+ */
+const hnp_exchange_module_t exchange_flood_module = {
+    .init = flood_init,
+    .allgather = flood_allgather,
+    .child_joined = NULL,
+    .finalize = flood_finalize,
+};
