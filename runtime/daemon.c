@@ -105,6 +105,14 @@ static int apply_welcome(hnpd_t *d, hnp_reader_t *rd, char *err, size_t errlen)
         goto out;
     if ((rc = unpack_subtree(rd, nprocs, names)) != HNP_SUCCESS)
         goto out;
+    /* A daemon placed by someone else (srun) checks it is where the HNP
+     * thinks it is. */
+    if (names[rte->self] != NULL && strcmp(names[rte->self], d->node) != 0) {
+        hnp_err_set(err, errlen, "daemon vpid %u runs on node %s, but the HNP "
+                    "mapped it to %s", rte->self, d->node, names[rte->self]);
+        rc = HNP_ERR_BAD_PARAM;
+        goto out;
+    }
     rc = hnp_params_unpack(hnp_mca_params(d->setup->mca), params, params_len,
                            HNP_PARAM_SRC_FORWARDED, err, errlen);
     if (rc == HNP_SUCCESS)

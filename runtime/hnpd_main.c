@@ -25,6 +25,7 @@ typedef struct hnpd_args {
     hnp_vpid_t parent;
     const char *node;
     const char *parent_uri;
+    bool slurm;      /* a task of srun: who it is comes from Slurm */
 } hnpd_args_t;
 
 static const hnp_setup_option_t hnpd_options[] = {
@@ -43,14 +44,33 @@ static int parse_vpid(const char *text, hnp_vpid_t *out)
     return HNP_SUCCESS;
 }
 
+/* Under srun, SLURM_NODEID numbers the step's nodes from 0 in the order
+ * the HNP gave them: daemon vpid = SLURM_NODEID + 1. */
+static bool identity_from_slurm(hnpd_args_t *a)
+{
+    const char *id = getenv("SLURM_NODEID");
+    hnp_vpid_t index;
+
+    a->node = getenv("SLURMD_NODENAME");
+    if (id == NULL || a->node == NULL || parse_vpid(id, &index) != HNP_SUCCESS)
+        return false;
+    a->vpid = index + 1;
+    return true;
+}
+
 static int parse_args(hnpd_args_t *a, int argc, char **argv, char *err,
                       size_t errlen)
 {
     bool have_vpid = false, have_parent = false;
 
     memset(a, 0, sizeof(*a));
-    for (int i = 1; i + 1 < argc; i += 2) {
-        const char *opt = argv[i], *val = argv[i + 1];
+    for (int i = 1; i < argc; i++) {
+        const char *opt = argv[i], *val = i + 1 < argc ? argv[i + 1] : "";
+        if (strcmp(opt, "--slurm") == 0) {
+            have_vpid = identity_from_slurm(a);
+            a->slurm = true;
+            continue;
+        }
         if (strcmp(opt, "--vpid") == 0)
             have_vpid = parse_vpid(val, &a->vpid) == HNP_SUCCESS;
         else if (strcmp(opt, "--parent") == 0)
@@ -59,12 +79,13 @@ static int parse_args(hnpd_args_t *a, int argc, char **argv, char *err,
             a->node = val;
         else if (strcmp(opt, "--parent-uri") == 0)
             a->parent_uri = val;
+        i++;
     }
     if (!have_vpid || !have_parent || a->vpid == 0 || a->node == NULL ||
         a->parent_uri == NULL) {
         hnp_err_set(err, errlen, "hnpd is started by hnp, not by hand (needs "
-                    "--vpid N --node NAME --parent N --parent-uri URI and the "
-                    "job secret on stdin)");
+                    "--vpid N --node NAME, or --slurm inside srun, --parent N "
+                    "--parent-uri URI and the job secret on stdin)");
         return HNP_ERR_BAD_PARAM;
     }
     return HNP_SUCCESS;
@@ -197,7 +218,8 @@ int main(int argc, char **argv)
     snprintf(program, sizeof(program), "hnpd[%s]", args.node);
     hnp_log_set_program(program);
     setenv("HNP_NODE_NAME", args.node, 1);
-    if (fork_detachable(&d.detach_fd) != 0) {
+    /* srun's tasks stay its tasks: Slurm tracks and ends them. */
+    if (!args.slurm && fork_detachable(&d.detach_fd) != 0) {
         HNP_ERROR_LOG(hnp_log_stream("hnpd"), "cannot fork: %s", strerror(errno));
         return 1;
     }

@@ -62,6 +62,10 @@ void hnp_rte_destroy(hnp_rte_t *rte)
     if (rte == NULL)
         return;
     hnp_rte_heartbeat_stop(rte);
+    if (rte->exchange != NULL && rte->exchange->finalize != NULL)
+        rte->exchange->finalize(rte);
+    if (rte->plm != NULL && rte->plm->finalize != NULL)
+        rte->plm->finalize(rte);
     if (rte->launcher != NULL)
         hnp_launcher_destroy(rte->launcher);
     if (rte->oob != NULL)

@@ -1,0 +1,27 @@
+/**
+ * @file plm_slurm.h
+ * @brief The `slurm` plm component: one `srun` starts every daemon.
+ *
+ * Inside a Slurm allocation (SLURM_JOB_ID set) the nodes and their slots
+ * come from SLURM_JOB_NODELIST and SLURM_TASKS_PER_NODE, and the HNP runs a
+ * single `srun --ntasks-per-node=1` over the job's nodes; each daemon learns
+ * its vpid from SLURM_NODEID and its node from SLURMD_NODENAME, reads the
+ * job secret from srun's stdin (`--input=all`, never a command line) and
+ * calls back to the HNP: a flat spawn tree, like rsh, with Slurm's own
+ * fast fan-out doing the remote starts.
+ */
+#ifndef PLM_SLURM_H
+#define PLM_SLURM_H
+
+#include "hnp_plm.h"
+
+/** plm_slurm_args: extra words for srun. */
+extern char *plm_slurm_args;
+
+extern const hnp_plm_module_t plm_slurm_module;
+
+/** Parse SLURM_TASKS_PER_NODE ("2(x3),1") into @p slots for @p count
+ *  nodes; HNP_ERR_BAD_PARAM when it does not describe that many. */
+int plm_slurm_tasks_per_node(const char *text, uint32_t *slots, size_t count);
+
+#endif /* PLM_SLURM_H */

@@ -1,0 +1,171 @@
+/* The `slurm` plm module: the allocation's nodes, and one srun. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hnp_log.h"
+#include "hnp_rte.h"
+#include "plm_slurm.h"
+
+#define SRUN_FIXED_WORDS 8
+
+static int plm_slurm_init(struct hnp_rte *rte)
+{
+    (void)rte;
+    return HNP_SUCCESS;
+}
+
+/* Every daemon's spawn parent is the HNP: srun does the fan-out. */
+static int plm_slurm_spawn_tree(struct hnp_rte *rte, uint32_t nprocs,
+                                const hnp_tree_t *routing, hnp_tree_t *out)
+{
+    (void)rte;
+    (void)routing;
+    *out = hnp_tree_kary(nprocs, 0);
+    return HNP_SUCCESS;
+}
+
+/* "2(x3),1": 2 slots on each of three nodes, then 1. */
+int plm_slurm_tasks_per_node(const char *text, uint32_t *slots, size_t count)
+{
+    size_t filled = 0;
+    const char *p = text;
+
+    while (p != NULL && *p != '\0') {
+        char *end;
+        unsigned long n = strtoul(p, &end, 10), times = 1;
+        if (end == p || n > UINT32_MAX)
+            return HNP_ERR_BAD_PARAM;
+        if (strncmp(end, "(x", 2) == 0) {
+            times = strtoul(end + 2, &end, 10);
+            if (*end++ != ')' || times == 0)
+                return HNP_ERR_BAD_PARAM;
+        }
+        for (; times > 0; times--, filled++)
+            if (filled < count)
+                slots[filled] = (uint32_t)n;
+        p = *end == ',' ? end + 1 : (*end == '\0' ? end : NULL);
+    }
+    return p != NULL && filled == count ? HNP_SUCCESS : HNP_ERR_BAD_PARAM;
+}
+
+static int plm_slurm_allocated_nodes(struct hnp_rte *rte,
+                                     void (*add)(void *, const char *, uint32_t),
+                                     void *ctx)
+{
+    const char *list = getenv("SLURM_JOB_NODELIST");
+    const char *tasks = getenv("SLURM_TASKS_PER_NODE");
+    hnp_log_stream_t *log = hnp_log_stream("plm");
+    char **names = NULL, err[256] = "";
+    size_t count = 0;
+    uint32_t *slots;
+
+    (void)rte;
+    if (list == NULL)
+        return HNP_ERR_NOT_AVAILABLE;
+    if (hnp_rte_expand_hostlist(list, &names, &count, err, sizeof(err)) != HNP_SUCCESS) {
+        HNP_ERROR_LOG(log, "slurm: SLURM_JOB_NODELIST: %s", err);
+        return HNP_ERR_BAD_PARAM;
+    }
+    slots = calloc(count + 1, sizeof(*slots));
+    if (slots != NULL && tasks != NULL &&
+        plm_slurm_tasks_per_node(tasks, slots, count) != HNP_SUCCESS) {
+        HNP_WARN(log, "slurm: SLURM_TASKS_PER_NODE \"%s\" does not describe "
+                 "%zu nodes; one slot each", tasks, count);
+        memset(slots, 0, count * sizeof(*slots));
+    }
+    for (size_t i = 0; slots != NULL && i < count; i++)
+        add(ctx, names[i], slots[i] > 0 ? slots[i] : 1);
+    free(slots);
+    hnp_rte_free_hostlist(names, count);
+    return HNP_SUCCESS;
+}
+
+/* "node1,node2,...": the job's daemon nodes, in vpid order. */
+static char *daemon_nodelist(struct hnp_rte *rte)
+{
+    uint32_t n = hnp_rte_num_procs(rte);
+    size_t len = 1;
+    char *list;
+
+    for (hnp_vpid_t v = 1; v < n; v++)
+        len += strlen(hnp_rte_node_name(rte, v)) + 1;
+    list = calloc(1, len);
+    for (hnp_vpid_t v = 1; list != NULL && v < n; v++) {
+        if (v > 1)
+            strcat(list, ",");
+        strcat(list, hnp_rte_node_name(rte, v));
+    }
+    return list;
+}
+
+/* srun and its fixed options, then plm_slurm_args, then the daemon. The
+ * daemons stay srun's tasks for the life of the job (no detaching), are not
+ * bound to CPUs, and all read the secret from srun's stdin. */
+static char **srun_argv(struct hnp_rte *rte, char *nodes_opt, char *ntasks,
+                        char *nnodes, char *args_copy, char **daemon)
+{
+    size_t nd = 0, n = 0;
+    char **argv;
+
+    while (daemon[nd] != NULL)
+        nd++;
+    argv = calloc(SRUN_FIXED_WORDS + strlen(args_copy) / 2 + nd + 2,
+                  sizeof(*argv));
+    if (argv == NULL)
+        return NULL;
+    (void)rte;
+    argv[n++] = "srun";
+    argv[n++] = ntasks;
+    argv[n++] = nnodes;
+    argv[n++] = "--ntasks-per-node=1";
+    argv[n++] = nodes_opt;
+    argv[n++] = "--kill-on-bad-exit=1";
+    argv[n++] = "--cpu-bind=none";
+    argv[n++] = "--input=all";
+    for (char *w = strtok(args_copy, " \t"); w != NULL; w = strtok(NULL, " \t"))
+        argv[n++] = w;
+    for (size_t i = 0; i < nd; i++)
+        argv[n++] = daemon[i];
+    return argv;
+}
+
+static int plm_slurm_launch_daemons(struct hnp_rte *rte)
+{
+    char *const extra[] = { "--slurm", NULL };
+    uint32_t n = hnp_rte_num_procs(rte) - 1;
+    char ntasks[32], nnodes[32], *nodes = daemon_nodelist(rte), *opt = NULL;
+    char *args = strdup(plm_slurm_args != NULL ? plm_slurm_args : "");
+    char **daemon = hnp_rte_daemon_command(rte, extra), **argv = NULL;
+    int rc = HNP_ERR_NOMEM;
+
+    snprintf(ntasks, sizeof(ntasks), "--ntasks=%u", n);
+    snprintf(nnodes, sizeof(nnodes), "--nodes=%u", n);
+    if (nodes != NULL && args != NULL && daemon != NULL &&
+        asprintf(&opt, "--nodelist=%s", nodes) >= 0 &&
+        (argv = srun_argv(rte, opt, ntasks, nnodes, args, daemon)) != NULL)
+        rc = hnp_rte_spawn_command(rte, argv, "the Slurm allocation");
+    free(argv);
+    free(opt);
+    free(nodes);
+    free(args);
+    hnp_rte_free_argv(daemon);
+    return rc;
+}
+
+static void plm_slurm_finalize(struct hnp_rte *rte)
+{
+    (void)rte;
+}
+
+const hnp_plm_module_t plm_slurm_module = {
+    .init = plm_slurm_init,
+    .spawn_tree = plm_slurm_spawn_tree,
+    .launch_daemons = plm_slurm_launch_daemons,
+    .spawn_subtree = NULL,
+    .finalize = plm_slurm_finalize,
+    .allocated_nodes = plm_slurm_allocated_nodes,
+};
