@@ -1,0 +1,75 @@
+/*
+ * The `prsh` plm component: descriptor, the `plm_prsh_spawning_degree`
+ * parameter and selection. The agent it starts daemons with is the one
+ * every plm shares (plm_rsh_agent and friends, registered by the runtime).
+ */
+#include "config.h"
+
+#include "hnp_log.h"
+#include "plm_prsh.h"
+
+#define PLM_PRSH_STR_(x) #x
+#define PLM_PRSH_STR(x) PLM_PRSH_STR_(x)
+
+/*
+ * 20: above rsh (10), so that a user who names no launcher gets the tree
+ * spawn. Both need the same thing, an agent that reaches every node, but
+ * rsh makes the HNP run every agent and accept every call-back itself,
+ * which costs time linear in the number of nodes and, past the listen
+ * backlog, the connection storm of paper 002; prsh spreads both over the
+ * tree. It stays below what a launcher tied to a resource manager (slurm,
+ * inside an allocation) should claim, since one srun beats any tree of
+ * remote shells there.
+ */
+#define PLM_PRSH_PRIORITY 20
+
+unsigned int plm_prsh_spawning_degree = PLM_PRSH_DEFAULT_DEGREE;
+
+/* The paper's name for δ, so that its command lines work as written. */
+static const char *const plm_prsh_degree_synonyms[] = {
+    "prsh_spawning_degree", NULL,
+};
+
+static int plm_prsh_register_params(const hnp_mca_component_t *self,
+                                    hnp_params_t *params)
+{
+    char err[256] = "";
+    const hnp_param_desc_t degree = {
+        .framework = "plm",
+        .component = "prsh",
+        .name = "spawning_degree",
+        .type = HNP_PARAM_UNSIGNED,
+        .default_value = PLM_PRSH_STR(PLM_PRSH_DEFAULT_DEGREE),
+        .help = "Children each process spawns (the delta of a delta-ary "
+                "spawn tree rooted at the HNP); 0 spawns along the routing "
+                "topology's tree instead. A larger delta makes the tree "
+                "shallower but runs more agents one after another on each "
+                "launching node.",
+        .level = 4,
+        .synonyms = plm_prsh_degree_synonyms,
+        .storage = &plm_prsh_spawning_degree,
+    };
+    int rc;
+
+    (void)self;
+    rc = hnp_param_register(params, &degree, err, sizeof(err));
+    if (rc != HNP_SUCCESS)
+        HNP_ERROR_LOG(hnp_log_stream("plm"), "prsh: %s", err);
+    return rc;
+}
+
+static int plm_prsh_query(const hnp_mca_component_t *self,
+                          const void **module, int *priority)
+{
+    (void)self;
+    *module = &plm_prsh_module;
+    *priority = PLM_PRSH_PRIORITY;
+    return HNP_SUCCESS;
+}
+
+const hnp_mca_component_t mca_plm_prsh_component = {
+    HNP_MCA_COMPONENT_INIT("plm", "prsh", HNP_PLM_INTERFACE_VERSION,
+                           HNP_MCA_VERSION(1, 0, 0)),
+    .register_params = plm_prsh_register_params,
+    .query = plm_prsh_query,
+};

@@ -1,0 +1,79 @@
+/*
+ * The `prsh` plm module: every process of the runtime spawns its own
+ * children in the spawn tree (Algorithm 1 of paper 002).
+ *
+ * The runtime does the rest of the algorithm: it hands each child that
+ * calls back the (vpid, node) list of its subtree, and calls
+ * spawn_subtree() in a daemon once that list has arrived. So the HNP and a
+ * daemon do the same thing here, on their own part of the tree.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+
+#include "hnp_rte.h"
+#include "plm_prsh.h"
+
+static int plm_prsh_init(struct hnp_rte *rte)
+{
+    (void)rte;
+    return HNP_SUCCESS;
+}
+
+/*
+ * Every process builds the tree from the same forwarded δ and job size, so
+ * the HNP and the daemons agree on it without sending it around. δ = 0
+ * borrows the routing tree: a daemon then calls back to the process it
+ * will route through anyway, so the spawn connections are the routing
+ * connections and phase 1 opens none of its own.
+ */
+static int plm_prsh_spawn_tree(struct hnp_rte *rte, uint32_t nprocs,
+                               const hnp_tree_t *routing, hnp_tree_t *out)
+{
+    (void)rte;
+    if (out == NULL || nprocs == 0)
+        return HNP_ERR_BAD_PARAM;
+    if (plm_prsh_spawning_degree > 0) {
+        *out = hnp_tree_kary(nprocs, plm_prsh_spawning_degree);
+        return HNP_SUCCESS;
+    }
+    if (routing == NULL || routing->n != nprocs)
+        return HNP_ERR_BAD_PARAM;
+    *out = *routing;
+    return HNP_SUCCESS;
+}
+
+/* Start this process's spawn-tree children: the HNP's when called from
+ * launch_daemons, a daemon's own when called from spawn_subtree. The
+ * runtime's launcher bounds the agents running at once and queues the
+ * rest, so all of them are handed over in one go. */
+static int plm_prsh_spawn_children(struct hnp_rte *rte)
+{
+    uint32_t n = hnp_rte_spawn_children(rte, NULL, 0);
+    hnp_vpid_t *children;
+    int rc;
+
+    if (n == 0)
+        return HNP_SUCCESS;
+    children = malloc(n * sizeof(*children));
+    if (children == NULL)
+        return HNP_ERR_NOMEM;
+    hnp_rte_spawn_children(rte, children, n);
+    rc = hnp_rte_spawn_daemons(rte, children, n);
+    free(children);
+    return rc;
+}
+
+static void plm_prsh_finalize(struct hnp_rte *rte)
+{
+    /* The agents belong to the runtime's launcher, which cancels them. */
+    (void)rte;
+}
+
+const hnp_plm_module_t plm_prsh_module = {
+    .init = plm_prsh_init,
+    .spawn_tree = plm_prsh_spawn_tree,
+    .launch_daemons = plm_prsh_spawn_children,
+    .spawn_subtree = plm_prsh_spawn_children,
+    .finalize = plm_prsh_finalize,
+};
