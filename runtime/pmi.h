@@ -22,30 +22,47 @@
  *  - abort requests, finalize notices and misbehaving clients are reported
  *    with the process's rank.
  *
+ * A put is visible to the node's own processes at once and to the other
+ * nodes' after the next fence; a get of a key nobody has is answered "not
+ * found" at once (PMI-1 rc=-1, PMI-2 found=FALSE), never held. Job
+ * attributes (PMI_process_mapping, universeSize, the config's) answer
+ * PMI-2 info-getjobattr and, as MPICH's PMI-1 client expects, plain gets.
+ *
  * Callbacks run from the event loop or from the hnp_pmi_* call that caused
  * them, and may call any hnp_pmi_* function, hnp_pmi_server_destroy()
  * included (the free is then deferred until the server's frames unwind).
  *
- * Wire formats (what MPICH's clients send; see the report in
- * tests/pmi/pmi-serve.c):
+ * Wire formats (tests/pmi/pmi-serve.c shows what MPICH's client sends):
  *  - PMI-1: lines "cmd=NAME key=value key=value\n"; values cannot hold
  *    blanks. "mcmd=spawn" opens a block of key=value lines up to "endcmd".
  *  - PMI-2: a six-character decimal length (space padded), then that many
  *    bytes of "cmd=NAME;key=value;...;" where a ';' inside a value is
  *    written ";;". A PMI-2 client may open with the PMI-1 line
  *    "cmd=init pmi_version=2 ..." and switch to PMI-2 framing after the
- *    answer; the server follows.
+ *    answer; the server follows. Answers carry back a request's "thrid"
+ *    (threaded clients match answers to requests with it).
+ *
+ * Served: PMI-1 init (versions 1 and 2), initack, get_maxes, get_appnum,
+ * get_universe_size, get_my_kvsname, put, get, barrier_in, finalize,
+ * abort; PMI-2 init, fullinit, job-getid, kvs-put, kvs-get, kvs-fence,
+ * info-putnodeattr, info-getnodeattr (wait=TRUE waits for the put),
+ * info-getjobattr, finalize, abort. Anything else (spawn, name publishing,
+ * job-connect, ...) gets the answer its client expects with rc=-1; only
+ * bytes that are not the protocol close a connection (client_error).
  *
  * Limits:
  *  - keys: HNP_PMI_KEY_MAX characters; kvs names: HNP_PMI_KVSNAME_MAX - 1.
  *  - PMI-1: MPICH's client reads replies into 1024-byte lines, so the
  *    vallen_max the server advertises is what keeps a put of the longest
- *    key under that (at least 677, less the kvs name's length); larger puts
- *    are refused with rc=-1. Lines up to HNP_PMI_V1_INPUT_MAX are accepted.
+ *    key under that (932 less the kvs name's length, so at least 677);
+ *    larger puts are refused with rc=-1. MPICH splits longer values into
+ *    several keys itself. Lines up to HNP_PMI_V1_INPUT_MAX are accepted.
  *  - PMI-2: a message is at most HNP_PMI_V2_BODY_MAX bytes (six digits), so
  *    values may be close to a megabyte (MPICH's own client stops at 1024).
  *  - a fence blob is bounded by hnp_pmi_config_t.max_fence_bytes, which the
- *    daemon sets below the runtime's frame limit.
+ *    daemon sets below the runtime's frame limit: a node whose puts do not
+ *    fit fails the fence (its processes get an error answer, the daemon a
+ *    client_error with HNP_ERR_TRUNCATED).
  */
 #ifndef HNP_PMI_H
 #define HNP_PMI_H
@@ -97,8 +114,9 @@ typedef struct hnp_pmi_callbacks {
                         size_t len);
     /** @p rank asked to abort the job (PMI_Abort / PMI2_Abort). */
     void (*abort)(void *ctx, uint32_t rank, int exit_code, const char *msg);
-    /** @p rank broke the protocol, or closed the connection between init
-     *  and finalize; its connection is closed. @p code is HNP_ERR_*. */
+    /** @p rank broke the protocol (its connection is then closed), closed
+     *  the connection between init and finalize, or its node's fence could
+     *  not be shipped (see Limits). @p code is HNP_ERR_*. */
     void (*client_error)(void *ctx, uint32_t rank, int code,
                          const char *msg);
     /** @p rank finalized PMI (it was answered). */
@@ -108,8 +126,11 @@ typedef struct hnp_pmi_callbacks {
 
 /**
  * Create a server on @p base. Fails with HNP_ERR_BAD_PARAM (and a message
- * in @p err) for a config it cannot serve: no kvs name or one too long, a
- * size of 0, local ranks out of range or repeated, no fence_ready.
+ * in @p err) for a config it cannot serve: no kvs name, one too long or
+ * with blanks, a size of 0, no local rank, local ranks out of range or
+ * repeated, no fence_ready. Fences are numbered from 0. (A node without
+ * processes needs no server; its part of each fence is the empty blob,
+ * four zero bytes.)
  */
 int hnp_pmi_server_create(hnp_pmi_server_t **out, struct event_base *base,
                           const hnp_pmi_config_t *cfg,
@@ -153,7 +174,7 @@ int hnp_pmi_client_env(const hnp_pmi_server_t *srv, uint32_t rank, int fd,
 
 /**
  * PMI_process_mapping for a job whose rank r runs on node node_of_rank[r]:
- * "(vector,(first,count,ppn),...)" with nodes numbered by first appearance,
+ * "(vector,(first,count,ppn),...)" with the node numbers as given,
  * shortened to its repeating part when it has one (MPICH repeats a vector
  * that covers fewer ranks than the job). *out is malloc'd.
  */

@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "hnp_errors.h"
-#include "pmi.h"
+#include "pmi_internal.h"
 
 #define SLOTS_MIN 64
 #define SLOT_EMPTY 0   /* slots hold entry index + 1 */

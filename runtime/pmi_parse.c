@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "hnp_errors.h"
-#include "pmi.h"
+#include "pmi_internal.h"
 
 #define V1_MCMD_PREFIX "mcmd="
 #define V1_BLOCK_END "endcmd"
@@ -392,21 +392,6 @@ bool hnp_pmi_v1_value_ok(const char *value, size_t len)
     return true;
 }
 
-void hnp_pmi_reply_begin(hnp_pmi_reply_t *r, hnp_buffer_t *out,
-                         hnp_pmi_wire_t wire, const char *cmd)
-{
-    r->out = out;
-    r->wire = wire;
-    r->start = out->len;
-    r->invalid = false;
-    if (wire == HNP_PMI_WIRE_V2)
-        hnp_pack_bytes(out, "      ", HNP_PMI_V2_HEADER_LEN);
-    hnp_pack_bytes(out, "cmd=", 4);
-    hnp_pack_bytes(out, cmd, strlen(cmd));
-    if (wire == HNP_PMI_WIRE_V2)
-        hnp_pack_bytes(out, ";", 1);
-}
-
 /* A PMI-2 value with each ';' doubled, then the terminating ';'. */
 static void pack_v2_value(hnp_buffer_t *out, const char *value, size_t len)
 {
@@ -423,13 +408,28 @@ static void pack_v2_value(hnp_buffer_t *out, const char *value, size_t len)
     hnp_pack_bytes(out, ";", 1);
 }
 
+/* The command is a value like any other: escaped the same way. */
+void hnp_pmi_reply_begin(hnp_pmi_reply_t *r, hnp_buffer_t *out,
+                         hnp_pmi_wire_t wire, const char *cmd)
+{
+    r->out = out;
+    r->wire = wire;
+    r->start = out->len;
+    r->invalid = false;
+    if (wire == HNP_PMI_WIRE_V2)
+        hnp_pack_bytes(out, "      ", HNP_PMI_V2_HEADER_LEN);
+    hnp_pmi_reply_add(r, "cmd", cmd, strlen(cmd));
+}
+
 void hnp_pmi_reply_add(hnp_pmi_reply_t *r, const char *key,
                        const char *value, size_t value_len)
 {
     if (r->wire == HNP_PMI_WIRE_V1) {
         if (!hnp_pmi_v1_value_ok(value, value_len))
             r->invalid = true;
-        hnp_pack_bytes(r->out, " ", 1);
+        /* Words are separated by a blank; the line starts with cmd=. */
+        if (r->out->len > r->start)
+            hnp_pack_bytes(r->out, " ", 1);
     }
     hnp_pack_bytes(r->out, key, strlen(key));
     hnp_pack_bytes(r->out, "=", 1);

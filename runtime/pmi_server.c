@@ -64,10 +64,20 @@ static void server_release(hnp_pmi_server_t *srv)
 
 /* ----------------------------------------------------------- connections */
 
+static size_t client_unsent(const pmi_client_t *c)
+{
+    return c->out.len - c->out_sent;
+}
+
 void pmi_client_close(pmi_client_t *c)
 {
     if (c->closed)
         return;
+    /* Answers to the requests before the one that ended it still go out,
+     * as far as the socket takes them now: the process may be reading. */
+    if (client_unsent(c) > 0)
+        (void)send(c->fd, c->out.data + c->out_sent, client_unsent(c),
+                   MSG_NOSIGNAL | MSG_DONTWAIT);
     event_del(c->ev_read);
     event_del(c->ev_write);
     close(c->fd);
@@ -110,11 +120,6 @@ void pmi_client_resume(pmi_client_t *c)
         return;
     event_add(c->ev_read, NULL);
     event_active(c->ev_read, EV_READ, 0);
-}
-
-static size_t client_unsent(const pmi_client_t *c)
-{
-    return c->out.len - c->out_sent;
 }
 
 void pmi_client_flush(pmi_client_t *c)
@@ -197,7 +202,9 @@ static bool client_next_message(pmi_client_t *c)
         client_detect_wire(c);
     size_t max = c->wire == HNP_PMI_WIRE_V1 ? HNP_PMI_V1_INPUT_MAX
                                             : HNP_PMI_V2_BODY_MAX;
-    size_t window = have < IN_MAX ? have : IN_MAX;
+    /* Enough to hold the largest message and tell one too long. */
+    size_t window = have < max + HNP_PMI_V2_HEADER_LEN
+                        ? have : max + HNP_PMI_V2_HEADER_LEN;
     const char *data = (const char *)evbuffer_pullup(c->in, (ssize_t)window);
     int rc = data != NULL ? hnp_pmi_frame(c->wire, data, window, max, &start,
                                           &len, &consumed, err, sizeof(err))
@@ -575,11 +582,19 @@ int hnp_pmi_client_env(const hnp_pmi_server_t *srv, uint32_t rank, int fd,
 
     /* PMI_FD, PMI_RANK and PMI_SIZE are what MPICH-derived PMI-1 clients
      * read; PMI-2 clients also send PMI_JOBID back in their fullinit. */
-    if (asprintf(&env[n], "PMI_FD=%d", fd) >= 0 && ++n &&
-        asprintf(&env[n], "PMI_RANK=%u", rank) >= 0 && ++n &&
-        asprintf(&env[n], "PMI_SIZE=%u", srv->size) >= 0 && ++n &&
-        asprintf(&env[n], "PMI_JOBID=%s", srv->kvsname) >= 0 && ++n)
-        return n;
+    if (asprintf(&env[n], "PMI_FD=%d", fd) < 0)
+        goto fail;
+    n++;
+    if (asprintf(&env[n], "PMI_RANK=%u", rank) < 0)
+        goto fail;
+    n++;
+    if (asprintf(&env[n], "PMI_SIZE=%u", srv->size) < 0)
+        goto fail;
+    n++;
+    if (asprintf(&env[n], "PMI_JOBID=%s", srv->kvsname) < 0)
+        goto fail;
+    return ++n;
+fail:
     while (n > 0)
         free(env[--n]);
     return HNP_ERR_NOMEM;

@@ -14,7 +14,7 @@ set -eu
 
 : "${top_srcdir:?run me through make check, or set top_srcdir}"
 : "${top_builddir:?run me through make check, or set top_builddir}"
-TARGETS="frame buffer"
+TARGETS="frame buffer pmi"
 FUZZ_SECONDS=${HNP_FUZZ_SECONDS:-10}
 FUZZ_CC=${HNP_FUZZ_CC:-clang}
 STEP_TIMEOUT=60
@@ -87,7 +87,8 @@ count_files() {
 }
 target_sources() {
     echo "$top_srcdir/tests/fuzz/fuzz_$1.c $top_srcdir/runtime/buffer.c" \
-         "$top_srcdir/runtime/frame.c $top_srcdir/framework/errors.c"
+         "$top_srcdir/runtime/frame.c $top_srcdir/framework/errors.c" \
+         "$top_srcdir/runtime/pmi_parse.c $top_srcdir/runtime/pmi_kvs.c"
 }
 for t in $TARGETS; do
     # shellcheck disable=SC2046,SC2086 # the flags and sources are lists
