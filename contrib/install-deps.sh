@@ -7,6 +7,7 @@ packages=(
     gcc make autoconf automake libtool pkg-config
     libltdl-dev libhwloc-dev libevent-dev libcmocka-dev
     procps psmisc clang libclang-rt-14-dev
+    mpich libmpich-dev
 )
 
 missing=()

@@ -56,6 +56,9 @@ typedef struct hnpd {
     hnp_daemon_stats_t stats;
     int32_t stdin_target;   /* a rank, HNP_STDIN_ALL (-2) or none (-1) */
     struct hwloc_topology *topology; /* loaded for --bind-to only */
+    struct hnp_pmi_server *pmi;      /* the PMI wire protocol, served */
+    char *pmi_mapping;               /* PMI_process_mapping */
+    uint32_t *local_ranks;
     uint32_t stdin_seq;     /* the last chunk received */
 } hnpd_t;
 
@@ -76,6 +79,14 @@ int hnpd_bind_cpuset(const hnpd_t *d, uint32_t local_rank, cpu_set_t *set);
 void hnpd_bind_describe(const hnpd_t *d, uint32_t local_rank, char *buf,
                         size_t len);
 void hnpd_bind_release(hnpd_t *d);
+
+/* daemon_pmi.c: the PMI server of this node's processes */
+int hnpd_pmi_start(hnpd_t *d, uint32_t nprocs, const uint32_t *node_of,
+                   char *err, size_t errlen);
+/** A socket for @p rank's PMI: its end in *child_fd, and the 4
+ *  "NAME=value" variables that tell it so in @p env (caller frees). */
+int hnpd_pmi_connect(hnpd_t *d, uint32_t rank, int *child_fd, char **env);
+void hnpd_pmi_release(hnpd_t *d);
 
 /* daemon_procs.c: the application processes of this node */
 void hnpd_register_proc_handlers(hnpd_t *d);

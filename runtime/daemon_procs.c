@@ -12,9 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "buffer.h"
 #include "daemon.h"
+#include "pmi.h"
 
 #define LINEBUF_FLUSH (64 * 1024)
 
@@ -262,14 +264,15 @@ static bool overridden(const launch_msg_t *m, const char *entry)
 
 /* The environment of one rank: the daemon's, with the job's variables. */
 static char **proc_environment(const hnpd_t *d, const launch_msg_t *m,
-                               uint32_t rank, uint32_t local_rank)
+                               uint32_t rank, uint32_t local_rank,
+                               char **pmi_env)
 {
     size_t n = 0, k = 0;
     char **env;
 
     while (environ[n] != NULL)
         n++;
-    env = calloc(n + m->nenv + 7, sizeof(*env));
+    env = calloc(n + m->nenv + 7 + HNP_PMI_ENV_COUNT, sizeof(*env));
     if (env == NULL)
         return NULL;
     for (size_t i = 0; i < n; i++)
@@ -277,6 +280,10 @@ static char **proc_environment(const hnpd_t *d, const launch_msg_t *m,
             env[k++] = strdup(environ[i]);
     for (uint32_t i = 0; i < m->nenv; i++)
         env[k++] = strdup(m->env[i]);
+    for (int i = 0; i < HNP_PMI_ENV_COUNT; i++) {
+        env[k++] = pmi_env[i]; /* handed over */
+        pmi_env[i] = NULL;
+    }
     if (asprintf(&env[k++], "HNP_RANK=%u", rank) < 0 ||
         asprintf(&env[k++], "HNP_SIZE=%u", m->nprocs) < 0 ||
         asprintf(&env[k++], "HNP_LOCAL_RANK=%u", local_rank) < 0 ||
@@ -334,16 +341,24 @@ static void report_binding(hnpd_t *d, uint32_t rank, uint32_t local_rank)
 static void start_rank(hnpd_t *d, const launch_msg_t *m, uint32_t rank,
                        uint32_t local_rank)
 {
+    char *pmi_env[HNP_PMI_ENV_COUNT] = { NULL };
+    int pmi_fd = -1;
+
     if (!check_wdir(d, m, rank))
         return;
-    char **env = proc_environment(d, m, rank, local_rank);
+    if (hnpd_pmi_connect(d, rank, &pmi_fd, pmi_env) != HNP_SUCCESS) {
+        hnp_rte_fail(d->rte, 1, "node %s: cannot set up PMI for rank %u",
+                     d->node, rank);
+        return;
+    }
+    char **env = proc_environment(d, m, rank, local_rank, pmi_env);
     hnpd_proc_t *p = find_proc(d, rank);
     cpu_set_t cpus;
     bool bound = d->topology != NULL &&
                  hnpd_bind_cpuset(d, local_rank, &cpus) == HNP_SUCCESS;
     hnp_odls_proc_t spec = { rank, app_of(m, rank)->argv, env, m->wdir,
                              hnpd_stdin_wanted(d, rank) ? &p->in.fd : NULL,
-                             bound ? &cpus : NULL };
+                             bound ? &cpus : NULL, pmi_fd };
 
     if (bound && m->report_bindings)
         report_binding(d, rank, local_rank);
@@ -355,6 +370,9 @@ static void start_rank(hnpd_t *d, const launch_msg_t *m, uint32_t rank,
         hnp_rte_fail(d->rte, 1, "node %s: cannot start rank %u: %s", d->node,
                      rank, err[0] != '\0' ? err : "out of memory");
     free_environment(env);
+    for (int i = 0; i < HNP_PMI_ENV_COUNT; i++)
+        free(pmi_env[i]);
+    close(pmi_fd); /* the process has its own copy */
 }
 
 static int create_odls(hnpd_t *d)
@@ -373,6 +391,17 @@ static int bind_or_fail(hnpd_t *d)
 
     if (rc != HNP_SUCCESS)
         hnp_rte_fail(d->rte, 1, "node %s: %s", d->node, err);
+    return rc;
+}
+
+static int pmi_or_fail(hnpd_t *d, const launch_msg_t *m)
+{
+    char err[256] = "";
+    int rc = hnpd_pmi_start(d, m->nprocs, m->node_of, err, sizeof(err));
+
+    if (rc != HNP_SUCCESS)
+        hnp_rte_fail(d->rte, 1, "node %s: cannot serve PMI: %s", d->node,
+                     err[0] != '\0' ? err : hnp_strerror(rc));
     return rc;
 }
 
@@ -404,7 +433,8 @@ static void on_launch(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
             d->procs[i].in.fd = -1;
             d->procs[i++].daemon = d;
         }
-    if (m.bind_to != 0 && bind_or_fail(d) != HNP_SUCCESS) {
+    if (pmi_or_fail(d, &m) != HNP_SUCCESS ||
+        (m.bind_to != 0 && bind_or_fail(d) != HNP_SUCCESS)) {
         launch_msg_free(&m);
         return;
     }
@@ -442,6 +472,7 @@ void hnpd_register_proc_handlers(hnpd_t *d)
 
 void hnpd_procs_release(hnpd_t *d)
 {
+    hnpd_pmi_release(d);
     hnpd_bind_release(d);
     hnp_rte_timer_destroy(d->output_timer);
     d->output_timer = NULL;

@@ -28,6 +28,8 @@ typedef struct hnp_forkexec_spec {
     int stderr_fd;
     int death_signal;    /**< sent to the child when we die; 0: none */
     const cpu_set_t *cpuset; /**< bind the child to these CPUs; NULL: no */
+    int keep_fd;         /**< > 2: left open across exec, same number
+                              (a PMI socket); 0: none */
 } hnp_forkexec_spec_t;
 
 /**

@@ -132,8 +132,34 @@ static void on_report(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
     free(line);
 }
 
+/* A process called PMI abort (MPI_Abort): the job ends with its code. */
+static void on_pmi_abort(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
+                         const void *data, size_t len, void *cbdata)
+{
+    hnp_job_t *job = cbdata;
+    hnp_reader_t rd;
+    char msg[1024];
+
+    (void)tag;
+    hnp_reader_init(&rd, data, len);
+    uint32_t rank = hnp_unpack_u32(&rd);
+    int32_t code = hnp_unpack_i32(&rd);
+    char *words = hnp_unpack_string(&rd);
+    if (words == NULL || rank >= job->map.nprocs) {
+        HNP_WARN(rte->log, "malformed abort request from vpid %u", src);
+        free(words);
+        return;
+    }
+    snprintf(msg, sizeof(msg), "rank %u on node %s called abort with exit "
+             "code %d%s%s", rank, rank_node(job, rank), code,
+             words[0] != '\0' ? ": " : "", words);
+    free(words);
+    hnp_job_abort(job, code != 0 ? code : 1, msg);
+}
+
 void hnp_job_register_io(hnp_job_t *job)
 {
+    hnp_rte_recv(job->rte, HNP_TAG_PMI_ABORT, on_pmi_abort, job);
     hnp_rte_recv(job->rte, HNP_TAG_REPORT, on_report, job);
     hnp_rte_recv(job->rte, HNP_TAG_IOF, on_iof, job);
     hnp_rte_recv(job->rte, HNP_TAG_PROC_EXIT, on_proc_exit, job);

@@ -80,6 +80,14 @@ int hnp_rte_send_direct(hnp_rte_t *rte, hnp_vpid_t dest, uint32_t tag,
 int hnp_rte_recv(hnp_rte_t *rte, uint32_t tag, hnp_rte_recv_fn fn,
                  void *cbdata);
 
+/**
+ * An exchange component saw a message of all-gather @p id, which this
+ * process has not joined. A process with nothing of its own to give (the
+ * HNP, in the applications' fences) then joins with an empty contribution;
+ * elsewhere this does nothing. Called from the event loop.
+ */
+void hnp_rte_collective_seen(hnp_rte_t *rte, uint32_t id);
+
 /** Record @p vpid's contact URI (the exchange calls this as it learns). */
 int hnp_rte_set_uri(hnp_rte_t *rte, hnp_vpid_t vpid, const char *uri);
 

@@ -30,6 +30,8 @@ typedef struct hnp_odls_proc {
      *  who owns it from then on. */
     int *stdin_writer;
     const cpu_set_t *cpuset; /**< bind to these CPUs; NULL: not bound */
+    int keep_fd;         /**< > 2: a descriptor the process inherits as
+                              it is (its PMI socket); 0: none */
 } hnp_odls_proc_t;
 
 enum { HNP_STDOUT = 1, HNP_STDERR = 2 };

@@ -321,6 +321,63 @@ int hnp_rte_set_uri(hnp_rte_t *rte, hnp_vpid_t vpid, const char *uri)
     return hnp_oob_set_uri(rte->oob, vpid, uri);
 }
 
+/* ------------------------------------------------------------ fences */
+
+static void ignore_entry(void *cbdata, hnp_vpid_t vpid, const void *data,
+                         size_t len)
+{
+    (void)cbdata;
+    (void)vpid;
+    (void)data;
+    (void)len;
+}
+
+static void ignore_completion(void *cbdata, int status)
+{
+    (void)cbdata;
+    (void)status;
+}
+
+typedef struct autojoin {
+    hnp_rte_t *rte;
+    uint32_t id;
+} autojoin_t;
+
+/* The HNP runs no application process: its part of the applications'
+ * fences is an empty key-value set (a count of 0). */
+static void autojoin_now(evutil_socket_t fd, short what, void *arg)
+{
+    static const uint8_t empty_set[4] = { 0, 0, 0, 0 };
+    hnp_exchange_callbacks_t cb = { ignore_entry, ignore_completion, NULL };
+    autojoin_t *a = arg;
+
+    (void)fd;
+    (void)what;
+    if (a->rte->exchange->allgather(a->rte, a->id, empty_set,
+                                    sizeof(empty_set), &cb) != HNP_SUCCESS)
+        hnp_rte_fail(a->rte, 1, "cannot take part in all-gather %u", a->id);
+    free(a);
+}
+
+void hnp_rte_collective_seen(hnp_rte_t *rte, uint32_t id)
+{
+    autojoin_t *a;
+
+    /* Ids only grow: one at or below the last joined is under way. */
+    if (!rte->is_hnp || id == 0 || id <= rte->autojoined_upto)
+        return;
+    rte->autojoined_upto = id;
+    a = malloc(sizeof(*a));
+    if (a == NULL ||
+        event_base_once(rte->base, -1, EV_TIMEOUT, autojoin_now, a, NULL) != 0) {
+        free(a);
+        hnp_rte_fail(rte, 1, "out of memory joining all-gather %u", id);
+        return;
+    }
+    a->rte = rte;
+    a->id = id;
+}
+
 /* ------------------------------------------------------------ OOB events */
 
 static void oob_deliver(void *ctx, hnp_vpid_t from, const hnp_frame_header_t *hdr,

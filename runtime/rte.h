@@ -42,6 +42,7 @@ enum {
     HNP_TAG_HEARTBEAT,     /* routing neighbours: still alive */
     HNP_TAG_PEER_LOST,     /* daemon -> HNP: a neighbour died or went silent */
     HNP_TAG_DAEMON_UP,     /* up the spawn tree to the HNP: vpid joined */
+    HNP_TAG_PMI_ABORT,     /* daemon -> HNP: a process called PMI abort */
     HNP_TAG_CORE_MAX = 99,
 };
 
@@ -90,6 +91,7 @@ struct hnp_rte {
     bool ready;                 /* a daemon before its welcome holds messages */
     bool closing;               /* the job is ending: no new connections */
     struct hnp_rte_heartbeat *heartbeat;
+    uint32_t autojoined_upto;   /* HNP: last all-gather joined by itself */
     char *hnp_uri;              /* the HNP's contact (own copy) */
 
     hnp_rte_handler_t handlers[HNP_RTE_MAX_TAG];

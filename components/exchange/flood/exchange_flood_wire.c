@@ -259,7 +259,6 @@ void flood_on_entries(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
     char why[160] = "";
     int link = -1;
 
-    (void)rte;
     (void)tag;
     if (check_message(st, src, data, len, &msg, &link, why, sizeof(why)) !=
         HNP_SUCCESS) {
@@ -271,6 +270,8 @@ void flood_on_entries(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
                       "message from vpid %u dropped", msg.id, src);
         return;
     }
+    if (!c->joined)
+        hnp_rte_collective_seen(rte, msg.id);
     if (store_entries(c, src, link, &msg) != HNP_SUCCESS &&
         c->status == HNP_SUCCESS)
         c->status = HNP_ERR_NOMEM;

@@ -135,6 +135,8 @@ static void on_contribution(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
                  "contribution from vpid %u dropped", src);
         return;
     }
+    if (!c->joined)
+        hnp_rte_collective_seen(rte, id);
     scatter_if_complete(c);
 }
 
