@@ -35,7 +35,7 @@ kill_daemon 2 "a daemon with routing children killed"
 
 # A hung node (SIGSTOP: its connections stay open) is noticed by the
 # heartbeats; once it runs again it finds its route gone and cleans up.
-start_job 6 --mca rte_heartbeat_interval 0.3 --mca rte_heartbeat_misses 2 \
+start_job 6 --mca rte_heartbeat_interval 1 --mca rte_heartbeat_misses 3 \
     --mca routed radix --mca routed_radix_degree 2 -N 1 --host "$(hosts 6)"
 stopped=$(daemon_pid 1)
 kill -STOP "$stopped"

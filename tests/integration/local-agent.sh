@@ -133,24 +133,26 @@ wait
 elapsed=$(( $(now_ms) - start ))
 [ $elapsed -ge 995 ] || fail "same launching node not serialized: ${elapsed} ms"
 
-# Different launching nodes: the launches overlap.
+# Different launching nodes: the launches overlap. Serialized they would
+# take 2 s at least; together about 1 s, with room for a loaded machine.
 start=$(now_ms)
-HNP_AGENT_SEQ=0.5 HNP_NODE_NAME=nodeA agent n1 true &
-HNP_AGENT_SEQ=0.5 HNP_NODE_NAME=nodeB agent n2 true &
+HNP_AGENT_SEQ=1 HNP_NODE_NAME=nodeA agent n1 true &
+HNP_AGENT_SEQ=1 HNP_NODE_NAME=nodeB agent n2 true &
 wait
 elapsed=$(( $(now_ms) - start ))
-[ $elapsed -lt 950 ] || fail "different launching nodes serialized: ${elapsed} ms"
+[ $elapsed -lt 1900 ] || fail "different launching nodes serialized: ${elapsed} ms"
 [ -e "$HNP_AGENT_LOCKDIR/nodeA.lock" ] && [ -e "$HNP_AGENT_LOCKDIR/nodeB.lock" ] \
     || fail "no lock files in $HNP_AGENT_LOCKDIR"
 
-# REM is spent outside the lock: 0.3 + 0.3 + 0.6 = 1.2 s, not 1.8 s.
+# REM is spent outside the lock: 0.5 + 0.5 + 1.5 = 2.5 s; inside it would
+# be 4 s.
 start=$(now_ms)
-HNP_AGENT_SEQ=0.3 HNP_AGENT_REM=0.6 HNP_NODE_NAME=nodeC agent n1 true &
-HNP_AGENT_SEQ=0.3 HNP_AGENT_REM=0.6 HNP_NODE_NAME=nodeC agent n2 true &
+HNP_AGENT_SEQ=0.5 HNP_AGENT_REM=1.5 HNP_NODE_NAME=nodeC agent n1 true &
+HNP_AGENT_SEQ=0.5 HNP_AGENT_REM=1.5 HNP_NODE_NAME=nodeC agent n2 true &
 wait
 elapsed=$(( $(now_ms) - start ))
-[ $elapsed -ge 1195 ] && [ $elapsed -lt 1700 ] \
-    || fail "SEQ 0.3 + REM 0.6 twice took ${elapsed} ms, want about 1200"
+[ $elapsed -ge 2495 ] && [ $elapsed -lt 3800 ] \
+    || fail "SEQ 0.5 + REM 1.5 twice took ${elapsed} ms, want about 2500"
 
 # The default lock directory is private, and the node defaults to "head".
 unset HNP_AGENT_LOCKDIR
