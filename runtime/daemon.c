@@ -328,6 +328,21 @@ static void on_shutdown(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
     hnpd_maybe_exit(d);
 }
 
+/* Leave once what is queued has gone (a last report to the HNP), or after
+ * a second at most: the connections it waits for may be dead. */
+static void leave_when_drained(hnp_rte_t *rte, void *cbdata)
+{
+    hnpd_t *d = cbdata;
+
+    hnp_rte_timer_destroy(d->drain_timer);
+    d->drain_timer = NULL;
+    if (hnp_oob_queued_bytes(rte->oob) > 0 && ++d->leave_polls < 50) {
+        d->drain_timer = hnp_rte_timer_create(rte, 0.02, leave_when_drained, d);
+        return;
+    }
+    hnp_rte_stop_loop(rte);
+}
+
 void hnpd_lost_route(hnpd_t *d, const char *why)
 {
     HNP_ERROR_LOG(d->rte->log, "node %s: %s; killing this node's processes "
@@ -337,7 +352,11 @@ void hnpd_lost_route(hnpd_t *d, const char *why)
         hnp_odls_destroy(d->odls);
     d->odls = NULL;
     d->exit_status = 1;
-    hnp_rte_stop_loop(d->rte);
+    d->ending = true;
+    d->rte->closing = true;
+    hnp_rte_timer_destroy(d->drain_timer);
+    d->drain_timer = NULL;
+    leave_when_drained(d->rte, d);
 }
 
 static bool is_upstream(const hnpd_t *d, hnp_vpid_t peer)
@@ -354,6 +373,10 @@ static void role_peer_down(hnp_rte_t *rte, hnp_vpid_t peer, size_t unsent)
 
     (void)unsent;
     if (is_upstream(d, peer)) {
+        /* Say which daemon died before leaving: otherwise the HNP would
+         * first hear of this daemon's own departure and blame it. */
+        if (peer != 0 && !d->ending)
+            report_lost(d, peer, "died (its connection closed)");
         snprintf(why, sizeof(why), "lost the connection to vpid %u on the way "
                  "to the HNP", peer);
         hnpd_lost_route(d, why);

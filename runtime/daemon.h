@@ -52,6 +52,7 @@ typedef struct hnpd {
     uint32_t app_nprocs;
     hnp_rte_timer_t *exit_timer;
     hnp_rte_timer_t *drain_timer;
+    unsigned leave_polls;           /* drain checks while leaving */
     hnp_rte_timer_t *output_timer; /* output paused: check the queue */
     hnp_daemon_stats_t stats;
     int32_t stdin_target;   /* a rank, HNP_STDIN_ALL (-2) or none (-1) */
