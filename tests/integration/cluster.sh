@@ -1,0 +1,73 @@
+#!/bin/bash
+# hnp on a real small cluster: network namespaces with real sshd and Slurm
+# (contrib/testcluster). rsh and prsh over ssh, slurm under salloc, with
+# both exchanges and every routing; each process must run on the node it
+# was mapped to. Then a failure per launcher. Needs root and namespaces;
+# counted as skipped where they cannot be made.
+. "$top_srcdir/tests/integration/lib.sh"
+
+tc="$top_srcdir/contrib/testcluster/testcluster.sh"
+[ "$(id -u)" = 0 ] || skip "the test cluster needs root"
+up_status=0
+timeout 300 bash "$tc" up 4 >"$tmp/up.log" 2>&1 || up_status=$?
+[ "$up_status" = 77 ] && skip "$(tail -n 1 "$tmp/up.log")"
+[ "$up_status" = 0 ] || { cat "$tmp/up.log"; fail "the test cluster did not come up"; }
+cluster_down() { timeout 60 bash "$tc" down >/dev/null 2>&1 || true; cleanup; }
+trap cluster_down EXIT
+eval "$(bash "$tc" env)"
+unset HNP_MCA_plm_rsh_agent
+# The daemons run from this build tree: ssh hands them its library path
+# (the cluster's sshd accepts it); an installed hnp needs none of this.
+agent="ssh -o SendEnv=LD_LIBRARY_PATH"
+app='echo "$HNP_RANK $HNP_NODE $(hostname)"'
+
+# every_node_right WHAT: one line a node, each ran where it was mapped.
+every_node_right() {
+    expect_status 0 "$1"
+    [ "$(wc -l <"$tmp/out")" = 4 ] || fail "$1: 4 lines expected: $(cat "$tmp/out")"
+    awk '$2 != $3 { exit 1 }' "$tmp/out" || fail "$1: a process ran on the wrong node: $(cat "$tmp/out")"
+    [ "$(cut -d' ' -f3 "$tmp/out" | sort | paste -sd' ')" = "node1 node2 node3 node4" ] ||
+        fail "$1: not one process per node: $(cat "$tmp/out")"
+}
+
+for exchange in gather_scatter flood; do
+    for routed in direct radix binomial; do
+        for plm in rsh prsh; do
+            run_hnp --mca plm "$plm" --mca plm_rsh_agent "$agent" --mca exchange "$exchange" \
+                --mca routed "$routed" -N 1 --host 'node[1-4]' sh -c "$app"
+            every_node_right "$plm over ssh, $exchange, $routed"
+        done
+        status=0
+        timeout -k 5 90 salloc -N 4 "$HNP" --mca exchange "$exchange" --mca routed "$routed" \
+            sh -c "$app" >"$tmp/out" 2>"$tmp/err" || status=$?
+        every_node_right "slurm under salloc, $exchange, $routed"
+    done
+done
+
+# A node whose sshd is stopped: the job fails naming it and ssh's words.
+kill "$(cat /run/hnp-testcluster/ssh/sshd.node3.pid)"
+for plm in rsh prsh; do
+    run_hnp --mca plm "$plm" --mca plm_rsh_agent "$agent" --mca plm_rsh_retries 0 \
+        -N 1 --host 'node[1-4]' true
+    [ "$status" != 0 ] || fail "$plm: a node without sshd must fail the job"
+    expect_in "$tmp/err" "node3" "$plm: the node is named"
+    expect_in "$tmp/err" "Connection refused" "$plm: ssh's own words"
+done
+timeout 120 bash "$tc" up 4 >/dev/null 2>&1 || fail "the cluster did not come back"
+
+# A node set DOWN in Slurm inside the allocation: srun's words, non-zero.
+status=0
+timeout -k 5 90 salloc -N 4 bash -c \
+    "scontrol update nodename=node3 state=down reason=hnp-test && exec '$HNP' true" \
+    >"$tmp/out" 2>"$tmp/err" || status=$?
+scontrol update nodename=node3 state=resume >/dev/null 2>&1 || true
+[ "$status" != 0 ] || fail "slurm: a node set DOWN must fail the job"
+expect_in "$tmp/err" "srun" "slurm: srun's words are shown"
+
+# Nothing of any job is left on the nodes.
+for _ in $(seq 50); do
+    pgrep -f "hnpd .*(--node node[1-4] |--slurm)" >/dev/null || break
+    sleep 0.1
+done
+pgrep -af "hnpd .*(--node node[1-4] |--slurm)" && fail "daemons left on the cluster"
+echo "PASS"
