@@ -41,10 +41,15 @@ check_tree() {
 
 # δ = 2 and 3 at the tree's boundaries: δ (the HNP spawns all), δ + 1 (the
 # first daemon that spawns), δ² + δ + 1 (two full levels below the HNP's
-# children), and a prime, 37, that fills no level.
+# children), and a prime, 37, that fills no level. For δ = 2 the agent is
+# named on hnp's command line only, as with a real ssh, which passes no
+# environment: the daemons that spawn know it from their welcome.
+unset HNP_MCA_plm_rsh_agent
 for n in 2 3 7 37; do
-    check_tree "$n" kary_parent 2 --mca plm_prsh_spawning_degree 2
+    check_tree "$n" kary_parent 2 --mca plm_prsh_spawning_degree 2 \
+        --mca plm_rsh_agent "$AGENT"
 done
+export HNP_MCA_plm_rsh_agent="$AGENT"
 # The paper's name for δ.
 for n in 3 4 13 37; do
     check_tree "$n" kary_parent 3 --mca prsh_spawning_degree 3
