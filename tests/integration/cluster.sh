@@ -64,6 +64,14 @@ scontrol update nodename=node3 state=resume >/dev/null 2>&1 || true
 [ "$status" != 0 ] || fail "slurm: a node set DOWN must fail the job"
 expect_in "$tmp/err" "srun" "slurm: srun's words are shown"
 
+# scancel of the allocation ends hnp, with a message and a failure status.
+status=0
+timeout -k 5 90 salloc -N 4 bash -c \
+    "'$HNP' sleep 30 & sleep 3; scancel \$SLURM_JOB_ID; wait \$!" \
+    >"$tmp/out" 2>"$tmp/err" || status=$?
+[ "$status" != 0 ] || fail "scancel: hnp must fail"
+expect_in "$tmp/err" "hnp: error:" "scancel: hnp says what happened"
+
 # Nothing of any job is left on the nodes.
 for _ in $(seq 50); do
     pgrep -f "hnpd .*(--node node[1-4] |--slurm)" >/dev/null || break
