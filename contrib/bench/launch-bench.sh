@@ -1,0 +1,690 @@
+#!/usr/bin/env bash
+# launch-bench.sh: the launch benchmark of paper 002, section V, on one
+# machine. It times `hnp -N 1 /bin/true` on N simulated nodes for the flat
+# launcher (rsh) and the tree launcher (prsh, several δ), with
+# hnp-local-agent standing in for ssh under the launch model (SEQ, REM) of
+# paper 001, and writes launch.csv (one line a run), launch-summary.csv
+# (medians), launch-fit.csv (growth fits), launch-report.txt and
+# launch.png. See README.md beside this file; --help lists the options.
+set -euo pipefail
+
+# C numbers (decimal points) and sorting whatever the caller's locale.
+export LC_ALL=C
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+readonly HERE ME=launch-bench
+
+# ------------------------------------------------------------- defaults
+# The issue's matrix: 16 to 1024 nodes, rsh against prsh with δ = 2, 4, 8
+# and 0 (along the routing tree), the two models (10 ms, 50 ms) and paper
+# 001's fit (7 ms, 172 ms), both exchanges.
+NODES="16 32 64 128 256 512 1024"
+LAUNCHERS="rsh prsh"
+DELTAS="2 4 8 0"
+MODELS="0.010:0.050 0.007:0.172"
+EXCHANGES="gather_scatter flood"
+ROUTED=radix
+RADIX_DEGREE=32
+RUNS=3
+LARGE_RUNS=""
+LARGE_FROM=1024
+OUTDIR=""
+PREFIX=""
+HNP=""
+AGENT=""
+RUN_TIMEOUT=""
+SPEEDUP_AT=512
+USE_PERF=0
+NICE=""
+PLOT=1
+REANALYSE=0
+
+usage() {
+    cat <<EOF
+usage: $ME [options]
+
+Times \`hnp --timing -N 1 /bin/true\` on N simulated nodes (hnp-local-agent
+as ssh) for each launcher, δ, exchange and launch model, several runs each.
+
+  -n, --nodes LIST       node counts (default: $NODES)
+  -l, --launchers LIST   rsh and/or prsh (default: $LAUNCHERS)
+  -d, --deltas LIST      prsh spawning degrees δ; 0 = along the routing tree
+                         (default: $DELTAS)
+  -m, --models LIST      launch models SEQ:REM in seconds
+                         (default: $MODELS)
+  -x, --exchanges LIST   exchange components (default: $EXCHANGES)
+      --routed NAME      routing topology: radix, binomial or direct
+                         (default: $ROUTED)
+      --radix-degree K   routed_radix_degree (default: $RADIX_DEGREE)
+  -r, --runs R           runs per point (default: $RUNS)
+      --large-runs R     runs per point from --large-from nodes up
+                         (default: as --runs)
+      --large-from N     where --large-runs starts (default: $LARGE_FROM)
+  -o, --outdir DIR       where results go (default: ./launch-bench-DATE)
+      --prefix DIR       an installed hnp: DIR/bin/hnp and
+                         DIR/libexec/hnp/hnp-local-agent
+      --hnp PATH         the hnp to run (default: from --prefix, else PATH)
+      --agent PATH       hnp-local-agent (default: beside the hnp install)
+      --timeout S        seconds before a run is killed (default: grows
+                         with N and SEQ)
+      --speedup-at N     node count of the rsh/prsh speedup (default: $SPEEDUP_AT)
+      --nice N           run hnp and its processes at niceness N (negative
+                         needs root): on a machine others use too, keeps
+                         their load from being measured as launch time
+      --perf             also record the CPU time of all of a run's
+                         processes (perf stat, when available)
+      --no-plot          skip the PNG
+      --reanalyse        no runs: redo the summary, report and plot from
+                         the launch.csv in --outdir (give the same lists)
+      --quick            smoke run: 16 and 64 nodes, δ 4 and 0, the
+                         (10 ms, 50 ms) model, gather_scatter, one run
+  -h, --help             this text
+
+Lists are separated by spaces or commas. Results, per-run logs included,
+go to the output directory; re-plot with
+  gnuplot -c $HERE/plot-launch.gp DIR/launch-summary.csv DIR/launch.png
+EOF
+}
+
+say() { printf '%s: %s\n' "$ME" "$*"; }
+die() {
+    printf '%s: error: %s\n' "$ME" "$*" >&2
+    exit 1
+}
+
+# Lists may come comma-separated from the command line.
+words() { printf '%s\n' "${1//,/ }"; }
+
+need_arg() { [ $# -ge 2 ] || die "option $1 needs a value (see --help)"; }
+
+while [ $# -gt 0 ]; do
+    case $1 in
+        -n | --nodes) need_arg "$@"; NODES=$(words "$2"); shift ;;
+        -l | --launchers) need_arg "$@"; LAUNCHERS=$(words "$2"); shift ;;
+        -d | --deltas) need_arg "$@"; DELTAS=$(words "$2"); shift ;;
+        -m | --models) need_arg "$@"; MODELS=$(words "$2"); shift ;;
+        -x | --exchanges) need_arg "$@"; EXCHANGES=$(words "$2"); shift ;;
+        --routed) need_arg "$@"; ROUTED=$2; shift ;;
+        --radix-degree) need_arg "$@"; RADIX_DEGREE=$2; shift ;;
+        -r | --runs) need_arg "$@"; RUNS=$2; shift ;;
+        --large-runs) need_arg "$@"; LARGE_RUNS=$2; shift ;;
+        --large-from) need_arg "$@"; LARGE_FROM=$2; shift ;;
+        -o | --outdir) need_arg "$@"; OUTDIR=$2; shift ;;
+        --prefix) need_arg "$@"; PREFIX=$2; shift ;;
+        --hnp) need_arg "$@"; HNP=$2; shift ;;
+        --agent) need_arg "$@"; AGENT=$2; shift ;;
+        --timeout) need_arg "$@"; RUN_TIMEOUT=$2; shift ;;
+        --speedup-at) need_arg "$@"; SPEEDUP_AT=$2; shift ;;
+        --nice) need_arg "$@"; NICE=$2; shift ;;
+        --perf) USE_PERF=1 ;;
+        --no-plot) PLOT=0 ;;
+        --reanalyse) REANALYSE=1 ;;
+        --quick)
+            NODES="16 64" DELTAS="4 0" MODELS="0.010:0.050"
+            EXCHANGES=gather_scatter RUNS=1 LARGE_RUNS="" SPEEDUP_AT=64 ;;
+        -h | --help) usage; exit 0 ;;
+        *) die "unknown argument '$1' (see --help)" ;;
+    esac
+    shift
+done
+LARGE_RUNS=${LARGE_RUNS:-$RUNS}
+
+# --------------------------------------------------------- validation
+# Checked before anything runs, so that a typo does not cost a long run.
+is_uint() { [[ $1 =~ ^[0-9]+$ ]]; }
+is_secs() { [[ $1 =~ ^[0-9]*\.?[0-9]+$ ]]; }
+
+for n in $NODES; do
+    if ! is_uint "$n" || [ "$n" -lt 1 ]; then
+        die "node count '$n' is not a positive integer"
+    fi
+done
+for l in $LAUNCHERS; do
+    case $l in rsh | prsh) ;; *) die "launcher '$l': rsh or prsh" ;; esac
+done
+for d in $DELTAS; do is_uint "$d" || die "δ '$d' is not an integer >= 0"; done
+for m in $MODELS; do
+    if [[ $m != *:* ]] || ! is_secs "${m%%:*}" || ! is_secs "${m#*:}"; then
+        die "model '$m' is not SEQ:REM in seconds (e.g. 0.010:0.050)"
+    fi
+done
+for x in $EXCHANGES; do
+    case $x in gather_scatter | flood) ;; *) die "exchange '$x': gather_scatter or flood" ;; esac
+done
+case $ROUTED in radix | binomial | direct) ;; *) die "routed '$ROUTED': radix, binomial or direct" ;; esac
+for v in RADIX_DEGREE RUNS LARGE_RUNS LARGE_FROM SPEEDUP_AT; do
+    is_uint "${!v}" || die "${v,,} '${!v}' is not an integer"
+done
+if [ "$RUNS" -lt 1 ] || [ "$LARGE_RUNS" -lt 1 ]; then die "runs must be at least 1"; fi
+if [ -n "$NICE" ] && ! [[ $NICE =~ ^-?[0-9]+$ ]]; then die "nice '$NICE' is not an integer"; fi
+[ -z "$RUN_TIMEOUT" ] || is_uint "$RUN_TIMEOUT" || die "timeout '$RUN_TIMEOUT' is not whole seconds"
+if [ -z "$LAUNCHERS" ] || [ -z "$NODES" ] || [ -z "$MODELS" ] || [ -z "$EXCHANGES" ]; then
+    die "nothing to run"
+fi
+if [[ " $LAUNCHERS " == *" prsh "* ]] && [ -z "$DELTAS" ]; then
+    die "prsh needs at least one δ"
+fi
+
+# ------------------------------------------------------------ programs
+# Not needed to redo the analysis of earlier runs.
+if [ "$REANALYSE" = 0 ]; then
+    if [ -z "$HNP" ]; then
+        if [ -n "$PREFIX" ]; then
+            HNP=$PREFIX/bin/hnp
+        else
+            HNP=$(command -v hnp) || die "no hnp in PATH: give --prefix or --hnp"
+        fi
+    fi
+    [ -x "$HNP" ] || die "$HNP is not an executable hnp"
+    HNP=$(cd "$(dirname "$HNP")" && pwd)/$(basename "$HNP")
+    # The installed layout puts the agent in \$pkglibexecdir, next to bin/.
+    [ -n "$AGENT" ] || AGENT=$(dirname "$(dirname "$HNP")")/libexec/hnp/hnp-local-agent
+    [ -x "$AGENT" ] || die "no hnp-local-agent at $AGENT: give --agent"
+    "$HNP" --version >/dev/null 2>&1 || die "$HNP --version fails: is the install complete?"
+fi
+
+for tool in timeout awk sort grep; do
+    command -v "$tool" >/dev/null || die "$tool is needed"
+done
+
+if [ "$PLOT" = 1 ] && ! command -v gnuplot >/dev/null; then
+    # The plot is part of the result; Debian's gnuplot-nox has the png and
+    # pngcairo terminals without pulling in X.
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+        say "gnuplot is missing: installing gnuplot-nox with apt-get"
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -q gnuplot-nox >/dev/null ||
+            say "apt-get install gnuplot-nox failed: no plot this time"
+    else
+        say "gnuplot is missing (apt-get install gnuplot-nox as root): no plot"
+    fi
+fi
+# GNU nice runs the command anyway when it may not lower the niceness.
+if [ -n "$NICE" ] && [ "$NICE" -lt 0 ] &&
+    [ "$(nice -n "$NICE" nice 2>/dev/null)" -ge "$(nice)" ]; then
+    die "cannot run at niceness $NICE here (negative needs root)"
+fi
+if [ "$USE_PERF" = 1 ] && ! perf stat -x ',' -e task-clock -o /dev/null true 2>/dev/null; then
+    say "perf stat does not work here: no cpu_total_ms"
+    USE_PERF=0
+fi
+
+max_nodes=0
+for n in $NODES; do [ "$n" -gt "$max_nodes" ] && max_nodes=$n; done
+# With rsh the HNP holds a connection to every daemon, plus the agents'
+# pipes: a low descriptor limit would fail the largest runs, not slow them.
+want_fds=$((4 * max_nodes + 256))
+if [ "$(ulimit -n)" != unlimited ] && [ "$(ulimit -n)" -lt "$want_fds" ]; then
+    hard=$(ulimit -Hn)
+    if [ "$hard" = unlimited ] || [ "$hard" -ge "$want_fds" ]; then
+        ulimit -n "$want_fds"
+    else
+        ulimit -n "$hard"
+        say "warning: only $hard file descriptors; runs at $max_nodes nodes may fail"
+    fi
+fi
+
+# The CPU floor of a run is its CPU time spread over every core.
+NCORES=$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN)
+
+# ------------------------------------------------------------- output
+if [ "$REANALYSE" = 1 ]; then
+    if [ -z "$OUTDIR" ] || [ ! -s "$OUTDIR/launch.csv" ]; then
+        die "--reanalyse needs --outdir DIR with a launch.csv"
+    fi
+fi
+OUTDIR=${OUTDIR:-./launch-bench-$(date +%Y%m%d-%H%M%S)}
+mkdir -p "$OUTDIR/logs"
+OUTDIR=$(cd "$OUTDIR" && pwd)
+CSV=$OUTDIR/launch.csv
+SUMMARY=$OUTDIR/launch-summary.csv
+FIT=$OUTDIR/launch-fit.csv
+REPORT=$OUTDIR/launch-report.txt
+PNG=$OUTDIR/launch.png
+
+# A private lock directory: the agent serialises launches per launching
+# node through lock files, and another user's hnp on this machine must not
+# share our "head" lock.
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/hnp-bench.XXXXXX")
+chmod 700 "$WORK"
+
+# Every process of a run (agents, shells, daemons, which leave the session
+# once joined) inherits HNP_BENCH_RUN from hnp, so this is how stragglers
+# are found, by pid, without touching anyone else's processes.
+MARK_PREFIX="hnp-bench-$$"
+CURRENT_PGID=""
+
+marked_pids() { # REGEX: pids whose environment has HNP_BENCH_RUN=REGEX
+    local f
+    { grep -lzE -- "^HNP_BENCH_RUN=$1\$" /proc/[0-9]*/environ 2>/dev/null || true; } |
+        while read -r f; do
+            f=${f#/proc/}
+            printf '%s\n' "${f%/environ}"
+        done
+}
+
+# sweep REGEX GRACE: wait up to GRACE seconds for the run's processes to
+# end by themselves, then TERM and KILL the rest, each by its pid. Prints
+# how many had to be killed.
+sweep() {
+    local regex=$1 grace=$2 pids p i killed=0
+    for ((i = 0; i < grace * 10; i++)); do
+        pids=$(marked_pids "$regex")
+        # "return 0", not "return": from the EXIT trap a bare return would
+        # give the status the script is exiting with, and set -e would stop
+        # the clean-up half way.
+        if [ -z "$pids" ]; then
+            echo 0
+            return 0
+        fi
+        sleep 0.1
+    done
+    pids=$(marked_pids "$regex")
+    for p in $pids; do kill -TERM "$p" 2>/dev/null && killed=$((killed + 1)); done
+    [ -n "$pids" ] && sleep 0.5
+    for p in $(marked_pids "$regex"); do kill -KILL "$p" 2>/dev/null || true; done
+    echo "$killed"
+}
+
+cleanup() {
+    local n
+    # Finish cleaning up even if signalled again, or if whatever read our
+    # output (a pipe to tee, say) was killed by the same Ctrl-C.
+    trap '' INT TERM PIPE
+    trap - EXIT
+    # Best effort from here: one failing step must not skip the others.
+    set +e
+    # The run in progress: its process group (timeout, hnp, agents)...
+    if [ -n "$CURRENT_PGID" ]; then
+        kill -TERM -- "-$CURRENT_PGID" 2>/dev/null || true
+    fi
+    # ...and whatever left the group (daemons call setsid once joined).
+    n=$(sweep "$MARK_PREFIX\\.[0-9]+" 3)
+    [ "$n" = 0 ] || say "killed $n leftover processes" 2>/dev/null || true
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'say "interrupted; results so far are in $OUTDIR"; exit 130' INT TERM
+
+# ------------------------------------------------------ the launch model
+# The awk below knows the spawn trees of hnp (framework/tree.c) and gives,
+# for each configuration, the time at which the last daemon's command
+# starts under the pure model of paper 001: child i of a launching node
+# starts SEQ·i + REM after its parent (the lock is held SEQ per launch, one
+# launch after another). It ignores the daemons' own start-up, the
+# exchange and the CPU, so it is the floor the measurements approach.
+readonly AWK_MODEL='
+function hibit(v,   b) { b = -1; while (v >= 1) { v = int(v / 2); b++ } return b }
+# kind: "flat", "kary" (arity k) or "binomial"; nd daemons plus the HNP.
+function model_bound(nd, seq, rem, kind, k,   c, p, i, worst, t, lb) {
+    if (kind == "flat" || nd == 0)
+        return nd * seq + (nd > 0 ? rem : 0)
+    split("", t); t[0] = 0; worst = 0
+    for (c = 1; c <= nd; c++) {
+        if (kind == "kary") {
+            p = int((c - 1) / k); i = c - 1 - k * p + 1
+        } else {
+            p = c - 2 ^ hibit(c); lb = p == 0 ? 0 : hibit(p) + 1
+            i = hibit(c) - lb + 1
+        }
+        t[c] = t[p] + seq * i + rem
+        if (t[c] > worst) worst = t[c]
+    }
+    return worst
+}
+# Which tree a launcher spawns along.
+function tree_kind(launcher, delta, routed) {
+    if (launcher == "rsh" || (delta == 0 && routed == "direct")) return "flat"
+    if (delta == 0 && routed == "binomial") return "binomial"
+    return "kary"
+}
+function tree_arity(launcher, delta, routed, radix) {
+    return delta > 0 ? delta : radix
+}
+'
+
+# ----------------------------------------------------------------- plan
+# One line a run: seq rem launcher delta exchange nodes run. The runs are
+# interleaved (all configurations once, then again...), so that a burst of
+# load from someone else on the machine spreads over the configurations
+# instead of spoiling one of them.
+plan=()
+max_runs=$RUNS
+[ "$LARGE_RUNS" -gt "$max_runs" ] && max_runs=$LARGE_RUNS
+for ((run = 1; run <= max_runs; run++)); do
+    for model in $MODELS; do
+        for exchange in $EXCHANGES; do
+            for launcher in $LAUNCHERS; do
+                deltas=$DELTAS
+                [ "$launcher" = rsh ] && deltas=-
+                for delta in $deltas; do
+                    for n in $NODES; do
+                        runs=$RUNS
+                        [ "$n" -ge "$LARGE_FROM" ] && runs=$LARGE_RUNS
+                        [ "$run" -le "$runs" ] || continue
+                        plan+=("${model%%:*} ${model#*:} $launcher $delta $exchange $n $run")
+                    done
+                done
+            done
+        done
+    done
+done
+total=${#plan[@]}
+
+# Expected seconds of each run (model floor + a fixed cost), only to weigh
+# the progress line's estimate of the time left.
+mapfile -t weights < <(printf '%s\n' "${plan[@]}" | awk -v routed="$ROUTED" \
+    -v radix="$RADIX_DEGREE" "$AWK_MODEL"'
+    { d = ($4 == "-") ? 0 : $4
+      print model_bound($6, $1, $2, tree_kind($3, d, routed),
+                        tree_arity($3, d, routed, radix)) + 0.3 + 0.004 * $6 }')
+weight_left=$(printf '%s\n' "${weights[@]}" | awk '{ s += $1 } END { printf "%.1f", s }')
+
+# -------------------------------------------------------------- one run
+# The columns of launch.csv; parse_timing fills those after "exit_code".
+readonly CSV_HEADER=model_seq,model_rem,launcher,delta,routed,exchange,nodes,run,status,exit_code,wall_s,spawned_s,table_s,launch_sent_s,started_s,exited_s,hnp_conns,daemon_max_conns,daemon_startup_cpu_ms,daemon_startup_rss_kb,startup_reports,daemons_cpu_sum_ms,daemon_cpu_max_ms,daemon_peak_rss_kb,leftover,load1,cpu_total_ms
+
+# The figures `hnp --timing` prints, in CSV order; NA where a line is
+# missing or shows "-" (the phase was never reached).
+parse_timing() {
+    awk '
+    function num(s) { return (s == "" || s == "-") ? "NA" : s }
+    BEGIN { n = split("up table sent started exited hconn dconn scpu srss sreps csum cmax prss", k, " ")
+            for (i = 1; i <= n; i++) v[k[i]] = "NA" }
+    /^hnp: +all daemons up / { split(substr($0, index($0, "up") + 2), f, " "); v["up"] = num(f[1]) }
+    /^hnp: +contact table complete everywhere / { split(substr($0, index($0, "everywhere") + 10), f, " "); v["table"] = num(f[1]) }
+    /^hnp: +launch message sent / { split(substr($0, index($0, "sent") + 4), f, " "); v["sent"] = num(f[1]) }
+    /^hnp: +all processes started / { split(substr($0, index($0, "started") + 7), f, " "); v["started"] = num(f[1]) }
+    /^hnp: +all processes exited / { split(substr($0, index($0, "exited") + 6), f, " "); v["exited"] = num(f[1]) }
+    /^hnp: +connections held by the HNP \(max\)/ { split(substr($0, index($0, "(max)") + 5), f, " "); v["hconn"] = num(f[1]) }
+    /^hnp: +connections held by a daemon \(max\)/ { split(substr($0, index($0, "(max)") + 5), f, " "); v["dconn"] = num(f[1]) }
+    # "1.7 ms CPU, 2472 kB RSS (max of 64)"
+    /^hnp: +daemon start-up \(exec to joined\)/ {
+        split(substr($0, index($0, "joined)") + 7), f, " ")
+        v["scpu"] = num(f[1]); v["srss"] = num(f[4]); sub(/\)/, "", f[9]); v["sreps"] = num(f[9]) }
+    # "172.3 ms CPU (max 7.2 ms)"
+    /^hnp: +daemons. CPU over the job \(sum\)/ {
+        split(substr($0, index($0, "(sum)") + 5), f, " ")
+        v["csum"] = num(f[1]); v["cmax"] = num(f[5]) }
+    /^hnp: +daemon peak RSS \(max\)/ { split(substr($0, index($0, "(max)") + 5), f, " "); v["prss"] = num(f[1]) }
+    END { line = v[k[1]]; for (i = 2; i <= n; i++) line = line "," v[k[i]]; print line }
+    ' "$1"
+}
+
+# run_one SEQ REM LAUNCHER DELTA EXCHANGE NODES RUN INDEX: one timed run,
+# appended to launch.csv; prints the progress line.
+run_one() {
+    local seq=$1 rem=$2 launcher=$3 delta=$4 exchange=$5 n=$6 run=$7 idx=$8
+    local tag log limit rc=0 start end wall status fields leftover load
+    local cpu_total=NA perf_out=$WORK/perf.out
+    local -a cmd
+    tag=$(printf 's%s-r%s-%s-d%s-%s-n%05d-run%d' "$seq" "$rem" "$launcher" \
+        "${delta/-/x}" "$exchange" "$n" "$run")
+    log=$OUTDIR/logs/$tag.log
+    # Long enough for the flat launcher's N·SEQ plus TCP's 3 s SYN retries
+    # and a loaded machine; short enough that a hang costs minutes, not hours.
+    limit=${RUN_TIMEOUT:-$(awk -v n="$n" -v s="$seq" -v r="$rem" \
+        'BEGIN { printf "%d", 30 + 4 * n * s + 20 * r + 0.02 * n }')}
+
+    cmd=("$HNP" --timing
+        --mca plm_rsh_agent "$AGENT"
+        --mca oob_tcp_if_include 127.0.0.1/8
+        --mca plm "$launcher"
+        --mca exchange "$exchange"
+        --mca routed "$ROUTED" --mca routed_radix_degree "$RADIX_DEGREE")
+    [ "$launcher" = prsh ] && cmd+=(--mca plm_prsh_spawning_degree "$delta")
+    cmd+=(--host "n[1-$n]" -N 1 /bin/true)
+    if [ -n "$NICE" ]; then
+        # Inherited by the agents and the daemons: the whole run.
+        cmd=(nice -n "$NICE" "${cmd[@]}")
+    fi
+    if [ "$USE_PERF" = 1 ]; then
+        # Counts every descendant, daemons included: the run's whole CPU.
+        rm -f "$perf_out"
+        cmd=(perf stat -x ',' -e task-clock -o "$perf_out" -- "${cmd[@]}")
+    fi
+
+    {
+        printf '# HNP_AGENT_SEQ=%s HNP_AGENT_REM=%s' "$seq" "$rem"
+        printf ' %q' "${cmd[@]}"
+        printf '\n'
+    } >"$log"
+    load=$(cut -d' ' -f1 /proc/loadavg)
+    start=$EPOCHREALTIME
+    # timeout makes its own process group (hnp and the agents in it), which
+    # is what cleanup kills if we are interrupted mid-run. hnp needs about
+    # 10 s to wind a launch down after SIGTERM: give it 15 before SIGKILL.
+    HNP_AGENT_SEQ=$seq HNP_AGENT_REM=$rem HNP_AGENT_LOCKDIR=$WORK/agent \
+        HNP_BENCH_RUN=$MARK_PREFIX.$idx \
+        timeout --kill-after=15 "$limit" "${cmd[@]}" </dev/null >>"$log" 2>&1 &
+    CURRENT_PGID=$!
+    wait "$CURRENT_PGID" || rc=$?
+    end=$EPOCHREALTIME
+    CURRENT_PGID=""
+    wall=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }')
+    # A normal end leaves nothing behind: the daemons are gone before hnp
+    # exits. Give them 2 s anyway (a failed run's daemons notice their lost
+    # parent on a heartbeat), then count and kill what remains.
+    leftover=$(sweep "$MARK_PREFIX\\.$idx" 2)
+
+    fields=$(parse_timing "$log")
+    case $rc in
+        0) status=ok ;;
+        124 | 137) status=timeout ;;
+        *) status=failed ;;
+    esac
+    if [ "$status" = ok ] && [ "${fields%%,*}" = NA ]; then
+        status=incomplete # exit 0 but no timing: hnp did not run the job
+    fi
+    [ "$status" = ok ] || wall=NA
+    if [ "$USE_PERF" = 1 ] && [ -s "$perf_out" ]; then
+        cpu_total=$(awk -F, '$3 == "task-clock" { printf "%.1f", $1 }' "$perf_out")
+        cpu_total=${cpu_total:-NA}
+    fi
+    printf '%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n' "$seq" "$rem" \
+        "$launcher" "$delta" "$ROUTED" "$exchange" "$n" "$run" "$status" \
+        "$rc" "$wall" "$fields" "$leftover" "$load" "$cpu_total" >>"$CSV"
+
+    local what=$launcher
+    [ "$launcher" = prsh ] && what="prsh d=$delta"
+    printf '[%*d/%d] %s/%s s %-11s %-14s N=%-5d run %d: %s' "${#total}" "$idx" \
+        "$total" "$seq" "$rem" "$what" "$exchange" "$n" "$run" \
+        "$([ "$status" = ok ] && echo "$wall s" || echo "$status (exit $rc)")"
+    [ "$leftover" = 0 ] || printf ', %s leftover processes killed' "$leftover"
+    if [ "$status" != ok ]; then
+        printf '\n    last lines of %s:\n' "$log"
+        tail -n 3 "$log" | sed 's/^/    | /'
+    fi
+}
+
+# ------------------------------------------------------------- the runs
+# The runs, unless only the analysis is redone.
+if [ "$REANALYSE" = 0 ]; then
+    say "hnp: $HNP"
+    say "agent: $AGENT"
+    say "output: $OUTDIR"
+    [ -z "$NICE" ] || say "runs at niceness $NICE"
+    say "$total runs: nodes {$NODES}, launchers {$LAUNCHERS}, δ {$DELTAS}," \
+        "models {$MODELS}, exchanges {$EXCHANGES}, routed $ROUTED" \
+        "(radix degree $RADIX_DEGREE), $RUNS runs a point ($LARGE_RUNS from $LARGE_FROM nodes)"
+    say "a rough estimate: $(awk -v w="$weight_left" 'BEGIN { printf "%.0f", w / 60 + 0.5 }') minutes"
+    echo "$CSV_HEADER" >"$CSV"
+
+    bench_start=$EPOCHREALTIME
+    weight_done=0
+    for ((i = 0; i < total; i++)); do
+        # shellcheck disable=SC2086 # the plan line is seven words on purpose
+        run_one ${plan[i]} $((i + 1))
+        # Time left = time so far, scaled by the expected work left over done.
+        read -r weight_done weight_left eta < <(awk -v d="$weight_done" \
+            -v l="$weight_left" -v w="${weights[i]}" -v t0="$bench_start" \
+            -v t1="$EPOCHREALTIME" 'BEGIN { d += w; l -= w
+                printf "%.3f %.3f %.0f\n", d, l, (l > 0 ? (t1 - t0) * l / d : 0) }')
+        printf '  (%.0f s elapsed, ~%s s left)\n' \
+            "$(awk -v a="$bench_start" -v b="$EPOCHREALTIME" 'BEGIN { print b - a }')" "$eta"
+    done
+fi
+
+# --------------------------------------------------------- the analysis
+# Medians over the successful runs of each point, with the model floor.
+awk -F, -v routed="$ROUTED" -v radix="$RADIX_DEGREE" -v cores="$NCORES" "$AWK_MODEL"'
+function isort(a, n,   i, j, x) {
+    for (i = 2; i <= n; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
+}
+# Median (or max, when want_max) of the space-separated numbers in s; NA if none.
+function stat(s, want_max,   a, n, i, b) {
+    n = split(s, a, " "); if (n == 0) return "NA"
+    for (i = 1; i <= n; i++) b[i] = a[i] + 0
+    isort(b, n)
+    if (want_max) return b[n]
+    return n % 2 ? b[(n + 1) / 2] : (b[n / 2] + b[n / 2 + 1]) / 2
+}
+function add(key, name, v) { if (v != "NA" && v != "") col[key, name] = col[key, name] " " v }
+NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+{
+    key = $h["model_seq"] "," $h["model_rem"] "," $h["launcher"] "," $h["delta"] "," $h["routed"] "," $h["exchange"] "," $h["nodes"]
+    if (!(key in seen)) { seen[key] = 1; order[++nkeys] = key }
+    if ($h["status"] != "ok") { failed[key]++; next }
+    ok[key]++
+    add(key, "wall", $h["wall_s"]); add(key, "up", $h["spawned_s"])
+    add(key, "table", $h["table_s"]); add(key, "exited", $h["exited_s"])
+    add(key, "hconn", $h["hnp_conns"]); add(key, "dconn", $h["daemon_max_conns"])
+    add(key, "scpu", $h["daemon_startup_cpu_ms"]); add(key, "srss", $h["daemon_startup_rss_kb"])
+    add(key, "csum", $h["daemons_cpu_sum_ms"]); add(key, "ctot", $h["cpu_total_ms"])
+}
+END {
+    print "model_seq,model_rem,series,launcher,delta,routed,exchange,nodes,runs_ok,runs_failed,wall_median_s,wall_min_s,wall_max_s,spawned_median_s,table_median_s,exited_median_s,model_floor_s,hnp_conns_max,daemon_conns_max,startup_cpu_median_ms,startup_cpu_max_ms,startup_rss_max_kb,daemons_cpu_sum_median_ms,cpu_total_median_ms,cpu_floor_s"
+    for (i = 1; i <= nkeys; i++) {
+        k = order[i]; split(k, f, ",")
+        d = f[4] == "-" ? 0 : f[4]
+        series = f[3] == "rsh" ? "rsh" : "prsh:" f[4]
+        floor_ = model_bound(f[7], f[1], f[2], tree_kind(f[3], d, f[5]), tree_arity(f[3], d, f[5], radix))
+        n = split(col[k, "wall"], w, " "); mn = "NA"; mx = "NA"
+        for (j = 1; j <= n; j++) { if (mn == "NA" || w[j] + 0 < mn) mn = w[j] + 0; if (mx == "NA" || w[j] + 0 > mx) mx = w[j] + 0 }
+        ctot = stat(col[k, "ctot"])
+        printf "%s,%s,%s,%s,%s,%s,%s,%s,%d,%d,%s,%s,%s,%s,%s,%s,%.3f,%s,%s,%s,%s,%s,%s,%s,%s\n",
+            f[1], f[2], series, f[3], f[4], f[5], f[6], f[7], ok[k], failed[k],
+            stat(col[k, "wall"]), mn, mx, stat(col[k, "up"]), stat(col[k, "table"]),
+            stat(col[k, "exited"]), floor_, stat(col[k, "hconn"], 1),
+            stat(col[k, "dconn"], 1), stat(col[k, "scpu"]), stat(col[k, "scpu"], 1),
+            stat(col[k, "srss"], 1), stat(col[k, "csum"]), ctot,
+            ctot == "NA" ? "NA" : sprintf("%.3f", ctot / 1000 / cores)
+    }
+}' "$CSV" >"$SUMMARY"
+
+# The report: per model and exchange, the medians against N, the speedup
+# of prsh over rsh at --speedup-at nodes, and how each series grows: least
+# squares against log2 N (a tree) and against N (a loop), and the time
+# added by the last doubling of N (constant for log N, doubling for N).
+# The start-up figures of the daemons are checked against the targets.
+awk -F, -v at="$SPEEDUP_AT" -v fitfile="$FIT" -v routed="$ROUTED" -v radix="$RADIX_DEGREE" '
+function fit(xs, ys, n, res,   i, sx, sy, sxx, sxy, b, a, ssr, sst, m) {
+    sx = sy = sxx = sxy = 0
+    for (i = 1; i <= n; i++) { sx += xs[i]; sy += ys[i]; sxx += xs[i] * xs[i]; sxy += xs[i] * ys[i] }
+    if (n < 2 || n * sxx - sx * sx == 0) { res["b"] = "NA"; res["r2"] = "NA"; return }
+    b = (n * sxy - sx * sy) / (n * sxx - sx * sx); a = (sy - b * sx) / n; m = sy / n
+    ssr = sst = 0
+    for (i = 1; i <= n; i++) { ssr += (ys[i] - a - b * xs[i]) ^ 2; sst += (ys[i] - m) ^ 2 }
+    res["b"] = b; res["r2"] = sst > 0 ? 1 - ssr / sst : 1
+}
+function title(s) { if (s == "rsh") return "rsh"; sub(/^prsh:/, "", s); return s == "0" ? "prsh d=0(" (routed == "radix" ? "radix" radix : routed) ")" : "prsh d=" s }
+NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+{
+    g = $h["model_seq"] "," $h["model_rem"] "," $h["exchange"]
+    if (!(g in gseen)) { gseen[g] = 1; groups[++ng] = g }
+    s = $h["series"]
+    if (!((g, s) in sseen)) { sseen[g, s] = 1; sers[g, ++ns[g]] = s }
+    nn = $h["nodes"] + 0
+    if (!(nn in nseen)) { nseen[nn] = 1; nodes[++nnodes] = nn }
+    med[g, s, nn] = $h["wall_median_s"]; mfloor[g, s, nn] = $h["model_floor_s"]
+    if ($h["cpu_total_median_ms"] != "NA") { cpu[g, s, nn] = $h["cpu_total_median_ms"]; cfloor[g, s, nn] = $h["cpu_floor_s"] }
+    runs[g, s, nn] = $h["runs_ok"] "/" ($h["runs_ok"] + $h["runs_failed"])
+    if ($h["startup_cpu_max_ms"] != "NA" && $h["startup_cpu_max_ms"] + 0 > cpu_max) cpu_max = $h["startup_cpu_max_ms"] + 0
+    if ($h["startup_rss_max_kb"] != "NA" && $h["startup_rss_max_kb"] + 0 > rss_max) rss_max = $h["startup_rss_max_kb"] + 0
+    if ($h["startup_cpu_median_ms"] != "NA") { cmed_sum += $h["startup_cpu_median_ms"]; cmed_n++ }
+}
+END {
+    for (i = 2; i <= nnodes; i++) { x = nodes[i]; for (j = i - 1; j >= 1 && nodes[j] > x; j--) nodes[j + 1] = nodes[j]; nodes[j + 1] = x }
+    print "model_seq,model_rem,exchange,series,points,s_per_doubling_log2fit,r2_log2,ms_per_node_linfit,r2_lin,last_doubling_s,speedup_vs_rsh_at_" at > fitfile
+    for (gi = 1; gi <= ng; gi++) {
+        g = groups[gi]; split(g, gf, ",")
+        printf "\nModel SEQ = %s s, REM = %s s; exchange %s; routed %s\n", gf[1], gf[2], gf[3], routed == "radix" ? "radix (degree " radix ")" : routed
+        printf "median wall time of hnp -N 1 /bin/true, seconds (runs ok/total)\n"
+        printf "%6s", "N"
+        for (si = 1; si <= ns[g]; si++) printf " %18s", title(sers[g, si])
+        printf "\n"
+        for (ni = 1; ni <= nnodes; ni++) {
+            nn = nodes[ni]; printf "%6d", nn
+            for (si = 1; si <= ns[g]; si++) {
+                s = sers[g, si]
+                if ((g, s, nn) in med) printf " %11s (%5s)", med[g, s, nn], runs[g, s, nn]
+                else printf " %18s", "-"
+            }
+            printf "\n"
+        }
+        rs = ((g, "rsh", at) in med) ? med[g, "rsh", at] : "NA"
+        printf "%6s", "x" at
+        for (si = 1; si <= ns[g]; si++) {
+            s = sers[g, si]; p = ((g, s, at) in med) ? med[g, s, at] : "NA"
+            sp[s] = (rs != "NA" && p != "NA" && p > 0) ? sprintf("%.2f", rs / p) : "NA"
+            printf " %18s", s == "rsh" ? "speedup:" : sp[s]
+        }
+        printf "\n"
+        # What bounds the time at that N: the launch model alone (infinitely
+        # fast CPUs), and the CPU the run used spread over all cores.
+        printf "%6s", "model"
+        for (si = 1; si <= ns[g]; si++) { s = sers[g, si]; printf " %18s", ((g, s, at) in mfloor) ? mfloor[g, s, at] " s" : "-" }
+        printf "\n"
+        if ((g, sers[g, 1], at) in cpu) {
+            printf "%6s", "cpu"
+            for (si = 1; si <= ns[g]; si++) { s = sers[g, si]; printf " %18s", ((g, s, at) in cpu) ? sprintf("%.2f ms/node", cpu[g, s, at] / at) : "-" }
+            printf "\n%6s", "w/cpu"
+            for (si = 1; si <= ns[g]; si++) { s = sers[g, si]; printf " %18s", (((g, s, at) in cfloor) && cfloor[g, s, at] > 0 && med[g, s, at] != "NA" ? sprintf("%.2fx", med[g, s, at] / cfloor[g, s, at]) : "-") }
+            printf "\n"
+        }
+        printf "(model: the launch model alone; cpu: CPU of all the run'"'"'s processes per node;\n w/cpu: wall time over that CPU spread on all cores, near 1 = CPU-bound)\n"
+        printf "growth (least squares over N = %d..%d):\n", nodes[1], nodes[nnodes]
+        for (si = 1; si <= ns[g]; si++) {
+            s = sers[g, si]; n = 0; split("", xl); split("", xn); split("", y)
+            for (ni = 1; ni <= nnodes; ni++) {
+                nn = nodes[ni]
+                if (((g, s, nn) in med) && med[g, s, nn] != "NA") { n++; xl[n] = log(nn) / log(2); xn[n] = nn; y[n] = med[g, s, nn] + 0; last = nn }
+            }
+            fit(xl, y, n, L); fit(xn, y, n, R)
+            dbl = "NA"
+            if (n >= 2 && xn[n] == 2 * xn[n - 1]) dbl = sprintf("%.3f", y[n] - y[n - 1])
+            printf "  %-16s %s s per doubling of N (R2 %s), %s ms per node (R2 %s), last doubling adds %s s\n", title(s),
+                L["b"] == "NA" ? "NA" : sprintf("%+.3f", L["b"]), L["r2"] == "NA" ? "NA" : sprintf("%.3f", L["r2"]),
+                R["b"] == "NA" ? "NA" : sprintf("%+.2f", R["b"] * 1000), R["r2"] == "NA" ? "NA" : sprintf("%.3f", R["r2"]), dbl
+            printf "%s,%s,%s,%s,%d,%s,%s,%s,%s,%s,%s\n", gf[1], gf[2], gf[3], s, n,
+                L["b"] == "NA" ? "NA" : sprintf("%.4f", L["b"]), L["r2"] == "NA" ? "NA" : sprintf("%.4f", L["r2"]),
+                R["b"] == "NA" ? "NA" : sprintf("%.4f", R["b"] * 1000), R["r2"] == "NA" ? "NA" : sprintf("%.4f", R["r2"]),
+                dbl, s == "rsh" ? "1" : sp[s] > fitfile
+        }
+    }
+    printf "\nDaemon start-up (exec to joined, as hnpd reports it; worst daemon of a run):\n"
+    printf "  CPU: median over points %.2f ms, worst %.1f ms (target < 2 ms): %s\n", cmed_n ? cmed_sum / cmed_n : 0, cpu_max, cpu_max < 2 ? "met" : "MISSED"
+    printf "  RSS: worst %d kB (target < 4096 kB): %s\n", rss_max, rss_max < 4096 ? "met" : "MISSED"
+}' "$SUMMARY" | tee "$REPORT"
+
+if [ "$PLOT" = 1 ] && command -v gnuplot >/dev/null; then
+    series=""
+    for launcher in $LAUNCHERS; do
+        if [ "$launcher" = rsh ]; then
+            series+=" rsh"
+        else
+            for delta in $DELTAS; do series+=" prsh:$delta"; done
+        fi
+    done
+    if gnuplot -c "$HERE/plot-launch.gp" "$SUMMARY" "$PNG" "$MODELS" "$EXCHANGES" \
+        "$series" "$ROUTED" "$RADIX_DEGREE" 2>"$WORK/gnuplot.err"; then
+        say "plot: $PNG"
+    else
+        say "gnuplot failed:"
+        sed 's/^/    | /' "$WORK/gnuplot.err" >&2
+    fi
+fi
+
+failures=$(awk -F, 'NR > 1 && $9 != "ok"' "$CSV" | wc -l)
+leftovers=$(awk -F, 'NR > 1 && $25 != 0' "$CSV" | wc -l)
+say "done: $(($(wc -l <"$CSV") - 1)) runs, $failures failed, $leftovers left processes behind (killed)"
+say "results: $CSV, $SUMMARY, $FIT, $REPORT"
