@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +39,7 @@ static void conn_write_cb(evutil_socket_t fd, short what, void *arg);
 static void conn_timer_cb(evutil_socket_t fd, short what, void *arg);
 static void connect_next(oob_peer_t *peer);
 static void conn_end_deferred(oob_peer_t *peer);
+static void conn_connected(oob_conn_t *c);
 
 static void timer_start(oob_conn_t *c, double seconds)
 {
@@ -303,6 +305,16 @@ static int hello_queue(oob_conn_t *c)
 
 /* ---------------------------------------------------------- connecting */
 
+/* Nearby, the connection is often up by the time connect() returns. Saying
+ * hello then, not a loop turn later, lets a peer about to connect to us
+ * find us in its accept queue (oob_accept_waiting) instead of racing. */
+static bool connect_done(int fd)
+{
+    struct pollfd pfd = { .fd = fd, .events = POLLOUT, .revents = 0 };
+
+    return poll(&pfd, 1, 0) == 1;
+}
+
 static int connect_start(oob_peer_t *peer, const oob_endpoint_t *ep)
 {
     const struct sockaddr *sa = (const struct sockaddr *)&ep->sa;
@@ -330,6 +342,8 @@ static int connect_start(oob_peer_t *peer, const oob_endpoint_t *ep)
     timer_start(c, peer->oob->connect_timeout);
     HNP_VERBOSE(peer->oob->log, 2, "connecting to peer %u at %s", peer->vpid,
                 where);
+    if (connect_done(fd))
+        conn_connected(c); /* a failure there tries the next address */
     return HNP_SUCCESS;
 failed:
     attempt_note(peer, where, strerror(errno));
@@ -720,6 +734,9 @@ int oob_conn_accepted(hnp_oob_t *oob, int fd, const struct sockaddr *sa)
     event_add(c->ev_read, NULL);
     timer_start(c, oob->handshake_timeout);
     HNP_VERBOSE(oob->log, 2, "accepted a connection from %s", c->remote);
+    /* The connector speaks first, often before we accept: reading its
+     * hello now tells oob_accept_waiting() who it is. */
+    conn_read_cb(fd, EV_READ, c);
     return HNP_SUCCESS;
 }
 

@@ -35,8 +35,9 @@
  * everything on the preferred one, so reading the duplicate to its EOF
  * before going on with the preferred one delivers in the order sent.
  * This cannot deadlock: frames on the preferred connection mean the peer
- * has it open, hence retires its duplicate, and the only thing that FIN
- * waits for is the end of a frame on the duplicate, which we keep reading.
+ * has it open, hence retires its duplicate (at once, right after its
+ * hello, if the duplicate opens later), and the only thing that FIN waits
+ * for is the end of a frame on the duplicate, which we keep reading.
  *
  * Closing. A duplicate is closed once both FINs are through: ours after
  * retiring, the peer's read as EOF. An EOF on a duplicate while the
@@ -49,8 +50,15 @@
  * after all). Receiving goes on until the EOF, so nothing in flight is
  * lost. A peer that never sends its FIN is cut off after the handshake
  * timeout.
- * hnp_oob_max_connections() still counts the duplicate, which lives for
- * the race only.
+ *
+ * Fewer races. Most "simultaneous" connects are not: one side's
+ * connection already waits in the other's accept queue, hello included,
+ * while the other is busy (a daemon connecting to its 32 children before
+ * its loop turns to the listener). So a process accepts what is waiting
+ * before it connects, and says hello as soon as connect() completes; a
+ * duplicate is then made only when both connections really cross on the
+ * wire. hnp_oob_max_connections() counts such a duplicate: it is really
+ * open, for the length of the race.
  */
 #ifndef HNP_OOB_INTERNAL_H
 #define HNP_OOB_INTERNAL_H
@@ -185,6 +193,9 @@ struct hnp_oob {
     uint32_t maxconns;
     size_t queued_bytes;
     uint64_t next_open_seq;
+    bool race_connects;     /**< test hook: connect without looking at the
+                                 accept queue first, as if the peer's
+                                 connection were still on the wire */
     unsigned busy;          /**< OOB event callbacks on the stack */
     bool destroy_requested; /**< hnp_oob_destroy() called from a callback */
 };
@@ -212,6 +223,7 @@ void oob_endpoints_order(const oob_ifaddr_t *local, size_t nlocal,
 /* oob_tcp.c: the object itself. */
 void oob_hold(hnp_oob_t *oob);
 void oob_release(hnp_oob_t *oob);
+void oob_accept_waiting(hnp_oob_t *oob);
 /** Test hook: the handshake deadline (the default is 10 s). */
 void oob_set_handshake_timeout(hnp_oob_t *oob, double seconds);
 

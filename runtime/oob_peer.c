@@ -419,6 +419,17 @@ void oob_peer_kick(oob_peer_t *p)
     event_active(p->kick, EV_TIMEOUT, 0);
 }
 
+/* Never beside an open connection, even a draining duplicate: frames on a
+ * new one could overtake the duplicate's last ones. */
+static void peer_connect(oob_peer_t *p)
+{
+    if (!p->oob->race_connects)
+        oob_accept_waiting(p->oob);
+    /* Accepting may have opened a connection from this very peer. */
+    if (p->nopen == 0 && p->connecting == NULL && !p->oob->destroy_requested)
+        oob_conn_connect(p);
+}
+
 static void peer_kick_cb(evutil_socket_t fd, short what, void *arg)
 {
     oob_peer_t *p = arg;
@@ -433,7 +444,6 @@ static void peer_kick_cb(evutil_socket_t fd, short what, void *arg)
     else if (p->sender != NULL)
         oob_conn_want_write(p->sender);
     else if (!empty && p->connecting == NULL && p->naddrs > 0 && p->nopen == 0)
-        oob_conn_connect(p); /* beside a draining duplicate, it could
-                                overtake the duplicate's last frames */
+        peer_connect(p);
     oob_release(oob);
 }

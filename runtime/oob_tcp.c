@@ -116,12 +116,8 @@ static void accept_resume_cb(evutil_socket_t fd, short what, void *arg)
         event_add(oob->listen_evs[i], NULL);
 }
 
-static void accept_cb(evutil_socket_t fd, short what, void *arg)
+static void accept_burst(hnp_oob_t *oob, int fd)
 {
-    hnp_oob_t *oob = arg;
-
-    (void)what;
-    oob_hold(oob);
     for (int i = 0; i < ACCEPT_BURST && !oob->destroy_requested; i++) {
         struct sockaddr_storage ss;
         socklen_t len = sizeof(ss);
@@ -137,7 +133,27 @@ static void accept_cb(evutil_socket_t fd, short what, void *arg)
             accept_pause(oob, errno);
         break;
     }
+}
+
+static void accept_cb(evutil_socket_t fd, short what, void *arg)
+{
+    hnp_oob_t *oob = arg;
+
+    (void)what;
+    oob_hold(oob);
+    accept_burst(oob, fd);
     oob_release(oob);
+}
+
+/* Called before connecting: when both sides want to talk at once, the
+ * peer's connection (and hello) is often waiting here already, and taking
+ * it first avoids the duplicate instead of retiring it later. */
+void oob_accept_waiting(hnp_oob_t *oob)
+{
+    if (evtimer_pending(oob->accept_resume, NULL))
+        return; /* out of descriptors: accept_resume_cb retries */
+    for (size_t i = 0; i < oob->nlisteners && !oob->destroy_requested; i++)
+        accept_burst(oob, oob->listen_fds[i]);
 }
 
 /* ---------------------------------------------------------- listening */

@@ -279,3 +279,76 @@ int raw_peer(world_t *w, node_t *n, hnp_vpid_t vpid)
     assert_int_equal(hello.vpid, n->vpid);
     return fd;
 }
+
+void raw_frame(int fd, hnp_vpid_t src, hnp_vpid_t dst, uint32_t tag,
+               size_t len)
+{
+    hnp_frame_header_t hdr = { src, dst, tag, (uint32_t)len };
+    uint8_t *frame = malloc(HNP_FRAME_HEADER_LEN + len);
+    assert_non_null(frame);
+    hnp_frame_header_encode(&hdr, frame);
+    for (size_t i = 0; i < len; i++)
+        frame[HNP_FRAME_HEADER_LEN + i] = pattern(tag, i);
+    raw_write(fd, frame, HNP_FRAME_HEADER_LEN + len);
+    free(frame);
+}
+
+int raw_listen(unsigned *port)
+{
+    struct sockaddr_in sin;
+    socklen_t len = sizeof(sin);
+    memset(&sin, 0, sizeof(sin));
+    sin.sin_family = AF_INET;
+    sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    int l = socket(AF_INET, SOCK_STREAM, 0);
+    assert_true(l >= 0);
+    assert_int_equal(bind(l, (struct sockaddr *)&sin, sizeof(sin)), 0);
+    assert_int_equal(listen(l, 4), 0);
+    assert_int_equal(getsockname(l, (struct sockaddr *)&sin, &len), 0);
+    *port = ntohs(sin.sin_port);
+    return l;
+}
+
+/* The OOB under test runs in this thread: the loop must turn while we
+ * wait, or a large frame would never arrive. */
+void raw_read(world_t *w, int fd, void *buf, size_t len)
+{
+    uint8_t *p = buf;
+    size_t got = 0;
+    double deadline = now() + 5;
+    while (got < len && now() < deadline) {
+        ssize_t n = recv(fd, p + got, len - got, MSG_DONTWAIT);
+        if (n > 0)
+            got += (size_t)n;
+        else if (n == 0)
+            fail_msg("EOF after %zu of %zu bytes", got, len);
+        else
+            run_for(w, 0.002);
+    }
+    if (got < len)
+        fail_msg("timed out after %zu of %zu bytes", got, len);
+}
+
+void raw_expect_frame(world_t *w, int fd, uint32_t tag, size_t len)
+{
+    uint8_t raw[HNP_FRAME_HEADER_LEN];
+    hnp_frame_header_t hdr;
+    raw_read(w, fd, raw, sizeof(raw));
+    assert_int_equal(hnp_frame_header_decode(raw, sizeof(raw), MAX_FRAME, 0,
+                                             &hdr, NULL, 0), HNP_SUCCESS);
+    assert_int_equal(hdr.tag, tag);
+    assert_int_equal(hdr.len, len);
+    uint8_t *body = malloc(len > 0 ? len : 1);
+    assert_non_null(body);
+    raw_read(w, fd, body, len);
+    for (size_t i = 0; i < len; i++)
+        if (body[i] != pattern(tag, i))
+            fail_msg("frame %u: byte %zu is wrong", tag, i);
+    free(body);
+}
+
+void raw_expect_eof(world_t *w, int fd)
+{
+    uint8_t byte;
+    RUN_UNTIL(w, recv(fd, &byte, 1, MSG_DONTWAIT | MSG_PEEK) == 0, 5);
+}

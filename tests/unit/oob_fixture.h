@@ -107,5 +107,16 @@ void raw_header(int fd, hnp_vpid_t src, hnp_vpid_t dst, uint32_t len);
 int bytes_ready(int fd);
 /** A raw peer that completed the handshake as @p vpid with @p n. */
 int raw_peer(world_t *w, node_t *n, hnp_vpid_t vpid);
+/** A frame with tag @p tag and a pattern() body of @p len bytes. */
+void raw_frame(int fd, hnp_vpid_t src, hnp_vpid_t dst, uint32_t tag,
+               size_t len);
+/** A listening socket on 127.0.0.1 (backlog 4); its port in @p port. */
+int raw_listen(unsigned *port);
+/** Read exactly @p len bytes, running the loop meanwhile (5 s at most). */
+void raw_read(world_t *w, int fd, void *buf, size_t len);
+/** Read one frame; fail unless its header and body are as sent. */
+void raw_expect_frame(world_t *w, int fd, uint32_t tag, size_t len);
+/** Run the loop until the other side has shut @p fd (EOF). */
+void raw_expect_eof(world_t *w, int fd);
 
 #endif /* HNP_TEST_OOB_FIXTURE_H */
