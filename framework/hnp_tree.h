@@ -20,12 +20,24 @@ typedef uint32_t hnp_vpid_t;
 typedef enum hnp_tree_kind {
     HNP_TREE_KARY,     /**< parent(v) = (v-1)/k; k = 0 means flat */
     HNP_TREE_BINOMIAL, /**< parent(v) = v without its highest set bit */
+    HNP_TREE_EXPLICIT, /**< parent and children stored in @c shape */
 } hnp_tree_kind_t;
 
+/** The stored arrays of an explicit tree. Opaque and immutable. */
+typedef struct hnp_tree_shape hnp_tree_shape_t;
+
+/**
+ * A tree is a small value, copied freely. For HNP_TREE_EXPLICIT it holds a
+ * borrowed pointer to immutable arrays: they belong to whoever built the
+ * tree (hnp_tree_greedy()) and stay valid until that owner passes its copy
+ * to hnp_tree_release(). Every other copy is a view and is never released.
+ * Formula kinds hold no pointer (@c shape is NULL).
+ */
 typedef struct hnp_tree {
     hnp_tree_kind_t kind;
     uint32_t n;     /**< vertices 0..n-1 */
     uint32_t arity; /**< k for HNP_TREE_KARY; 0 = flat (every v's parent is 0) */
+    const hnp_tree_shape_t *shape; /**< HNP_TREE_EXPLICIT only; borrowed */
 } hnp_tree_t;
 
 /** A k-ary tree (k = 0: flat) or a binomial tree over n vertices. */
@@ -59,6 +71,33 @@ uint32_t hnp_tree_descendants(const hnp_tree_t *t, hnp_vpid_t v,
  */
 hnp_vpid_t hnp_tree_next_hop(const hnp_tree_t *t, hnp_vpid_t self,
                              hnp_vpid_t dest);
+
+/**
+ * The greedy spawn tree of paper 001 for @p n vertices: each vertex in turn
+ * takes the open position (the next child of a placed vertex) that the
+ * launch model starts earliest, so no tree over n vertices has a smaller
+ * hnp_tree_model_time(). Vertices are numbered in the order they start and
+ * each vertex's children are listed in spawn order. Deterministic: equal
+ * (n, seq, rem) give the same tree in every process. O(n log n) time, O(n)
+ * memory. @p seq and @p rem are seconds, finite and >= 0. On success the
+ * caller owns the tree and releases it with hnp_tree_release(); on failure
+ * (HNP_ERR_BAD_PARAM, HNP_ERR_NOMEM) *out is unchanged.
+ */
+int hnp_tree_greedy(uint32_t n, double seq, double rem, hnp_tree_t *out);
+
+/** Free what hnp_tree_greedy() allocated for @p t (the owner's copy) and
+ *  empty @p t. A no-op for formula kinds. */
+void hnp_tree_release(hnp_tree_t *t);
+
+/**
+ * The modeled launch time of @p t (paper 001, equation 2): the root starts
+ * at 0, the i-th child (1-based, in the order hnp_tree_children() lists
+ * them) of a vertex p at start(p) + seq * (i - 1) + rem, and the tree's time
+ * is the latest start. Writes it to @p out. HNP_ERR_NOMEM when the O(n)
+ * scratch cannot be had, HNP_ERR_BAD_PARAM for an empty tree.
+ */
+int hnp_tree_model_time(const hnp_tree_t *t, double seq, double rem,
+                        double *out);
 
 /** Edges from @p v up to the root. */
 uint32_t hnp_tree_depth(const hnp_tree_t *t, hnp_vpid_t v);

@@ -21,12 +21,15 @@
  *                   of v is every u < n whose low lowbits(v) bits equal v,
  *                   where lowbits(v) = 1 + index of v's highest bit (0 for
  *                   the root).
+ *
+ * A third kind, explicit, reads stored arrays (tree_explicit.c); only its
+ * builder allocates.
  */
 #include "config.h"
 
 #include <stddef.h>
 
-#include "hnp_tree.h"
+#include "tree_internal.h"
 
 /* ------------------------------------------------------------ helpers */
 
@@ -65,13 +68,14 @@ static uint32_t emit_range(hnp_vpid_t *out, uint32_t max, uint32_t at,
 
 hnp_tree_t hnp_tree_kary(uint32_t n, uint32_t k)
 {
-    hnp_tree_t t = { .kind = HNP_TREE_KARY, .n = n, .arity = k };
+    hnp_tree_t t = { .kind = HNP_TREE_KARY, .n = n, .arity = k, .shape = NULL };
     return t;
 }
 
 hnp_tree_t hnp_tree_binomial(uint32_t n)
 {
-    hnp_tree_t t = { .kind = HNP_TREE_BINOMIAL, .n = n, .arity = 0 };
+    hnp_tree_t t = { .kind = HNP_TREE_BINOMIAL, .n = n, .arity = 0,
+                     .shape = NULL };
     return t;
 }
 
@@ -308,6 +312,8 @@ hnp_vpid_t hnp_tree_parent(const hnp_tree_t *t, hnp_vpid_t v)
 {
     if (v == 0 || v >= t->n)
         return HNP_VPID_INVALID;
+    if (t->kind == HNP_TREE_EXPLICIT)
+        return explicit_parent(t->shape, v);
     if (t->kind == HNP_TREE_BINOMIAL)
         return binomial_parent(v);
     return kary_parent(t->arity, v);
@@ -320,6 +326,8 @@ uint32_t hnp_tree_children(const hnp_tree_t *t, hnp_vpid_t v, hnp_vpid_t *out,
         return 0;
     if (out == NULL)
         max = 0;
+    if (t->kind == HNP_TREE_EXPLICIT)
+        return explicit_children(t->shape, v, out, max);
     if (t->kind == HNP_TREE_BINOMIAL)
         return binomial_children(t, v, out, max);
     return kary_children(t, v, out, max);
@@ -329,6 +337,8 @@ bool hnp_tree_in_subtree(const hnp_tree_t *t, hnp_vpid_t root, hnp_vpid_t v)
 {
     if (root >= t->n || v >= t->n)
         return false;
+    if (t->kind == HNP_TREE_EXPLICIT)
+        return explicit_in_subtree(t->shape, root, v);
     if (t->kind == HNP_TREE_BINOMIAL)
         return binomial_in_subtree(root, v);
     return kary_in_subtree(t->arity, root, v);
@@ -341,6 +351,8 @@ uint32_t hnp_tree_descendants(const hnp_tree_t *t, hnp_vpid_t v,
         return 0;
     if (out == NULL)
         max = 0;
+    if (t->kind == HNP_TREE_EXPLICIT)
+        return explicit_descendants(t->shape, v, out, max);
     if (t->kind == HNP_TREE_BINOMIAL)
         return binomial_descendants(t, v, max == 0 ? NULL : out, max);
     return kary_descendants(t, v, out, max);
@@ -355,6 +367,8 @@ hnp_vpid_t hnp_tree_next_hop(const hnp_tree_t *t, hnp_vpid_t self,
         return self;
     if (!hnp_tree_in_subtree(t, self, dest))
         return hnp_tree_parent(t, self);
+    if (t->kind == HNP_TREE_EXPLICIT)
+        return explicit_child_towards(t->shape, self, dest);
     if (t->kind == HNP_TREE_BINOMIAL)
         return binomial_child_towards(self, dest);
     return kary_child_towards(t->arity, self, dest);
@@ -364,6 +378,8 @@ uint32_t hnp_tree_depth(const hnp_tree_t *t, hnp_vpid_t v)
 {
     if (v >= t->n)
         return 0;
+    if (t->kind == HNP_TREE_EXPLICIT)
+        return explicit_depth(t->shape, v);
     if (t->kind == HNP_TREE_BINOMIAL)
         return (uint32_t)__builtin_popcount(v);
     return kary_depth(t->arity, v);
@@ -373,6 +389,8 @@ uint32_t hnp_tree_height(const hnp_tree_t *t)
 {
     if (t->n == 0)
         return 0;
+    if (t->kind == HNP_TREE_EXPLICIT)
+        return explicit_height(t->shape);
     if (t->kind == HNP_TREE_BINOMIAL)
         return binomial_height(t->n);
     /* k-ary depth never decreases with v, so the last vertex is deepest. */

@@ -35,6 +35,8 @@ void hnp_args_usage(FILE *out)
 "Control\n"
 "  --timeout SECONDS       end the job when it runs longer\n"
 "  --timing                print the time of each launch phase\n"
+"  --plan[=text|csv|dot]   launch nothing; print the spawn tree chosen and\n"
+"                          the launch model's time of it and of other trees\n"
 "  --mca NAME VALUE        set a parameter (see hnp-info --param all all)\n"
 "  --tune FILE             read parameters from FILE\n"
 "  -h, --help              this text\n"
@@ -211,6 +213,29 @@ static int parse_flag(hnp_args_t *args, const char *opt)
     return 1;
 }
 
+/* --plan or --plan=FORMAT. 1: it was; 0: another option; < 0: error. */
+static int parse_plan(hnp_args_t *args, const char *opt, char *err,
+                      size_t errlen)
+{
+    static const char *const words[] = { "text", "csv", "dot", NULL };
+    int choice = 0, rc;
+
+    if (strcmp(opt, "--plan") == 0) {
+        args->plan = HNP_PLAN_TEXT;
+        return 1;
+    }
+    if (strncmp(opt, "--plan=", 7) != 0)
+        return 0;
+    rc = parse_choice("--plan", opt + 7, words, &choice, NULL, 0);
+    if (rc < 0) {
+        hnp_err_set(err, errlen, "option --plan expects text, csv or dot, "
+                    "got \"%s\"", opt + 7);
+        return rc;
+    }
+    args->plan = (hnp_plan_format_t)(HNP_PLAN_TEXT + choice);
+    return 1;
+}
+
 /* The options of one app context, up to its program. Returns the index of
  * the program, or a negative error. */
 static int parse_options(hnp_args_t *args, hnp_app_t *app, int i, int argc,
@@ -221,6 +246,11 @@ static int parse_options(hnp_args_t *args, hnp_app_t *app, int i, int argc,
         if (strcmp(opt, "--") == 0)
             return i + 1;
         if (parse_flag(args, opt))
+            continue;
+        int plan = parse_plan(args, opt, err, errlen);
+        if (plan < 0)
+            return plan;
+        if (plan > 0)
             continue;
         if (i + 1 >= argc) {
             int known = parse_valued(args, app, opt, "", NULL, 0);
@@ -267,7 +297,9 @@ static int parse_app(hnp_args_t *args, int *i, int argc, char **argv,
     while (start + app->argc < argc && strcmp(argv[start + app->argc], ":") != 0)
         app->argc++;
     *i = start + app->argc + 1;
-    if (app->argc == 0 && !args->help && !args->version) {
+    /* A plan launches nothing, so it needs no program. */
+    if (app->argc == 0 && !args->help && !args->version &&
+        args->plan == HNP_PLAN_NONE) {
         hnp_err_set(err, errlen, "no program to run%s (see hnp --help)",
                     args->napps > 1 ? " after ':'" : "");
         return HNP_ERR_BAD_PARAM;

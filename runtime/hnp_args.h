@@ -19,6 +19,10 @@ typedef struct hnp_app {
 
 enum { HNP_STDIN_NONE = -1, HNP_STDIN_ALL = -2 };
 typedef enum hnp_bind { HNP_BIND_NONE, HNP_BIND_CORE } hnp_bind_t;
+/* --plan[=text|csv|dot]: print the launch plan instead of launching. */
+typedef enum hnp_plan_format {
+    HNP_PLAN_NONE, HNP_PLAN_TEXT, HNP_PLAN_CSV, HNP_PLAN_DOT,
+} hnp_plan_format_t;
 
 typedef struct hnp_args {
     uint32_t npernode;      /* -N */
@@ -41,6 +45,7 @@ typedef struct hnp_args {
     size_t napps;
     bool help;
     bool version;
+    hnp_plan_format_t plan; /* --plan; HNP_PLAN_NONE: launch */
 } hnp_args_t;
 
 /** Parse argv (after --mca/--tune were taken out). Errors name the option. */

@@ -11,6 +11,7 @@
 
 #include "hnp_args.h"
 #include "hnp_job.h"
+#include "hnp_plan.h"
 #include "hostlist.h"
 
 /* No host given: this machine, with as many slots as it has cores. The
@@ -152,6 +153,15 @@ static int run_job(hnp_setup_t *setup, hnp_args_t *args)
         hnp_rte_destroy(job.rte);
         hnp_job_release(&job);
         return 1;
+    }
+    if (args->plan != HNP_PLAN_NONE) {
+        rc = hnp_plan_print(job.rte, &job.map, args->plan, stdout, err,
+                            sizeof(err));
+        if (rc != HNP_SUCCESS)
+            HNP_ERROR_LOG(hnp_log_stream("hnp"), "%s", err);
+        hnp_rte_destroy(job.rte);
+        hnp_job_release(&job);
+        return rc != HNP_SUCCESS;
     }
     for (int i = 0; i < 5; i++) {
         sigev[i] = evsignal_new(job.rte->base, signals[i], on_signal, &job);

@@ -43,6 +43,23 @@
  */
 extern unsigned int plm_prsh_spawning_degree;
 
+/** Values of `plm_prsh_tree`: which spawn tree to build. */
+enum plm_prsh_tree_shape {
+    PLM_PRSH_TREE_KARY = 0,   /**< δ-ary, δ = plm_prsh_spawning_degree */
+    PLM_PRSH_TREE_ROUTED = 1, /**< the routing topology's tree (δ = 0) */
+    PLM_PRSH_TREE_GREEDY = 2, /**< paper 001's greedy tree for seq, rem */
+};
+
+/* The launch model's costs the greedy tree is built for (seconds): the
+ * same guesses for an ssh on a LAN as the measurement above. */
+#define PLM_PRSH_DEFAULT_SEQ "0.01"
+#define PLM_PRSH_DEFAULT_REM "0.05"
+
+/** `plm_prsh_tree`, `plm_prsh_seq`, `plm_prsh_rem`; owned like the degree. */
+extern int plm_prsh_tree;
+extern double plm_prsh_seq;
+extern double plm_prsh_rem;
+
 /** The module the component offers (plm_prsh_module.c). */
 extern const hnp_plm_module_t plm_prsh_module;
 

@@ -24,6 +24,41 @@
 #define PLM_PRSH_PRIORITY 20
 
 unsigned int plm_prsh_spawning_degree = PLM_PRSH_DEFAULT_DEGREE;
+int plm_prsh_tree = PLM_PRSH_TREE_KARY;
+double plm_prsh_seq;
+double plm_prsh_rem;
+
+static const hnp_param_enum_value_t plm_prsh_tree_values[] = {
+    { "kary", PLM_PRSH_TREE_KARY },
+    { "routed", PLM_PRSH_TREE_ROUTED },
+    { "greedy", PLM_PRSH_TREE_GREEDY },
+    { NULL, 0 },
+};
+
+/* The greedy tree's parameters; kary and routed keep the behaviour the
+ * degree alone gave before they existed. */
+static const hnp_param_desc_t plm_prsh_tree_params[] = {
+    { .framework = "plm", .component = "prsh", .name = "tree",
+      .type = HNP_PARAM_ENUM, .default_value = "kary",
+      .help = "Spawn tree: kary (plm_prsh_spawning_degree children each), "
+              "routed (the routing topology's tree, as degree 0), or greedy "
+              "(the fastest tree under the launch model with plm_prsh_seq "
+              "and plm_prsh_rem; paper 001).",
+      .level = 4, .enum_values = plm_prsh_tree_values,
+      .storage = &plm_prsh_tree },
+    { .framework = "plm", .component = "prsh", .name = "seq",
+      .type = HNP_PARAM_DOUBLE, .default_value = PLM_PRSH_DEFAULT_SEQ,
+      .help = "Seconds a launching node spends between starting two "
+              "successive agents (the model's SEQ); used by the greedy tree "
+              "and by hnp --plan.",
+      .level = 5, .storage = &plm_prsh_seq },
+    { .framework = "plm", .component = "prsh", .name = "rem",
+      .type = HNP_PARAM_DOUBLE, .default_value = PLM_PRSH_DEFAULT_REM,
+      .help = "Seconds from starting an agent to the new daemon being able "
+              "to start its own children (the model's REM); used by the "
+              "greedy tree and by hnp --plan.",
+      .level = 5, .storage = &plm_prsh_rem },
+};
 
 /* The paper's name for δ, so that its command lines work as written. */
 static const char *const plm_prsh_degree_synonyms[] = {
@@ -53,6 +88,11 @@ static int plm_prsh_register_params(const hnp_mca_component_t *self,
 
     (void)self;
     rc = hnp_param_register(params, &degree, err, sizeof(err));
+    for (size_t i = 0; rc == HNP_SUCCESS &&
+                       i < sizeof(plm_prsh_tree_params) /
+                               sizeof(plm_prsh_tree_params[0]); i++)
+        rc = hnp_param_register(params, &plm_prsh_tree_params[i], err,
+                                sizeof(err));
     if (rc != HNP_SUCCESS)
         HNP_ERROR_LOG(hnp_log_stream("plm"), "prsh: %s", err);
     return rc;

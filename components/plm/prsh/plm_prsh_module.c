@@ -21,11 +21,42 @@ static int plm_prsh_init(struct hnp_rte *rte)
 }
 
 /*
- * Every process builds the tree from the same forwarded δ and job size, so
- * the HNP and the daemons agree on it without sending it around. δ = 0
- * borrows the routing tree: a daemon then calls back to the process it
- * will route through anyway, so the spawn connections are the routing
- * connections and phase 1 opens none of its own.
+ * The greedy tree is stored, not computed by formula, and the runtime keeps
+ * copies of it (rte->spawn_tree) for the rest of the process's life, so the
+ * module owns it until exit. The runtime asks for the spawn tree once per
+ * process; asking again for another size or costs builds a new tree and
+ * keeps the old one, since copies of it may still be in use.
+ */
+static hnp_tree_t plm_prsh_greedy_tree;
+static double plm_prsh_greedy_seq, plm_prsh_greedy_rem;
+
+static int plm_prsh_greedy(uint32_t nprocs, hnp_tree_t *out)
+{
+    hnp_tree_t built;
+    int rc;
+
+    if (plm_prsh_greedy_tree.n == nprocs &&
+        plm_prsh_greedy_seq == plm_prsh_seq &&
+        plm_prsh_greedy_rem == plm_prsh_rem) {
+        *out = plm_prsh_greedy_tree;
+        return HNP_SUCCESS;
+    }
+    rc = hnp_tree_greedy(nprocs, plm_prsh_seq, plm_prsh_rem, &built);
+    if (rc != HNP_SUCCESS)
+        return rc;
+    plm_prsh_greedy_tree = built;
+    plm_prsh_greedy_seq = plm_prsh_seq;
+    plm_prsh_greedy_rem = plm_prsh_rem;
+    *out = built;
+    return HNP_SUCCESS;
+}
+
+/*
+ * Every process builds the tree from the same forwarded δ (or SEQ and REM)
+ * and job size, so the HNP and the daemons agree on it without sending it
+ * around. δ = 0 borrows the routing tree: a daemon then calls back to the
+ * process it will route through anyway, so the spawn connections are the
+ * routing connections and phase 1 opens none of its own.
  */
 static int plm_prsh_spawn_tree(struct hnp_rte *rte, uint32_t nprocs,
                                const hnp_tree_t *routing, hnp_tree_t *out)
@@ -33,7 +64,9 @@ static int plm_prsh_spawn_tree(struct hnp_rte *rte, uint32_t nprocs,
     (void)rte;
     if (out == NULL || nprocs == 0)
         return HNP_ERR_BAD_PARAM;
-    if (plm_prsh_spawning_degree > 0) {
+    if (plm_prsh_tree == PLM_PRSH_TREE_GREEDY)
+        return plm_prsh_greedy(nprocs, out);
+    if (plm_prsh_tree == PLM_PRSH_TREE_KARY && plm_prsh_spawning_degree > 0) {
         *out = hnp_tree_kary(nprocs, plm_prsh_spawning_degree);
         return HNP_SUCCESS;
     }
