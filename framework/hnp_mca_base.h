@@ -83,6 +83,15 @@ int hnp_mca_framework_register(hnp_mca_t *mca,
                                hnp_mca_framework_t **out, char *err,
                                size_t errlen);
 
+/**
+ * From now on, a framework whose selection parameter names exactly one
+ * component (`--mca plm prsh`) loads that component alone. For daemons,
+ * which are told the HNP's choices: opening nothing else keeps their
+ * start-up cheap. Off by default, so that hnp and hnp-info see every
+ * component's parameters.
+ */
+void hnp_mca_load_selected_only(hnp_mca_t *mca, bool only);
+
 /** Warn about every parameter set but never registered, with suggestions.
  *  Returns how many there were. */
 int hnp_mca_warn_unknown_params(hnp_mca_t *mca);

@@ -50,6 +50,7 @@ struct hnp_mca {
     FILE *log_file;       /* opened for log_output=file:PATH */
     hnp_mca_framework_t **frameworks; /* in registration order */
     size_t nframeworks;
+    bool selected_only;   /* load only a component named alone */
 };
 
 /* ------------------------------------------------------------ context */
@@ -303,6 +304,10 @@ static void warn_unknown(const char *name, hnp_param_source_t source,
 
 int hnp_mca_warn_unknown_params(hnp_mca_t *mca)
 {
+    /* Where only the chosen components are loaded, the others' parameters
+     * look unknown; the process that chose has already warned the user. */
+    if (mca->selected_only)
+        return 0;
     return hnp_params_check_unknown(mca->params, warn_unknown, mca);
 }
 
@@ -404,6 +409,22 @@ static int check_desc(const hnp_mca_t *mca, const hnp_mca_framework_desc_t *desc
     return HNP_SUCCESS;
 }
 
+/* With selected_only, a selection that names exactly one component. */
+static const char *only_component(const hnp_mca_framework_t *fw)
+{
+    const char *sel = fw->selection;
+
+    if (!fw->mca->selected_only || sel == NULL || sel[0] == '\0' ||
+        sel[0] == '^' || strchr(sel, ',') != NULL)
+        return NULL;
+    return sel;
+}
+
+void hnp_mca_load_selected_only(hnp_mca_t *mca, bool only)
+{
+    mca->selected_only = only;
+}
+
 int hnp_mca_framework_register(hnp_mca_t *mca,
                                const hnp_mca_framework_desc_t *desc,
                                hnp_mca_framework_t **out, char *err,
@@ -425,21 +446,21 @@ int hnp_mca_framework_register(hnp_mca_t *mca,
     }
     *fw = (hnp_mca_framework_t){ .mca = mca, .desc = desc,
                                  .log = hnp_log_stream(desc->name) };
-    rc = mca_repository_find(mca->repo, desc->name, desc->interface_version,
-                             mca->component_path, mca->builtin, &fw->found,
-                             err, errlen);
-    if (rc != HNP_SUCCESS)
-        goto fail;
+    /* The selection is known before the search: a process told which
+     * component to use (a daemon) loads that one alone. */
     rc = register_framework_params(fw, err, errlen);
     if (rc != HNP_SUCCESS)
-        goto fail_found;
+        goto fail;
+    rc = mca_repository_find(mca->repo, desc->name, desc->interface_version,
+                             mca->component_path, mca->builtin,
+                             only_component(fw), &fw->found, err, errlen);
+    if (rc != HNP_SUCCESS)
+        goto fail;
     mca->frameworks[mca->nframeworks++] = fw;
     rc = register_component_params(fw, err, errlen);
     *out = fw;
     return rc;
 
-fail_found:
-    mca_found_release(&fw->found);
 fail:
     free(fw);
     return rc;

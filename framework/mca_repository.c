@@ -45,6 +45,7 @@ typedef struct search {
     const char *framework;
     uint32_t interface_version;
     char prefix[HNP_MCA_NAME_LEN + 8]; /* "mca_<framework>_" */
+    const char *only;    /* load this component alone; NULL: all */
     mca_found_t *found;
 } search_t;
 
@@ -333,7 +334,8 @@ static int add_builtins(search_t *s, const hnp_mca_component_t *const *builtin)
         /* Built in by this very build: only the framework needs sorting out. */
         if (c->mca_abi_version != HNP_MCA_ABI_VERSION ||
             strnlen(c->framework, HNP_MCA_NAME_LEN) == HNP_MCA_NAME_LEN ||
-            strcmp(c->framework, s->framework) != 0)
+            strcmp(c->framework, s->framework) != 0 ||
+            (s->only != NULL && strncmp(c->name, s->only, HNP_MCA_NAME_LEN) != 0))
             continue;
         int rc = add_builtin(s, c);
         if (rc != HNP_SUCCESS)
@@ -446,6 +448,12 @@ static int consider_file(search_t *s, const char *dir, const char *file)
     if (namelen >= HNP_MCA_NAME_LEN) {
         rc = record_failure(s, path, name, "the component name is longer "
                             "than %d characters", HNP_MCA_NAME_LEN - 1);
+        goto out;
+    }
+    if (s->only != NULL && strcmp(name, s->only) != 0) {
+        HNP_VERBOSE(s->log, MCA_VERBOSE_STEP, "%s: not loaded: only %s "
+                    "component '%s' is wanted", path, s->framework, s->only);
+        rc = HNP_SUCCESS;
         goto out;
     }
     earlier = find_component(s->found, name);
@@ -597,11 +605,12 @@ static bool valid_framework_name(const char *name)
 int mca_repository_find(mca_repository_t *repo, const char *framework,
                         uint32_t interface_version, const char *path,
                         const hnp_mca_component_t *const *builtin,
-                        mca_found_t *found, char *err, size_t errlen)
+                        const char *only, mca_found_t *found, char *err,
+                        size_t errlen)
 {
     mca_found_t result = { 0 };
     search_t s = { .log = repo->log, .advise = repo->advise,
-                   .framework = framework,
+                   .framework = framework, .only = only,
                    .interface_version = interface_version, .found = &result };
     int rc;
 

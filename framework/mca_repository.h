@@ -41,12 +41,14 @@ void mca_repository_destroy(mca_repository_t *repo);
  * is $HOME) in order, looking for files `mca_<framework>_<name>.so`. The
  * first component of a name wins. Files that fail a check are recorded in
  * found->failures; the only errors are running out of memory and a bad
- * framework name. On error *found is left empty.
+ * framework name. On error *found is left empty. With @p only (may be
+ * NULL), no other component is loaded at all.
  */
 int mca_repository_find(mca_repository_t *repo, const char *framework,
                         uint32_t interface_version, const char *path,
                         const hnp_mca_component_t *const *builtin,
-                        mca_found_t *found, char *err, size_t errlen);
+                        const char *only, mca_found_t *found, char *err,
+                        size_t errlen);
 
 /**
  * Move component @p index to the failures with @p reason. Its file stays

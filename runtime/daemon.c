@@ -90,6 +90,24 @@ static int unpack_subtree(hnp_reader_t *rd, uint32_t nprocs, char **names)
     return hnp_reader_status(rd);
 }
 
+/* The daemon uses the components the HNP chose, and loads no other. */
+static int take_the_hnps_choices(hnpd_t *d, char *const chosen[3], char *err,
+                                 size_t errlen)
+{
+    static const char *const frameworks[3] = { "plm", "routed", "exchange" };
+    hnp_params_t *params = hnp_mca_params(d->setup->mca);
+
+    for (int i = 0; i < 3; i++) {
+        int rc = hnp_param_set(params, frameworks[i], chosen[i],
+                               HNP_PARAM_SRC_FORWARDED, "the HNP's choice",
+                               err, errlen);
+        if (rc != HNP_SUCCESS)
+            return rc;
+    }
+    hnp_mca_load_selected_only(d->setup->mca, true);
+    return HNP_SUCCESS;
+}
+
 static int apply_welcome(hnpd_t *d, hnp_reader_t *rd, char *err, size_t errlen)
 {
     hnp_rte_t *rte = d->rte;
@@ -97,6 +115,8 @@ static int apply_welcome(hnpd_t *d, hnp_reader_t *rd, char *err, size_t errlen)
     char *hnp_uri = hnp_unpack_string(rd);
     size_t params_len = 0;
     const void *params = hnp_unpack_blob(rd, &params_len);
+    char *chosen[3] = { hnp_unpack_string(rd), hnp_unpack_string(rd),
+                        hnp_unpack_string(rd) };
     char **names = NULL;
     int rc = HNP_ERR_BAD_PARAM;
 
@@ -116,6 +136,8 @@ static int apply_welcome(hnpd_t *d, hnp_reader_t *rd, char *err, size_t errlen)
     rc = hnp_params_unpack(hnp_mca_params(d->setup->mca), params, params_len,
                            HNP_PARAM_SRC_FORWARDED, err, errlen);
     if (rc == HNP_SUCCESS)
+        rc = take_the_hnps_choices(d, chosen, err, errlen);
+    if (rc == HNP_SUCCESS)
         rc = hnp_setup_register_frameworks(d->setup, err, errlen);
     if (rc == HNP_SUCCESS)
         rc = hnp_rte_set_procs(rte, nprocs, names);
@@ -129,6 +151,8 @@ out:
         free(names[i]);
     free(names);
     free(hnp_uri);
+    for (int i = 0; i < 3; i++)
+        free(chosen[i]);
     if (rc != HNP_SUCCESS && err[0] == '\0')
         hnp_err_set(err, errlen, "malformed welcome from the parent");
     return rc;
@@ -204,7 +228,12 @@ static void on_welcome(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
         hnpd_lost_route(d, err);
         return;
     }
-    hnp_daemon_stats_usage(&d->stats.startup_cpu_us, &d->stats.startup_rss_kb);
+    /* exec to joined: what this process used, plus what the first one
+     * (before the fork that detaches from the agent) had used */
+    uint64_t cpu_us, rss_kb;
+    hnp_daemon_stats_usage(&cpu_us, &rss_kb);
+    d->stats.startup_cpu_us = d->prefork_cpu_us + cpu_us;
+    d->stats.startup_rss_kb = rss_kb;
     detach_from_agent(d);
     hnp_rte_set_ready(rte);
     hnp_rte_report_up(rte);

@@ -55,6 +55,7 @@ typedef struct hnpd {
     unsigned leave_polls;           /* drain checks while leaving */
     hnp_rte_timer_t *output_timer; /* output paused: check the queue */
     hnp_daemon_stats_t stats;
+    uint64_t prefork_cpu_us;        /* CPU spent before the detaching fork */
     int32_t stdin_target;   /* a rank, HNP_STDIN_ALL (-2) or none (-1) */
     struct hwloc_topology *topology; /* loaded for --bind-to only */
     struct hnp_pmi_server *pmi;      /* the PMI wire protocol, served */

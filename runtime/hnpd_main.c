@@ -219,6 +219,9 @@ int main(int argc, char **argv)
     hnp_log_set_program(program);
     setenv("HNP_NODE_NAME", args.node, 1);
     /* srun's tasks stay its tasks: Slurm tracks and ends them. */
+    uint64_t rss_kb;
+    if (!args.slurm) /* the CPU of the process that will exit at detach */
+        hnp_daemon_stats_usage(&d.prefork_cpu_us, &rss_kb);
     if (!args.slurm && fork_detachable(&d.detach_fd) != 0) {
         HNP_ERROR_LOG(hnp_log_stream("hnpd"), "cannot fork: %s", strerror(errno));
         return 1;

@@ -85,6 +85,9 @@ struct hnp_rte {
     const hnp_routed_module_t *routed;
     const hnp_plm_module_t *plm;
     const hnp_exchange_module_t *exchange;
+    /* the components chosen, as "plm", "routed", "exchange" name them: the
+     * HNP tells its daemons, which then load those alone */
+    char selected[3][HNP_MCA_NAME_LEN];
     hnp_tree_t spawn_tree;
     hnp_tree_t routing_tree;
     uint32_t spawn_joined;      /* spawn children that called back */

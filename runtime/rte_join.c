@@ -43,6 +43,8 @@ static int send_welcome(hnp_rte_t *rte, hnp_vpid_t child)
     hnp_pack_u32(&buf, rte->nprocs);
     hnp_pack_string(&buf, rte->hnp_uri);
     hnp_pack_blob(&buf, params, params_len);
+    for (int i = 0; i < 3; i++)
+        hnp_pack_string(&buf, rte->selected[i]);
     rc = pack_subtree(rte, &buf, child);
     if (rc == HNP_SUCCESS)
         rc = hnp_buffer_status(&buf);

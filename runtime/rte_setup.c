@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <event2/event.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -115,7 +116,8 @@ int hnp_rte_set_procs(hnp_rte_t *rte, uint32_t nprocs, char *const *node_names)
 }
 
 static int open_and_select(hnp_mca_framework_t *fw, const void **module,
-                           char *err, size_t errlen)
+                           char name[HNP_MCA_NAME_LEN], char *err,
+                           size_t errlen)
 {
     const hnp_mca_component_t *component = NULL;
     int rc = hnp_mca_framework_open(fw, err, errlen);
@@ -123,10 +125,13 @@ static int open_and_select(hnp_mca_framework_t *fw, const void **module,
     if (rc != HNP_SUCCESS)
         return rc;
     rc = hnp_mca_framework_select(fw, &component, module, err, errlen);
-    if (rc == HNP_SUCCESS)
-        HNP_VERBOSE(hnp_mca_framework_log(fw), 1, "selected %s component %s",
-                    hnp_mca_framework_desc(fw)->name, component->name);
-    return rc;
+    if (rc != HNP_SUCCESS)
+        return rc;
+    HNP_VERBOSE(hnp_mca_framework_log(fw), 1, "selected %s component %s",
+                hnp_mca_framework_desc(fw)->name, component->name);
+    snprintf(name, HNP_MCA_NAME_LEN, "%.*s", HNP_MCA_NAME_LEN - 1,
+             component->name);
+    return HNP_SUCCESS;
 }
 
 int hnp_rte_select_components(hnp_rte_t *rte, char *err, size_t errlen)
@@ -134,15 +139,18 @@ int hnp_rte_select_components(hnp_rte_t *rte, char *err, size_t errlen)
     const void *module = NULL;
     int rc;
 
-    rc = open_and_select(rte->setup->routed, &module, err, errlen);
+    rc = open_and_select(rte->setup->routed, &module, rte->selected[1], err,
+                         errlen);
     if (rc != HNP_SUCCESS)
         return rc;
     rte->routed = module;
-    rc = open_and_select(rte->setup->exchange, &module, err, errlen);
+    rc = open_and_select(rte->setup->exchange, &module, rte->selected[2], err,
+                         errlen);
     if (rc != HNP_SUCCESS)
         return rc;
     rte->exchange = module;
-    rc = open_and_select(rte->setup->plm, &module, err, errlen);
+    rc = open_and_select(rte->setup->plm, &module, rte->selected[0], err,
+                         errlen);
     if (rc != HNP_SUCCESS)
         return rc;
     rte->plm = module;
