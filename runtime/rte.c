@@ -62,6 +62,7 @@ int hnp_rte_set_spawn_tree(hnp_rte_t *rte, const hnp_tree_t *tree)
 
 static void dispatch(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
                      const uint8_t *data, size_t len);
+static void want_uri(hnp_rte_t *rte, hnp_vpid_t hop);
 
 static void hold_message(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
                          const uint8_t *data, size_t len)
@@ -204,6 +205,7 @@ static int send_via(hnp_rte_t *rte, hnp_vpid_t hop, hnp_vpid_t src,
      * would only produce warnings about an exit everybody expects. */
     if (rte->closing && !hnp_oob_connected(rte->oob, hop))
         return HNP_ERR_UNREACHABLE;
+    want_uri(rte, hop);
     return hnp_oob_send(rte->oob, hop, &hdr, data);
 }
 
@@ -314,11 +316,55 @@ int hnp_rte_send_spawn_children(hnp_rte_t *rte, uint32_t tag,
     return rc;
 }
 
+/* Whether this process may ever talk to @p v directly: the HNP to anyone,
+ * a daemon to the HNP and its spawn and routing neighbours. */
+static bool may_contact(const hnp_rte_t *rte, hnp_vpid_t v)
+{
+    uint32_t n = rte->nprocs;
+
+    if (rte->is_hnp || v == 0 ||
+        hnp_tree_parent(&rte->spawn_tree, v) == rte->self ||
+        hnp_tree_parent(&rte->spawn_tree, rte->self) == v)
+        return true;
+    return rte->routed == NULL || rte->routed->parent(rte->self, n) == v ||
+           rte->routed->parent(v, n) == rte->self;
+}
+
+/*
+ * Every daemon learns every daemon's contact, but talks to a few of them:
+ * the others are kept as text and handed to the OOB (which parses them)
+ * only if a message ever waits for one. Parsing all N in each of N
+ * daemons would cost O(N^2) in all.
+ */
 int hnp_rte_set_uri(hnp_rte_t *rte, hnp_vpid_t vpid, const char *uri)
 {
+    char *copy;
+
     if (vpid == rte->self)
         return HNP_SUCCESS;
-    return hnp_oob_set_uri(rte->oob, vpid, uri);
+    if (rte->uris == NULL || vpid >= rte->nprocs || rte->uri_wanted[vpid] ||
+        may_contact(rte, vpid))
+        return hnp_oob_set_uri(rte->oob, vpid, uri);
+    if ((copy = strdup(uri)) == NULL)
+        return HNP_ERR_NOMEM;
+    free(rte->uris[vpid]);
+    rte->uris[vpid] = copy;
+    return HNP_SUCCESS;
+}
+
+/* A message is about to wait for @p hop's contact: hand it over if it is
+ * kept here, or ask for it to be handed over when it comes. */
+static void want_uri(hnp_rte_t *rte, hnp_vpid_t hop)
+{
+    if (rte->uris == NULL || hop >= rte->nprocs || rte->uri_wanted[hop] ||
+        hnp_oob_connected(rte->oob, hop) || hnp_oob_knows(rte->oob, hop))
+        return;
+    rte->uri_wanted[hop] = true;
+    if (rte->uris[hop] != NULL) {
+        hnp_oob_set_uri(rte->oob, hop, rte->uris[hop]);
+        free(rte->uris[hop]);
+        rte->uris[hop] = NULL;
+    }
 }
 
 /* ------------------------------------------------------------ fences */

@@ -73,6 +73,8 @@ struct hnp_rte {
     hnp_vpid_t self;
     uint32_t nprocs;            /* HNP + daemons */
     char **node_names;          /* [nprocs]; entries may be NULL if unknown */
+    char **uris;                /* [nprocs]: contacts not handed to the OOB yet */
+    bool *uri_wanted;           /* [nprocs]: a send waits for that contact */
     uint8_t secret[HNP_SECRET_LEN];
     char secret_hex[2 * HNP_SECRET_LEN + 1];
 
@@ -149,5 +151,9 @@ int hnp_rte_report_up(hnp_rte_t *rte);
 
 /* rte_launch.c */
 int hnp_rte_launcher_start(hnp_rte_t *rte, char *err, size_t errlen);
+/** The agent command line the launcher uses (the first plm_rsh_agent
+ *  alternative found, with plm_rsh_args), words joined by one blank:
+ *  the launch model's key. HNP_ERR_NOT_FOUND when there is none. */
+int hnp_rte_agent_name(const hnp_rte_t *rte, char *buf, size_t len);
 
 #endif /* HNP_RTE_INTERNAL_H */

@@ -58,6 +58,16 @@ fail:
     return HNP_ERROR;
 }
 
+static void free_uris(hnp_rte_t *rte)
+{
+    for (uint32_t i = 0; rte->uris != NULL && i < rte->nprocs; i++)
+        free(rte->uris[i]);
+    free(rte->uris);
+    free(rte->uri_wanted);
+    rte->uris = NULL;
+    rte->uri_wanted = NULL;
+}
+
 void hnp_rte_destroy(hnp_rte_t *rte)
 {
     if (rte == NULL)
@@ -78,6 +88,7 @@ void hnp_rte_destroy(hnp_rte_t *rte)
             free(rte->node_names[i]);
         free(rte->node_names);
     }
+    free_uris(rte);
     hnp_rte_drop_held(rte);
     free(rte->daemon_path);
     free(rte->hnp_uri);
@@ -89,9 +100,15 @@ void hnp_rte_destroy(hnp_rte_t *rte)
 int hnp_rte_set_procs(hnp_rte_t *rte, uint32_t nprocs, char *const *node_names)
 {
     char **names = calloc(nprocs, sizeof(*names));
+    char **uris = calloc(nprocs, sizeof(*uris));
+    bool *wanted = calloc(nprocs, sizeof(*wanted));
 
-    if (names == NULL)
+    if (names == NULL || uris == NULL || wanted == NULL) {
+        free(names);
+        free(uris);
+        free(wanted);
         return HNP_ERR_NOMEM;
+    }
     for (uint32_t i = 0; i < nprocs; i++) {
         if (node_names == NULL || node_names[i] == NULL)
             continue;
@@ -100,6 +117,8 @@ int hnp_rte_set_procs(hnp_rte_t *rte, uint32_t nprocs, char *const *node_names)
             for (uint32_t j = 0; j < i; j++)
                 free(names[j]);
             free(names);
+            free(uris);
+            free(wanted);
             return HNP_ERR_NOMEM;
         }
     }
@@ -108,8 +127,11 @@ int hnp_rte_set_procs(hnp_rte_t *rte, uint32_t nprocs, char *const *node_names)
             free(rte->node_names[i]);
         free(rte->node_names);
     }
+    free_uris(rte);
     rte->node_names = names;
     rte->nprocs = nprocs;
+    rte->uris = uris;
+    rte->uri_wanted = wanted;
     if (rte->oob != NULL)
         hnp_oob_set_nprocs(rte->oob, nprocs);
     return HNP_SUCCESS;
