@@ -24,7 +24,8 @@
 #include "hnp_mca.h"
 #include "hnp_tree.h"
 
-#define HNP_PLM_INTERFACE_VERSION HNP_MCA_VERSION(1, 1, 0)
+/* 2.0: hnp_tree_t, which spawn_tree fills, grew the explicit kind. */
+#define HNP_PLM_INTERFACE_VERSION HNP_MCA_VERSION(2, 0, 0)
 
 struct hnp_rte;
 
@@ -48,7 +49,7 @@ typedef struct hnp_plm_module {
     /** Stop launches in progress and release resources. */
     void (*finalize)(struct hnp_rte *rte);
     /**
-     * Since 1.1, may be NULL. HNP only: the nodes of the allocation this
+     * May be NULL. HNP only: the nodes of the allocation this
      * launcher runs in (a batch system's), in the order the batch system
      * numbers them, by calling @p add for each with its slots (0: unknown).
      * HNP_ERR_NOT_AVAILABLE when there is none.

@@ -18,7 +18,8 @@
 #include "hnp_mca.h"
 #include "hnp_tree.h"
 
-#define HNP_ROUTED_INTERFACE_VERSION HNP_MCA_VERSION(1, 0, 0)
+/* 2.0: hnp_tree_t, which spanning_tree fills, grew the explicit kind. */
+#define HNP_ROUTED_INTERFACE_VERSION HNP_MCA_VERSION(2, 0, 0)
 
 typedef struct hnp_routed_module {
     /** The spanning tree of this topology over @p nprocs processes; used to
