@@ -155,6 +155,8 @@ static int run_listing(const hnp_info_options_t *opts, int *argc,
         rc = hnp_info_print_params(&setup, opts, err, errlen);
     else
         rc = hnp_info_print_components(&setup, opts->parsable);
+    if (rc == HNP_SUCCESS && opts->param_framework == NULL)
+        hnp_info_print_launch_model(opts->parsable);
     hnp_setup_fini(&setup);
     return rc;
 }

@@ -91,6 +91,11 @@ void hnp_job_progress_stop(hnp_job_t *job);
 void hnp_job_progress_release(hnp_job_t *job);
 void hnp_job_print_slowest(const hnp_job_t *job);
 
+/* hnp_job_model.c: plm_prsh_model=auto; apply before the spawn tree is
+ * built, record once every daemon is up. Neither is ever fatal. */
+int hnp_job_model_apply(hnp_job_t *job);
+void hnp_job_model_record(hnp_job_t *job);
+
 /* hnp_job_stdin.c: hnp's stdin to the processes that get it */
 int hnp_job_stdin_start(hnp_job_t *job);
 void hnp_job_stdin_release(hnp_job_t *job);

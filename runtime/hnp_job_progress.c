@@ -92,6 +92,7 @@ static void daemon_up(hnp_rte_t *rte, hnp_vpid_t vpid)
     if (++job->known < job->ndaemons)
         return;
     hnp_job_mark(job, HNP_MARK_DAEMONS_UP);
+    hnp_job_model_record(job);
     hnp_rte_timer_destroy(job->launch_timer);
     job->launch_timer = NULL;
     progress_clear(job);

@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <event2/event.h>
@@ -65,6 +66,7 @@ struct launch_req {
     char *node;
     launch_words_t words;        /* argv freed once finished */
     unsigned attempt;            /* retries done so far */
+    struct timespec started;     /* the last fork of its agent (monotonic) */
     pid_t pid;
     int out_fd;                  /* agent's stdout and stderr */
     int errno_fd;
@@ -366,6 +368,7 @@ static int req_start(launch_req_t *r, char *err, size_t errlen)
         req_release_run(r);
         return rc;
     }
+    clock_gettime(CLOCK_MONOTONIC, &r->started);
     r->state = REQ_RUNNING;
     r->l->running++;
     HNP_VERBOSE(r->l->log, 5, "vpid %u: started pid %d: %s", r->vpid,
@@ -449,6 +452,17 @@ const char *hnp_launcher_command(const hnp_launcher_t *l, hnp_vpid_t vpid)
         if (r->vpid == vpid)
             return r->words.command;
     return NULL;
+}
+
+int hnp_launcher_started_at(const hnp_launcher_t *l, hnp_vpid_t vpid,
+                            double *at)
+{
+    for (const launch_req_t *r = l->all; r != NULL; r = r->next_all)
+        if (r->vpid == vpid && !r->local && r->started.tv_sec != 0) {
+            *at = (double)r->started.tv_sec + r->started.tv_nsec / 1e9;
+            return HNP_SUCCESS;
+        }
+    return HNP_ERR_NOT_FOUND;
 }
 
 size_t hnp_launcher_pending(const hnp_launcher_t *l)

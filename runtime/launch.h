@@ -63,6 +63,13 @@ int hnp_launcher_submit_command(hnp_launcher_t *l, hnp_vpid_t vpid,
                                 const char *label, char *const *argv);
 /** The command line used (or to be used) for @p vpid, or NULL. */
 const char *hnp_launcher_command(const hnp_launcher_t *l, hnp_vpid_t vpid);
+/**
+ * When the agent for @p vpid was last forked, in seconds of CLOCK_MONOTONIC,
+ * into @p at: what the launch model is calibrated from. HNP_ERR_NOT_FOUND
+ * for a request never started or started without the agent (local).
+ */
+int hnp_launcher_started_at(const hnp_launcher_t *l, hnp_vpid_t vpid,
+                            double *at);
 /** Agents running or queued. */
 size_t hnp_launcher_pending(const hnp_launcher_t *l);
 /** Kill every running agent (SIGTERM) and drop the queue. */

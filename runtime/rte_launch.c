@@ -84,6 +84,25 @@ static int choose_agent(const hnp_core_params_t *core, char *storage,
     return HNP_SUCCESS;
 }
 
+int hnp_rte_agent_name(const hnp_rte_t *rte, char *buf, size_t len)
+{
+    char storage[1024], unused[256];
+    char *words[AGENT_MAX_WORDS];
+    size_t used = 0;
+    int rc = choose_agent(rte->core, storage, sizeof(storage), words, unused,
+                          sizeof(unused));
+
+    if (rc != HNP_SUCCESS)
+        return rc;
+    buf[0] = '\0';
+    /* Joined by single blanks, so that the same agent spelt with other
+     * blanks in plm_rsh_agent keeps one estimate. */
+    for (size_t i = 0; words[i] != NULL && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s",
+                                 i > 0 ? " " : "", words[i]);
+    return used < len ? HNP_SUCCESS : HNP_ERR_TRUNCATED;
+}
+
 static void agent_failed(void *ctx, hnp_vpid_t vpid, const char *node,
                          const char *command, int wait_status,
                          const char *output)

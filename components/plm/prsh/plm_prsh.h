@@ -55,8 +55,18 @@ enum plm_prsh_tree_shape {
 #define PLM_PRSH_DEFAULT_SEQ "0.01"
 #define PLM_PRSH_DEFAULT_REM "0.05"
 
-/** `plm_prsh_tree`, `plm_prsh_seq`, `plm_prsh_rem`; owned like the degree. */
+/** Values of `plm_prsh_model`: where seq and rem come from. */
+enum plm_prsh_model_source {
+    PLM_PRSH_MODEL_FIXED = 0, /**< plm_prsh_seq and plm_prsh_rem as set */
+    PLM_PRSH_MODEL_AUTO = 1,  /**< the HNP's estimate from earlier runs
+                                   (~/.hnp/launch-model), updated by each */
+};
+
+/** `plm_prsh_tree`, `plm_prsh_seq`, `plm_prsh_rem`, `plm_prsh_model`;
+ *  owned like the degree. The runtime acts on `plm_prsh_model` (it owns the
+ *  measurements) and reads it by name. */
 extern int plm_prsh_tree;
+extern int plm_prsh_model;
 extern double plm_prsh_seq;
 extern double plm_prsh_rem;
 

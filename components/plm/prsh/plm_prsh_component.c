@@ -27,11 +27,18 @@ unsigned int plm_prsh_spawning_degree = PLM_PRSH_DEFAULT_DEGREE;
 int plm_prsh_tree = PLM_PRSH_TREE_KARY;
 double plm_prsh_seq;
 double plm_prsh_rem;
+int plm_prsh_model = PLM_PRSH_MODEL_FIXED;
 
 static const hnp_param_enum_value_t plm_prsh_tree_values[] = {
     { "kary", PLM_PRSH_TREE_KARY },
     { "routed", PLM_PRSH_TREE_ROUTED },
     { "greedy", PLM_PRSH_TREE_GREEDY },
+    { NULL, 0 },
+};
+
+static const hnp_param_enum_value_t plm_prsh_model_values[] = {
+    { "fixed", PLM_PRSH_MODEL_FIXED },
+    { "auto", PLM_PRSH_MODEL_AUTO },
     { NULL, 0 },
 };
 
@@ -58,6 +65,14 @@ static const hnp_param_desc_t plm_prsh_tree_params[] = {
               "to start its own children (the model's REM); used by the "
               "greedy tree and by hnp --plan.",
       .level = 5, .storage = &plm_prsh_rem },
+    { .framework = "plm", .component = "prsh", .name = "model",
+      .type = HNP_PARAM_ENUM, .default_value = "fixed",
+      .help = "Where the greedy tree's seq and rem come from: fixed (the "
+              "two parameters as set) or auto (hnp measures them on every "
+              "launch and keeps a running estimate per agent in "
+              "~/.hnp/launch-model; hnp-info shows it).",
+      .level = 4, .enum_values = plm_prsh_model_values,
+      .storage = &plm_prsh_model },
 };
 
 /* The paper's name for δ, so that its command lines work as written. */
