@@ -204,36 +204,9 @@ MARK_PREFIX="hnp-mpi-bench-$$"
 CURRENT_PGID=""
 HOSTS_ADDED=0
 
-marked_pids() { # REGEX: pids whose environment has HNP_BENCH_RUN=REGEX
-    local f
-    { grep -lzE -- "^HNP_BENCH_RUN=$1\$" /proc/[0-9]*/environ 2>/dev/null || true; } |
-        while read -r f; do
-            f=${f#/proc/}
-            printf '%s\n' "${f%/environ}"
-        done
-}
-
-# sweep REGEX GRACE: wait up to GRACE seconds for the run's processes to
-# end by themselves, then TERM and KILL the rest, each by its pid. Prints
-# how many had to be killed.
-sweep() {
-    local regex=$1 grace=$2 pids p i killed=0
-    for ((i = 0; i < grace * 10; i++)); do
-        pids=$(marked_pids "$regex")
-        # "return 0": from the EXIT trap a bare return would give the
-        # script's exit status, and set -e would stop the clean-up.
-        if [ -z "$pids" ]; then
-            echo 0
-            return 0
-        fi
-        sleep 0.1
-    done
-    pids=$(marked_pids "$regex")
-    for p in $pids; do kill -TERM "$p" 2>/dev/null && killed=$((killed + 1)); done
-    [ -n "$pids" ] && sleep 0.5
-    for p in $(marked_pids "$regex"); do kill -KILL "$p" 2>/dev/null || true; done
-    echo "$killed"
-}
+# marked_pids and sweep
+# shellcheck source=bench-lib.sh
+. "$(dirname "$0")/bench-lib.sh"
 
 # The hosts file without our block. Rewritten in place (cat, not mv):
 # in a container /etc/hosts is often a bind mount that cannot be replaced.
