@@ -1,6 +1,18 @@
 # shellcheck shell=bash
-# Sourced by the benchmark drivers: finding and ending a run's processes.
-#
+# Sourced by the benchmark drivers: messages, options, and finding and
+# ending a run's processes. The driver sets ME (its name for messages).
+
+say() { printf '%s: %s\n' "$ME" "$*"; }
+die() {
+    printf '%s: error: %s\n' "$ME" "$*" >&2
+    exit 1
+}
+
+# Lists may come comma-separated from the command line.
+words() { printf '%s\n' "${1//,/ }"; }
+
+need_arg() { [ $# -ge 2 ] || die "option $1 needs a value (see --help)"; }
+
 # Every process of a run inherits HNP_BENCH_RUN (the agent passes the
 # environment on, to daemons and proxies alike), so stragglers are found
 # by pid, without touching anyone else's processes.

@@ -86,16 +86,9 @@ go to the output directory; re-plot with
 EOF
 }
 
-say() { printf '%s: %s\n' "$ME" "$*"; }
-die() {
-    printf '%s: error: %s\n' "$ME" "$*" >&2
-    exit 1
-}
-
-# Lists may come comma-separated from the command line.
-words() { printf '%s\n' "${1//,/ }"; }
-
-need_arg() { [ $# -ge 2 ] || die "option $1 needs a value (see --help)"; }
+# say, die, words, need_arg, marked_pids, sweep
+# shellcheck source=bench-lib.sh
+. "$(dirname "$0")/bench-lib.sh"
 
 while [ $# -gt 0 ]; do
     case $1 in
@@ -253,9 +246,6 @@ chmod 700 "$WORK"
 MARK_PREFIX="hnp-bench-$$"
 CURRENT_PGID=""
 
-# marked_pids and sweep
-# shellcheck source=bench-lib.sh
-. "$(dirname "$0")/bench-lib.sh"
 
 cleanup() {
     local n

@@ -67,16 +67,9 @@ added to /etc/hosts (a block between "$BLOCK_BEGIN" and
 EOF
 }
 
-say() { printf '%s: %s\n' "$ME" "$*"; }
-die() {
-    printf '%s: error: %s\n' "$ME" "$*" >&2
-    exit 1
-}
-
-# Lists may come comma-separated from the command line.
-words() { printf '%s\n' "${1//,/ }"; }
-
-need_arg() { [ $# -ge 2 ] || die "option $1 needs a value (see --help)"; }
+# say, die, words, need_arg, marked_pids, sweep
+# shellcheck source=bench-lib.sh
+. "$(dirname "$0")/bench-lib.sh"
 
 while [ $# -gt 0 ]; do
     case $1 in
@@ -204,9 +197,6 @@ MARK_PREFIX="hnp-mpi-bench-$$"
 CURRENT_PGID=""
 HOSTS_ADDED=0
 
-# marked_pids and sweep
-# shellcheck source=bench-lib.sh
-. "$(dirname "$0")/bench-lib.sh"
 
 # The hosts file without our block. Rewritten in place (cat, not mv):
 # in a container /etc/hosts is often a bind mount that cannot be replaced.
