@@ -27,6 +27,7 @@
 
 #include "children.h"
 #include "hnp_errors.h"
+#include "loop_helpers.h"
 
 #define TEST_DEADLINE 10.0   /* seconds any single wait may take */
 #define TEST_ALARM 120       /* seconds the whole program may take */
@@ -43,32 +44,11 @@ typedef struct record {
     int status;
 } record_t;
 
-static void tick(evutil_socket_t fd, short what, void *arg)
-{
-    (void)fd;
-    (void)what;
-    (void)arg;
-}
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 typedef bool (*cond_fn)(void *arg);
 
 static bool run_until(fixture_t *f, cond_fn cond, void *arg)
 {
-    double deadline = now() + TEST_DEADLINE;
-
-    while (!cond(arg)) {
-        if (now() > deadline)
-            return false;
-        event_base_loop(f->base, EVLOOP_ONCE);
-    }
-    return true;
+    return LOOP_UNTIL(f->base, TEST_DEADLINE, cond(arg));
 }
 
 static void sleep_ms(int ms)
@@ -86,7 +66,7 @@ static fixture_t *fixture_new(bool with_watcher)
     assert_non_null(f);
     f->base = event_base_new();
     assert_non_null(f->base);
-    f->tick = event_new(f->base, -1, EV_PERSIST, tick, NULL);
+    f->tick = event_new(f->base, -1, EV_PERSIST, loop_tick, NULL);
     assert_int_equal(event_add(f->tick, &tv), 0);
     if (with_watcher)
         assert_int_equal(hnp_children_create(&f->children, f->base), 0);

@@ -36,6 +36,7 @@
 
 #include "hnp_errors.h"
 #include "launch.h"
+#include "loop_helpers.h"
 
 #define TEST_DEADLINE 15.0
 #define TEST_ALARM 180
@@ -99,32 +100,11 @@ typedef struct fixture {
 
 /* ------------------------------------------------------------ helpers */
 
-static void tick(evutil_socket_t fd, short what, void *arg)
-{
-    (void)fd;
-    (void)what;
-    (void)arg;
-}
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 typedef bool (*cond_fn)(fixture_t *f, void *arg);
 
 static bool run_until(fixture_t *f, cond_fn cond, void *arg)
 {
-    double deadline = now() + TEST_DEADLINE;
-
-    while (!cond(f, arg)) {
-        if (now() > deadline)
-            return false;
-        event_base_loop(f->base, EVLOOP_ONCE);
-    }
-    return true;
+    return LOOP_UNTIL(f->base, TEST_DEADLINE, cond(f, arg));
 }
 
 static bool nothing_pending(fixture_t *f, void *arg)
@@ -266,7 +246,7 @@ static int setup(void **state)
 
     assert_non_null(f);
     f->base = event_base_new();
-    f->tick = event_new(f->base, -1, EV_PERSIST, tick, NULL);
+    f->tick = event_new(f->base, -1, EV_PERSIST, loop_tick, NULL);
     assert_int_equal(event_add(f->tick, &tv), 0);
     assert_int_equal(hnp_children_create(&f->children, f->base), 0);
     snprintf(f->dir, sizeof(f->dir), "/tmp/hnp test launch.XXXXXX");
@@ -399,7 +379,7 @@ static void test_retry_then_success(void **state)
 
     snprintf(record, sizeof(record), "%s/daemon.n4", f->dir);
     launcher_new(f, AGENT(f, "flaky:2"), 0, 3, 0.05);
-    double start = now();
+    double start = loop_now();
     assert_int_equal(hnp_launcher_submit(f->launcher, 4, "n4",
                                          (char *const[]){ record, NULL },
                                          false), 0);
@@ -410,7 +390,7 @@ static void test_retry_then_success(void **state)
     assert_string_equal(count, "3\n");
     free(count);
     /* Backoff 0.05 then 0.1 seconds. */
-    assert_true(now() - start >= 0.15);
+    assert_true(loop_now() - start >= 0.15);
 }
 
 static void test_retries_exhausted(void **state)
@@ -512,7 +492,7 @@ static void test_concurrency_limit(void **state)
     char node[8];
 
     launcher_new(f, AGENT(f, "slow"), 2, 0, 0.1);
-    double start = now();
+    double start = loop_now();
     for (hnp_vpid_t v = 1; v <= 5; v++) {
         snprintf(node, sizeof(node), "n%u", v);
         assert_int_equal(hnp_launcher_submit(f->launcher, v, node, NULL,
@@ -524,7 +504,7 @@ static void test_concurrency_limit(void **state)
         assert_int_equal(f->outcomes[v].done, 1);
     assert_true(max_concurrent_seen(f) <= 2);
     /* Five agents of 0.3 s, two at a time: three rounds at least. */
-    assert_true(now() - start >= 0.85);
+    assert_true(loop_now() - start >= 0.85);
 }
 
 static void test_unlimited_concurrency(void **state)
@@ -533,14 +513,14 @@ static void test_unlimited_concurrency(void **state)
     char node[8];
 
     launcher_new(f, AGENT(f, "slow"), 0, 0, 0.1);
-    double start = now();
+    double start = loop_now();
     for (hnp_vpid_t v = 1; v <= 4; v++) {
         snprintf(node, sizeof(node), "n%u", v);
         assert_int_equal(hnp_launcher_submit(f->launcher, v, node, NULL,
                                              false), 0);
     }
     assert_true(run_until(f, nothing_pending, NULL));
-    assert_true(now() - start < 1.1);
+    assert_true(loop_now() - start < 1.1);
 }
 
 /* The agent exits 0 but leaves a process holding its output pipe: done
@@ -550,14 +530,14 @@ static void test_descendant_holds_pipe(void **state)
     fixture_t *f = *state;
 
     launcher_new(f, AGENT(f, "leave-sleeper"), 0, 0, 0.1);
-    double start = now();
+    double start = loop_now();
     assert_int_equal(hnp_launcher_submit(f->launcher, 1, "n1", NULL, false),
                      0);
     assert_true(run_until(f, nothing_pending, NULL));
     pid_t sleeper = read_pid(f, "grandchild", "n1");
     kill(sleeper, SIGKILL);
     assert_int_equal(f->outcomes[1].done, 1);
-    assert_true(now() - start < 2.0);
+    assert_true(loop_now() - start < 2.0);
     assert_true(run_until(f, pid_gone, &sleeper));
 }
 

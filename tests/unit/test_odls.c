@@ -34,6 +34,7 @@
 
 #include "hnp_errors.h"
 #include "odls.h"
+#include "loop_helpers.h"
 
 #define TEST_DEADLINE 15.0
 #define TEST_ALARM 180
@@ -65,32 +66,11 @@ typedef struct fixture {
 
 /* ------------------------------------------------------------ helpers */
 
-static void tick(evutil_socket_t fd, short what, void *arg)
-{
-    (void)fd;
-    (void)what;
-    (void)arg;
-}
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 typedef bool (*cond_fn)(fixture_t *f, void *arg);
 
 static bool run_until(fixture_t *f, cond_fn cond, void *arg)
 {
-    double deadline = now() + TEST_DEADLINE;
-
-    while (!cond(f, arg)) {
-        if (now() > deadline)
-            return false;
-        event_base_loop(f->base, EVLOOP_ONCE);
-    }
-    return true;
+    return LOOP_UNTIL(f->base, TEST_DEADLINE, cond(f, arg));
 }
 
 static bool all_exited(fixture_t *f, void *arg)
@@ -165,7 +145,7 @@ static void on_exited(void *ctx, uint32_t rank, pid_t pid, int status,
     r->pid = pid;
     r->status = status;
     r->exec_errno = exec_errno;
-    r->exit_time = now();
+    r->exit_time = loop_now();
 }
 
 static void odls_new(fixture_t *f)
@@ -181,7 +161,7 @@ static int setup(void **state)
 
     assert_non_null(f);
     f->base = event_base_new();
-    f->tick = event_new(f->base, -1, EV_PERSIST, tick, NULL);
+    f->tick = event_new(f->base, -1, EV_PERSIST, loop_tick, NULL);
     assert_int_equal(event_add(f->tick, &tv), 0);
     assert_int_equal(hnp_children_create(&f->children, f->base), 0);
     odls_new(f);
@@ -527,7 +507,7 @@ static void test_kill_all_grace(void **state)
     pid_t grandchild = (pid_t)atoi(f->results[stubborn].out);
     assert_true(grandchild > 0);
 
-    double start = now();
+    double start = loop_now();
     hnp_odls_kill_all(f->odls, 0.5);
     assert_true(run_until(f, all_exited, NULL));
     result_t *s = &f->results[stubborn], *p = &f->results[polite];
@@ -582,7 +562,7 @@ static void test_descendant_holds_output(void **state)
     fixture_t *f = *state;
 
     launch(f, 0, SH("echo before; sleep 60 & echo $!"), NULL, NULL);
-    double start = now();
+    double start = loop_now();
     assert_true(run_until(f, all_exited, NULL));
     result_t *r = &f->results[0];
     pid_t grandchild = (pid_t)atoi(strchr(r->out, '\n') + 1);
@@ -621,7 +601,7 @@ static void test_kill_all_reaches_lingering(void **state)
     assert_true(run_until(f, pid_reaped, &pid));
     pid_t grandchild = (pid_t)atoi(strchr(f->results[0].out, '\n') + 1);
     assert_int_equal(hnp_odls_num_alive(f->odls), 1);
-    double start = now();
+    double start = loop_now();
     hnp_odls_kill_all(f->odls, 5.0);
     assert_true(run_until(f, all_exited, NULL));
     assert_true(f->results[0].exit_time - start < 1.0);
@@ -711,15 +691,15 @@ static void test_parent_death_kills(void **state)
     assert_true(sleeper > 0);
     /* Killed before its exec, the child would exit on its own check of
      * getppid(); the signal is what this test is about. */
-    double deadline = now() + TEST_DEADLINE;
-    while (!is_running(sleeper, "sleep") && now() < deadline)
+    double deadline = loop_now() + TEST_DEADLINE;
+    while (!is_running(sleeper, "sleep") && loop_now() < deadline)
         usleep(1000);
     kill(helper, SIGKILL);
     assert_int_equal(waitpid(helper, NULL, 0), helper);
 
-    deadline = now() + TEST_DEADLINE;
+    deadline = loop_now() + TEST_DEADLINE;
     pid_t got = 0;
-    while (got == 0 && now() < deadline) {
+    while (got == 0 && loop_now() < deadline) {
         got = waitpid(sleeper, &status, WNOHANG);
         if (got == 0)
             usleep(10000);

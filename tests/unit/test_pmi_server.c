@@ -28,6 +28,7 @@
 
 #include "hnp_errors.h"
 #include "pmi_internal.h"
+#include "loop_helpers.h"
 
 #define DEADLINE 10.0
 #define NLOCAL 2
@@ -63,20 +64,6 @@ typedef struct fixture {
     bool destroy_on_error;
     int finalized[NLOCAL];
 } fixture_t;
-
-static void tick(evutil_socket_t fd, short what, void *arg)
-{
-    (void)fd;
-    (void)what;
-    (void)arg;
-}
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* ----------------------------------------------------- the daemon's side */
 
@@ -145,7 +132,7 @@ static int setup(void **state)
 
     assert_non_null(f);
     f->base = event_base_new();
-    f->tick = event_new(f->base, -1, EV_PERSIST, tick, NULL);
+    f->tick = event_new(f->base, -1, EV_PERSIST, loop_tick, NULL);
     event_add(f->tick, &ten_ms);
     hnp_buffer_init(&f->blob);
     assert_int_equal(hnp_pmi_server_create(&f->srv, f->base, &cfg, &cb, err,
@@ -200,9 +187,9 @@ static void pump(fixture_t *f, peer_t *p)
 /* Send all of @p text; while the socket is full, let the server read. */
 static void say_bytes(peer_t *p, const char *text, size_t len)
 {
-    double deadline = now() + DEADLINE;
+    double deadline = loop_now() + DEADLINE;
 
-    while (len > 0 && now() < deadline) {
+    while (len > 0 && loop_now() < deadline) {
         ssize_t n = send(p->fd, text, len, MSG_NOSIGNAL | MSG_DONTWAIT);
         if (n > 0) {
             text += n;
@@ -234,11 +221,11 @@ static void say_v2(peer_t *p, const char *body)
 static void expect_line(fixture_t *f, int rank, const char *want)
 {
     peer_t *p = &f->peer[rank];
-    double deadline = now() + DEADLINE;
+    double deadline = loop_now() + DEADLINE;
     char *eol;
 
     while ((eol = memchr(p->buf, '\n', p->len)) == NULL && !p->eof &&
-           now() < deadline)
+           loop_now() < deadline)
         pump(f, p);
     assert_non_null(eol);
     size_t n = (size_t)(eol - p->buf);
@@ -253,10 +240,10 @@ static void expect_line(fixture_t *f, int rank, const char *want)
 static void expect_v2(fixture_t *f, int rank, const char *want)
 {
     peer_t *p = &f->peer[rank];
-    double deadline = now() + DEADLINE;
+    double deadline = loop_now() + DEADLINE;
     size_t body = 0;
 
-    while (now() < deadline && !p->eof &&
+    while (loop_now() < deadline && !p->eof &&
            (p->len < 6 || p->len < 6 + (body = strtoul(p->buf, NULL, 10))))
         pump(f, p);
     assert_true(p->len >= 6 && p->len >= 6 + body);
@@ -278,9 +265,9 @@ static void expect_silence(fixture_t *f, int rank)
 
 static void expect_eof(fixture_t *f, int rank)
 {
-    double deadline = now() + DEADLINE;
+    double deadline = loop_now() + DEADLINE;
 
-    while (!f->peer[rank].eof && now() < deadline)
+    while (!f->peer[rank].eof && loop_now() < deadline)
         pump(f, &f->peer[rank]);
     assert_true(f->peer[rank].eof);
 }

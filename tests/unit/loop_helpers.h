@@ -1,0 +1,46 @@
+/*
+ * Event-loop helpers for the unit tests of code that runs on libevent:
+ * a timer callback that only wakes the loop, the monotonic clock, and
+ * running the loop until a condition holds or a deadline passes (so that
+ * no test can hang).
+ */
+#ifndef HNP_TEST_LOOP_HELPERS_H
+#define HNP_TEST_LOOP_HELPERS_H
+
+#include <event2/event.h>
+#include <stdbool.h>
+#include <time.h>
+
+/* For a persistent timer that bounds each turn of the loop. */
+static inline void loop_tick(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd;
+    (void)what;
+    (void)arg;
+}
+
+static inline double loop_now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Turn @p base until @p cond (an expression) holds: true, or false once
+ * @p seconds have passed. */
+#define LOOP_UNTIL(base, seconds, cond)                                     \
+    __extension__({                                                         \
+        double loop_deadline_ = loop_now() + (seconds);                     \
+        bool loop_ok_ = true;                                               \
+        while (!(cond)) {                                                   \
+            if (loop_now() > loop_deadline_) {                              \
+                loop_ok_ = false;                                           \
+                break;                                                      \
+            }                                                               \
+            event_base_loop((base), EVLOOP_ONCE);                           \
+        }                                                                   \
+        loop_ok_;                                                           \
+    })
+
+#endif /* HNP_TEST_LOOP_HELPERS_H */
