@@ -1,5 +1,5 @@
 /*
- * fork/exec with everything prepared before the fork (see forkexec.h).
+ * vfork/exec with everything prepared before the vfork (see forkexec.h).
  */
 #include "config.h"
 
@@ -329,11 +329,16 @@ int hnp_forkexec(const hnp_forkexec_spec_t *spec, pid_t *pid, int *errno_fd,
         goto out_plan;
     plan.report_fd = report[1];
 
-    /* Blocked across fork so that no signal runs one of our handlers in
-     * the child before its dispositions are reset. */
+    /* Blocked across vfork so that no signal runs one of our handlers in
+     * the child before its dispositions are reset. vfork, not fork: the
+     * child borrows this process's memory until it execs or exits, so no
+     * page tables are copied and none of ours are made copy-on-write; a
+     * daemon launching its children and processes pays for an exec, not
+     * for a copy of itself. child_exec only makes system calls on the plan
+     * built above and never returns. */
     sigfillset(&all);
     sigprocmask(SIG_SETMASK, &all, &saved);
-    pid_t child = fork();
+    pid_t child = vfork();
     if (child == 0)
         child_exec(&plan);
     int fork_errno = errno;

@@ -2,10 +2,11 @@
  * fork/exec shared by the local launcher (odls.c) and the daemon launcher
  * (launch.c). Private to the runtime core.
  *
- * Everything the child needs is prepared before fork(): between fork and
- * exec the child only makes async-signal-safe system calls, so a process
- * that forks while another part of it holds a malloc or stdio lock cannot
- * deadlock. The child runs in a new process group (its own pid), with
+ * Everything the child needs is prepared before vfork(): between vfork and
+ * exec the child, which borrows the parent's memory, only makes
+ * async-signal-safe system calls on that prepared data, so a process that
+ * forks while another part of it holds a malloc or stdio lock cannot
+ * deadlock, and no page tables are copied. The child runs in a new process group (its own pid), with
  * every signal disposition reset to the default and an empty signal mask,
  * with 0, 1 and 2 taken from the spec and every other descriptor closed at
  * exec. A failed chdir or exec is reported to the parent through a
