@@ -92,6 +92,16 @@ int hnp_mca_framework_register(hnp_mca_t *mca,
  */
 void hnp_mca_load_selected_only(hnp_mca_t *mca, bool only);
 
+/**
+ * Load the helper module @p name (file `<name>.so`) from the component
+ * path and find @p symbol in it. For code of the core that needs a library
+ * few runs use (hwloc, for binding): a process that never asks for it does
+ * not load that library at all. Release with hnp_mca_close_module().
+ */
+int hnp_mca_open_module(hnp_mca_t *mca, const char *name, const char *symbol,
+                        void **handle, void **sym, char *err, size_t errlen);
+void hnp_mca_close_module(void *handle);
+
 /** Warn about every parameter set but never registered, with suggestions.
  *  Returns how many there were. */
 int hnp_mca_warn_unknown_params(hnp_mca_t *mca);

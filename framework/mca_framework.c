@@ -425,6 +425,18 @@ void hnp_mca_load_selected_only(hnp_mca_t *mca, bool only)
     mca->selected_only = only;
 }
 
+int hnp_mca_open_module(hnp_mca_t *mca, const char *name, const char *symbol,
+                        void **handle, void **sym, char *err, size_t errlen)
+{
+    return mca_repository_open_module(mca->repo, mca->component_path, name,
+                                      symbol, handle, sym, err, errlen);
+}
+
+void hnp_mca_close_module(void *handle)
+{
+    mca_repository_close_module(handle);
+}
+
 int hnp_mca_framework_register(hnp_mca_t *mca,
                                const hnp_mca_framework_desc_t *desc,
                                hnp_mca_framework_t **out, char *err,

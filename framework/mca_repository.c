@@ -15,6 +15,7 @@
 #include <ltdl.h>
 #ifdef HAVE_DLFCN_H
 #include <dlfcn.h>
+#include <unistd.h>
 #endif
 #include <stdarg.h>
 #include <stdbool.h>
@@ -585,6 +586,60 @@ static int search_path(search_t *s, const char *path)
         elem = colon != NULL ? colon + 1 : NULL;
     }
     return HNP_SUCCESS;
+}
+
+/* ------------------------------------------------------------ helper modules */
+
+int mca_repository_open_module(mca_repository_t *repo, const char *path,
+                               const char *name, const char *symbol,
+                               void **handle, void **sym, char *err,
+                               size_t errlen)
+{
+    char file[HNP_MCA_NAME_LEN * 2 + sizeof(MCA_SO_SUFFIX)];
+    char reasons[MCA_REASON_LEN] = "";
+    const char *elem = path;
+
+    snprintf(file, sizeof(file), "%s%s", name, MCA_SO_SUFFIX);
+    while (elem != NULL && *elem != '\0') {
+        const char *colon = strchr(elem, ':');
+        size_t len = colon != NULL ? (size_t)(colon - elem) : strlen(elem);
+        char *dir = len > 0 ? expand_directory(elem, len) : NULL;
+        char *full = dir != NULL ? join_path(dir, file) : NULL;
+
+        elem = colon != NULL ? colon + 1 : NULL;
+        free(dir);
+        if (full == NULL || access(full, F_OK) != 0) {
+            free(full);
+            continue;
+        }
+        HNP_VERBOSE(repo->log, MCA_VERBOSE_STEP, "%s: opening", full);
+        lt_dlhandle h = lt_dlopenadvise(full, repo->advise);
+        void *found = h != NULL ? lt_dlsym(h, symbol) : NULL;
+        if (found != NULL) {
+            free(full);
+            *handle = h;
+            *sym = found;
+            return HNP_SUCCESS;
+        }
+        size_t used = strlen(reasons);
+        snprintf(reasons + used, sizeof(reasons) - used, "%s%s: %s",
+                 used > 0 ? "; " : "", full, ltdl_error());
+        if (h != NULL)
+            lt_dlclose(h);
+        free(full);
+    }
+    if (reasons[0] != '\0')
+        hnp_err_set(err, errlen, "cannot load %s: %s", file, reasons);
+    else
+        hnp_err_set(err, errlen, "%s is in no directory of the component "
+                    "path '%s'", file, path != NULL ? path : "");
+    return HNP_ERR_LOAD;
+}
+
+void mca_repository_close_module(void *handle)
+{
+    if (handle != NULL)
+        lt_dlclose(handle);
 }
 
 static int compare_entries(const void *a, const void *b)

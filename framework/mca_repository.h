@@ -60,4 +60,16 @@ int mca_found_reject(mca_found_t *found, size_t index, const char *reason);
 /** Unload every file of @p found and free it; leaves *found empty. */
 void mca_found_release(mca_found_t *found);
 
+/**
+ * Load the helper module @p name (the file `<name>.so`) from the first
+ * directory of @p path that holds it, and find @p symbol in it; *@p handle
+ * goes to mca_repository_close_module(). For code that needs a library
+ * few runs use, so that the other runs do not load it.
+ */
+int mca_repository_open_module(mca_repository_t *repo, const char *path,
+                               const char *name, const char *symbol,
+                               void **handle, void **sym, char *err,
+                               size_t errlen);
+void mca_repository_close_module(void *handle);
+
 #endif /* HNP_MCA_REPOSITORY_H */

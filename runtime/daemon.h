@@ -57,7 +57,9 @@ typedef struct hnpd {
     hnp_daemon_stats_t stats;
     uint64_t prefork_cpu_us;        /* CPU spent before the detaching fork */
     int32_t stdin_target;   /* a rank, HNP_STDIN_ALL (-2) or none (-1) */
-    struct hwloc_topology *topology; /* loaded for --bind-to only */
+    void *topology;                  /* loaded for --bind-to only */
+    const struct hnp_bind_ops *bind; /* hwloc's binding, then */
+    void *bind_module;               /* its module, when loaded */
     struct hnp_pmi_server *pmi;      /* the PMI wire protocol, served */
     char *pmi_mapping;               /* PMI_process_mapping */
     uint32_t *local_ranks;

@@ -59,6 +59,20 @@ if [ "$(nproc)" -ge 2 ]; then
     run_hnp --bind-to core -N 64 --host "$(hosts 1)" true
     expect_status 1 "--bind-to core with more processes than cores"
     expect_in "$tmp/err" "bind-to core: 64 processes but" "binding failure named"
+    # hwloc's binding is a module of its own, loaded only for --bind-to:
+    # one that cannot be found ends the job with its name and where it was
+    # looked for, and a job that does not bind runs without it.
+    if [ "${HNP_DLOPEN:-yes}" = yes ]; then
+        # (lib.sh puts the module's directory last in the path)
+        HNP_MCA_mca_base_component_path="${HNP_MCA_mca_base_component_path%:*}" \
+            run_hnp --bind-to core -N 1 --host "$(hosts 1)" true
+        expect_status 1 "--bind-to core without the binding module"
+        expect_in "$tmp/err" "node ${prefix}n1: hnp_bind_hwloc.so is in no directory of the component path '" \
+            "missing binding module named"
+        HNP_MCA_mca_base_component_path="${HNP_MCA_mca_base_component_path%:*}" \
+            run_hnp -N 2 --host "$(hosts 2)" true
+        expect_status 0 "a job that does not bind, without the binding module"
+    fi
     assert_no_leftovers "--bind-to"
 fi
 

@@ -29,8 +29,10 @@ export HNP_MCA_oob_tcp_if_include="127.0.0.1/8"
 # The daemons run from the build tree: their libraries are there too.
 export LD_LIBRARY_PATH="$top_builddir/framework/.libs:$top_builddir/runtime/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 if [ "${HNP_DLOPEN:-yes}" = yes ]; then
+    # and the binding module (runtime/bind.h), which sits beside them
+    # once installed
     component_path=$(printf '%s:' "$top_builddir"/components/*/*/.libs)
-    export HNP_MCA_mca_base_component_path="${component_path%:}"
+    export HNP_MCA_mca_base_component_path="${component_path}$top_builddir/runtime/.libs"
 fi
 
 fail() { echo "FAIL: $*"; exit 1; }
