@@ -153,6 +153,26 @@ static int fork_detachable(int *detach_fd)
     _exit(WIFEXITED(status) ? WEXITSTATUS(status) : 1);
 }
 
+/* The CPU this process had used before it exec'd hnpd, in microseconds:
+ * a remote shell that measures it exports HNP_CPU_BEFORE_EXEC_US (the
+ * local agent does), so that the start-up figure of --timing counts hnpd
+ * alone. Without it, the remote shell's own start is counted too. */
+static uint64_t cpu_before_exec(void)
+{
+    const char *text = getenv("HNP_CPU_BEFORE_EXEC_US");
+    uint64_t us = 0;
+
+    if (text != NULL) {
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(text, &end, 10);
+        if (errno == 0 && end != text && *end == '\0')
+            us = v;
+        unsetenv("HNP_CPU_BEFORE_EXEC_US");
+    }
+    return us;
+}
+
 /* A daemon that spawns its own subtree (a tree launcher) starts hnpd
  * again: the binary running now, at the same absolute path on every node,
  * as the HNP's own copy was found. */
@@ -220,8 +240,11 @@ int main(int argc, char **argv)
     setenv("HNP_NODE_NAME", args.node, 1);
     /* srun's tasks stay its tasks: Slurm tracks and ends them. */
     uint64_t rss_kb;
-    if (!args.slurm) /* the CPU of the process that will exit at detach */
+    if (!args.slurm) { /* the CPU of the process that will exit at detach */
+        uint64_t before = cpu_before_exec();
         hnp_daemon_stats_usage(&d.prefork_cpu_us, &rss_kb);
+        d.prefork_cpu_us -= before < d.prefork_cpu_us ? before : d.prefork_cpu_us;
+    }
     if (!args.slurm && fork_detachable(&d.detach_fd) != 0) {
         HNP_ERROR_LOG(hnp_log_stream("hnpd"), "cannot fork: %s", strerror(errno));
         return 1;

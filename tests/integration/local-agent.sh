@@ -81,6 +81,22 @@ expect_status 3 node1 'echo to-stderr >&2; exit 3'
 [ "$err" = to-stderr ] || fail "stderr did not pass through: '$err'"
 expect_status 127 node1 no-such-command-hnp
 
+# A command the shell would only split (plain words and single-quoted
+# strings, a path first) is exec'd without a shell, with the words the
+# shell would have made; with anything for the shell to do, or a path
+# that cannot be exec'd, the shell runs it as before and says why.
+expect_out 'a b|c|' node1 /usr/bin/printf "'%s|'" "'a b'" c
+expect_out '$HOME x' node1 /bin/echo "'\$HOME'" x
+expect_out 'a b' node1 /bin/echo "'a b'"
+expect_out 'x/y' node1 /bin/echo 'x/$(echo y)'
+expect_status 127 node1 /no/such/program-hnp
+case $err in *program-hnp*) ;; *) fail "a missing program is not named: $err" ;; esac
+# hnpd is told the CPU the agent used before the exec (its start-up
+# figure counts hnpd alone).
+out=$(agent node1 /usr/bin/env </dev/null)
+echo "$out" | grep -q '^HNP_CPU_BEFORE_EXEC_US=[0-9][0-9]*$' ||
+    fail "HNP_CPU_BEFORE_EXEC_US not exported"
+
 # The agent execs the shell: the command runs under the agent's own pid.
 "$agent" node1 'echo $$' >"$tmp/pid" &
 apid=$!
