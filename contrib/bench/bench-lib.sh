@@ -1,6 +1,7 @@
 # shellcheck shell=bash
-# Sourced by the benchmark drivers: messages, options, and finding and
-# ending a run's processes. The driver sets ME (its name for messages).
+# Sourced by the benchmark drivers: messages, options and checks, running
+# a run, finding and ending its processes, and the statistics of the
+# analyses. The driver sets ME (its name for messages).
 
 say() { printf '%s: %s\n' "$ME" "$*"; }
 die() {
@@ -48,3 +49,307 @@ sweep() {
     for p in $(marked_pids "$regex"); do kill -KILL "$p" 2>/dev/null || true; done
     echo "$killed"
 }
+
+# ------------------------------------------------------------- checks
+# Checked before anything runs, so that a typo does not cost a long run.
+is_uint() { [[ $1 =~ ^[0-9]+$ ]]; }
+is_secs() { [[ $1 =~ ^[0-9]*\.?[0-9]+$ ]]; }
+
+check_nodes() { # LIST: positive node counts
+    local n
+    for n in $1; do
+        if ! is_uint "$n" || [ "$n" -lt 1 ]; then
+            die "node count '$n' is not a positive integer"
+        fi
+    done
+}
+
+check_models() { # LIST: launch models SEQ:REM in seconds
+    local m
+    for m in $1; do
+        if [[ $m != *:* ]] || ! is_secs "${m%%:*}" || ! is_secs "${m#*:}"; then
+            die "model '$m' is not SEQ:REM in seconds (e.g. 0.010:0.050)"
+        fi
+    done
+}
+
+max_of() { # LIST: the largest number in it
+    local x max=0
+    for x in $1; do [ "$x" -gt "$max" ] && max=$x; done
+    echo "$max"
+}
+
+# find_hnp: HNP and AGENT made absolute and checked, from --hnp, --prefix
+# or PATH, and --agent or the installed layout.
+find_hnp() {
+    if [ -z "$HNP" ]; then
+        if [ -n "$PREFIX" ]; then
+            HNP=$PREFIX/bin/hnp
+        else
+            HNP=$(command -v hnp) || die "no hnp in PATH: give --prefix or --hnp"
+        fi
+    fi
+    [ -x "$HNP" ] || die "$HNP is not an executable hnp"
+    HNP=$(cd "$(dirname "$HNP")" && pwd)/$(basename "$HNP")
+    # The installed layout puts the agent in $pkglibexecdir, next to bin/.
+    [ -n "$AGENT" ] || AGENT=$(dirname "$(dirname "$HNP")")/libexec/hnp/hnp-local-agent
+    [ -x "$AGENT" ] || die "no hnp-local-agent at $AGENT: give --agent"
+    "$HNP" --version >/dev/null 2>&1 || die "$HNP --version fails: is the install complete?"
+}
+
+# The plot is part of the result; Debian's gnuplot-nox has the png and
+# pngcairo terminals without pulling in X.
+ensure_gnuplot() {
+    command -v gnuplot >/dev/null && return 0
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+        say "gnuplot is missing: installing gnuplot-nox with apt-get"
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -q gnuplot-nox >/dev/null ||
+            say "apt-get install gnuplot-nox failed: no plot this time"
+    else
+        say "gnuplot is missing (apt-get install gnuplot-nox as root): no plot"
+    fi
+}
+
+check_nice() { # NICE: dies unless runs can have that niceness
+    [ -z "$1" ] && return 0
+    [[ $1 =~ ^-?[0-9]+$ ]] || die "nice '$1' is not an integer"
+    # GNU nice runs the command anyway when it may not lower the niceness.
+    if [ "$1" -lt 0 ] && [ "$(nice -n "$1" nice 2>/dev/null)" -ge "$(nice)" ]; then
+        die "cannot run at niceness $1 here (negative needs root)"
+    fi
+}
+
+# perf stat follows every fork, the daemons that leave the session
+# included: the CPU of a run's whole process tree.
+perf_works() { perf stat -x ',' -e task-clock -o /dev/null true 2>/dev/null; }
+task_clock_ms() { # FILE: the CPU milliseconds perf stat wrote there, or NA
+    local ms=""
+    [ -s "$1" ] && ms=$(awk -F, '$3 == "task-clock" { printf "%.1f", $1 }' "$1")
+    echo "${ms:-NA}"
+}
+
+# raise_fd_limit WANT NODES: a low descriptor limit would fail the largest
+# runs (connections, agents' pipes), not slow them.
+raise_fd_limit() {
+    local hard
+    if [ "$(ulimit -n)" = unlimited ] || [ "$(ulimit -n)" -ge "$1" ]; then
+        return 0
+    fi
+    hard=$(ulimit -Hn)
+    if [ "$hard" = unlimited ] || [ "$hard" -ge "$1" ]; then
+        ulimit -n "$1"
+    else
+        ulimit -n "$hard"
+        say "warning: only $hard file descriptors; runs at $2 nodes may fail"
+    fi
+}
+
+# ------------------------------------------------------------- the runs
+# The driver sets WORK (its private directory: the agent's locks, so that
+# another user's launches do not share our "head" lock), MARK_PREFIX (the
+# start of its runs' HNP_BENCH_RUN), CURRENT_PGID="" and OUTDIR, may define
+# cleanup_more, and calls trap_cleanup.
+cleanup() {
+    local n
+    # Finish cleaning up even if signalled again, or if whatever read our
+    # output (a pipe to tee, say) was killed by the same Ctrl-C.
+    trap '' INT TERM PIPE
+    trap - EXIT
+    # Best effort from here: one failing step must not skip the others.
+    set +e
+    # The run in progress: its process group (timeout, hnp, agents)...
+    if [ -n "$CURRENT_PGID" ]; then
+        kill -TERM -- "-$CURRENT_PGID" 2>/dev/null || true
+    fi
+    # ...and whatever left the group (daemons call setsid once joined).
+    n=$(sweep "$MARK_PREFIX\\.[0-9]+" 3)
+    [ "$n" = 0 ] || say "killed $n leftover processes" 2>/dev/null || true
+    if declare -F cleanup_more >/dev/null; then cleanup_more; fi
+    rm -rf "$WORK"
+}
+trap_cleanup() {
+    trap cleanup EXIT
+    trap 'say "interrupted; results so far are in $OUTDIR"; exit 130' INT TERM
+}
+
+# timed_run LOG LIMIT INDEX SEQ REM COMMAND...: runs COMMAND (stdin from
+# /dev/null, output appended to LOG after a line with the command) with the
+# agent's launch model SEQ and REM, marked as run INDEX, killed after LIMIT
+# seconds. Sets RUN_RC, RUN_STATUS (ok, failed or timeout), RUN_WALL (its
+# seconds, NA unless ok) and RUN_LEFTOVER (processes it left, killed).
+# LOG_ENV, when set, is more of the environment to note in LOG.
+# shellcheck disable=SC2034 # the RUN_ variables are for the driver
+timed_run() {
+    local log=$1 limit=$2 idx=$3 seq=$4 rem=$5 start end
+    shift 5
+    {
+        printf '# HNP_AGENT_SEQ=%s HNP_AGENT_REM=%s%s' "$seq" "$rem" "${LOG_ENV:+ $LOG_ENV}"
+        printf ' %q' "$@"
+        printf '\n'
+    } >"$log"
+    RUN_RC=0
+    start=$EPOCHREALTIME
+    # timeout makes its own process group (the launcher and the agents in
+    # it), which cleanup kills if we are interrupted mid-run. hnp needs
+    # about 10 s to wind a launch down after SIGTERM: 15 before SIGKILL.
+    HNP_AGENT_SEQ=$seq HNP_AGENT_REM=$rem HNP_AGENT_LOCKDIR=$WORK/agent \
+        HNP_BENCH_RUN=$MARK_PREFIX.$idx \
+        timeout --kill-after=15 "$limit" "$@" </dev/null >>"$log" 2>&1 &
+    CURRENT_PGID=$!
+    wait "$CURRENT_PGID" || RUN_RC=$?
+    end=$EPOCHREALTIME
+    CURRENT_PGID=""
+    # A normal end leaves nothing behind. Give a failed run's daemons 2 s
+    # anyway (they notice their lost parent on a heartbeat), then count and
+    # kill what remains.
+    RUN_LEFTOVER=$(sweep "$MARK_PREFIX\\.$idx" 2)
+    case $RUN_RC in
+        0) RUN_STATUS=ok ;;
+        124 | 137) RUN_STATUS=timeout ;;
+        *) RUN_STATUS=failed ;;
+    esac
+    RUN_WALL=NA
+    [ "$RUN_STATUS" = ok ] && RUN_WALL=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }')
+    return 0
+}
+
+# The columns parse_timing prints.
+# shellcheck disable=SC2034 # for the drivers
+readonly TIMING_COLUMNS=spawned_s,table_s,launch_sent_s,started_s,exited_s,hnp_conns,daemon_max_conns,daemon_startup_cpu_ms,daemon_startup_rss_kb,startup_reports,daemons_cpu_sum_ms,daemon_cpu_max_ms,daemon_peak_rss_kb
+
+# parse_timing LOG: the figures `hnp --timing` printed, as TIMING_COLUMNS;
+# NA where a line is missing or shows "-" (the phase was never reached).
+parse_timing() {
+    awk '
+    function num(s) { return (s == "" || s == "-") ? "NA" : s }
+    BEGIN { n = split("up table sent started exited hconn dconn scpu srss sreps csum cmax prss", k, " ")
+            for (i = 1; i <= n; i++) v[k[i]] = "NA" }
+    /^hnp: +all daemons up / { split(substr($0, index($0, "up") + 2), f, " "); v["up"] = num(f[1]) }
+    /^hnp: +contact table complete everywhere / { split(substr($0, index($0, "everywhere") + 10), f, " "); v["table"] = num(f[1]) }
+    /^hnp: +launch message sent / { split(substr($0, index($0, "sent") + 4), f, " "); v["sent"] = num(f[1]) }
+    /^hnp: +all processes started / { split(substr($0, index($0, "started") + 7), f, " "); v["started"] = num(f[1]) }
+    /^hnp: +all processes exited / { split(substr($0, index($0, "exited") + 6), f, " "); v["exited"] = num(f[1]) }
+    /^hnp: +connections held by the HNP \(max\)/ { split(substr($0, index($0, "(max)") + 5), f, " "); v["hconn"] = num(f[1]) }
+    /^hnp: +connections held by a daemon \(max\)/ { split(substr($0, index($0, "(max)") + 5), f, " "); v["dconn"] = num(f[1]) }
+    # "1.7 ms CPU, 2472 kB RSS (max of 64)"
+    /^hnp: +daemon start-up \(exec to joined\)/ {
+        split(substr($0, index($0, "joined)") + 7), f, " ")
+        v["scpu"] = num(f[1]); v["srss"] = num(f[4]); sub(/\)/, "", f[9]); v["sreps"] = num(f[9]) }
+    # "172.3 ms CPU (max 7.2 ms)"
+    /^hnp: +daemons. CPU over the job \(sum\)/ {
+        split(substr($0, index($0, "(sum)") + 5), f, " ")
+        v["csum"] = num(f[1]); v["cmax"] = num(f[5]) }
+    /^hnp: +daemon peak RSS \(max\)/ { split(substr($0, index($0, "(max)") + 5), f, " "); v["prss"] = num(f[1]) }
+    END { line = v[k[1]]; for (i = 2; i <= n; i++) line = line "," v[k[i]]; print line }
+    ' "$1"
+}
+
+# hnp_run LOG LIMIT INDEX SEQ REM COMMAND...: timed_run of an `hnp
+# --timing` COMMAND, at niceness NICE when set and counted by perf stat when
+# USE_PERF is 1. Also sets RUN_LOAD (the load average as it started),
+# RUN_FIELDS (what parse_timing found) and RUN_CPU_MS (the CPU of all its
+# processes, or NA); a run that ended well without printing its timing did
+# not run the job: its status is "incomplete".
+# shellcheck disable=SC2034 # the RUN_ variables are for the driver
+hnp_run() {
+    local log=$1 limit=$2 idx=$3 seq=$4 rem=$5 perf_out=$WORK/perf.out
+    shift 5
+    local -a cmd=("$@")
+    if [ -n "${NICE:-}" ]; then
+        # Inherited by the agents and the daemons: the whole run.
+        cmd=(nice -n "$NICE" "${cmd[@]}")
+    fi
+    if [ "${USE_PERF:-0}" = 1 ]; then
+        # Counts every descendant, daemons included: the run's whole CPU.
+        rm -f "$perf_out"
+        cmd=(perf stat -x ',' -e task-clock -o "$perf_out" -- "${cmd[@]}")
+    fi
+    RUN_LOAD=$(cut -d' ' -f1 /proc/loadavg)
+    timed_run "$log" "$limit" "$idx" "$seq" "$rem" "${cmd[@]}"
+    RUN_FIELDS=$(parse_timing "$log")
+    if [ "$RUN_STATUS" = ok ] && [ "${RUN_FIELDS%%,*}" = NA ]; then
+        RUN_STATUS=incomplete RUN_WALL=NA
+    fi
+    RUN_CPU_MS=NA
+    if [ "${USE_PERF:-0}" = 1 ]; then RUN_CPU_MS=$(task_clock_ms "$perf_out"); fi
+}
+
+# progress_start WEIGHT, then progress_step WEIGHT after each run: prints
+# the time so far and an estimate of the time left, that time scaled by
+# the expected work (a run's weight: roughly its seconds) left over done.
+progress_start() {
+    PROGRESS_T0=$EPOCHREALTIME PROGRESS_DONE=0 PROGRESS_LEFT=$1
+}
+progress_step() {
+    read -r PROGRESS_DONE PROGRESS_LEFT < <(awk -v d="$PROGRESS_DONE" \
+        -v l="$PROGRESS_LEFT" -v w="$1" 'BEGIN { printf "%.3f %.3f\n", d + w, l - w }')
+    awk -v d="$PROGRESS_DONE" -v l="$PROGRESS_LEFT" -v t0="$PROGRESS_T0" \
+        -v t1="$EPOCHREALTIME" 'BEGIN {
+            printf "  (%.0f s elapsed, ~%.0f s left)\n", t1 - t0, (l > 0 ? (t1 - t0) * l / d : 0) }'
+}
+
+# run_plan: run_one with the words of each line of the array plan and the
+# run's number (from 1), after an estimate of the time it all takes; the
+# array weights (for each line of plan, roughly its seconds) makes that
+# estimate and the progress line after each run.
+# shellcheck disable=SC2154 # the driver sets plan and weights
+run_plan() {
+    local i left
+    left=$(printf '%s\n' "${weights[@]}" | awk '{ s += $1 } END { printf "%.1f", s }')
+    say "a rough estimate: $(awk -v w="$left" 'BEGIN { printf "%.0f", w / 60 + 0.5 }') minutes"
+    progress_start "$left"
+    for ((i = 0; i < ${#plan[@]}; i++)); do
+        # shellcheck disable=SC2086 # a plan line is run_one's words
+        run_one ${plan[i]} $((i + 1))
+        progress_step "${weights[i]}"
+    done
+}
+
+# run_problems LOG: what went wrong with the run just made, after its
+# progress line: the processes it left behind, and unless it went well the
+# last lines of its LOG.
+run_problems() {
+    [ "$RUN_LEFTOVER" = 0 ] || printf ', %s leftover processes killed' "$RUN_LEFTOVER"
+    if [ "$RUN_STATUS" != ok ]; then
+        printf '\n    last lines of %s:\n' "$1"
+        tail -n 3 "$1" | sed 's/^/    | /'
+    fi
+}
+
+# plot GNUPLOT_SCRIPT SUMMARY PNG [ARGS...]: the PNG from the summary, or
+# what gnuplot said.
+plot() {
+    if gnuplot -c "$@" 2>"$WORK/gnuplot.err"; then
+        say "plot: $3"
+    else
+        say "gnuplot failed:"
+        sed 's/^/    | /' "$WORK/gnuplot.err" >&2
+    fi
+}
+
+# say_done CSV: how many runs CSV holds, how many failed, how many left
+# processes behind (its columns status and leftover).
+say_done() {
+    say "done: $(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        { runs++; failed += $c["status"] != "ok"; left += $c["leftover"] != 0 }
+        END { printf "%d runs, %d failed, %d left processes behind (killed)", runs, failed, left }' "$1")"
+}
+
+# For the analyses: medians, maxima and minima of space-separated lists
+# of numbers, NA for an empty list.
+# shellcheck disable=SC2034 # for the drivers
+readonly AWK_STATS='
+function isort(a, n,   i, j, x) {
+    for (i = 2; i <= n; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
+}
+# The median of the numbers in s; with which = 1 the largest, -1 the
+# smallest.
+function stat(s, which,   a, n, i, b) {
+    n = split(s, a, " "); if (n == 0) return "NA"
+    for (i = 1; i <= n; i++) b[i] = a[i] + 0
+    isort(b, n)
+    if (which) return which > 0 ? b[n] : b[1]
+    return n % 2 ? b[(n + 1) / 2] : (b[n / 2] + b[n / 2 + 1]) / 2
+}
+function median(s) { return stat(s, 0) }
+'

@@ -124,23 +124,12 @@ LARGE_RUNS=${LARGE_RUNS:-$RUNS}
 
 # --------------------------------------------------------- validation
 # Checked before anything runs, so that a typo does not cost a long run.
-is_uint() { [[ $1 =~ ^[0-9]+$ ]]; }
-is_secs() { [[ $1 =~ ^[0-9]*\.?[0-9]+$ ]]; }
-
-for n in $NODES; do
-    if ! is_uint "$n" || [ "$n" -lt 1 ]; then
-        die "node count '$n' is not a positive integer"
-    fi
-done
+check_nodes "$NODES"
 for l in $LAUNCHERS; do
     case $l in rsh | prsh) ;; *) die "launcher '$l': rsh or prsh" ;; esac
 done
 for d in $DELTAS; do is_uint "$d" || die "δ '$d' is not an integer >= 0"; done
-for m in $MODELS; do
-    if [[ $m != *:* ]] || ! is_secs "${m%%:*}" || ! is_secs "${m#*:}"; then
-        die "model '$m' is not SEQ:REM in seconds (e.g. 0.010:0.050)"
-    fi
-done
+check_models "$MODELS"
 for x in $EXCHANGES; do
     case $x in gather_scatter | flood) ;; *) die "exchange '$x': gather_scatter or flood" ;; esac
 done
@@ -149,7 +138,7 @@ for v in RADIX_DEGREE RUNS LARGE_RUNS LARGE_FROM SPEEDUP_AT; do
     is_uint "${!v}" || die "${v,,} '${!v}' is not an integer"
 done
 if [ "$RUNS" -lt 1 ] || [ "$LARGE_RUNS" -lt 1 ]; then die "runs must be at least 1"; fi
-if [ -n "$NICE" ] && ! [[ $NICE =~ ^-?[0-9]+$ ]]; then die "nice '$NICE' is not an integer"; fi
+check_nice "$NICE"
 [ -z "$RUN_TIMEOUT" ] || is_uint "$RUN_TIMEOUT" || die "timeout '$RUN_TIMEOUT' is not whole seconds"
 if [ -z "$LAUNCHERS" ] || [ -z "$NODES" ] || [ -z "$MODELS" ] || [ -z "$EXCHANGES" ]; then
     die "nothing to run"
@@ -160,61 +149,22 @@ fi
 
 # ------------------------------------------------------------ programs
 # Not needed to redo the analysis of earlier runs.
-if [ "$REANALYSE" = 0 ]; then
-    if [ -z "$HNP" ]; then
-        if [ -n "$PREFIX" ]; then
-            HNP=$PREFIX/bin/hnp
-        else
-            HNP=$(command -v hnp) || die "no hnp in PATH: give --prefix or --hnp"
-        fi
-    fi
-    [ -x "$HNP" ] || die "$HNP is not an executable hnp"
-    HNP=$(cd "$(dirname "$HNP")" && pwd)/$(basename "$HNP")
-    # The installed layout puts the agent in \$pkglibexecdir, next to bin/.
-    [ -n "$AGENT" ] || AGENT=$(dirname "$(dirname "$HNP")")/libexec/hnp/hnp-local-agent
-    [ -x "$AGENT" ] || die "no hnp-local-agent at $AGENT: give --agent"
-    "$HNP" --version >/dev/null 2>&1 || die "$HNP --version fails: is the install complete?"
-fi
+[ "$REANALYSE" = 1 ] || find_hnp
 
 for tool in timeout awk sort grep; do
     command -v "$tool" >/dev/null || die "$tool is needed"
 done
 
-if [ "$PLOT" = 1 ] && ! command -v gnuplot >/dev/null; then
-    # The plot is part of the result; Debian's gnuplot-nox has the png and
-    # pngcairo terminals without pulling in X.
-    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-        say "gnuplot is missing: installing gnuplot-nox with apt-get"
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -q gnuplot-nox >/dev/null ||
-            say "apt-get install gnuplot-nox failed: no plot this time"
-    else
-        say "gnuplot is missing (apt-get install gnuplot-nox as root): no plot"
-    fi
-fi
-# GNU nice runs the command anyway when it may not lower the niceness.
-if [ -n "$NICE" ] && [ "$NICE" -lt 0 ] &&
-    [ "$(nice -n "$NICE" nice 2>/dev/null)" -ge "$(nice)" ]; then
-    die "cannot run at niceness $NICE here (negative needs root)"
-fi
-if [ "$USE_PERF" = 1 ] && ! perf stat -x ',' -e task-clock -o /dev/null true 2>/dev/null; then
+[ "$PLOT" = 0 ] || ensure_gnuplot
+if [ "$USE_PERF" = 1 ] && ! perf_works; then
     say "perf stat does not work here: no cpu_total_ms"
     USE_PERF=0
 fi
 
-max_nodes=0
-for n in $NODES; do [ "$n" -gt "$max_nodes" ] && max_nodes=$n; done
+max_nodes=$(max_of "$NODES")
 # With rsh the HNP holds a connection to every daemon, plus the agents'
-# pipes: a low descriptor limit would fail the largest runs, not slow them.
-want_fds=$((4 * max_nodes + 256))
-if [ "$(ulimit -n)" != unlimited ] && [ "$(ulimit -n)" -lt "$want_fds" ]; then
-    hard=$(ulimit -Hn)
-    if [ "$hard" = unlimited ] || [ "$hard" -ge "$want_fds" ]; then
-        ulimit -n "$want_fds"
-    else
-        ulimit -n "$hard"
-        say "warning: only $hard file descriptors; runs at $max_nodes nodes may fail"
-    fi
-fi
+# pipes.
+raise_fd_limit $((4 * max_nodes + 256)) "$max_nodes"
 
 # The CPU floor of a run is its CPU time spread over every core.
 NCORES=$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN)
@@ -245,27 +195,7 @@ chmod 700 "$WORK"
 # are found, by pid, without touching anyone else's processes.
 MARK_PREFIX="hnp-bench-$$"
 CURRENT_PGID=""
-
-
-cleanup() {
-    local n
-    # Finish cleaning up even if signalled again, or if whatever read our
-    # output (a pipe to tee, say) was killed by the same Ctrl-C.
-    trap '' INT TERM PIPE
-    trap - EXIT
-    # Best effort from here: one failing step must not skip the others.
-    set +e
-    # The run in progress: its process group (timeout, hnp, agents)...
-    if [ -n "$CURRENT_PGID" ]; then
-        kill -TERM -- "-$CURRENT_PGID" 2>/dev/null || true
-    fi
-    # ...and whatever left the group (daemons call setsid once joined).
-    n=$(sweep "$MARK_PREFIX\\.[0-9]+" 3)
-    [ "$n" = 0 ] || say "killed $n leftover processes" 2>/dev/null || true
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
-trap 'say "interrupted; results so far are in $OUTDIR"; exit 130' INT TERM
+trap_cleanup
 
 # ------------------------------------------------------ the launch model
 # The awk below knows the spawn trees of hnp (framework/tree.c) and gives,
@@ -339,45 +269,16 @@ mapfile -t weights < <(printf '%s\n' "${plan[@]}" | awk -v routed="$ROUTED" \
     { d = ($4 == "-") ? 0 : $4
       print model_bound($6, $1, $2, tree_kind($3, d, routed),
                         tree_arity($3, d, routed, radix)) + 0.3 + 0.004 * $6 }')
-weight_left=$(printf '%s\n' "${weights[@]}" | awk '{ s += $1 } END { printf "%.1f", s }')
 
 # -------------------------------------------------------------- one run
-# The columns of launch.csv; parse_timing fills those after "exit_code".
-readonly CSV_HEADER=model_seq,model_rem,launcher,delta,routed,exchange,nodes,run,status,exit_code,wall_s,spawned_s,table_s,launch_sent_s,started_s,exited_s,hnp_conns,daemon_max_conns,daemon_startup_cpu_ms,daemon_startup_rss_kb,startup_reports,daemons_cpu_sum_ms,daemon_cpu_max_ms,daemon_peak_rss_kb,leftover,load1,cpu_total_ms
-
-# The figures `hnp --timing` prints, in CSV order; NA where a line is
-# missing or shows "-" (the phase was never reached).
-parse_timing() {
-    awk '
-    function num(s) { return (s == "" || s == "-") ? "NA" : s }
-    BEGIN { n = split("up table sent started exited hconn dconn scpu srss sreps csum cmax prss", k, " ")
-            for (i = 1; i <= n; i++) v[k[i]] = "NA" }
-    /^hnp: +all daemons up / { split(substr($0, index($0, "up") + 2), f, " "); v["up"] = num(f[1]) }
-    /^hnp: +contact table complete everywhere / { split(substr($0, index($0, "everywhere") + 10), f, " "); v["table"] = num(f[1]) }
-    /^hnp: +launch message sent / { split(substr($0, index($0, "sent") + 4), f, " "); v["sent"] = num(f[1]) }
-    /^hnp: +all processes started / { split(substr($0, index($0, "started") + 7), f, " "); v["started"] = num(f[1]) }
-    /^hnp: +all processes exited / { split(substr($0, index($0, "exited") + 6), f, " "); v["exited"] = num(f[1]) }
-    /^hnp: +connections held by the HNP \(max\)/ { split(substr($0, index($0, "(max)") + 5), f, " "); v["hconn"] = num(f[1]) }
-    /^hnp: +connections held by a daemon \(max\)/ { split(substr($0, index($0, "(max)") + 5), f, " "); v["dconn"] = num(f[1]) }
-    # "1.7 ms CPU, 2472 kB RSS (max of 64)"
-    /^hnp: +daemon start-up \(exec to joined\)/ {
-        split(substr($0, index($0, "joined)") + 7), f, " ")
-        v["scpu"] = num(f[1]); v["srss"] = num(f[4]); sub(/\)/, "", f[9]); v["sreps"] = num(f[9]) }
-    # "172.3 ms CPU (max 7.2 ms)"
-    /^hnp: +daemons. CPU over the job \(sum\)/ {
-        split(substr($0, index($0, "(sum)") + 5), f, " ")
-        v["csum"] = num(f[1]); v["cmax"] = num(f[5]) }
-    /^hnp: +daemon peak RSS \(max\)/ { split(substr($0, index($0, "(max)") + 5), f, " "); v["prss"] = num(f[1]) }
-    END { line = v[k[1]]; for (i = 2; i <= n; i++) line = line "," v[k[i]]; print line }
-    ' "$1"
-}
+# The columns of launch.csv; parse_timing fills those after "wall_s".
+readonly CSV_HEADER=model_seq,model_rem,launcher,delta,routed,exchange,nodes,run,status,exit_code,wall_s,$TIMING_COLUMNS,leftover,load1,cpu_total_ms
 
 # run_one SEQ REM LAUNCHER DELTA EXCHANGE NODES RUN INDEX: one timed run,
 # appended to launch.csv; prints the progress line.
 run_one() {
     local seq=$1 rem=$2 launcher=$3 delta=$4 exchange=$5 n=$6 run=$7 idx=$8
-    local tag log limit rc=0 start end wall status fields leftover load
-    local cpu_total=NA perf_out=$WORK/perf.out
+    local tag log limit status fields
     local -a cmd
     tag=$(printf 's%s-r%s-%s-d%s-%s-n%05d-run%d' "$seq" "$rem" "$launcher" \
         "${delta/-/x}" "$exchange" "$n" "$run")
@@ -395,67 +296,18 @@ run_one() {
         --mca routed "$ROUTED" --mca routed_radix_degree "$RADIX_DEGREE")
     [ "$launcher" = prsh ] && cmd+=(--mca plm_prsh_spawning_degree "$delta")
     cmd+=(--host "n[1-$n]" -N 1 /bin/true)
-    if [ -n "$NICE" ]; then
-        # Inherited by the agents and the daemons: the whole run.
-        cmd=(nice -n "$NICE" "${cmd[@]}")
-    fi
-    if [ "$USE_PERF" = 1 ]; then
-        # Counts every descendant, daemons included: the run's whole CPU.
-        rm -f "$perf_out"
-        cmd=(perf stat -x ',' -e task-clock -o "$perf_out" -- "${cmd[@]}")
-    fi
-
-    {
-        printf '# HNP_AGENT_SEQ=%s HNP_AGENT_REM=%s' "$seq" "$rem"
-        printf ' %q' "${cmd[@]}"
-        printf '\n'
-    } >"$log"
-    load=$(cut -d' ' -f1 /proc/loadavg)
-    start=$EPOCHREALTIME
-    # timeout makes its own process group (hnp and the agents in it), which
-    # is what cleanup kills if we are interrupted mid-run. hnp needs about
-    # 10 s to wind a launch down after SIGTERM: give it 15 before SIGKILL.
-    HNP_AGENT_SEQ=$seq HNP_AGENT_REM=$rem HNP_AGENT_LOCKDIR=$WORK/agent \
-        HNP_BENCH_RUN=$MARK_PREFIX.$idx \
-        timeout --kill-after=15 "$limit" "${cmd[@]}" </dev/null >>"$log" 2>&1 &
-    CURRENT_PGID=$!
-    wait "$CURRENT_PGID" || rc=$?
-    end=$EPOCHREALTIME
-    CURRENT_PGID=""
-    wall=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }')
-    # A normal end leaves nothing behind: the daemons are gone before hnp
-    # exits. Give them 2 s anyway (a failed run's daemons notice their lost
-    # parent on a heartbeat), then count and kill what remains.
-    leftover=$(sweep "$MARK_PREFIX\\.$idx" 2)
-
-    fields=$(parse_timing "$log")
-    case $rc in
-        0) status=ok ;;
-        124 | 137) status=timeout ;;
-        *) status=failed ;;
-    esac
-    if [ "$status" = ok ] && [ "${fields%%,*}" = NA ]; then
-        status=incomplete # exit 0 but no timing: hnp did not run the job
-    fi
-    [ "$status" = ok ] || wall=NA
-    if [ "$USE_PERF" = 1 ] && [ -s "$perf_out" ]; then
-        cpu_total=$(awk -F, '$3 == "task-clock" { printf "%.1f", $1 }' "$perf_out")
-        cpu_total=${cpu_total:-NA}
-    fi
+    hnp_run "$log" "$limit" "$idx" "$seq" "$rem" "${cmd[@]}"
+    status=$RUN_STATUS fields=$RUN_FIELDS
     printf '%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n' "$seq" "$rem" \
         "$launcher" "$delta" "$ROUTED" "$exchange" "$n" "$run" "$status" \
-        "$rc" "$wall" "$fields" "$leftover" "$load" "$cpu_total" >>"$CSV"
+        "$RUN_RC" "$RUN_WALL" "$fields" "$RUN_LEFTOVER" "$RUN_LOAD" "$RUN_CPU_MS" >>"$CSV"
 
     local what=$launcher
     [ "$launcher" = prsh ] && what="prsh d=$delta"
     printf '[%*d/%d] %s/%s s %-11s %-14s N=%-5d run %d: %s' "${#total}" "$idx" \
         "$total" "$seq" "$rem" "$what" "$exchange" "$n" "$run" \
-        "$([ "$status" = ok ] && echo "$wall s" || echo "$status (exit $rc)")"
-    [ "$leftover" = 0 ] || printf ', %s leftover processes killed' "$leftover"
-    if [ "$status" != ok ]; then
-        printf '\n    last lines of %s:\n' "$log"
-        tail -n 3 "$log" | sed 's/^/    | /'
-    fi
+        "$([ "$status" = ok ] && echo "$RUN_WALL s" || echo "$status (exit $RUN_RC)")"
+    run_problems "$log"
 }
 
 # ------------------------------------------------------------- the runs
@@ -468,38 +320,13 @@ if [ "$REANALYSE" = 0 ]; then
     say "$total runs: nodes {$NODES}, launchers {$LAUNCHERS}, δ {$DELTAS}," \
         "models {$MODELS}, exchanges {$EXCHANGES}, routed $ROUTED" \
         "(radix degree $RADIX_DEGREE), $RUNS runs a point ($LARGE_RUNS from $LARGE_FROM nodes)"
-    say "a rough estimate: $(awk -v w="$weight_left" 'BEGIN { printf "%.0f", w / 60 + 0.5 }') minutes"
     echo "$CSV_HEADER" >"$CSV"
-
-    bench_start=$EPOCHREALTIME
-    weight_done=0
-    for ((i = 0; i < total; i++)); do
-        # shellcheck disable=SC2086 # the plan line is seven words on purpose
-        run_one ${plan[i]} $((i + 1))
-        # Time left = time so far, scaled by the expected work left over done.
-        read -r weight_done weight_left eta < <(awk -v d="$weight_done" \
-            -v l="$weight_left" -v w="${weights[i]}" -v t0="$bench_start" \
-            -v t1="$EPOCHREALTIME" 'BEGIN { d += w; l -= w
-                printf "%.3f %.3f %.0f\n", d, l, (l > 0 ? (t1 - t0) * l / d : 0) }')
-        printf '  (%.0f s elapsed, ~%s s left)\n' \
-            "$(awk -v a="$bench_start" -v b="$EPOCHREALTIME" 'BEGIN { print b - a }')" "$eta"
-    done
+    run_plan
 fi
 
 # --------------------------------------------------------- the analysis
 # Medians over the successful runs of each point, with the model floor.
-awk -F, -v routed="$ROUTED" -v radix="$RADIX_DEGREE" -v cores="$NCORES" "$AWK_MODEL"'
-function isort(a, n,   i, j, x) {
-    for (i = 2; i <= n; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
-}
-# Median (or max, when want_max) of the space-separated numbers in s; NA if none.
-function stat(s, want_max,   a, n, i, b) {
-    n = split(s, a, " "); if (n == 0) return "NA"
-    for (i = 1; i <= n; i++) b[i] = a[i] + 0
-    isort(b, n)
-    if (want_max) return b[n]
-    return n % 2 ? b[(n + 1) / 2] : (b[n / 2] + b[n / 2 + 1]) / 2
-}
+awk -F, -v routed="$ROUTED" -v radix="$RADIX_DEGREE" -v cores="$NCORES" "$AWK_MODEL$AWK_STATS"'
 function add(key, name, v) { if (v != "NA" && v != "") col[key, name] = col[key, name] " " v }
 NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
 {
@@ -637,16 +464,9 @@ if [ "$PLOT" = 1 ] && command -v gnuplot >/dev/null; then
             for delta in $DELTAS; do series+=" prsh:$delta"; done
         fi
     done
-    if gnuplot -c "$HERE/plot-launch.gp" "$SUMMARY" "$PNG" "$MODELS" "$EXCHANGES" \
-        "$series" "$ROUTED" "$RADIX_DEGREE" 2>"$WORK/gnuplot.err"; then
-        say "plot: $PNG"
-    else
-        say "gnuplot failed:"
-        sed 's/^/    | /' "$WORK/gnuplot.err" >&2
-    fi
+    plot "$HERE/plot-launch.gp" "$SUMMARY" "$PNG" "$MODELS" "$EXCHANGES" \
+        "$series" "$ROUTED" "$RADIX_DEGREE"
 fi
 
-failures=$(awk -F, 'NR > 1 && $9 != "ok"' "$CSV" | wc -l)
-leftovers=$(awk -F, 'NR > 1 && $25 != 0' "$CSV" | wc -l)
-say "done: $(($(wc -l <"$CSV") - 1)) runs, $failures failed, $leftovers left processes behind (killed)"
+say_done "$CSV"
 say "results: $CSV, $SUMMARY, $FIT, $REPORT"

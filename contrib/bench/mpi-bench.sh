@@ -95,23 +95,15 @@ done
 
 # --------------------------------------------------------- validation
 # Checked before anything runs, so that a typo does not cost a long run.
-is_uint() { [[ $1 =~ ^[0-9]+$ ]]; }
-is_secs() { [[ $1 =~ ^[0-9]*\.?[0-9]+$ ]]; }
-
-for n in $NODES; do
-    if ! is_uint "$n" || [ "$n" -lt 1 ]; then
-        die "node count '$n' is not a positive integer"
-    fi
-done
+check_nodes "$NODES"
 for l in $LAUNCHERS; do
     case $l in hnp | hydra) ;; *) die "launcher '$l': hnp or hydra" ;; esac
 done
 for x in $EXCHANGES; do
     case $x in gather_scatter | flood) ;; *) die "exchange '$x': gather_scatter or flood" ;; esac
 done
-if [[ $MODEL != *:* ]] || ! is_secs "${MODEL%%:*}" || ! is_secs "${MODEL#*:}"; then
-    die "model '$MODEL' is not SEQ:REM in seconds (e.g. 0.010:0.050)"
-fi
+[[ $MODEL != *[,\ ]* ]] || die "one model only: '$MODEL'"
+check_models "$MODEL"
 for v in PPN RUNS LARGE_RUNS LARGE_FROM; do
     is_uint "${!v}" || die "${v,,} '${!v}' is not an integer"
 done
@@ -150,7 +142,7 @@ if has_launcher hydra; then
 fi
 # The whole command tree's CPU: perf follows every fork, the daemons that
 # leave the session included, where time(1) sees only the reaped children.
-if perf stat -x ',' -e task-clock -o /dev/null true 2>/dev/null; then
+if perf_works; then
     CPU_TOOL=perf
 else
     CPU_TOOL=rusage
@@ -158,20 +150,9 @@ else
     say "perf stat does not work here: cpu_s from /usr/bin/time misses orphaned daemons"
 fi
 
-max_nodes=0
-for n in $NODES; do [ "$n" -gt "$max_nodes" ] && max_nodes=$n; done
-# mpiexec holds a socket and the agent's three pipes for every proxy: a
-# low descriptor limit would fail the largest runs, not slow them.
-want_fds=$((8 * max_nodes + 256))
-if [ "$(ulimit -n)" != unlimited ] && [ "$(ulimit -n)" -lt "$want_fds" ]; then
-    hard=$(ulimit -Hn)
-    if [ "$hard" = unlimited ] || [ "$hard" -ge "$want_fds" ]; then
-        ulimit -n "$want_fds"
-    else
-        ulimit -n "$hard"
-        say "warning: only $hard file descriptors; runs at $max_nodes nodes may fail"
-    fi
-fi
+max_nodes=$(max_of "$NODES")
+# mpiexec holds a socket and the agent's three pipes for every proxy.
+raise_fd_limit $((8 * max_nodes + 256)) "$max_nodes"
 
 # UCX, under MPICH, sometimes finds "No such device" when hundreds of
 # processes start on this machine at once; shared memory is all the
@@ -211,26 +192,13 @@ remove_hosts_block() {
     rm -f "$tmp"
 }
 
-cleanup() {
-    local n
-    # Finish cleaning up even if signalled again, or if whatever read our
-    # output (a pipe to tee, say) was killed by the same Ctrl-C.
-    trap '' INT TERM PIPE
-    trap - EXIT
-    # Best effort from here: one failing step must not skip the others.
-    set +e
-    if [ -n "$CURRENT_PGID" ]; then
-        kill -TERM -- "-$CURRENT_PGID" 2>/dev/null || true
-    fi
-    n=$(sweep "$MARK_PREFIX\\.[0-9]+" 3)
-    [ "$n" = 0 ] || say "killed $n leftover processes" 2>/dev/null || true
+# Called by cleanup (bench-lib.sh) before it removes WORK.
+cleanup_more() {
     if [ "$HOSTS_ADDED" = 1 ]; then
         remove_hosts_block && say "removed the node names from $HOSTS_FILE" 2>/dev/null
     fi
-    rm -rf "$WORK"
 }
-trap cleanup EXIT
-trap 'say "interrupted; results so far are in $OUTDIR"; exit 130' INT TERM
+trap_cleanup
 
 # The program, built here so that it matches the MPICH that hydra is.
 mpicc -O2 -o "$WORK/empty_mpi" "$HERE/empty_mpi.c" || die "mpicc failed on empty_mpi.c"
@@ -306,7 +274,7 @@ readonly CSV_HEADER=launcher,exchange,nodes,procs,run,wall_s,cpu_s,daemons,statu
 # mpi.csv; prints the progress line.
 run_one() {
     local launcher=$1 exchange=$2 n=$3 run=$4 idx=$5
-    local np=$((n * PPN)) tag log limit rc=0 start end wall cpu status daemons leftover
+    local np=$((n * PPN)) tag log limit cpu daemons
     local cpu_out=$WORK/cpu.out hosts i
     local -a cmd
     tag=$(printf '%s-%s-n%04d-run%d' "$launcher" "${exchange/-/pmi}" "$n" "$run")
@@ -334,55 +302,30 @@ run_one() {
         cmd=(/usr/bin/time -f '%U %S' -o "$cpu_out" -- "${cmd[@]}")
     fi
 
-    {
-        printf '# HNP_AGENT_SEQ=%s HNP_AGENT_REM=%s UCX_TLS=%s' "${MODEL%%:*}" "${MODEL#*:}" "$UCX_TLS"
-        printf ' %q' "${cmd[@]}"
-        printf '\n'
-    } >"$log"
     : >"$CALLS"
-    start=$EPOCHREALTIME
-    # timeout makes its own process group (the launcher and the agents in
-    # it), which cleanup kills if we are interrupted mid-run; hnp needs
-    # about 10 s to wind a launch down after SIGTERM, hence 15 before KILL.
-    HNP_AGENT_SEQ=${MODEL%%:*} HNP_AGENT_REM=${MODEL#*:} \
-        HNP_AGENT_LOCKDIR=$WORK/agent HNP_BENCH_RUN=$MARK_PREFIX.$idx \
-        timeout --kill-after=15 "$limit" "${cmd[@]}" </dev/null >>"$log" 2>&1 &
-    CURRENT_PGID=$!
-    wait "$CURRENT_PGID" || rc=$?
-    end=$EPOCHREALTIME
-    CURRENT_PGID=""
-    wall=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }')
-    # A clean end leaves nothing: give a failed run's daemons and proxies
-    # 2 s to notice, then count and kill what remains.
-    leftover=$(sweep "$MARK_PREFIX\\.$idx" 2)
+    LOG_ENV="UCX_TLS=$UCX_TLS" timed_run "$log" "$limit" "$idx" "${MODEL%%:*}" "${MODEL#*:}" "${cmd[@]}"
     daemons=$(wc -l <"$CALLS")
     cat "$CALLS" >"$OUTDIR/logs/$tag.calls"
 
-    case $rc in
-        0) status=ok ;;
-        124 | 137) status=timeout ;;
-        *) status=failed ;;
-    esac
-    [ "$status" = ok ] || wall=NA
     cpu=NA
     if [ -s "$cpu_out" ]; then
         if [ "$CPU_TOOL" = perf ]; then
-            cpu=$(awk -F, '$3 == "task-clock" { printf "%.2f", $1 / 1000 }' "$cpu_out")
+            cpu=$(task_clock_ms "$cpu_out" | awk '$1 != "NA" { printf "%.2f", $1 / 1000 }')
         else
             cpu=$(awk 'NF == 2 && $1 ~ /^[0-9.]+$/ { printf "%.2f", $1 + $2 }' "$cpu_out")
         fi
         cpu=${cpu:-NA}
     fi
     printf '%s,%s,%s,%s,%s,%s,%s,%s,%s\n' "$launcher" "$exchange" "$n" "$np" \
-        "$run" "$wall" "$cpu" "$daemons" "$status" >>"$CSV"
+        "$run" "$RUN_WALL" "$cpu" "$daemons" "$RUN_STATUS" >>"$CSV"
 
     printf '[%*d/%d] %-5s %-14s N=%-4d (%d procs) run %d: %s, %s s CPU, %d daemons' \
         "${#total}" "$idx" "$total" "$launcher" "$exchange" "$n" "$np" "$run" \
-        "$([ "$status" = ok ] && echo "$wall s" || echo "$status (exit $rc)")" \
+        "$([ "$RUN_STATUS" = ok ] && echo "$RUN_WALL s" || echo "$RUN_STATUS (exit $RUN_RC)")" \
         "$cpu" "$daemons"
-    [ "$leftover" = 0 ] || printf ', %s leftover processes killed' "$leftover"
+    [ "$RUN_LEFTOVER" = 0 ] || printf ', %s leftover processes killed' "$RUN_LEFTOVER"
     printf '\n'
-    if [ "$status" != ok ]; then
+    if [ "$RUN_STATUS" != ok ]; then
         printf '    last lines of %s:\n' "$log"
         tail -n 3 "$log" | sed 's/^/    | /'
     fi
@@ -401,13 +344,7 @@ done
 
 # --------------------------------------------------------- the summary
 # Per point: runs ok/total and the medians of the successful runs.
-awk -F, '
-function median(s,   a, n, i, j, x) {
-    n = split(s, a, " "); if (n == 0) return "NA"
-    for (i = 1; i <= n; i++) a[i] += 0
-    for (i = 2; i <= n; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
-    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-}
+awk -F, "$AWK_STATS"'
 function fmt(v, f) { return v == "NA" ? v : sprintf(f, v) }
 NR == 1 { next }
 {

@@ -28,32 +28,14 @@ RADIX = ARGC >= 7 && strlen(ARG7) > 0 ? ARG7 : "32"
 
 NROWS = words(MODELS)
 NCOLS = words(EXCHANGES)
+# Terminal, CSV, x axis, key, colours: beside this file.
+load ARG0[1:strlen(ARG0) - strlen("plot-launch.gp")] . "plot-common.gp"
 
-# Debian's gnuplot-nox has both; pngcairo draws smoother lines and text.
-if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
-    set terminal pngcairo size 760 * NCOLS, 520 * NROWS font "DejaVu Sans,10" noenhanced
-} else {
-    set terminal png size 760 * NCOLS, 520 * NROWS noenhanced
-}
-set output OUT
-
-set datafile separator ","
-set datafile columnheaders
-set datafile missing "NA"
-
-# The model string "SEQ:REM" split in two, as strings: the CSV holds what
-# the driver was given, so the comparison is on the text.
-seq_of(m) = m[1:strstrt(m, ":") - 1]
-rem_of(m) = m[strstrt(m, ":") + 1:]
 delta_of(s) = s[6:]
 title_of(s) = s eq "rsh" ? "rsh (the HNP starts every daemon)" : \
     delta_of(s) eq "0" ? sprintf("prsh δ=0 (along the %s tree%s)", ROUTED, \
                                   ROUTED eq "radix" ? ", k=" . RADIX : "") : \
     sprintf("prsh δ=%s", delta_of(s))
-
-# rsh in black, the δ in a sequence of distinct colours.
-array COLOURS[6] = ["#000000", "#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e"]
-colour(i) = COLOURS[(i - 1) % 6 + 1]
 
 # The row of this panel and this series, else NaN (so it is not drawn).
 M = ""
@@ -61,15 +43,8 @@ X = ""
 on(i) = strcol("model_seq") eq seq_of(M) && strcol("model_rem") eq rem_of(M) && \
         strcol("exchange") eq X && strcol("series") eq word(SERIES, i)
 
-set logscale x 2
-set xrange [12:1400]
-set xtics ("16" 16, "32" 32, "64" 64, "128" 128, "256" 256, "512" 512, "1024" 1024)
 set yrange [0:*]
-set grid xtics ytics lc rgb "#dddddd"
-set key top left box opaque font ",9"
-set xlabel "nodes N (one /bin/true on each)"
 set ylabel "launch time: wall time of hnp (s)"
-set bars small
 
 set multiplot layout NROWS, NCOLS title \
     "hnp launch time against N, simulated ssh (hnp-local-agent); median of the runs, bars min..max; dotted: launch-model floor"
