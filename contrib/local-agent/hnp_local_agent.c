@@ -11,8 +11,8 @@
  * they must for ssh.
  *
  * It can make a launch cost what it costs on a real cluster (paper 001's
- * model): HNP_AGENT_SEQ seconds during which the launching node's lock is
- * held, since one node's ssh clients contend for its CPU and start one
+ * model): HNP_AGENT_SEQ seconds of the launching node's time, taken in
+ * turn, since one node's ssh clients contend for its CPU and start one
  * after another, then HNP_AGENT_REM seconds of remote start-up that
  * overlaps with everything else. HNP_AGENT_DOWN and HNP_AGENT_FLAKY make
  * hosts refuse connections the way ssh reports it.
@@ -32,6 +32,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,8 +66,8 @@ static void usage(FILE *out)
         "options are accepted and ignored, except -n (stdin from /dev/null).\n"
         "\n"
         "Environment:\n"
-        "  HNP_AGENT_SEQ=SECONDS  hold the launching node's lock this long\n"
-        "                         (one node's launches run one at a time)\n"
+        "  HNP_AGENT_SEQ=SECONDS  the launching node's time a launch takes\n"
+        "                         (one node's launches take turns, in order)\n"
         "  HNP_AGENT_REM=SECONDS  then wait this long before the command\n"
         "  HNP_NODE_NAME=NAME     the launching node (default: head)\n"
         "  HNP_AGENT_LOCKDIR=DIR  lock and marker files (default:\n"
@@ -369,44 +370,62 @@ static char *lock_dir(void)
 
 /* -------------------------------------------------------------- delays */
 
-static void sleep_seconds(double seconds)
+static int64_t monotonic_ns(void)
 {
-    struct timespec deadline;
+    struct timespec now;
 
-    if (seconds <= 0)
-        return;
-    /* An absolute deadline: a signal that interrupts the sleep does not
-     * stretch it. */
-    clock_gettime(CLOCK_MONOTONIC, &deadline);
-    time_t whole = (time_t)seconds; /* seconds >= 0: truncation is floor */
-    deadline.tv_sec += whole;
-    deadline.tv_nsec += (long)((seconds - (double)whole) * 1e9);
-    if (deadline.tv_nsec >= 1000000000L) {
-        deadline.tv_sec++;
-        deadline.tv_nsec -= 1000000000L;
-    }
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+}
+
+/* Until CLOCK_MONOTONIC reads @p deadline_ns: an absolute deadline, so a
+ * signal that interrupts the sleep does not stretch it. */
+static void sleep_until(int64_t deadline_ns)
+{
+    struct timespec deadline = { .tv_sec = (time_t)(deadline_ns / 1000000000),
+                                 .tv_nsec = (long)(deadline_ns % 1000000000) };
+
     while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, NULL)
            == EINTR)
         ;
 }
 
+static void sleep_seconds(double seconds)
+{
+    if (seconds > 0)
+        sleep_until(monotonic_ns() + (int64_t)(seconds * 1e9));
+}
+
 /* The sequential part of a launch: the launching node's CPU is busy with
- * this ssh client, so its other launches wait for the lock. */
-static void hold_launch_lock(const char *dir, double seconds)
+ * one ssh client after another, in the order the launcher started them.
+ * The node's lock file holds when its last reserved launch ends (a
+ * CLOCK_MONOTONIC time): each call, under a brief lock, starts its own
+ * @p seconds at that time or now, whichever is later, writes where they
+ * end, and sleeps until then without the lock. First come, first served,
+ * which the order of waiters on a held flock is not: a tree launcher's
+ * first child, which has the largest subtree, really starts first. */
+static void take_launch_turn(const char *dir, double seconds)
 {
     const char *node = getenv("HNP_NODE_NAME");
     char *path = file_in(dir, node != NULL && node[0] != '\0' ? node : "head",
                          ".lock");
     int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+    int64_t busy_until = 0;
 
     if (fd < 0)
         die("cannot open lock file %s: %s", path, strerror(errno));
     while (flock(fd, LOCK_EX) < 0)
         if (errno != EINTR)
             die("cannot lock %s: %s", path, strerror(errno));
-    sleep_seconds(seconds);
+    if (pread(fd, &busy_until, sizeof(busy_until), 0) != (ssize_t)sizeof(busy_until))
+        busy_until = 0; /* a new file: the node is idle */
+    int64_t now = monotonic_ns();
+    int64_t done = (busy_until > now ? busy_until : now) + (int64_t)(seconds * 1e9);
+    if (pwrite(fd, &done, sizeof(done), 0) != (ssize_t)sizeof(done))
+        die("cannot write lock file %s: %s", path, strerror(errno));
     close(fd); /* releases the lock */
     free(path);
+    sleep_until(done);
 }
 
 /* ------------------------------------------------------------- failures */
@@ -457,7 +476,7 @@ int main(int argc, char **argv)
     if (seq > 0) {
         if (dir == NULL)
             dir = lock_dir();
-        hold_launch_lock(dir, seq);
+        take_launch_turn(dir, seq);
     }
     free(dir);
     sleep_seconds(rem);
