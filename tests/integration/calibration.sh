@@ -41,6 +41,12 @@ expect_in "$tmp/info" "agent $AGENT" "hnp-info"
 expect_in "$tmp/info" "^launch-model:$AGENT:seq:$seq" "hnp-info --parsable"
 expect_in "$tmp/info" "^launch-model:$AGENT:rem:$rem" "hnp-info --parsable"
 
+# --plan with plm_prsh_model=auto plans for the estimate, as a launch would.
+"$top_builddir/runtime/hnp" --plan --host "$(hosts $nodes)" --mca plm prsh \
+    --mca plm_prsh_tree greedy --mca plm_prsh_model auto >"$tmp/plan" 2>&1 ||
+    { cat "$tmp/plan"; fail "--plan with the estimate failed"; }
+expect_in "$tmp/plan" "model SEQ $(printf '%g' "$seq") s, REM $(printf '%g' "$rem") s" \
+    "--plan uses the estimate"
 # A damaged file is ignored with a warning, and the next run rewrites it.
 echo "not a model" >"$model"
 calibrated_run 3
