@@ -1,7 +1,8 @@
 # shellcheck shell=bash
 # Sourced by the benchmark drivers: messages, options and checks, running
-# a run, finding and ending its processes, and the statistics of the
-# analyses. The driver sets ME (its name for messages).
+# a run, finding and ending its processes, the statistics of the
+# analyses, the remote shell of the runs and the names of the simulated
+# nodes. The driver sets ME (its name for messages) and defines usage.
 
 say() { printf '%s: %s\n' "$ME" "$*"; }
 die() {
@@ -172,6 +173,21 @@ trap_cleanup() {
     trap 'say "interrupted; results so far are in $OUTDIR"; exit 130' INT TERM
 }
 
+# open_bench: the output directory OUTDIR (./$ME-DATE unless given; made
+# absolute, with logs/ in it), the private WORK (the agent's locks, so that
+# another user's launches do not share our "head" lock, and the driver's
+# own files), the mark of the runs, and the clean-up on exit.
+open_bench() {
+    OUTDIR=${OUTDIR:-./$ME-$(date +%Y%m%d-%H%M%S)}
+    mkdir -p "$OUTDIR/logs"
+    OUTDIR=$(cd "$OUTDIR" && pwd)
+    WORK=$(mktemp -d "${TMPDIR:-/tmp}/hnp-$ME.XXXXXX")
+    chmod 700 "$WORK"
+    MARK_PREFIX="hnp-$ME-$$"
+    CURRENT_PGID=""
+    trap_cleanup
+}
+
 # timed_run LOG LIMIT INDEX SEQ REM COMMAND...: runs COMMAND (stdin from
 # /dev/null, output appended to LOG after a line with the command) with the
 # agent's launch model SEQ and REM, marked as run INDEX, killed after LIMIT
@@ -211,6 +227,21 @@ timed_run() {
     RUN_WALL=NA
     [ "$RUN_STATUS" = ok ] && RUN_WALL=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }')
     return 0
+}
+
+# report_run INDEX TOTAL LOG WHAT MORE: the progress line of a run that
+# timed_run ended: "[INDEX/TOTAL] WHAT: " its wall time or its status and
+# exit code, MORE (the driver's figures), the processes it left; then the
+# end of LOG if it failed.
+report_run() {
+    printf '[%*d/%d] %s: %s%s' "${#2}" "$1" "$2" "$4" \
+        "$([ "$RUN_STATUS" = ok ] && echo "$RUN_WALL s" || echo "$RUN_STATUS (exit $RUN_RC)")" "$5"
+    [ "$RUN_LEFTOVER" = 0 ] || printf ', %s leftover processes killed' "$RUN_LEFTOVER"
+    printf '\n'
+    if [ "$RUN_STATUS" != ok ]; then
+        printf '    last lines of %s:\n' "$3"
+        tail -n 3 "$3" | sed 's/^/    | /'
+    fi
 }
 
 # The columns parse_timing prints.
@@ -353,3 +384,253 @@ function stat(s, which,   a, n, i, b) {
 }
 function median(s) { return stat(s, 0) }
 '
+
+# ------------------------------------------- options, runs and their CPU
+# The options common_option sets that have no default.
+OUTDIR="" PREFIX="" HNP="" AGENT="" RUN_TIMEOUT=""
+
+# common_option ARGS...: the options every driver has, all but --help
+# with a value. True, the value taken, when $1 is one of them; the caller
+# then shifts 2.
+# shellcheck disable=SC2034 # the driver reads what it sets
+common_option() {
+    case $1 in
+        -n | --nodes) need_arg "$@"; NODES=$(words "$2") ;;
+        -l | --launchers)
+            [ -n "${LAUNCHERS+set}" ] || return 1 # a driver without launchers
+            need_arg "$@"; LAUNCHERS=$(words "$2") ;;
+        -r | --runs) need_arg "$@"; RUNS=$2 ;;
+        --large-runs) need_arg "$@"; LARGE_RUNS=$2 ;;
+        --large-from) need_arg "$@"; LARGE_FROM=$2 ;;
+        -o | --outdir) need_arg "$@"; OUTDIR=$2 ;;
+        --prefix) need_arg "$@"; PREFIX=$2 ;;
+        --hnp) need_arg "$@"; HNP=$2 ;;
+        --agent) need_arg "$@"; AGENT=$2 ;;
+        --timeout) need_arg "$@"; RUN_TIMEOUT=$2 ;;
+        -h | --help) usage; exit 0 ;;
+        *) return 1 ;;
+    esac
+}
+
+# The help of the options every driver has but --nodes and --timeout
+# (whose defaults differ), for the drivers' usage.
+usage_common() {
+    cat <<EOF
+  -r, --runs R           runs per point (default: $RUNS)
+      --large-runs R     runs per point from --large-from nodes up
+                         (default: ${LARGE_RUNS:-as --runs})
+      --large-from N     where --large-runs starts (default: $LARGE_FROM)
+  -o, --outdir DIR       where results go (default: ./$ME-DATE)
+      --prefix DIR       an installed hnp: DIR/bin/hnp and
+                         DIR/libexec/hnp/hnp-local-agent
+      --hnp PATH         the hnp to run (default: from --prefix, else PATH)
+      --agent PATH       hnp-local-agent (default: beside the hnp install)
+EOF
+}
+
+# check_runs: the options RUNS, LARGE_RUNS, LARGE_FROM and RUN_TIMEOUT
+# (seconds, or empty for the driver's default).
+# shellcheck disable=SC2153 # the driver sets them
+check_runs() {
+    local v
+    for v in RUNS LARGE_RUNS LARGE_FROM; do
+        is_uint "${!v}" || die "${v,,} '${!v}' is not an integer"
+    done
+    if [ "$RUNS" -lt 1 ] || [ "$LARGE_RUNS" -lt 1 ]; then die "runs must be at least 1"; fi
+    [ -z "$RUN_TIMEOUT" ] || is_uint "$RUN_TIMEOUT" || die "timeout '$RUN_TIMEOUT' is not whole seconds"
+}
+
+# runs_at N RUN: is there a run number RUN at N nodes (--runs of them below
+# --large-from nodes, --large-runs from there)?
+runs_at() {
+    local runs=$RUNS
+    [ "$1" -ge "$LARGE_FROM" ] && runs=$LARGE_RUNS
+    [ "$2" -le "$runs" ]
+}
+
+# pick_cpu_tool sets CPU_TOOL: perf, or /usr/bin/time where perf stat does
+# not work (rusage: it sees only the children it reaps, not the daemons
+# that leave the session).
+pick_cpu_tool() {
+    CPU_TOOL=perf
+    perf_works && return 0
+    CPU_TOOL=rusage
+    [ -x /usr/bin/time ] || die "neither perf stat nor /usr/bin/time works here"
+    say "perf stat does not work here: cpu_s from /usr/bin/time misses orphaned daemons"
+}
+
+# count_cpu FILE: the command in the array cmd, made to write its whole
+# CPU time to FILE; cpu_seconds FILE reads it (NA if none).
+count_cpu() {
+    rm -f "$1"
+    if [ "$CPU_TOOL" = perf ]; then
+        cmd=(perf stat -x ',' -e task-clock -o "$1" -- "${cmd[@]}")
+    else
+        cmd=(/usr/bin/time -f '%U %S' -o "$1" -- "${cmd[@]}")
+    fi
+}
+cpu_seconds() {
+    local s=""
+    if [ "$CPU_TOOL" = perf ]; then
+        s=$(task_clock_ms "$1" | awk '$1 != "NA" { printf "%.2f", $1 / 1000 }')
+    elif [ -s "$1" ]; then
+        s=$(awk 'NF == 2 && $1 ~ /^[0-9.]+$/ { printf "%.2f", $1 + $2 }' "$1")
+    fi
+    echo "${s:-NA}"
+}
+
+# ---------------------------------------------- the remote shell of a run
+# sh_quote WORD: WORD quoted for /bin/sh.
+sh_quote() { printf "'%s'" "${1//\'/\'\\\'\'}"; }
+
+# write_agent_wrapper FILE CALLS [NODES]: FILE becomes the remote shell a
+# run's launchers are given. It logs each call as a line of CALLS (appended:
+# the calls several daemons make at once do not mix), so that counting the
+# lines counts the daemons or proxies a launcher really started, and then
+# is AGENT. With NODES (a directory), the command also runs as on its own
+# node: in a UTS namespace of its own whose host name is the node's, with
+# TMPDIR=NODES/HOST and HNP_NODE_NAME=HOST (the launching node of the
+# launches it makes in turn). Open MPI's daemons need that: on one host name
+# and in one TMPDIR they would share one session directory. unshare needs
+# root. FILE.node is the node's side; it refuses to run in the benchmark's
+# own namespace, where it would rename this machine.
+# shellcheck disable=SC2016 # the $ are for the scripts written
+write_agent_wrapper() {
+    local file=$1 calls=$2 nodes=${3:-} unshare=""
+    if [ -n "$nodes" ]; then
+        unshare=$(command -v unshare) || die "unshare (util-linux) is needed"
+        # The agent hands these words to a shell, as sshd would: keep them
+        # free of anything a shell would interpret.
+        [[ $unshare/$file =~ ^[A-Za-z0-9_./+-]+$ ]] ||
+            die "$file: a temporary directory with blanks or quotes in its name"
+        {
+            echo '#!/bin/sh'
+            echo "# $ME: node \$HNP_AGENT_HOST's side of a launch (bench-lib.sh)"
+            printf '[ /proc/self/ns/uts -ef /proc/%d/ns/uts ] && exit 255\n' "$$"
+            printf '[ -e /proc/%d/ns/uts ] || exit 255\n' "$$"
+            printf 'TMPDIR=%s/$HNP_AGENT_HOST\n' "$(sh_quote "$nodes")"
+            cat <<'NODE'
+echo "$HNP_AGENT_HOST" >/proc/sys/kernel/hostname || exit 255
+HNP_NODE_NAME=$HNP_AGENT_HOST
+export TMPDIR HNP_NODE_NAME
+[ -d "$TMPDIR" ] || mkdir -p "$TMPDIR" || exit 255
+# The launcher's command, as the remote user's shell would run it.
+command=$HNP_BENCH_COMMAND
+unset HNP_BENCH_COMMAND
+eval "$command"
+NODE
+        } >"$file.node"
+        chmod 755 "$file.node"
+    fi
+    {
+        echo '#!/bin/sh'
+        echo "# $ME: the remote shell of the runs (bench-lib.sh)"
+        printf 'agent=%s\n' "$(sh_quote "$AGENT")"
+        printf 'printf "%%s\\n" "$*" >>%s\n' "$(sh_quote "$calls")"
+        if [ -z "$nodes" ]; then
+            echo 'exec "$agent" "$@"'
+        else
+            printf 'node=%s\n' "$(sh_quote "$unshare --uts -- $file.node")"
+            cat <<'WRAPPER'
+# The host is the first word that is neither an option of ssh nor the
+# value of one, by the agent's rules: flags may be grouped, an option with
+# a value takes the rest of its word or the next word. Of the options the
+# agent heeds only -n; anything it would reject goes to it unchanged.
+n="" value="" i=0
+for word do
+    i=$((i + 1))
+    if [ -n "$value" ]; then value=""; continue; fi
+    case $word in
+    --) i=$((i + 1)); break ;;
+    -?*) ;;
+    *) break ;;
+    esac
+    flags=${word#-}
+    while [ -n "$flags" ]; do
+        rest=${flags#?}
+        case ${flags%"$rest"} in
+        n) n=-n ;;
+        [1246AaCfGgKkMNqsTtVvXxYy]) ;;
+        [BbcDEeFIiJLlmOoPpQRSWw]) [ -n "$rest" ] || value=1; rest="" ;;
+        *) exec "$agent" "$@" ;;
+        esac
+        flags=$rest
+    done
+done
+[ "$i" -lt $# ] || exec "$agent" "$@"
+shift $((i - 1))
+host=$1
+shift
+# The command travels in the environment, which the agent passes on: no
+# second round of quoting.
+HNP_BENCH_COMMAND=$*
+export HNP_BENCH_COMMAND
+exec "$agent" $n -- "$host" $node
+WRAPPER
+        fi
+    } >"$file"
+    chmod 755 "$file"
+}
+
+# ------------------------------------------------------- the node names
+# Launchers that look their host names up (MPICH's hydra, Open MPI) find
+# n1 ... nN in the hosts file for the benchmark's duration, node i at its
+# own loopback address, between two marker lines: no look-up of a made-up
+# name may ever reach an outside resolver. add_node_names N adds them;
+# cleanup removes them (remove_node_names), Ctrl-C included, and a block
+# left by a benchmark killed with SIGKILL is removed by the next one. One
+# benchmark that uses the names at a time: the block names its owner.
+readonly HOSTS_FILE=/etc/hosts
+readonly BLOCK_BEGIN="# hnp-bench begin" BLOCK_END="# hnp-bench end"
+HOSTS_ADDED=0
+
+# node_addr I: node i's address, 127.0.0.3 upwards: 127.0.0.1 is
+# localhost already, and no launcher may take a node for this machine.
+node_addr() { printf '127.0.%d.%d' $(($1 / 250)) $(($1 % 250 + 2)); }
+
+# The hosts file without our block. Rewritten in place (cat, not mv): in a
+# container /etc/hosts is often a bind mount that cannot be replaced.
+remove_hosts_block() {
+    local tmp
+    tmp=$(mktemp "$WORK/hosts.XXXXXX")
+    awk -v b="$BLOCK_BEGIN" -v e="$BLOCK_END" '
+        $0 == b { skip = 1; next }
+        skip && $0 == e { skip = 0; next }
+        !skip' "$HOSTS_FILE" >"$tmp"
+    cat "$tmp" >"$HOSTS_FILE"
+    rm -f "$tmp"
+}
+
+remove_node_names() {
+    [ "$HOSTS_ADDED" = 1 ] || return 0
+    remove_hosts_block && say "removed the node names from $HOSTS_FILE" 2>/dev/null
+    HOSTS_ADDED=0
+}
+
+add_node_names() { # N
+    local max=$1 owner block got
+    [ -w "$HOSTS_FILE" ] || die "the node names go into $HOSTS_FILE: run as root"
+    # The names must come from the file before any other source is asked.
+    awk '$1 == "hosts:" { found = 1; first = $2 } END { exit !(found && first == "files") }' \
+        /etc/nsswitch.conf 2>/dev/null ||
+        die "/etc/nsswitch.conf must list files first for hosts: the node names would be looked up elsewhere"
+    owner=$(awk -v b="$BLOCK_BEGIN" '$0 == b { getline; if ($2 == "pid") print $3; exit }' "$HOSTS_FILE")
+    if [ -n "$owner" ] && [ "$owner" != $$ ] && kill -0 "$owner" 2>/dev/null; then
+        die "process $owner (another benchmark?) has its node names in $HOSTS_FILE; if it is gone, delete the lines from '$BLOCK_BEGIN' to '$BLOCK_END'"
+    fi
+    if grep -qxF "$BLOCK_BEGIN" "$HOSTS_FILE"; then
+        say "removing a stale node block from $HOSTS_FILE"
+        remove_hosts_block
+    fi
+    block=$(for ((i = 1; i <= max; i++)); do printf '%s n%d\n' "$(node_addr "$i")" "$i"; done)
+    HOSTS_ADDED=1
+    printf '%s\n# pid %d\n%s\n%s\n' "$BLOCK_BEGIN" $$ "$block" "$BLOCK_END" >>"$HOSTS_FILE"
+    # Every name resolves to its address (one getent for all of them).
+    # shellcheck disable=SC2046 # one word a name
+    got=$(getent hosts $(seq -f 'n%.0f' 1 "$max") | awk '{ print $1, $2 }' || true)
+    [ "$got" = "$block" ] ||
+        die "the node names do not all resolve to their addresses in $HOSTS_FILE"
+    # The launchers' daemons call back to this machine by its name.
+    got=$(getent hosts "$(hostname)" | awk '{ print $1; exit }')
+    [[ $got == 127.* ]] || die "this machine's name $(hostname) resolves to '${got:-nothing}', not loopback"
+}

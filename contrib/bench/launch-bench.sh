@@ -28,11 +28,6 @@ RADIX_DEGREE=32
 RUNS=3
 LARGE_RUNS=""
 LARGE_FROM=1024
-OUTDIR=""
-PREFIX=""
-HNP=""
-AGENT=""
-RUN_TIMEOUT=""
 SPEEDUP_AT=512
 USE_PERF=0
 NICE=""
@@ -56,15 +51,7 @@ as ssh) for each launcher, δ, exchange and launch model, several runs each.
       --routed NAME      routing topology: radix, binomial or direct
                          (default: $ROUTED)
       --radix-degree K   routed_radix_degree (default: $RADIX_DEGREE)
-  -r, --runs R           runs per point (default: $RUNS)
-      --large-runs R     runs per point from --large-from nodes up
-                         (default: as --runs)
-      --large-from N     where --large-runs starts (default: $LARGE_FROM)
-  -o, --outdir DIR       where results go (default: ./launch-bench-DATE)
-      --prefix DIR       an installed hnp: DIR/bin/hnp and
-                         DIR/libexec/hnp/hnp-local-agent
-      --hnp PATH         the hnp to run (default: from --prefix, else PATH)
-      --agent PATH       hnp-local-agent (default: beside the hnp install)
+$(usage_common)
       --timeout S        seconds before a run is killed (default: grows
                          with N and SEQ)
       --speedup-at N     node count of the rsh/prsh speedup (default: $SPEEDUP_AT)
@@ -86,27 +73,19 @@ go to the output directory; re-plot with
 EOF
 }
 
-# say, die, words, need_arg, marked_pids, sweep
+# Messages, options, checks, the runs; OUTDIR, PREFIX, HNP, AGENT and
+# RUN_TIMEOUT (empty unless given).
 # shellcheck source=bench-lib.sh
 . "$(dirname "$0")/bench-lib.sh"
 
 while [ $# -gt 0 ]; do
+    if common_option "$@"; then shift 2; continue; fi
     case $1 in
-        -n | --nodes) need_arg "$@"; NODES=$(words "$2"); shift ;;
-        -l | --launchers) need_arg "$@"; LAUNCHERS=$(words "$2"); shift ;;
         -d | --deltas) need_arg "$@"; DELTAS=$(words "$2"); shift ;;
         -m | --models) need_arg "$@"; MODELS=$(words "$2"); shift ;;
         -x | --exchanges) need_arg "$@"; EXCHANGES=$(words "$2"); shift ;;
         --routed) need_arg "$@"; ROUTED=$2; shift ;;
         --radix-degree) need_arg "$@"; RADIX_DEGREE=$2; shift ;;
-        -r | --runs) need_arg "$@"; RUNS=$2; shift ;;
-        --large-runs) need_arg "$@"; LARGE_RUNS=$2; shift ;;
-        --large-from) need_arg "$@"; LARGE_FROM=$2; shift ;;
-        -o | --outdir) need_arg "$@"; OUTDIR=$2; shift ;;
-        --prefix) need_arg "$@"; PREFIX=$2; shift ;;
-        --hnp) need_arg "$@"; HNP=$2; shift ;;
-        --agent) need_arg "$@"; AGENT=$2; shift ;;
-        --timeout) need_arg "$@"; RUN_TIMEOUT=$2; shift ;;
         --speedup-at) need_arg "$@"; SPEEDUP_AT=$2; shift ;;
         --nice) need_arg "$@"; NICE=$2; shift ;;
         --perf) USE_PERF=1 ;;
@@ -115,7 +94,6 @@ while [ $# -gt 0 ]; do
         --quick)
             NODES="16 64" DELTAS="4 0" MODELS="0.010:0.050"
             EXCHANGES=gather_scatter RUNS=1 LARGE_RUNS="" SPEEDUP_AT=64 ;;
-        -h | --help) usage; exit 0 ;;
         *) die "unknown argument '$1' (see --help)" ;;
     esac
     shift
@@ -175,27 +153,12 @@ if [ "$REANALYSE" = 1 ]; then
         die "--reanalyse needs --outdir DIR with a launch.csv"
     fi
 fi
-OUTDIR=${OUTDIR:-./launch-bench-$(date +%Y%m%d-%H%M%S)}
-mkdir -p "$OUTDIR/logs"
-OUTDIR=$(cd "$OUTDIR" && pwd)
+open_bench
 CSV=$OUTDIR/launch.csv
 SUMMARY=$OUTDIR/launch-summary.csv
 FIT=$OUTDIR/launch-fit.csv
 REPORT=$OUTDIR/launch-report.txt
 PNG=$OUTDIR/launch.png
-
-# A private lock directory: the agent serialises launches per launching
-# node through lock files, and another user's hnp on this machine must not
-# share our "head" lock.
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/hnp-bench.XXXXXX")
-chmod 700 "$WORK"
-
-# Every process of a run (agents, shells, daemons, which leave the session
-# once joined) inherits HNP_BENCH_RUN from hnp, so this is how stragglers
-# are found, by pid, without touching anyone else's processes.
-MARK_PREFIX="hnp-bench-$$"
-CURRENT_PGID=""
-trap_cleanup
 
 # ------------------------------------------------------ the launch model
 # The awk below knows the spawn trees of hnp (framework/tree.c) and gives,

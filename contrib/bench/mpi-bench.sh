@@ -26,13 +26,6 @@ MODEL=0.010:0.050
 RUNS=2
 LARGE_RUNS=1
 LARGE_FROM=256
-OUTDIR=""
-PREFIX=""
-HNP=""
-AGENT=""
-RUN_TIMEOUT=""
-HOSTS_FILE=/etc/hosts
-readonly BLOCK_BEGIN="# hnp-bench begin" BLOCK_END="# hnp-bench end"
 
 usage() {
     cat <<EOF
@@ -47,15 +40,7 @@ hnp (each exchange) and by mpiexec.hydra, both with hnp-local-agent as ssh.
   -x, --exchanges LIST   hnp's exchange components (default: $EXCHANGES)
   -m, --model SEQ:REM    the agent's launch model in seconds
                          (default: $MODEL)
-  -r, --runs R           runs per point (default: $RUNS)
-      --large-runs R     runs per point from --large-from nodes up
-                         (default: $LARGE_RUNS)
-      --large-from N     where --large-runs starts (default: $LARGE_FROM)
-  -o, --outdir DIR       where results go (default: ./mpi-bench-DATE)
-      --prefix DIR       an installed hnp: DIR/bin/hnp and
-                         DIR/libexec/hnp/hnp-local-agent
-      --hnp PATH         the hnp to run (default: from --prefix, else PATH)
-      --agent PATH       hnp-local-agent (default: beside the hnp install)
+$(usage_common)
       --timeout S        seconds before a run is killed (default: grows
                          with the number of processes)
       --quick            smoke run: 16 nodes, one run
@@ -67,27 +52,18 @@ added to /etc/hosts (a block between "$BLOCK_BEGIN" and
 EOF
 }
 
-# say, die, words, need_arg, marked_pids, sweep
+# Messages, options, checks, the runs, the remote shell, the node names;
+# OUTDIR, PREFIX, HNP, AGENT and RUN_TIMEOUT (empty unless given).
 # shellcheck source=bench-lib.sh
 . "$(dirname "$0")/bench-lib.sh"
 
 while [ $# -gt 0 ]; do
+    if common_option "$@"; then shift 2; continue; fi
     case $1 in
-        -n | --nodes) need_arg "$@"; NODES=$(words "$2"); shift ;;
         -p | --ppn) need_arg "$@"; PPN=$2; shift ;;
-        -l | --launchers) need_arg "$@"; LAUNCHERS=$(words "$2"); shift ;;
         -x | --exchanges) need_arg "$@"; EXCHANGES=$(words "$2"); shift ;;
         -m | --model) need_arg "$@"; MODEL=$2; shift ;;
-        -r | --runs) need_arg "$@"; RUNS=$2; shift ;;
-        --large-runs) need_arg "$@"; LARGE_RUNS=$2; shift ;;
-        --large-from) need_arg "$@"; LARGE_FROM=$2; shift ;;
-        -o | --outdir) need_arg "$@"; OUTDIR=$2; shift ;;
-        --prefix) need_arg "$@"; PREFIX=$2; shift ;;
-        --hnp) need_arg "$@"; HNP=$2; shift ;;
-        --agent) need_arg "$@"; AGENT=$2; shift ;;
-        --timeout) need_arg "$@"; RUN_TIMEOUT=$2; shift ;;
         --quick) NODES=16 RUNS=1 LARGE_RUNS=1 ;;
-        -h | --help) usage; exit 0 ;;
         *) die "unknown argument '$1' (see --help)" ;;
     esac
     shift
@@ -104,13 +80,8 @@ for x in $EXCHANGES; do
 done
 [[ $MODEL != *[,\ ]* ]] || die "one model only: '$MODEL'"
 check_models "$MODEL"
-for v in PPN RUNS LARGE_RUNS LARGE_FROM; do
-    is_uint "${!v}" || die "${v,,} '${!v}' is not an integer"
-done
-if [ "$PPN" -lt 1 ] || [ "$RUNS" -lt 1 ] || [ "$LARGE_RUNS" -lt 1 ]; then
-    die "--ppn and the runs must be at least 1"
-fi
-[ -z "$RUN_TIMEOUT" ] || is_uint "$RUN_TIMEOUT" || die "timeout '$RUN_TIMEOUT' is not whole seconds"
+if ! is_uint "$PPN" || [ "$PPN" -lt 1 ]; then die "ppn '$PPN' is not a positive integer"; fi
+check_runs
 if [ -z "$LAUNCHERS" ] || [ -z "$NODES" ]; then
     die "nothing to run: empty list of launchers or nodes"
 fi
@@ -140,15 +111,7 @@ if has_launcher hydra; then
     # from an outside resolver, so the block has to be writable.
     [ -w "$HOSTS_FILE" ] || die "hydra needs $HOSTS_FILE writable (run as root) or -l hnp"
 fi
-# The whole command tree's CPU: perf follows every fork, the daemons that
-# leave the session included, where time(1) sees only the reaped children.
-if perf_works; then
-    CPU_TOOL=perf
-else
-    CPU_TOOL=rusage
-    [ -x /usr/bin/time ] || die "neither perf stat nor /usr/bin/time works here"
-    say "perf stat does not work here: cpu_s from /usr/bin/time misses orphaned daemons"
-fi
+pick_cpu_tool
 
 max_nodes=$(max_of "$NODES")
 # mpiexec holds a socket and the agent's three pipes for every proxy.
@@ -160,102 +123,34 @@ raise_fd_limit $((8 * max_nodes + 256)) "$max_nodes"
 export UCX_TLS=sm,self
 
 # ------------------------------------------------------------- output
-OUTDIR=${OUTDIR:-./mpi-bench-$(date +%Y%m%d-%H%M%S)}
-mkdir -p "$OUTDIR/logs"
-OUTDIR=$(cd "$OUTDIR" && pwd)
+# WORK holds the program, the agent wrapper and its call log.
+# cleanup (bench-lib.sh) calls cleanup_more before it removes WORK.
+cleanup_more() { remove_node_names; }
+open_bench
 CSV=$OUTDIR/mpi.csv
 SUMMARY=$OUTDIR/mpi-summary.txt
-
-# Private: the agent's lock files (another user's launches must not share
-# our "head" lock), the program, the agent wrapper and its call log.
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/hnp-mpi-bench.XXXXXX")
-chmod 700 "$WORK"
-
-# Every process of a run inherits HNP_BENCH_RUN (the agent passes the
-# environment on, to hnp's daemons and hydra's proxies alike), so this is
-# how stragglers are found, by pid, without touching anyone else's.
-MARK_PREFIX="hnp-mpi-bench-$$"
-CURRENT_PGID=""
-HOSTS_ADDED=0
-
-
-# The hosts file without our block. Rewritten in place (cat, not mv):
-# in a container /etc/hosts is often a bind mount that cannot be replaced.
-remove_hosts_block() {
-    local tmp
-    tmp=$(mktemp "$WORK/hosts.XXXXXX")
-    awk -v b="$BLOCK_BEGIN" -v e="$BLOCK_END" '
-        $0 == b { skip = 1; next }
-        skip && $0 == e { skip = 0; next }
-        !skip' "$HOSTS_FILE" >"$tmp"
-    cat "$tmp" >"$HOSTS_FILE"
-    rm -f "$tmp"
-}
-
-# Called by cleanup (bench-lib.sh) before it removes WORK.
-cleanup_more() {
-    if [ "$HOSTS_ADDED" = 1 ]; then
-        remove_hosts_block && say "removed the node names from $HOSTS_FILE" 2>/dev/null
-    fi
-}
-trap_cleanup
 
 # The program, built here so that it matches the MPICH that hydra is.
 mpicc -O2 -o "$WORK/empty_mpi" "$HERE/empty_mpi.c" || die "mpicc failed on empty_mpi.c"
 
 # The daemons each launcher really started are its calls of the remote
-# shell: the wrapper logs one line a call (O_APPEND, so concurrent calls
-# from several daemons do not mix) and then is the agent. hnp passes the
-# agent's path to its daemons, so their own launches are logged too.
+# shell, which the wrapper logs. hnp passes the agent's path to its
+# daemons, so their own launches are logged too.
 WRAPPER=$WORK/agent-wrapper
 CALLS=$WORK/agent-calls.log
-cat >"$WRAPPER" <<EOF
-#!/bin/sh
-printf '%s\n' "\$*" >>'$CALLS'
-exec '$AGENT' "\$@"
-EOF
-chmod 755 "$WRAPPER"
+write_agent_wrapper "$WRAPPER" "$CALLS"
 
-# node_addr I: node i's loopback address, 127.0.0.3 upwards (127.0.0.1 is
-# localhost already, and hydra must not take a node for this machine).
-node_addr() { printf '127.0.%d.%d' $(($1 / 250)) $(($1 % 250 + 2)); }
-
-if has_launcher hydra; then
-    # A block left by a run killed with SIGKILL is ours by its markers.
-    if grep -qxF "$BLOCK_BEGIN" "$HOSTS_FILE"; then
-        say "removing a stale node block from $HOSTS_FILE"
-        remove_hosts_block
-    fi
-    HOSTS_ADDED=1
-    {
-        echo "$BLOCK_BEGIN"
-        for ((i = 1; i <= max_nodes; i++)); do printf '%s n%d\n' "$(node_addr "$i")" "$i"; done
-        echo "$BLOCK_END"
-    } >>"$HOSTS_FILE"
-    # The resolver must answer from the block (files come before dns in
-    # nsswitch): otherwise hydra would ask the outside for "n1".
-    for i in 1 "$max_nodes"; do
-        got=$(getent hosts "n$i" | awk '{ print $1; exit }')
-        [ "$got" = "$(node_addr "$i")" ] ||
-            die "n$i resolves to '${got:-nothing}', not $(node_addr "$i"): check /etc/nsswitch.conf"
-    done
-    # The host name hydra's proxies call back to must be loopback too.
-    got=$(getent hosts "$(hostname)" | awk '{ print $1; exit }')
-    [[ $got == 127.* ]] || die "this machine's name $(hostname) resolves to '${got:-nothing}', not loopback"
-fi
+# Hydra looks the node names up.
+if has_launcher hydra; then add_node_names "$max_nodes"; fi
 
 # ----------------------------------------------------------------- plan
 # One line a run: launcher exchange nodes run. Interleaved (every point
 # once, then again), so that a burst of load from elsewhere spreads over
 # the points instead of spoiling one.
 plan=()
-max_runs=$RUNS
-[ "$LARGE_RUNS" -gt "$max_runs" ] && max_runs=$LARGE_RUNS
-for ((run = 1; run <= max_runs; run++)); do
+for ((run = 1; run <= $(max_of "$RUNS $LARGE_RUNS"); run++)); do
     for n in $NODES; do
-        runs=$RUNS
-        [ "$n" -ge "$LARGE_FROM" ] && runs=$LARGE_RUNS
-        [ "$run" -le "$runs" ] || continue
+        runs_at "$n" "$run" || continue
         for launcher in $LAUNCHERS; do
             if [ "$launcher" = hnp ]; then
                 for x in $EXCHANGES; do plan+=("hnp $x $n $run"); done
@@ -295,40 +190,20 @@ run_one() {
         cmd=(mpiexec.hydra -launcher ssh -launcher-exec "$WRAPPER"
             -hosts "${hosts%,}" -n "$np" "$WORK/empty_mpi")
     fi
-    rm -f "$cpu_out"
-    if [ "$CPU_TOOL" = perf ]; then
-        cmd=(perf stat -x ',' -e task-clock -o "$cpu_out" -- "${cmd[@]}")
-    else
-        cmd=(/usr/bin/time -f '%U %S' -o "$cpu_out" -- "${cmd[@]}")
-    fi
+    count_cpu "$cpu_out"
 
     : >"$CALLS"
     LOG_ENV="UCX_TLS=$UCX_TLS" timed_run "$log" "$limit" "$idx" "${MODEL%%:*}" "${MODEL#*:}" "${cmd[@]}"
     daemons=$(wc -l <"$CALLS")
     cat "$CALLS" >"$OUTDIR/logs/$tag.calls"
 
-    cpu=NA
-    if [ -s "$cpu_out" ]; then
-        if [ "$CPU_TOOL" = perf ]; then
-            cpu=$(task_clock_ms "$cpu_out" | awk '$1 != "NA" { printf "%.2f", $1 / 1000 }')
-        else
-            cpu=$(awk 'NF == 2 && $1 ~ /^[0-9.]+$/ { printf "%.2f", $1 + $2 }' "$cpu_out")
-        fi
-        cpu=${cpu:-NA}
-    fi
+    cpu=$(cpu_seconds "$cpu_out")
     printf '%s,%s,%s,%s,%s,%s,%s,%s,%s\n' "$launcher" "$exchange" "$n" "$np" \
         "$run" "$RUN_WALL" "$cpu" "$daemons" "$RUN_STATUS" >>"$CSV"
 
-    printf '[%*d/%d] %-5s %-14s N=%-4d (%d procs) run %d: %s, %s s CPU, %d daemons' \
-        "${#total}" "$idx" "$total" "$launcher" "$exchange" "$n" "$np" "$run" \
-        "$([ "$RUN_STATUS" = ok ] && echo "$RUN_WALL s" || echo "$RUN_STATUS (exit $RUN_RC)")" \
-        "$cpu" "$daemons"
-    [ "$RUN_LEFTOVER" = 0 ] || printf ', %s leftover processes killed' "$RUN_LEFTOVER"
-    printf '\n'
-    if [ "$RUN_STATUS" != ok ]; then
-        printf '    last lines of %s:\n' "$log"
-        tail -n 3 "$log" | sed 's/^/    | /'
-    fi
+    report_run "$idx" "$total" "$log" \
+        "$(printf '%-5s %-14s N=%-4d (%d procs) run %d' "$launcher" "$exchange" "$n" "$np" "$run")" \
+        ", $cpu s CPU, $daemons daemons"
 }
 
 # ------------------------------------------------------------- the runs

@@ -28,11 +28,6 @@ LARGE_FROM=512
 TARGET_FROM=64
 TOLERANCE=20
 AGENT_REM=match
-OUTDIR=""
-PREFIX=""
-HNP=""
-AGENT=""
-RUN_TIMEOUT=""
 NICE=""
 USE_PERF=1
 PLOT=1
@@ -56,10 +51,7 @@ simulated nodes, with hnp-local-agent as ssh emulating the model SEQ:REM.
       --slow             the model $SLOW_MODEL: slow enough that the launch
                          model, not this machine's CPU, sets the pace
                          (up to a few hundred nodes on 2 cores)
-  -r, --runs R           runs per point (default: $RUNS)
-      --large-runs R     runs per point from --large-from nodes up
-                         (default: $LARGE_RUNS)
-      --large-from N     where --large-runs starts (default: $LARGE_FROM)
+$(usage_common)
       --agent-rem HOW    match: the agent waits REM - SEQ after its SEQ, so
                          that child i of a node starts SEQ·(i-1) + REM after
                          it, as in the model (default); same: the agent
@@ -67,11 +59,6 @@ simulated nodes, with hnp-local-agent as ssh emulating the model SEQ:REM.
                          per launch than the model
       --target-from N    the targets hold from N nodes up (default: $TARGET_FROM)
       --tolerance PCT    how far above its model greedy may be (default: $TOLERANCE)
-  -o, --outdir DIR       where results go (default: ./tree-bench-DATE)
-      --prefix DIR       an installed hnp: DIR/bin/hnp and
-                         DIR/libexec/hnp/hnp-local-agent
-      --hnp PATH         the hnp to run (default: from --prefix, else PATH)
-      --agent PATH       hnp-local-agent (default: beside the hnp install)
       --timeout S        seconds before a run is killed (default: grows
                          with the modeled time and N)
       --nice N           run hnp and its processes at niceness N (negative
@@ -89,34 +76,25 @@ Lists are separated by spaces or commas. Re-plot with
 EOF
 }
 
-# say, die, words, need_arg, checks, find_hnp, cleanup, timed_run,
-# parse_timing, progress, AWK_STATS
+# Messages, options, checks, the runs, parse_timing, progress, AWK_STATS;
+# OUTDIR, PREFIX, HNP, AGENT and RUN_TIMEOUT (empty unless given).
 # shellcheck source=bench-lib.sh
 . "$(dirname "$0")/bench-lib.sh"
 
 while [ $# -gt 0 ]; do
+    if common_option "$@"; then shift 2; continue; fi
     case $1 in
-        -n | --nodes) need_arg "$@"; NODES=$(words "$2"); shift ;;
         -t | --trees) need_arg "$@"; TREES=$(words "$2"); shift ;;
         -m | --models) need_arg "$@"; MODELS=$(words "$2"); shift ;;
         --slow) MODELS=$SLOW_MODEL ;;
-        -r | --runs) need_arg "$@"; RUNS=$2; shift ;;
-        --large-runs) need_arg "$@"; LARGE_RUNS=$2; shift ;;
-        --large-from) need_arg "$@"; LARGE_FROM=$2; shift ;;
         --agent-rem) need_arg "$@"; AGENT_REM=$2; shift ;;
         --target-from) need_arg "$@"; TARGET_FROM=$2; shift ;;
         --tolerance) need_arg "$@"; TOLERANCE=$2; shift ;;
-        -o | --outdir) need_arg "$@"; OUTDIR=$2; shift ;;
-        --prefix) need_arg "$@"; PREFIX=$2; shift ;;
-        --hnp) need_arg "$@"; HNP=$2; shift ;;
-        --agent) need_arg "$@"; AGENT=$2; shift ;;
-        --timeout) need_arg "$@"; RUN_TIMEOUT=$2; shift ;;
         --nice) need_arg "$@"; NICE=$2; shift ;;
         --no-perf) USE_PERF=0 ;;
         --no-plot) PLOT=0 ;;
         --reanalyse) REANALYSE=1 ;;
         --quick) NODES="16 64" MODELS=0.010:0.050 RUNS=1 LARGE_RUNS=1 ;;
-        -h | --help) usage; exit 0 ;;
         *) die "unknown argument '$1' (see --help)" ;;
     esac
     shift
@@ -169,22 +147,11 @@ NCORES=$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN)
 if [ "$REANALYSE" = 1 ] && { [ -z "$OUTDIR" ] || [ ! -s "$OUTDIR/tree.csv" ]; }; then
     die "--reanalyse needs --outdir DIR with a tree.csv"
 fi
-OUTDIR=${OUTDIR:-./tree-bench-$(date +%Y%m%d-%H%M%S)}
-mkdir -p "$OUTDIR/logs"
-OUTDIR=$(cd "$OUTDIR" && pwd)
+open_bench
 CSV=$OUTDIR/tree.csv
 SUMMARY=$OUTDIR/tree-summary.csv
 REPORT=$OUTDIR/tree-report.txt
 PNG=$OUTDIR/tree.png
-
-# Private: the agent's locks, so that another user's launches do not share
-# our "head" lock. Every process of a run inherits HNP_BENCH_RUN, which is
-# how cleanup and timed_run find stragglers, by pid.
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/hnp-tree-bench.XXXXXX")
-chmod 700 "$WORK"
-MARK_PREFIX="hnp-tree-bench-$$"
-CURRENT_PGID=""
-trap_cleanup
 
 # ------------------------------------------------------------ the trees
 # tree_options TREE SEQ REM: sets TREE_OPTS, the options that choose TREE,
