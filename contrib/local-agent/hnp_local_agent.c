@@ -30,6 +30,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -396,33 +397,72 @@ static void sleep_seconds(double seconds)
         sleep_until(monotonic_ns() + (int64_t)(seconds * 1e9));
 }
 
+/* One launch's turn on its launching node: who, and until when. */
+typedef struct turn {
+    int64_t pid;
+    int64_t until_ns; /* CLOCK_MONOTONIC */
+} turn_t;
+
+/* The node's turns still to come, read from @p fd: those over are left
+ * out, and so are the last ones whose agent is gone (killed with its run),
+ * which would otherwise hold up the next run for nothing. Turns are in the
+ * order they were taken, so their ends only grow. *@p n is how many. */
+static turn_t *turns_pending(int fd, const char *path, int64_t now, size_t *n)
+{
+    struct stat st;
+
+    if (fstat(fd, &st) != 0)
+        die("cannot read lock file %s: %s", path, strerror(errno));
+    size_t count = (size_t)st.st_size / sizeof(turn_t);
+    turn_t *t = malloc((count + 1) * sizeof(*t));
+    if (t == NULL)
+        die("out of memory");
+    ssize_t got = pread(fd, t, count * sizeof(*t), 0);
+    if (got < 0)
+        die("cannot read lock file %s: %s", path, strerror(errno));
+    count = (size_t)got / sizeof(*t);
+    size_t first = 0;
+    while (first < count && t[first].until_ns <= now)
+        first++;
+    while (count > first && kill((pid_t)t[count - 1].pid, 0) != 0 &&
+           errno == ESRCH)
+        count--;
+    memmove(t, t + first, (count - first) * sizeof(*t));
+    *n = count - first;
+    return t;
+}
+
 /* The sequential part of a launch: the launching node's CPU is busy with
  * one ssh client after another, in the order the launcher started them.
- * The node's lock file holds when its last reserved launch ends (a
- * CLOCK_MONOTONIC time): each call, under a brief lock, starts its own
- * @p seconds at that time or now, whichever is later, writes where they
- * end, and sleeps until then without the lock. First come, first served,
- * which the order of waiters on a held flock is not: a tree launcher's
- * first child, which has the largest subtree, really starts first. */
+ * The node's lock file lists the turns taken and not yet over: each call,
+ * under a brief lock, starts its own @p seconds when the last turn ends
+ * (or now, if none is pending), adds its turn, and sleeps until its end
+ * without the lock. First come, first served, which the order of waiters
+ * on a held flock is not: a tree launcher's first child, which has the
+ * largest subtree, really starts first. */
 static void take_launch_turn(const char *dir, double seconds)
 {
     const char *node = getenv("HNP_NODE_NAME");
     char *path = file_in(dir, node != NULL && node[0] != '\0' ? node : "head",
                          ".lock");
     int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-    int64_t busy_until = 0;
+    size_t n;
 
     if (fd < 0)
         die("cannot open lock file %s: %s", path, strerror(errno));
     while (flock(fd, LOCK_EX) < 0)
         if (errno != EINTR)
             die("cannot lock %s: %s", path, strerror(errno));
-    if (pread(fd, &busy_until, sizeof(busy_until), 0) != (ssize_t)sizeof(busy_until))
-        busy_until = 0; /* a new file: the node is idle */
     int64_t now = monotonic_ns();
-    int64_t done = (busy_until > now ? busy_until : now) + (int64_t)(seconds * 1e9);
-    if (pwrite(fd, &done, sizeof(done), 0) != (ssize_t)sizeof(done))
+    turn_t *t = turns_pending(fd, path, now, &n);
+    int64_t from = n > 0 && t[n - 1].until_ns > now ? t[n - 1].until_ns : now;
+    t[n].pid = getpid();
+    t[n].until_ns = from + (int64_t)(seconds * 1e9);
+    int64_t done = t[n].until_ns;
+    size_t size = (n + 1) * sizeof(*t);
+    if (pwrite(fd, t, size, 0) != (ssize_t)size || ftruncate(fd, (off_t)size) != 0)
         die("cannot write lock file %s: %s", path, strerror(errno));
+    free(t);
     close(fd); /* releases the lock */
     free(path);
     sleep_until(done);

@@ -170,6 +170,32 @@ elapsed=$(( $(now_ms) - start ))
 [ $elapsed -ge 2495 ] && [ $elapsed -lt 3800 ] \
     || fail "SEQ 0.5 + REM 1.5 twice took ${elapsed} ms, want about 2500"
 
+# A node's launches take turns in the order they came: the first of three
+# started 0.2 s apart is the first to run, although SEQ is long enough for
+# every order to be possible.
+for i in 1 2 3; do
+    HNP_AGENT_SEQ=0.3 HNP_NODE_NAME=nodeF agent n$i "echo n$i >> $tmp/order" &
+    sleep 0.2
+done
+wait
+[ "$(tr '\n' ' ' <"$tmp/order")" = "n1 n2 n3 " ] ||
+    fail "turns not taken in order: $(tr '\n' ' ' <"$tmp/order")"
+
+# Turns taken by agents that were killed (a benchmark's run cut short) do
+# not hold up the node's next launch.
+HNP_AGENT_SEQ=20 HNP_NODE_NAME=nodeK "$agent" n1 true &
+k1=$!
+sleep 0.3
+HNP_AGENT_SEQ=20 HNP_NODE_NAME=nodeK "$agent" n2 true &
+k2=$!
+sleep 0.3
+kill $k1 $k2
+wait $k1 $k2 2>/dev/null || true
+start=$(now_ms)
+HNP_AGENT_SEQ=0.1 HNP_NODE_NAME=nodeK expect_out ok n3 echo ok
+elapsed=$(( $(now_ms) - start ))
+[ $elapsed -lt 5000 ] || fail "a killed agent's turn held the node for ${elapsed} ms"
+
 # The default lock directory is private, and the node defaults to "head".
 unset HNP_AGENT_LOCKDIR
 TMPDIR=$tmp HNP_AGENT_SEQ=0.01 expect_out ok node1 echo ok
