@@ -573,64 +573,50 @@ WRAPPER
 }
 
 # ------------------------------------------------------- the node names
-# Launchers that look their host names up (MPICH's hydra, Open MPI) find
-# n1 ... nN in the hosts file for the benchmark's duration, node i at its
-# own loopback address, between two marker lines: no look-up of a made-up
-# name may ever reach an outside resolver. add_node_names N adds them;
-# cleanup removes them (remove_node_names), Ctrl-C included, and a block
-# left by a benchmark killed with SIGKILL is removed by the next one. One
-# benchmark that uses the names at a time: the block names its owner.
-readonly HOSTS_FILE=/etc/hosts
-readonly BLOCK_BEGIN="# hnp-bench begin" BLOCK_END="# hnp-bench end"
-HOSTS_ADDED=0
+# Launchers that look their host names up (MPICH's hydra, Open MPI) run in
+# a mount namespace of their own, made for each run by the command prefix
+# NAMES_CMD, in which /etc/hosts also maps n1 ... nN (node i at its own
+# loopback address) and /etc/nsswitch.conf answers host look-ups from that
+# file alone. So no look-up of a made-up name can reach a resolver, for
+# any address family a launcher asks for (an IPv6 look-up finds nothing in
+# the file and, with "files dns", would go on to DNS), and the machine's
+# own files are never changed: nothing to undo, even after kill -9, and
+# benchmarks may run side by side. prepare_node_names N sets it up; needs
+# root (a mount namespace).
+NAMES_CMD=()
 
 # node_addr I: node i's address, 127.0.0.3 upwards: 127.0.0.1 is
 # localhost already, and no launcher may take a node for this machine.
 node_addr() { printf '127.0.%d.%d' $(($1 / 250)) $(($1 % 250 + 2)); }
 
-# The hosts file without our block. Rewritten in place (cat, not mv): in a
-# container /etc/hosts is often a bind mount that cannot be replaced.
-remove_hosts_block() {
-    local tmp
-    tmp=$(mktemp "$WORK/hosts.XXXXXX")
-    awk -v b="$BLOCK_BEGIN" -v e="$BLOCK_END" '
-        $0 == b { skip = 1; next }
-        skip && $0 == e { skip = 0; next }
-        !skip' "$HOSTS_FILE" >"$tmp"
-    cat "$tmp" >"$HOSTS_FILE"
-    rm -f "$tmp"
-}
-
-remove_node_names() {
-    [ "$HOSTS_ADDED" = 1 ] || return 0
-    remove_hosts_block && say "removed the node names from $HOSTS_FILE" 2>/dev/null
-    HOSTS_ADDED=0
-}
-
-add_node_names() { # N
-    local max=$1 owner block got
-    [ -w "$HOSTS_FILE" ] || die "the node names go into $HOSTS_FILE: run as root"
-    # The names must come from the file before any other source is asked.
-    awk '$1 == "hosts:" { found = 1; first = $2 } END { exit !(found && first == "files") }' \
-        /etc/nsswitch.conf 2>/dev/null ||
-        die "/etc/nsswitch.conf must list files first for hosts: the node names would be looked up elsewhere"
-    owner=$(awk -v b="$BLOCK_BEGIN" '$0 == b { getline; if ($2 == "pid") print $3; exit }' "$HOSTS_FILE")
-    if [ -n "$owner" ] && [ "$owner" != $$ ] && kill -0 "$owner" 2>/dev/null; then
-        die "process $owner (another benchmark?) has its node names in $HOSTS_FILE; if it is gone, delete the lines from '$BLOCK_BEGIN' to '$BLOCK_END'"
-    fi
-    if grep -qxF "$BLOCK_BEGIN" "$HOSTS_FILE"; then
-        say "removing a stale node block from $HOSTS_FILE"
-        remove_hosts_block
-    fi
+prepare_node_names() { # N
+    local max=$1 dir=$WORK/names block got
+    [ "$(id -u)" = 0 ] || die "the node names need a mount namespace of their own: run as root"
+    command -v unshare >/dev/null || die "unshare (util-linux) is missing"
+    mkdir -p "$dir"
     block=$(for ((i = 1; i <= max; i++)); do printf '%s n%d\n' "$(node_addr "$i")" "$i"; done)
-    HOSTS_ADDED=1
-    printf '%s\n# pid %d\n%s\n%s\n' "$BLOCK_BEGIN" $$ "$block" "$BLOCK_END" >>"$HOSTS_FILE"
-    # Every name resolves to its address (one getent for all of them).
+    {
+        cat /etc/hosts
+        # The launchers' daemons call back to this machine by its name.
+        grep -qw -- "$(hostname)" /etc/hosts || printf '127.0.0.1 %s\n' "$(hostname)"
+        printf '%s\n' "$block"
+    } >"$dir/hosts"
+    if [ -f /etc/nsswitch.conf ]; then
+        awk '$1 == "hosts:" { print "hosts: files"; seen = 1; next } { print }
+             END { if (!seen) print "hosts: files" }' /etc/nsswitch.conf >"$dir/nsswitch.conf"
+    else
+        echo "hosts: files" >"$dir/nsswitch.conf"
+    fi
+    # shellcheck disable=SC2016 # expanded by that shell
+    NAMES_CMD=(unshare --mount --propagation private -- sh -c
+        'mount --bind "$1" /etc/hosts && mount --bind "$2" /etc/nsswitch.conf && shift 2 && exec "$@"'
+        names "$dir/hosts" "$dir/nsswitch.conf")
+    # Inside, every name resolves to its address (one getent for all).
     # shellcheck disable=SC2046 # one word a name
-    got=$(getent hosts $(seq -f 'n%.0f' 1 "$max") | awk '{ print $1, $2 }' || true)
+    got=$("${NAMES_CMD[@]}" getent hosts $(seq -f 'n%.0f' 1 "$max") | awk '{ print $1, $2 }' || true)
     [ "$got" = "$block" ] ||
-        die "the node names do not all resolve to their addresses in $HOSTS_FILE"
+        die "the node names do not all resolve to their addresses in the benchmark's mount namespace"
     # The launchers' daemons call back to this machine by its name.
-    got=$(getent hosts "$(hostname)" | awk '{ print $1; exit }')
+    got=$("${NAMES_CMD[@]}" getent hosts "$(hostname)" | awk '{ print $1; exit }' || true)
     [[ $got == 127.* ]] || die "this machine's name $(hostname) resolves to '${got:-nothing}', not loopback"
 }

@@ -6,7 +6,8 @@
 # shell under the same launch model. It writes mpi.csv (one line a run)
 # and mpi-summary.txt (medians). See README.md beside this file; --help
 # lists the options. Needs root when hydra runs: hydra resolves the node
-# names, so they go into /etc/hosts for the duration of the benchmark.
+# names, which every run finds in a private /etc/hosts (a mount namespace
+# of its own).
 set -euo pipefail
 
 # C numbers (decimal points) and sorting whatever the caller's locale.
@@ -46,9 +47,10 @@ $(usage_common)
       --quick            smoke run: 16 nodes, one run
   -h, --help             this text
 
-Lists are separated by spaces or commas. With hydra, the names n1..nN are
-added to /etc/hosts (a block between "$BLOCK_BEGIN" and
-"$BLOCK_END", one 127.0.x.y address a node) and removed at the end.
+Lists are separated by spaces or commas. With hydra, every run sees the
+names n1..nN in an /etc/hosts of its own (one 127.0.x.y address a node,
+in a private mount namespace; host look-ups answered from that file
+alone), so that hydra never asks a resolver for them; needs root.
 EOF
 }
 
@@ -107,9 +109,9 @@ fi
 command -v mpicc >/dev/null || die "MPICH's mpicc is not installed (contrib/install-deps.sh)"
 if has_launcher hydra; then
     command -v mpiexec.hydra >/dev/null || die "mpiexec.hydra is not installed"
-    # Hydra looks the node names up: they must come from our block, never
-    # from an outside resolver, so the block has to be writable.
-    [ -w "$HOSTS_FILE" ] || die "hydra needs $HOSTS_FILE writable (run as root) or -l hnp"
+    # Hydra looks the node names up: they must come from our own hosts
+    # file, never from an outside resolver (a mount namespace: root).
+    [ "$(id -u)" = 0 ] || die "hydra needs the node names in a mount namespace of their own: run as root, or -l hnp"
 fi
 pick_cpu_tool
 
@@ -124,8 +126,6 @@ export UCX_TLS=sm,self
 
 # ------------------------------------------------------------- output
 # WORK holds the program, the agent wrapper and its call log.
-# cleanup (bench-lib.sh) calls cleanup_more before it removes WORK.
-cleanup_more() { remove_node_names; }
 open_bench
 CSV=$OUTDIR/mpi.csv
 SUMMARY=$OUTDIR/mpi-summary.txt
@@ -140,8 +140,9 @@ WRAPPER=$WORK/agent-wrapper
 CALLS=$WORK/agent-calls.log
 write_agent_wrapper "$WRAPPER" "$CALLS"
 
-# Hydra looks the node names up.
-if has_launcher hydra; then add_node_names "$max_nodes"; fi
+# Hydra looks the node names up: every run, hnp's too, in the namespace
+# where they resolve.
+if has_launcher hydra; then prepare_node_names "$max_nodes"; fi
 
 # ----------------------------------------------------------------- plan
 # One line a run: launcher exchange nodes run. Interleaved (every point
@@ -190,6 +191,7 @@ run_one() {
         cmd=(mpiexec.hydra -launcher ssh -launcher-exec "$WRAPPER"
             -hosts "${hosts%,}" -n "$np" "$WORK/empty_mpi")
     fi
+    cmd=("${NAMES_CMD[@]}" "${cmd[@]}")
     count_cpu "$cpu_out"
 
     : >"$CALLS"

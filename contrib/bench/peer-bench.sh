@@ -6,7 +6,8 @@
 # remote shell under one launch model. It writes peer.csv (one line a run)
 # and peer-summary.txt (medians, side by side). See README.md beside this
 # file; --help lists the options. Needs root: the nodes get their own host
-# names (a UTS namespace each) and addresses (in /etc/hosts).
+# names (a UTS namespace each) and addresses (in an /etc/hosts of the
+# benchmark's own, in a mount namespace).
 set -euo pipefail
 
 # C numbers (decimal points) and sorting whatever the caller's locale.
@@ -50,9 +51,9 @@ $(usage_common)
 
 Lists are separated by spaces or commas. Open MPI (Debian's openmpi-bin)
 is installed with apt-get if missing, without switching the mpirun and
-mpicc alternatives away from MPICH. The names n1..nN are added to
-/etc/hosts for the benchmark's duration (a block between
-"# hnp-bench begin" and "# hnp-bench end") and removed at the end.
+mpicc alternatives away from MPICH. Every run sees the names n1..nN in
+an /etc/hosts of its own (a private mount namespace, host look-ups
+answered from that file alone), so that no launcher asks a resolver.
 EOF
 }
 
@@ -89,7 +90,7 @@ has_launcher() { [[ " $LAUNCHERS " == *" $1 "* ]]; }
 has_ompi() { has_launcher ompi-tree || has_launcher ompi-flat; }
 
 # ------------------------------------------------------------ the tools
-[ "$(id -u)" = 0 ] || die "run as root: the nodes' host names (unshare --uts) and addresses (/etc/hosts) need it"
+[ "$(id -u)" = 0 ] || die "run as root: the nodes' host names (unshare --uts) and addresses (unshare --mount) need it"
 find_hnp
 unshare --uts true 2>/dev/null || die "unshare --uts does not work here: the nodes cannot have host names of their own"
 if has_launcher hydra; then
@@ -106,7 +107,6 @@ unset HNP_NODE_NAME
 # ------------------------------------------------------------- output
 # WORK holds the remote shell, its call log and the nodes' temporary
 # directories.
-cleanup_more() { remove_node_names; }
 open_bench
 CSV=$OUTDIR/peer.csv
 SUMMARY=$OUTDIR/peer-summary.txt
@@ -154,7 +154,7 @@ CALLS=$WORK/agent-calls.log
 NODE_TMP=$WORK/nodes
 write_agent_wrapper "$WRAPPER" "$CALLS" "$NODE_TMP"
 cp "$WRAPPER" "$WRAPPER.node" "$OUTDIR/logs/"
-add_node_names "$max_nodes"
+prepare_node_names "$max_nodes"
 
 # What ran, for the summary.
 versions() {
@@ -223,6 +223,7 @@ run_one() {
     # machine's cores; the flat launchers need N·SEQ at least.
     limit=${RUN_TIMEOUT:-$(awk -v n="$n" -v s="$SEQ" 'BEGIN { printf "%d", 60 + n / 4 + 2 * n * s }')}
     launcher_command "$launcher" "$n"
+    cmd=("${NAMES_CMD[@]}" "${cmd[@]}")
     count_cpu "$cpu_out"
 
     # Fresh temporary directories, head's and nodes', made here rather
