@@ -115,7 +115,9 @@ static void output_arrived(void *ctx, uint32_t rank, int stream,
         while (keep_from > 0 && lb->data[keep_from - 1] != '\n')
             keep_from--;
     send_output(d, rank, stream, lb->data, keep_from);
-    memmove(lb->data, lb->data + keep_from, lb->len - keep_from);
+    /* Nothing to move when all went, or none (the buffer may be unset). */
+    if (keep_from > 0 && keep_from < lb->len)
+        memmove(lb->data, lb->data + keep_from, lb->len - keep_from);
     lb->len -= keep_from;
 }
 
