@@ -22,33 +22,48 @@ static int plm_prsh_init(struct hnp_rte *rte)
 
 /*
  * The greedy tree is stored, not computed by formula, and the runtime keeps
- * copies of it (rte->spawn_tree) for the rest of the process's life, so the
- * module owns it until exit. The runtime asks for the spawn tree once per
- * process; asking again for another size or costs builds a new tree and
- * keeps the old one, since copies of it may still be in use.
+ * copies of it (rte->spawn_tree) for as long as it runs, so the module owns
+ * every tree it built until the component closes, after the runtime has
+ * gone (plm_prsh_release_trees). The runtime asks for the spawn tree once
+ * per process; asking again for another size or costs builds a new tree
+ * and keeps the old one, since copies of it may still be in use.
  */
-static hnp_tree_t plm_prsh_greedy_tree;
+static hnp_tree_t *plm_prsh_built; /* every greedy tree built, newest last */
+static size_t plm_prsh_nbuilt;
 static double plm_prsh_greedy_seq, plm_prsh_greedy_rem;
 
 static int plm_prsh_greedy(uint32_t nprocs, hnp_tree_t *out)
 {
-    hnp_tree_t built;
+    hnp_tree_t built, *grown;
     int rc;
 
-    if (plm_prsh_greedy_tree.n == nprocs &&
+    if (plm_prsh_nbuilt > 0 && plm_prsh_built[plm_prsh_nbuilt - 1].n == nprocs &&
         plm_prsh_greedy_seq == plm_prsh_seq &&
         plm_prsh_greedy_rem == plm_prsh_rem) {
-        *out = plm_prsh_greedy_tree;
+        *out = plm_prsh_built[plm_prsh_nbuilt - 1];
         return HNP_SUCCESS;
     }
+    grown = realloc(plm_prsh_built, (plm_prsh_nbuilt + 1) * sizeof(*grown));
+    if (grown == NULL)
+        return HNP_ERR_NOMEM;
+    plm_prsh_built = grown;
     rc = hnp_tree_greedy(nprocs, plm_prsh_seq, plm_prsh_rem, &built);
     if (rc != HNP_SUCCESS)
         return rc;
-    plm_prsh_greedy_tree = built;
+    plm_prsh_built[plm_prsh_nbuilt++] = built;
     plm_prsh_greedy_seq = plm_prsh_seq;
     plm_prsh_greedy_rem = plm_prsh_rem;
     *out = built;
     return HNP_SUCCESS;
+}
+
+void plm_prsh_release_trees(void)
+{
+    for (size_t i = 0; i < plm_prsh_nbuilt; i++)
+        hnp_tree_release(&plm_prsh_built[i]);
+    free(plm_prsh_built);
+    plm_prsh_built = NULL;
+    plm_prsh_nbuilt = 0;
 }
 
 /*
