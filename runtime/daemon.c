@@ -302,6 +302,7 @@ static void exit_timed_out(hnp_rte_t *rte, void *cbdata)
 {
     hnpd_t *d = cbdata;
 
+    hnp_rte_timer_destroy(d->exit_timer);
     d->exit_timer = NULL;
     HNP_WARN(rte->log, "node %s: leaving before everything ended", d->node);
     hnp_rte_stop_loop(rte);

@@ -117,6 +117,7 @@ static void launch_timed_out(hnp_rte_t *rte, void *cbdata)
     size_t cap = 256 + (size_t)job->ndaemons * 512, used;
     char *msg = malloc(cap);
 
+    hnp_rte_timer_destroy(job->launch_timer);
     job->launch_timer = NULL;
     if (msg == NULL) {
         hnp_job_abort(job, 1, "daemons did not call back in time");
@@ -274,6 +275,7 @@ static void end_timed_out(hnp_rte_t *rte, void *cbdata)
 {
     hnp_job_t *job = cbdata;
 
+    hnp_rte_timer_destroy(job->end_timer);
     job->end_timer = NULL;
     HNP_WARN(rte->log, "%u daemon connections still open after shutdown; "
              "leaving", hnp_oob_num_connections(rte->oob));
@@ -319,6 +321,7 @@ static void job_timed_out(hnp_rte_t *rte, void *cbdata)
     char msg[128];
 
     (void)rte;
+    hnp_rte_timer_destroy(job->timeout_timer);
     job->timeout_timer = NULL;
     snprintf(msg, sizeof(msg), "the job ran longer than --timeout %g s; "
              "killing it", job->args->timeout);
