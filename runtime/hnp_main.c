@@ -181,8 +181,10 @@ static int run_job(hnp_setup_t *setup, hnp_args_t *args)
     for (int i = 0; i < 5; i++)
         if (sigev[i] != NULL)
             event_free(sigev[i]);
-    hnp_rte_destroy(job.rte);
+    /* The job's timers and events live on the runtime's event base: they
+     * go first. */
     hnp_job_release(&job);
+    hnp_rte_destroy(job.rte);
     return job.exit_status != 0 ? job.exit_status : (rc != HNP_SUCCESS);
 }
 
