@@ -145,10 +145,14 @@ spawn() {
     echo "$!" >"$pidfile"
 }
 
-# spawned_dead PIDFILE: the process spawn started has exited.
+# spawned_dead PIDFILE: the process spawn started has exited. Daemons
+# told to write the same pid file (munged --pid-file) truncate and rewrite
+# it while they start: an empty or unreadable file is not a death, only a
+# pid that no longer runs is (the file is read again at the next poll).
 spawned_dead() {
-    local pid
-    read -r pid 2>/dev/null <"$1" || return 0
+    local pid=""
+    read -r pid 2>/dev/null <"$1" || true
+    [[ $pid =~ ^[0-9]+$ ]] || return 1
     ! alive "$pid"
 }
 
