@@ -15,13 +15,13 @@
 #include <ltdl.h>
 #ifdef HAVE_DLFCN_H
 #include <dlfcn.h>
-#include <unistd.h>
 #endif
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "mca_repository.h"
 
@@ -540,8 +540,22 @@ static int search_directory(search_t *s, const char *dir)
 {
     char **files;
     size_t nfiles;
-    int rc = list_candidates(s, dir, &files, &nfiles);
+    int rc;
 
+    /* One component wanted: its file name is known, no listing needed
+     * (every daemon's start-up, often on a shared file system). */
+    if (s->only != NULL) {
+        char file[HNP_MCA_NAME_LEN * 2 + 16];
+        char *path;
+
+        snprintf(file, sizeof(file), "%s%s%s", s->prefix, s->only, MCA_SO_SUFFIX);
+        if ((path = join_path(dir, file)) == NULL)
+            return HNP_ERR_NOMEM;
+        rc = access(path, F_OK) == 0 ? consider_file(s, dir, file) : HNP_SUCCESS;
+        free(path);
+        return rc;
+    }
+    rc = list_candidates(s, dir, &files, &nfiles);
     if (rc != HNP_SUCCESS)
         return rc;
     for (size_t i = 0; rc == HNP_SUCCESS && i < nfiles; i++)
@@ -567,7 +581,11 @@ static char *expand_directory(const char *elem, size_t len)
     return strndup(elem, len);
 }
 
-static int search_path(search_t *s, const char *path)
+/* Call @p fn on each directory of the colon-separated @p path in order (`~`
+ * expanded, empty elements skipped) until it returns anything but
+ * HNP_SUCCESS, which is returned. */
+static int for_each_directory(const char *path,
+                              int (*fn)(void *arg, const char *dir), void *arg)
 {
     const char *elem = path;
 
@@ -577,7 +595,7 @@ static int search_path(search_t *s, const char *path)
 
         if (len > 0) {
             char *dir = expand_directory(elem, len);
-            int rc = dir != NULL ? search_directory(s, dir) : HNP_ERR_NOMEM;
+            int rc = dir != NULL ? fn(arg, dir) : HNP_ERR_NOMEM;
 
             free(dir);
             if (rc != HNP_SUCCESS)
@@ -588,7 +606,47 @@ static int search_path(search_t *s, const char *path)
     return HNP_SUCCESS;
 }
 
+static int search_one_directory(void *arg, const char *dir)
+{
+    return search_directory(arg, dir);
+}
+
 /* ------------------------------------------------------------ helper modules */
+
+/* One helper-module search in progress. */
+typedef struct module_search {
+    mca_repository_t *repo;
+    const char *file, *symbol;
+    void *handle, *sym;
+    char reasons[MCA_REASON_LEN]; /* of files that were there but failed */
+} module_search_t;
+
+/* HNP_SUCCESS: not here, go on; 1: found; < 0: out of memory. */
+static int try_module_in(void *arg, const char *dir)
+{
+    module_search_t *m = arg;
+    char *full = join_path(dir, m->file);
+
+    if (full == NULL)
+        return HNP_ERR_NOMEM;
+    if (access(full, F_OK) == 0) {
+        HNP_VERBOSE(m->repo->log, MCA_VERBOSE_STEP, "%s: opening", full);
+        lt_dlhandle h = lt_dlopenadvise(full, m->repo->advise);
+        m->sym = h != NULL ? lt_dlsym(h, m->symbol) : NULL;
+        if (m->sym != NULL) {
+            m->handle = h;
+            free(full);
+            return 1;
+        }
+        size_t used = strlen(m->reasons);
+        snprintf(m->reasons + used, sizeof(m->reasons) - used, "%s%s: %s",
+                 used > 0 ? "; " : "", full, ltdl_error());
+        if (h != NULL)
+            lt_dlclose(h);
+    }
+    free(full);
+    return HNP_SUCCESS;
+}
 
 int mca_repository_open_module(mca_repository_t *repo, const char *path,
                                const char *name, const char *symbol,
@@ -596,44 +654,24 @@ int mca_repository_open_module(mca_repository_t *repo, const char *path,
                                size_t errlen)
 {
     char file[HNP_MCA_NAME_LEN * 2 + sizeof(MCA_SO_SUFFIX)];
-    char reasons[MCA_REASON_LEN] = "";
-    const char *elem = path;
+    module_search_t m = { .repo = repo, .file = file, .symbol = symbol };
+    int rc;
 
     snprintf(file, sizeof(file), "%s%s", name, MCA_SO_SUFFIX);
-    while (elem != NULL && *elem != '\0') {
-        const char *colon = strchr(elem, ':');
-        size_t len = colon != NULL ? (size_t)(colon - elem) : strlen(elem);
-        char *dir = len > 0 ? expand_directory(elem, len) : NULL;
-        char *full = dir != NULL ? join_path(dir, file) : NULL;
-
-        elem = colon != NULL ? colon + 1 : NULL;
-        free(dir);
-        if (full == NULL || access(full, F_OK) != 0) {
-            free(full);
-            continue;
-        }
-        HNP_VERBOSE(repo->log, MCA_VERBOSE_STEP, "%s: opening", full);
-        lt_dlhandle h = lt_dlopenadvise(full, repo->advise);
-        void *found = h != NULL ? lt_dlsym(h, symbol) : NULL;
-        if (found != NULL) {
-            free(full);
-            *handle = h;
-            *sym = found;
-            return HNP_SUCCESS;
-        }
-        size_t used = strlen(reasons);
-        snprintf(reasons + used, sizeof(reasons) - used, "%s%s: %s",
-                 used > 0 ? "; " : "", full, ltdl_error());
-        if (h != NULL)
-            lt_dlclose(h);
-        free(full);
+    rc = for_each_directory(path, try_module_in, &m);
+    if (rc == 1) {
+        *handle = m.handle;
+        *sym = m.sym;
+        return HNP_SUCCESS;
     }
-    if (reasons[0] != '\0')
-        hnp_err_set(err, errlen, "cannot load %s: %s", file, reasons);
+    if (rc != HNP_SUCCESS)
+        hnp_err_set(err, errlen, "out of memory looking for %s", file);
+    else if (m.reasons[0] != '\0')
+        hnp_err_set(err, errlen, "cannot load %s: %s", file, m.reasons);
     else
         hnp_err_set(err, errlen, "%s is in no directory of the component "
                     "path '%s'", file, path != NULL ? path : "");
-    return HNP_ERR_LOAD;
+    return rc != HNP_SUCCESS && rc != 1 ? rc : HNP_ERR_LOAD;
 }
 
 void mca_repository_close_module(void *handle)
@@ -680,7 +718,7 @@ int mca_repository_find(mca_repository_t *repo, const char *framework,
                 path != NULL ? path : "");
     rc = add_builtins(&s, builtin);
     if (rc == HNP_SUCCESS)
-        rc = search_path(&s, path);
+        rc = for_each_directory(path, search_one_directory, &s);
     if (rc != HNP_SUCCESS)
         goto fail;
     if (result.ncomponents > 1)
