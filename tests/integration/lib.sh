@@ -13,10 +13,17 @@ AGENT="$top_builddir/contrib/local-agent/hnp-local-agent"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/hnp-test.XXXXXX")
 prefix="t$$x"                      # node names: ${prefix}n1, ${prefix}n2, ...
 
+# Every process of this test carries HNPTEST_MARK in its environment (not
+# HNP_*: the daemons do not pass those on to the processes they start), so
+# that it is found even once it has exec'd something without "$prefix" in
+# its arguments.
+export HNPTEST_MARK="$prefix"
+
 cleanup() {
     # Anything of this test still alive is a bug the test reports; it is
     # killed here all the same so that one failure does not leak into others.
-    pkill -KILL -f -- "$prefix" 2>/dev/null || true
+    local p
+    for p in $(leftovers); do kill -KILL "$p" 2>/dev/null || true; done
     rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -56,9 +63,21 @@ run_hnp() {
     return 0
 }
 
-# The processes of this test still alive (daemons carry the node names,
-# application processes the marker "$prefix" in their arguments).
-leftovers() { pgrep -f -- "$prefix" | grep -v "^$$\$" || true; }
+# The processes of this test still alive: those with the node names in
+# their arguments (daemons), and those with the marker in their environment
+# (everything they started), but not this shell's own process group (the
+# test script, its pipelines and subshells carry the marker too; hnp's
+# daemons leave it, and every process they start has a group of its own).
+leftovers() {
+    local group
+    group=$(ps -o pgid= -p $$ | tr -d ' ')
+    {
+        pgrep -f -- "$prefix" || true
+        grep -lzx -- "HNPTEST_MARK=$prefix" /proc/[0-9]*/environ 2>/dev/null |
+            sed 's,^/proc/\([0-9]*\)/environ$,\1,' || true
+    } | sort -un | xargs -r ps -o pid=,pgid= -p 2>/dev/null |
+        awk -v group="$group" -v me=$$ '$1 != me && $2 != group { print $1 }' || true
+}
 
 # Wait a little for stragglers, then fail naming them.
 assert_no_leftovers() {

@@ -22,10 +22,11 @@ expect_status 0 "large output"
 [ "$(wc -c <"$tmp/out")" = 8388609 ] || fail "8 MB + newline expected, got $(wc -c <"$tmp/out") bytes"
 # 1 MB from each of 256 ranks (128 nodes) arrives whole: 16384 lines of
 # 64 bytes naming their rank.
-status=0
+# (hnp's own status: the pipe's would be uniq's)
 timeout -k 5 120 "$HNP" -N 2 --host "$(hosts 128)" sh -c \
     'yes "$(printf "%-63s" "$HNP_RANK-")" | head -n 16384' \
-    "$prefix" 2>"$tmp/err" | cut -d- -f1 | sort -n | uniq -c >"$tmp/counts" || status=$?
+    "$prefix" 2>"$tmp/err" | cut -d- -f1 | sort -n | uniq -c >"$tmp/counts" &&
+    status=${PIPESTATUS[0]} || status=${PIPESTATUS[0]}
 expect_status 0 "256 ranks x 1 MB"
 [ "$(wc -l <"$tmp/counts")" = 256 ] || { head -n 5 "$tmp/counts"; cat "$tmp/err"; fail "output of $(wc -l <"$tmp/counts") ranks, expected 256"; }
 awk '$1 != 16384 { exit 1 }' "$tmp/counts" || fail "some rank's 16384 lines did not all arrive: $(awk '$1 != 16384' "$tmp/counts" | head -3)"
@@ -33,10 +34,9 @@ awk '$1 != 16384 { exit 1 }' "$tmp/counts" || fail "some rank's 16384 lines did 
 # A slow reader of hnp's output slows the job down: 100 MB through a
 # reader that starts 2 s late arrive whole, and the daemon never holds more
 # than a few MB of it.
-status=0
 timeout -k 5 120 "$HNP" --timing -N 1 --host "$(hosts 1)" \
     sh -c 'head -c 100000000 /dev/zero' "$prefix" 2>"$tmp/err" |
-    (sleep 2; wc -c >"$tmp/count") || status=$?
+    (sleep 2; wc -c >"$tmp/count") && status=${PIPESTATUS[0]} || status=${PIPESTATUS[0]}
 expect_status 0 "slow reader"
 [ "$(cat "$tmp/count")" = 100000000 ] || fail "100 MB expected, got $(cat "$tmp/count")"
 rss=$(sed -n 's/.*daemon peak RSS (max) *\([0-9]*\) kB/\1/p' "$tmp/err")
