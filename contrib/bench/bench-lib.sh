@@ -15,13 +15,14 @@ words() { printf '%s\n' "${1//,/ }"; }
 
 need_arg() { [ $# -ge 2 ] || die "option $1 needs a value (see --help)"; }
 
-# Every process of a run inherits HNP_BENCH_RUN (the agent passes the
-# environment on, to daemons and proxies alike), so stragglers are found
-# by pid, without touching anyone else's processes.
+# Every process of a run inherits HNPBENCH_RUN (the agent passes the
+# environment on, to daemons and proxies alike, and a daemon to the
+# programs it starts: it drops only HNP_* variables, hence the name), so
+# stragglers are found by pid, without touching anyone else's processes.
 
-marked_pids() { # REGEX: pids whose environment has HNP_BENCH_RUN=REGEX
+marked_pids() { # REGEX: pids whose environment has HNPBENCH_RUN=REGEX
     local f
-    { grep -lzE -- "^HNP_BENCH_RUN=$1\$" /proc/[0-9]*/environ 2>/dev/null || true; } |
+    { grep -lzE -- "^HNPBENCH_RUN=$1\$" /proc/[0-9]*/environ 2>/dev/null || true; } |
         while read -r f; do
             f=${f#/proc/}
             printf '%s\n' "${f%/environ}"
@@ -148,7 +149,7 @@ raise_fd_limit() {
 # ------------------------------------------------------------- the runs
 # The driver sets WORK (its private directory: the agent's locks, so that
 # another user's launches do not share our "head" lock), MARK_PREFIX (the
-# start of its runs' HNP_BENCH_RUN), CURRENT_PGID="" and OUTDIR, may define
+# start of its runs' HNPBENCH_RUN), CURRENT_PGID="" and OUTDIR, may define
 # cleanup_more, and calls trap_cleanup.
 cleanup() {
     local n
@@ -209,7 +210,7 @@ timed_run() {
     # it), which cleanup kills if we are interrupted mid-run. hnp needs
     # about 10 s to wind a launch down after SIGTERM: 15 before SIGKILL.
     HNP_AGENT_SEQ=$seq HNP_AGENT_REM=$rem HNP_AGENT_LOCKDIR=$WORK/agent \
-        HNP_BENCH_RUN=$MARK_PREFIX.$idx \
+        HNPBENCH_RUN=$MARK_PREFIX.$idx \
         timeout --kill-after=15 "$limit" "$@" </dev/null >>"$log" 2>&1 &
     CURRENT_PGID=$!
     wait "$CURRENT_PGID" || RUN_RC=$?
