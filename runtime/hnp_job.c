@@ -128,10 +128,10 @@ static void launch_timed_out(hnp_rte_t *rte, void *cbdata)
                             job->ndaemons - job->known, job->ndaemons,
                             rte->core->launch_timeout);
     for (hnp_vpid_t v = 1; v < rte->nprocs && used < cap; v++) {
+        if (job->up_at != NULL && job->up_at[v] > 0)
+            continue;
         const char *cmd = rte->launcher != NULL
                               ? hnp_launcher_command(rte->launcher, v) : NULL;
-        if (job->daemon_known[v])
-            continue;
         used += (size_t)snprintf(msg + used, cap - used, "\n  node %s (vpid "
                                  "%u)%s%s", rte->node_names[v], v,
                                  cmd != NULL ? ": command: " : "",
@@ -208,32 +208,22 @@ static void role_peer_down(hnp_rte_t *rte, hnp_vpid_t peer, size_t unsent)
 
 /* ------------------------------------------------------------ reports */
 
-static void on_phase2_done(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
-                           const void *data, size_t len, void *cbdata)
+/* A daemon has its contact table (HNP_TAG_PHASE2_DONE) or has started
+ * its processes (HNP_TAG_PROCS_STARTED): the mark, once all have. */
+static void on_daemon_reached(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
+                              const void *data, size_t len, void *cbdata)
 {
     hnp_job_t *job = cbdata;
+    enum hnp_phase_mark mark = tag == HNP_TAG_PHASE2_DONE
+                                   ? HNP_MARK_TABLE_EVERYWHERE
+                                   : HNP_MARK_PROCS_STARTED;
 
     (void)rte;
     (void)src;
-    (void)tag;
     (void)data;
     (void)len;
-    if (++job->phase2_reports == job->ndaemons)
-        hnp_job_mark(job, HNP_MARK_TABLE_EVERYWHERE);
-}
-
-static void on_procs_started(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
-                             const void *data, size_t len, void *cbdata)
-{
-    hnp_job_t *job = cbdata;
-
-    (void)rte;
-    (void)src;
-    (void)tag;
-    (void)data;
-    (void)len;
-    if (++job->started_reports == job->ndaemons)
-        hnp_job_mark(job, HNP_MARK_PROCS_STARTED);
+    if (++job->reports[mark] == job->ndaemons)
+        hnp_job_mark(job, mark);
 }
 
 static void on_stats(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
@@ -417,8 +407,8 @@ void hnp_job_register_handlers(hnp_job_t *job)
     rte->role.peer_down = role_peer_down;
     rte->role.spawn_complete = spawn_complete;
     hnp_rte_recv(rte, HNP_TAG_FAILURE, on_failure, job);
-    hnp_rte_recv(rte, HNP_TAG_PHASE2_DONE, on_phase2_done, job);
-    hnp_rte_recv(rte, HNP_TAG_PROCS_STARTED, on_procs_started, job);
+    hnp_rte_recv(rte, HNP_TAG_PHASE2_DONE, on_daemon_reached, job);
+    hnp_rte_recv(rte, HNP_TAG_PROCS_STARTED, on_daemon_reached, job);
     hnp_rte_recv(rte, HNP_TAG_STATS, on_stats, job);
     hnp_rte_recv(rte, HNP_TAG_PEER_LOST, on_peer_lost, job);
 }

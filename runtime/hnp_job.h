@@ -28,12 +28,8 @@ typedef struct hnp_job {
     const hnp_args_t *args;
     hnp_job_map_t map;
     uint32_t ndaemons;
-    uint32_t spawn_children;   /* the HNP's own, in the spawn tree */
-    uint32_t joined;           /* of those, how many joined */
-    uint32_t known;            /* daemons whose URI the HNP learned */
-    bool *daemon_known;        /* [nprocs] */
-    uint32_t phase2_reports;
-    uint32_t started_reports;
+    uint32_t known;            /* daemons up (up_at[v] > 0) */
+    uint32_t reports[HNP_MARK_COUNT]; /* daemons' reports of reaching a mark */
     uint32_t procs_exited;
     bool launched;
     bool ending;               /* shutdown sent; waiting for the daemons */

@@ -88,7 +88,6 @@ static void daemon_up(hnp_rte_t *rte, hnp_vpid_t vpid)
     if (job->up_at[vpid] > 0)
         return;
     job->up_at[vpid] = hnp_job_now(job);
-    job->daemon_known[vpid] = true;
     if (++job->known < job->ndaemons)
         return;
     hnp_job_mark(job, HNP_MARK_DAEMONS_UP);

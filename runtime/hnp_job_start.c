@@ -53,8 +53,7 @@ static int set_runtime_procs(hnp_job_t *job)
     rc = hnp_rte_set_procs(job->rte, nprocs, names);
     free(names);
     job->ndaemons = job->map.nnodes;
-    job->daemon_known = calloc(nprocs, sizeof(bool));
-    return rc != HNP_SUCCESS || job->daemon_known == NULL ? HNP_ERR_NOMEM : rc;
+    return rc;
 }
 
 static int build_trees(hnp_rte_t *rte, char *err, size_t errlen)
@@ -124,7 +123,6 @@ void hnp_job_release(hnp_job_t *job)
     hnp_job_progress_release(job);
     hnp_job_stdin_release(job);
     hnp_job_map_free(&job->map);
-    free(job->daemon_known);
     free(job->wdir);
     free(job->startup_cpu_us);
 }
