@@ -135,6 +135,11 @@ static int apply_welcome(hnpd_t *d, hnp_reader_t *rd, char *err, size_t errlen)
     }
     rc = hnp_params_unpack(hnp_mca_params(d->setup->mca), params, params_len,
                            HNP_PARAM_SRC_FORWARDED, err, errlen);
+    /* The OOB started before the HNP's values came. */
+    if (rc == HNP_SUCCESS)
+        hnp_oob_set_max_frame(rte->oob, rte->core->max_frame);
+    if (rc == HNP_SUCCESS)
+        rc = hnp_rte_set_welcome_params(rte, params, params_len);
     if (rc == HNP_SUCCESS)
         rc = take_the_hnps_choices(d, chosen, err, errlen);
     if (rc == HNP_SUCCESS)

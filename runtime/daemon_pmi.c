@@ -113,7 +113,7 @@ int hnpd_pmi_start(hnpd_t *d, uint32_t nprocs, const uint32_t *node_of,
         .process_mapping = d->pmi_mapping,
         .local_ranks = d->local_ranks, .nlocal = d->nlocal,
         /* a fence's data must fit in one runtime message, with room */
-        .max_fence_bytes = d->rte->max_frame / 2,
+        .max_fence_bytes = hnp_oob_max_frame(d->rte->oob) / 2,
     };
     return hnp_pmi_server_create(&d->pmi, d->rte->base, &cfg, &cb, err, errlen);
 }

@@ -80,6 +80,11 @@ uint32_t hnp_oob_num_connections(const hnp_oob_t *oob);
 uint32_t hnp_oob_max_connections(const hnp_oob_t *oob);
 /** Bytes queued and not yet written, over all peers. */
 size_t hnp_oob_queued_bytes(const hnp_oob_t *oob);
+/** The largest frame body sent or accepted. */
+size_t hnp_oob_max_frame(const hnp_oob_t *oob);
+/** Change it (0: the default): a daemon learns the HNP's value
+ *  (oob_tcp_max_frame) only after its OOB has started. */
+void hnp_oob_set_max_frame(hnp_oob_t *oob, size_t max_frame);
 /** Close the connection with @p peer after its queue drains. */
 void hnp_oob_close_peer(hnp_oob_t *oob, hnp_vpid_t peer);
 

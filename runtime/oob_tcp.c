@@ -293,8 +293,7 @@ static int oob_configure(hnp_oob_t *oob, struct event_base *base,
     oob->log = hnp_log_stream("oob");
     oob->self = self;
     memcpy(oob->secret, secret, HNP_SECRET_LEN);
-    oob->max_frame = config->max_frame > 0 ? config->max_frame
-                                           : OOB_DEFAULT_MAX_FRAME;
+    hnp_oob_set_max_frame(oob, config->max_frame);
     oob->backlog = config->backlog > OOB_MIN_BACKLOG ? config->backlog
                                                       : OOB_MIN_BACKLOG;
     oob->connect_timeout = config->connect_timeout > 0
@@ -453,6 +452,16 @@ uint32_t hnp_oob_max_connections(const hnp_oob_t *oob)
 size_t hnp_oob_queued_bytes(const hnp_oob_t *oob)
 {
     return oob->queued_bytes;
+}
+
+size_t hnp_oob_max_frame(const hnp_oob_t *oob)
+{
+    return oob->max_frame;
+}
+
+void hnp_oob_set_max_frame(hnp_oob_t *oob, size_t max_frame)
+{
+    oob->max_frame = max_frame > 0 ? max_frame : OOB_DEFAULT_MAX_FRAME;
 }
 
 void hnp_oob_close_peer(hnp_oob_t *oob, hnp_vpid_t peer)

@@ -194,9 +194,10 @@ static int send_via(hnp_rte_t *rte, hnp_vpid_t hop, hnp_vpid_t src,
     hnp_frame_header_t hdr = { .src = src, .dst = dest, .tag = tag,
                                .len = (uint32_t)len };
 
-    if (len > rte->max_frame) {
+    if (rte->oob != NULL && len > hnp_oob_max_frame(rte->oob)) {
         HNP_ERROR_LOG(rte->log, "message of %zu bytes for vpid %u exceeds "
-                      "oob_tcp_max_frame (%zu)", len, dest, rte->max_frame);
+                      "oob_tcp_max_frame (%zu)", len, dest,
+                      hnp_oob_max_frame(rte->oob));
         return HNP_ERR_BAD_PARAM;
     }
     if (hop == HNP_VPID_INVALID)
@@ -465,7 +466,7 @@ int hnp_rte_start_oob(hnp_rte_t *rte, uint32_t nprocs, char *err,
     hnp_oob_config_t config = {
         .if_include = rte->core->if_include,
         .if_exclude = rte->core->if_exclude,
-        .max_frame = rte->max_frame,
+        .max_frame = rte->core->max_frame,
         .backlog = (int)(nprocs > 128 ? nprocs : 128),
         .connect_timeout = 10.0,
         .nprocs = nprocs,

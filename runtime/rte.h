@@ -98,13 +98,17 @@ struct hnp_rte {
     struct hnp_rte_heartbeat *heartbeat;
     uint32_t autojoined_upto;   /* HNP: last all-gather joined by itself */
     char *hnp_uri;              /* the HNP's contact (own copy) */
+    /* The parameters every welcome carries, packed once: the HNP's own
+     * (hnp_params_pack), or in a daemon those its parent forwarded, passed
+     * on as they came: a node's own settings never reach its subtree. */
+    void *welcome_params;
+    size_t welcome_params_len;
 
     hnp_rte_handler_t handlers[HNP_RTE_MAX_TAG];
     struct hnp_held_message *held; /* arrived before their handler */
     hnp_rte_role_t role;
 
     const hnp_core_params_t *core; /* the core's parameters (in setup) */
-    size_t max_frame;
 };
 
 /* rte.c */
@@ -146,6 +150,8 @@ void hnp_rte_heartbeat_heard(hnp_rte_t *rte, hnp_vpid_t from);
 
 /* rte_join.c: answer JOIN from spawn children (Algorithm 1) */
 int hnp_rte_accept_joins(hnp_rte_t *rte);
+/** A daemon: the parameters its parent forwarded, to forward in turn. */
+int hnp_rte_set_welcome_params(hnp_rte_t *rte, const void *params, size_t len);
 /** Daemon: tell the HNP, up the spawn tree, that it has joined. */
 int hnp_rte_report_up(hnp_rte_t *rte);
 

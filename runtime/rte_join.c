@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "buffer.h"
 #include "rte.h"
@@ -29,20 +30,38 @@ static int pack_subtree(hnp_rte_t *rte, hnp_buffer_t *buf, hnp_vpid_t child)
     return HNP_SUCCESS;
 }
 
+int hnp_rte_set_welcome_params(hnp_rte_t *rte, const void *params, size_t len)
+{
+    void *copy = malloc(len > 0 ? len : 1);
+
+    if (copy == NULL)
+        return HNP_ERR_NOMEM;
+    memcpy(copy, params, len);
+    free(rte->welcome_params);
+    rte->welcome_params = copy;
+    rte->welcome_params_len = len;
+    return HNP_SUCCESS;
+}
+
 static int send_welcome(hnp_rte_t *rte, hnp_vpid_t child)
 {
     hnp_buffer_t buf;
-    char *params = NULL;
-    size_t params_len = 0;
-    int rc = hnp_params_pack(hnp_mca_params(rte->setup->mca), &params,
-                             &params_len);
+    int rc;
 
-    if (rc != HNP_SUCCESS)
-        return rc;
+    /* The HNP packs its parameters at the first join, when every choice
+     * (the launch model's too) is made. */
+    if (rte->welcome_params == NULL) {
+        char *packed = NULL;
+        rc = hnp_params_pack(hnp_mca_params(rte->setup->mca), &packed,
+                             &rte->welcome_params_len);
+        if (rc != HNP_SUCCESS)
+            return rc;
+        rte->welcome_params = packed;
+    }
     hnp_buffer_init(&buf);
     hnp_pack_u32(&buf, rte->nprocs);
     hnp_pack_string(&buf, rte->hnp_uri);
-    hnp_pack_blob(&buf, params, params_len);
+    hnp_pack_blob(&buf, rte->welcome_params, rte->welcome_params_len);
     for (int i = 0; i < 3; i++)
         hnp_pack_string(&buf, rte->selected[i]);
     rc = pack_subtree(rte, &buf, child);
@@ -51,7 +70,6 @@ static int send_welcome(hnp_rte_t *rte, hnp_vpid_t child)
     if (rc == HNP_SUCCESS)
         rc = hnp_rte_send_direct(rte, child, HNP_TAG_WELCOME, buf.data, buf.len);
     hnp_buffer_release(&buf);
-    free(params);
     return rc;
 }
 

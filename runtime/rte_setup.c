@@ -36,7 +36,6 @@ int hnp_rte_create(hnp_rte_t **out, hnp_setup_t *setup, bool is_hnp,
     }
     rte->setup = setup;
     rte->core = &setup->core;
-    rte->max_frame = setup->core.max_frame;
     rte->is_hnp = is_hnp;
     rte->ready = is_hnp;
     rte->self = self;
@@ -92,6 +91,7 @@ void hnp_rte_destroy(hnp_rte_t *rte)
     hnp_rte_drop_held(rte);
     free(rte->daemon_path);
     free(rte->hnp_uri);
+    free(rte->welcome_params);
     if (rte->base != NULL)
         event_base_free(rte->base);
     free(rte);
