@@ -87,9 +87,11 @@ void hnpd_bind_release(hnpd_t *d);
 /* daemon_pmi.c: the PMI server of this node's processes */
 int hnpd_pmi_start(hnpd_t *d, uint32_t nprocs, const uint32_t *node_of,
                    char *err, size_t errlen);
-/** A socket for @p rank's PMI: its end in *child_fd, and the 4
- *  "NAME=value" variables that tell it so in @p env (caller frees). */
-int hnpd_pmi_connect(hnpd_t *d, uint32_t rank, int *child_fd, char **env);
+/** A socket for @p rank's PMI, of the job's @p appnum'th program: its end
+ *  in *child_fd, and the 4 "NAME=value" variables that tell it so in @p env
+ *  (caller frees). */
+int hnpd_pmi_connect(hnpd_t *d, uint32_t rank, int32_t appnum, int *child_fd,
+                     char **env);
 void hnpd_pmi_release(hnpd_t *d);
 
 /* daemon_procs.c: the application processes of this node */

@@ -118,16 +118,16 @@ int hnpd_pmi_start(hnpd_t *d, uint32_t nprocs, const uint32_t *node_of,
     return hnp_pmi_server_create(&d->pmi, d->rte->base, &cfg, &cb, err, errlen);
 }
 
-int hnpd_pmi_connect(hnpd_t *d, uint32_t rank, int *child_fd, char **env)
+int hnpd_pmi_connect(hnpd_t *d, uint32_t rank, int32_t appnum, int *child_fd,
+                     char **env)
 {
     int fds[2];
     int rc;
 
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
         return HNP_ERR_IO;
-    rc = hnp_pmi_server_add_client(d->pmi, fds[0], rank);
-    if (rc != HNP_SUCCESS) {
-        close(fds[0]);
+    rc = hnp_pmi_server_add_client(d->pmi, fds[0], rank, appnum);
+    if (rc != HNP_SUCCESS) { /* fds[0] is the server's, closed */
         close(fds[1]);
         return rc;
     }

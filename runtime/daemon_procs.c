@@ -348,7 +348,8 @@ static void start_rank(hnpd_t *d, const launch_msg_t *m, uint32_t rank,
 
     if (!check_wdir(d, m, rank))
         return;
-    if (hnpd_pmi_connect(d, rank, &pmi_fd, pmi_env) != HNP_SUCCESS) {
+    if (hnpd_pmi_connect(d, rank, (int32_t)(app_of(m, rank) - m->apps), &pmi_fd,
+                         pmi_env) != HNP_SUCCESS) {
         hnp_rte_fail(d->rte, 1, "node %s: cannot set up PMI for rank %u",
                      d->node, rank);
         return;

@@ -95,7 +95,6 @@ typedef struct hnp_pmi_attr {
 typedef struct hnp_pmi_config {
     uint32_t size;             /**< ranks in the job (PMI_SIZE) */
     uint32_t universe_size;    /**< 0: the job's size */
-    int32_t appnum;
     const char *kvsname;       /**< the job's kvs name, also its PMI-2 jobid */
     /** PMI_process_mapping, e.g. "(vector,(0,4,2))"; NULL: not offered
      *  (MPICH then works the node map out itself). */
@@ -140,12 +139,14 @@ int hnp_pmi_server_create(hnp_pmi_server_t **out, struct event_base *base,
 void hnp_pmi_server_destroy(hnp_pmi_server_t *srv);
 
 /**
- * Serve @p rank on @p fd (the daemon's end of the process's socketpair).
- * The server owns @p fd from then on, whatever the outcome, and makes it
+ * Serve @p rank, of the job's @p appnum'th program (its app context, from
+ * 0), on @p fd (the daemon's end of the process's socketpair). The server
+ * owns @p fd from then on, whatever the outcome, and makes it
  * non-blocking. HNP_ERR_BAD_PARAM: not a local rank; HNP_ERR_EXISTS: the
  * rank has a connection already.
  */
-int hnp_pmi_server_add_client(hnp_pmi_server_t *srv, int fd, uint32_t rank);
+int hnp_pmi_server_add_client(hnp_pmi_server_t *srv, int fd, uint32_t rank,
+                              int32_t appnum);
 
 /**
  * Merge one node's fence blob (from its fence_ready) into the store, for

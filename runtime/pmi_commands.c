@@ -193,7 +193,7 @@ static void v1_get_appnum(pmi_client_t *c, const hnp_pmi_msg_t *req)
 
     (void)req;
     pmi_reply_begin(c, &r, "appnum", NULL);
-    hnp_pmi_reply_add_int(&r, "appnum", c->srv->appnum);
+    hnp_pmi_reply_add_int(&r, "appnum", c->appnum);
     pmi_reply_end(c, &r);
 }
 
@@ -356,7 +356,7 @@ static void v2_fullinit(pmi_client_t *c, const hnp_pmi_msg_t *req)
     hnp_pmi_reply_add_str(&r, "pmi-subversion", "0");
     hnp_pmi_reply_add_int(&r, "rank", (long)c->rank);
     hnp_pmi_reply_add_int(&r, "size", (long)c->srv->size);
-    hnp_pmi_reply_add_int(&r, "appnum", c->srv->appnum);
+    hnp_pmi_reply_add_int(&r, "appnum", c->appnum);
     hnp_pmi_reply_add_str(&r, "debugged", "FALSE");
     hnp_pmi_reply_add_str(&r, "pmiverbose", "FALSE");
     if (pmi_reply_end(c, &r))

@@ -130,6 +130,7 @@ struct evbuffer;
 typedef struct pmi_client {
     hnp_pmi_server_t *srv;
     uint32_t rank;
+    int32_t appnum;     /* its program in an MPMD job, from 0 */
     int fd;
     struct event *ev_read, *ev_write;
     struct evbuffer *in;
@@ -151,7 +152,6 @@ struct hnp_pmi_server {
     hnp_pmi_callbacks_t cb;
     hnp_log_stream_t *log;
     uint32_t size, universe_size;
-    int32_t appnum;
     char *kvsname;
     size_t v1_vallen_max;      /* advertised, with the NUL */
     size_t max_fence_bytes;

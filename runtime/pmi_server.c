@@ -477,7 +477,6 @@ static int server_setup(hnp_pmi_server_t *srv, const hnp_pmi_config_t *cfg)
     srv->size = cfg->size;
     srv->universe_size = cfg->universe_size > 0 ? cfg->universe_size
                                                 : cfg->size;
-    srv->appnum = cfg->appnum;
     srv->max_fence_bytes = cfg->max_fence_bytes;
     srv->nlocal = cfg->nlocal;
     srv->kvsname = strdup(cfg->kvsname);
@@ -550,7 +549,8 @@ void hnp_pmi_server_destroy(hnp_pmi_server_t *srv)
     server_free(srv);
 }
 
-int hnp_pmi_server_add_client(hnp_pmi_server_t *srv, int fd, uint32_t rank)
+int hnp_pmi_server_add_client(hnp_pmi_server_t *srv, int fd, uint32_t rank,
+                              int32_t appnum)
 {
     size_t i = 0;
     int flags;
@@ -571,6 +571,7 @@ int hnp_pmi_server_add_client(hnp_pmi_server_t *srv, int fd, uint32_t rank)
         close(fd);
         return HNP_ERR_NOMEM;
     }
+    srv->clients[i]->appnum = appnum;
     HNP_VERBOSE(srv->log, 2, "serving rank %u on fd %d", rank, fd);
     return HNP_SUCCESS;
 }

@@ -9,6 +9,20 @@ run_hnp --host "${prefix}n1:2,${prefix}n2:4" -n 2 sh -c 'echo "A $HNP_RANK"' "$p
 expect_status 0 "MPMD"
 [ "$(sort "$tmp/out" | paste -sd' ')" = "A 0 A 1 B 2 6 B 3 6 B 4 6 B 5 6" ] ||
     fail "MPMD ranks: $(sort "$tmp/out" | paste -sd' ')"
+# Each program's ranks get its number from PMI (MPI_APPNUM): a PMI-1
+# init and get_appnum over PMI_FD, in bash.
+appnum='printf "cmd=init pmi_version=1 pmi_subversion=1\n" >&$PMI_FD
+read -r -u $PMI_FD reply
+printf "cmd=get_appnum\n" >&$PMI_FD
+read -r -u $PMI_FD reply
+printf "cmd=finalize\n" >&$PMI_FD
+read -r -u $PMI_FD done
+echo "$HNP_RANK ${reply#cmd=appnum }"'
+run_hnp --host "${prefix}n1:2,${prefix}n2:2" -n 1 bash -c "$appnum" "$prefix" \
+    : -n 2 bash -c "$appnum" "$prefix" : -n 1 bash -c "$appnum" "$prefix"
+expect_status 0 "MPMD appnum"
+[ "$(sort "$tmp/out" | paste -sd' ')" = "0 appnum=0 1 appnum=1 2 appnum=1 3 appnum=2" ] ||
+    fail "MPMD appnums: $(sort "$tmp/out" | paste -sd' ')"
 run_hnp --host "$(hosts 2)" -n 1 true : ./prog-without-n
 expect_status 1 "MPMD without -n"
 expect_in "$tmp/err" "needs -n" "MPMD without -n explains"

@@ -174,7 +174,7 @@ static int launch(job_t *job, char **argv)
         job->pids[r] = pid;
         job->alive++;
         if (hnp_children_watch(job->children, pid, on_exit_status, job) != 0 ||
-            hnp_pmi_server_add_client(job->srv, sv[0], r) != 0)
+            hnp_pmi_server_add_client(job->srv, sv[0], r, 0) != 0)
             return HNP_ERR_NOMEM;
     }
     return HNP_SUCCESS;

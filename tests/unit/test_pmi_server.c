@@ -34,6 +34,7 @@
 #define NLOCAL 2
 #define PEER_BUF (2u << 20)
 #define KVS "kvs_test_1"
+#define APPNUM 3 /* the program the ranks belong to (MPMD) */
 #define MAPPING "(vector,(0,2,2))"
 
 struct fixture;
@@ -120,7 +121,7 @@ static int setup(void **state)
     static const uint32_t local[NLOCAL] = { 0, 1 };
     static const hnp_pmi_attr_t attrs[] = { { "PMI_hwloc_xmlfile", "none" } };
     hnp_pmi_config_t cfg = {
-        .size = 4, .appnum = 3, .kvsname = KVS, .process_mapping = MAPPING,
+        .size = 4, .kvsname = KVS, .process_mapping = MAPPING,
         .local_ranks = local, .nlocal = NLOCAL, .job_attrs = attrs,
         .njob_attrs = 1,
     };
@@ -144,7 +145,7 @@ static int setup(void **state)
         f->peer[r].fd = sv[0];
         f->peer[r].buf = malloc(PEER_BUF);
         assert_non_null(f->peer[r].buf);
-        assert_int_equal(hnp_pmi_server_add_client(f->srv, sv[1], r),
+        assert_int_equal(hnp_pmi_server_add_client(f->srv, sv[1], r, APPNUM),
                          HNP_SUCCESS);
     }
     *state = f;
@@ -752,11 +753,11 @@ static void test_api_errors(void **state)
                                            sizeof(err)), HNP_ERR_BAD_PARAM);
 
     assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
-    assert_int_equal(hnp_pmi_server_add_client(f->srv, sv[1], 3),
+    assert_int_equal(hnp_pmi_server_add_client(f->srv, sv[1], 3, APPNUM),
                      HNP_ERR_BAD_PARAM);
     close(sv[0]);
     assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
-    assert_int_equal(hnp_pmi_server_add_client(f->srv, sv[1], 0),
+    assert_int_equal(hnp_pmi_server_add_client(f->srv, sv[1], 0, APPNUM),
                      HNP_ERR_EXISTS);
     close(sv[0]);
 
