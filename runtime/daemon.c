@@ -258,22 +258,32 @@ static void on_welcome(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
 /* Whether a routing or spawn child of this daemon still holds a
  * connection: a daemon leaves after its children, so that when the HNP's
  * neighbours are gone, every daemon is. */
-static bool children_connected(hnp_rte_t *rte)
+static bool any_connected(hnp_rte_t *rte, const hnp_vpid_t *kids, uint32_t n)
 {
-    hnp_vpid_t kids[256];
-    uint32_t n;
-
-    if (rte->routed != NULL) {
-        n = hnp_rte_route_children(rte, kids, 256);
-        for (uint32_t i = 0; i < n && i < 256; i++)
-            if (hnp_oob_connected(rte->oob, kids[i]))
-                return true;
-    }
-    n = hnp_rte_spawn_children(rte, kids, 256);
-    for (uint32_t i = 0; i < n && i < 256; i++)
+    for (uint32_t i = 0; i < n; i++)
         if (hnp_oob_connected(rte->oob, kids[i]))
             return true;
     return false;
+}
+
+static bool children_connected(hnp_rte_t *rte)
+{
+    uint32_t nroute = rte->routed != NULL ? hnp_rte_route_children(rte, NULL, 0) : 0;
+    uint32_t nspawn = hnp_rte_spawn_children(rte, NULL, 0);
+    uint32_t most = nroute > nspawn ? nroute : nspawn;
+    hnp_vpid_t *kids = malloc((most > 0 ? most : 1) * sizeof(*kids));
+    bool any;
+
+    /* Without memory, assume they are: leaving early would orphan them,
+     * and the next check (or the exit timer) comes soon. */
+    if (kids == NULL)
+        return true;
+    any = (nroute > 0 &&
+           any_connected(rte, kids, hnp_rte_route_children(rte, kids, nroute))) ||
+          (nspawn > 0 &&
+           any_connected(rte, kids, hnp_rte_spawn_children(rte, kids, nspawn)));
+    free(kids);
+    return any;
 }
 
 static void recheck_exit(hnp_rte_t *rte, void *cbdata)
