@@ -124,12 +124,6 @@ cleanup:
     return rc;
 }
 
-int hnp_setup_take_mca_args(hnp_params_t *params, int *argc, char **argv,
-                            char *err, size_t errlen)
-{
-    return hnp_setup_take_mca_args_opts(params, argc, argv, NULL, err, errlen);
-}
-
 int hnp_setup_init_core(hnp_setup_t *setup, int *argc, char **argv,
                         const hnp_setup_option_t *options, char *err,
                         size_t errlen)
@@ -191,12 +185,6 @@ int hnp_setup_init_opts(hnp_setup_t *setup, int *argc, char **argv,
     if (rc < 0)
         hnp_setup_fini(setup);
     return rc;
-}
-
-int hnp_setup_init(hnp_setup_t *setup, int *argc, char **argv, char *err,
-                   size_t errlen)
-{
-    return hnp_setup_init_opts(setup, argc, argv, NULL, err, errlen);
 }
 
 size_t hnp_setup_frameworks(const hnp_setup_t *setup,

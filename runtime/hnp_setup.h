@@ -20,15 +20,6 @@ typedef struct hnp_setup {
 } hnp_setup_t;
 
 /**
- * Take `--mca NAME VALUE` (also `-mca`, `--mca=`-less forms only) and
- * `--tune FILE` out of argv, leaving the rest in order. They may appear
- * anywhere before the first operand that does not start with '-' (the
- * application) and before "--". Errors name the option that lacks a value.
- */
-int hnp_setup_take_mca_args(hnp_params_t *params, int *argc, char **argv,
-                            char *err, size_t errlen);
-
-/**
  * An option of the calling program that is followed by values (`-n 512`,
  * `--param routed radix`). Those values do not start with '-', so without
  * this table they would be taken for the application and end the search
@@ -40,8 +31,12 @@ typedef struct hnp_setup_option {
 } hnp_setup_option_t;
 
 /**
- * hnp_setup_take_mca_args(), skipping over the options of @p options (may
- * be NULL) and their values, which stay in argv.
+ * Take `--mca NAME VALUE` (also `-mca`, `--mca=`-less forms only) and
+ * `--tune FILE` out of argv, leaving the rest in order. They may appear
+ * anywhere before the first operand that does not start with '-' (the
+ * application) and before "--", skipping over the options of @p options
+ * (may be NULL) and their values, which stay in argv. Errors name the
+ * option that lacks a value.
  */
 int hnp_setup_take_mca_args_opts(hnp_params_t *params, int *argc, char **argv,
                                  const hnp_setup_option_t *options, char *err,
@@ -49,15 +44,11 @@ int hnp_setup_take_mca_args_opts(hnp_params_t *params, int *argc, char **argv,
 
 /**
  * Create the component architecture, read every parameter source (argv as
- * above, then environment, user and system files), register the three
- * frameworks and their components, and warn about unknown parameter names.
- * On failure *setup is left empty and err says why.
+ * above, with the program's value-taking @p options, then environment,
+ * user and system files), register the three frameworks and their
+ * components, and warn about unknown parameter names. On failure *setup
+ * is left empty and err says why.
  */
-int hnp_setup_init(hnp_setup_t *setup, int *argc, char **argv, char *err,
-                   size_t errlen);
-
-/** hnp_setup_init(), with the program's value-taking @p options (see
- *  hnp_setup_take_mca_args_opts()). */
 int hnp_setup_init_opts(hnp_setup_t *setup, int *argc, char **argv,
                         const hnp_setup_option_t *options, char *err,
                         size_t errlen);

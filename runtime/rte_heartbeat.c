@@ -15,7 +15,6 @@
 #include "rte.h"
 
 struct hnp_rte_heartbeat {
-    hnp_rte_t *rte;
     double interval;
     unsigned misses;
     hnp_rte_silent_fn silent;
@@ -89,7 +88,6 @@ int hnp_rte_heartbeat_start(hnp_rte_t *rte, double interval, unsigned misses,
     if (hb == NULL ||
         (hb->neighbours = calloc(kids + 1, sizeof(hnp_vpid_t))) == NULL ||
         (hb->last_heard = calloc(rte->nprocs, sizeof(double))) == NULL) {
-        hnp_rte_heartbeat_stop(rte);
         free(hb ? hb->neighbours : NULL);
         free(hb);
         return HNP_ERR_NOMEM;
@@ -97,7 +95,6 @@ int hnp_rte_heartbeat_start(hnp_rte_t *rte, double interval, unsigned misses,
     if (parent != HNP_VPID_INVALID)
         hb->neighbours[hb->count++] = parent;
     hb->count += hnp_rte_route_children(rte, hb->neighbours + hb->count, kids);
-    hb->rte = rte;
     hb->interval = interval;
     hb->misses = misses > 0 ? misses : 1;
     hb->silent = silent;
