@@ -306,12 +306,16 @@ void sim_run_random(sim_t *sim)
 {
     uint32_t unjoined = 0;
     uint32_t *pending = malloc(sim->n * sim->nids * sizeof(*pending));
+    /* A flood that forwards entries again and again must fail, not run
+     * forever: far more steps than any correct run takes. */
+    uint64_t steps = 0, limit = 64ull * sim->n * sim->n * sim->nids + 10000;
 
     assert_non_null(pending);
     for (uint32_t i = 0; i < sim->n * sim->nids; i++)
         if (!sim->procs[i / sim->nids].joined[i % sim->nids])
             pending[unjoined++] = i;
     while (unjoined + sim->nflight + sim->ntimers > 0) {
+        assert_true(++steps <= limit);
         uint32_t pick = sim_random(sim, unjoined + sim->nflight + sim->ntimers);
         if (pick < unjoined) {
             uint32_t job = pending[pick];
@@ -337,6 +341,11 @@ void sim_run_rounds(sim_t *sim, const uint32_t *join_round)
         last = join_round[v] > last ? join_round[v] : last;
     for (uint32_t round = 0; round <= last || sim->nflight + sim->ntimers > 0;
          round++) {
+        /* Entries move at least one hop every flush: many times more
+         * rounds than that, after the last join, means they go round in
+         * circles. */
+        assert_true(round <= last + (4 * sim->n + 100) *
+                                        (sim->flush_every > 1 ? sim->flush_every : 1));
         for (hnp_vpid_t v = 0; v < sim->n; v++)
             if (join_round[v] == round)
                 sim_join(sim, v, 0);

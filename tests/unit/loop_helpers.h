@@ -2,13 +2,18 @@
  * Event-loop helpers for the unit tests of code that runs on libevent:
  * a timer callback that only wakes the loop, the monotonic clock, and
  * running the loop until a condition holds or a deadline passes (so that
- * no test can hang).
+ * no test can hang); and whether a process the test started has died.
  */
 #ifndef HNP_TEST_LOOP_HELPERS_H
 #define HNP_TEST_LOOP_HELPERS_H
 
+#include <errno.h>
 #include <event2/event.h>
+#include <signal.h>
 #include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/types.h>
 #include <time.h>
 
 /* For a persistent timer that bounds each turn of the loop. */
@@ -42,5 +47,23 @@ static inline double loop_now(void)
         }                                                                   \
         loop_ok_;                                                           \
     })
+
+/* Dead, whoever reaps it: gone, or a zombie of another parent. */
+static inline bool process_gone(pid_t pid)
+{
+    char path[64], stat[256];
+    FILE *fp;
+
+    if (kill(pid, 0) != 0 && errno == ESRCH)
+        return true;
+    snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+    fp = fopen(path, "r");
+    if (fp == NULL)
+        return true;
+    bool zombie = fgets(stat, sizeof(stat), fp) != NULL &&
+                  strstr(stat, ") Z ") != NULL;
+    fclose(fp);
+    return zombie;
+}
 
 #endif /* HNP_TEST_LOOP_HELPERS_H */

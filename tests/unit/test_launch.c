@@ -119,23 +119,6 @@ static bool file_exists(fixture_t *f, void *arg)
     return access(arg, F_OK) == 0;
 }
 
-static bool process_gone(pid_t pid)
-{
-    char path[64], stat[256];
-    FILE *fp;
-
-    if (kill(pid, 0) != 0 && errno == ESRCH)
-        return true;
-    snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-    fp = fopen(path, "r");
-    if (fp == NULL)
-        return true;
-    bool zombie = fgets(stat, sizeof(stat), fp) != NULL &&
-                  strstr(stat, ") Z ") != NULL;
-    fclose(fp);
-    return zombie;
-}
-
 static bool pid_gone(fixture_t *f, void *arg)
 {
     (void)f;

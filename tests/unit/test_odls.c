@@ -84,24 +84,6 @@ static bool has_output(fixture_t *f, void *arg)
     return f->results[*(uint32_t *)arg].out_len > 0;
 }
 
-/* Dead, whoever reaps it: gone, or a zombie of another parent. */
-static bool process_gone(pid_t pid)
-{
-    char path[64], stat[256];
-    FILE *fp;
-
-    if (kill(pid, 0) != 0 && errno == ESRCH)
-        return true;
-    snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-    fp = fopen(path, "r");
-    if (fp == NULL)
-        return true;
-    bool zombie = fgets(stat, sizeof(stat), fp) != NULL &&
-                  strstr(stat, ") Z ") != NULL;
-    fclose(fp);
-    return zombie;
-}
-
 static bool pid_gone(fixture_t *f, void *arg)
 {
     (void)f;
