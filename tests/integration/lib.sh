@@ -89,6 +89,14 @@ assert_no_leftovers() {
     fail "processes left behind after: $1"
 }
 
+# $tmp/out has lines "RANK NODE" of a job of N ranks, one a node: ranks 0
+# to N-1 once each, N distinct nodes.
+expect_one_rank_per_node() { # N
+    [ "$(cut -d' ' -f1 "$tmp/out" | sort -n | paste -sd' ')" = "$(seq -s' ' 0 $(($1 - 1)))" ] ||
+        fail "ranks 0..$(($1 - 1)) once each expected: $(cut -d' ' -f1 "$tmp/out" | sort -n | paste -sd' ' | cut -c1-200)"
+    [ "$(cut -d' ' -f2 "$tmp/out" | sort -u | wc -l)" = "$1" ] || fail "nodes repeated"
+}
+
 expect_status() {
     [ "$status" = "$1" ] || {
         echo "--- stdout"; cat "$tmp/out"; echo "--- stderr"; cat "$tmp/err"
