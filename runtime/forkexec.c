@@ -177,12 +177,29 @@ static char **exec_candidates(char *const *argv, char *const *env)
     return path_candidates(prog, path != NULL ? path : DEFAULT_PATH);
 }
 
+static void free_candidates(char **candidates)
+{
+    if (candidates != NULL)
+        for (char **c = candidates; *c != NULL; c++)
+            free(*c);
+    free(candidates);
+}
+
+bool hnp_program_exists(const char *prog)
+{
+    char *const argv[] = { (char *)prog, NULL };
+    char **candidates = exec_candidates(argv, environ);
+    bool found = false;
+
+    for (char **c = candidates; c != NULL && *c != NULL && !found; c++)
+        found = access(*c, X_OK) == 0;
+    free_candidates(candidates);
+    return found;
+}
+
 static void plan_free(exec_plan_t *plan)
 {
-    if (plan->candidates != NULL)
-        for (char **c = plan->candidates; *c != NULL; c++)
-            free(*c);
-    free(plan->candidates);
+    free_candidates(plan->candidates);
     free(plan->sh_argv);
 }
 

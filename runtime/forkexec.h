@@ -17,6 +17,7 @@
 #define HNP_FORKEXEC_H
 
 #include <sched.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -41,6 +42,10 @@ typedef struct hnp_forkexec_spec {
  */
 int hnp_forkexec(const hnp_forkexec_spec_t *spec, pid_t *pid, int *errno_fd,
                  char *err, size_t errlen);
+
+/** Whether hnp_forkexec() would find @p prog (a path, or a name looked up
+ *  in this process's PATH the same way) as an executable file. */
+bool hnp_program_exists(const char *prog);
 
 /** The errno of a failed exec (0 when it succeeded); closes @p errno_fd.
  *  Only meaningful once the child has exited. */

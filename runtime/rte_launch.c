@@ -12,32 +12,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "forkexec.h"
 #include "hostlist.h"
 #include "rte.h"
 
 #define AGENT_MAX_WORDS 64
-
-/* Whether @p prog names an executable file, directly or through PATH. */
-static bool program_exists(const char *prog)
-{
-    const char *path = getenv("PATH");
-    char candidate[PATH_MAX];
-
-    if (strchr(prog, '/') != NULL)
-        return access(prog, X_OK) == 0;
-    if (path == NULL)
-        path = "/usr/bin:/bin";
-    while (*path != '\0') {
-        size_t n = strcspn(path, ":");
-        if (n > 0 && n + strlen(prog) + 2 < sizeof(candidate)) {
-            snprintf(candidate, sizeof(candidate), "%.*s/%s", (int)n, path, prog);
-            if (access(candidate, X_OK) == 0)
-                return true;
-        }
-        path += n + (path[n] == ':');
-    }
-    return false;
-}
 
 /* Split @p text on blanks into @p words (pointers into @p text). */
 static size_t split_words(char *text, char **words, size_t max)
@@ -70,7 +49,7 @@ static int choose_agent(const hnp_core_params_t *core, char *storage,
         snprintf(storage, storage_len, "%s %s", alt,
                  core->rsh_args != NULL ? core->rsh_args : "");
         n = split_words(storage, words, AGENT_MAX_WORDS - 1);
-        if (n > 0 && !program_exists(words[0]))
+        if (n > 0 && !hnp_program_exists(words[0]))
             n = 0;
     }
     free(alternatives);
