@@ -33,7 +33,7 @@ typedef struct plan {
     uint32_t n;            /* the HNP and the daemons */
     double seq, rem;
     hnp_tree_t routing;    /* view of what the routed component describes */
-    hnp_tree_t chosen;     /* view; the plm owns an explicit one */
+    hnp_tree_t chosen;     /* owned: the plm's spawn tree for this job */
     hnp_tree_t greedy;     /* owned: built here for the comparison */
     char chosen_name[48];
     plan_row_t rows[PLAN_MAX_ROWS];
@@ -334,6 +334,7 @@ int hnp_plan_print(hnp_rte_t *rte, const hnp_job_map_t *map,
     if (rc != HNP_SUCCESS && err != NULL && err[0] == '\0')
         hnp_err_set(err, errlen, "--plan: %s", hnp_strerror(rc));
     free(conns);
+    hnp_tree_release(&p.chosen);
     hnp_tree_release(&p.greedy);
     return rc;
 }

@@ -54,6 +54,7 @@ uint32_t hnp_rte_spawn_children(const hnp_rte_t *rte, hnp_vpid_t *out,
 
 int hnp_rte_set_spawn_tree(hnp_rte_t *rte, const hnp_tree_t *tree)
 {
+    hnp_tree_release(&rte->spawn_tree);
     rte->spawn_tree = *tree;
     return HNP_SUCCESS;
 }

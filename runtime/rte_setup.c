@@ -76,6 +76,7 @@ void hnp_rte_destroy(hnp_rte_t *rte)
         rte->exchange->finalize(rte);
     if (rte->plm != NULL && rte->plm->finalize != NULL)
         rte->plm->finalize(rte);
+    hnp_tree_release(&rte->spawn_tree);
     if (rte->launcher != NULL)
         hnp_launcher_destroy(rte->launcher);
     if (rte->oob != NULL)

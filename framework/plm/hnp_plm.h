@@ -35,7 +35,9 @@ typedef struct hnp_plm_module {
     /**
      * The spawn tree over the runtime's @p nprocs processes (0 is the HNP).
      * @p routing is the routing topology's spanning tree, for launchers
-     * that spawn along it.
+     * that spawn along it. On success the caller owns *out and releases it
+     * with hnp_tree_release() (nothing to free for a tree given by formula,
+     * or a copy of @p routing).
      */
     int (*spawn_tree)(struct hnp_rte *rte, uint32_t nprocs,
                       const hnp_tree_t *routing, hnp_tree_t *out);

@@ -73,8 +73,4 @@ extern double plm_prsh_rem;
 /** The module the component offers (plm_prsh_module.c). */
 extern const hnp_plm_module_t plm_prsh_module;
 
-/** Free the greedy trees the module built; at close, when the runtime that
- *  held copies of them has gone. */
-void plm_prsh_release_trees(void);
-
 #endif /* PLM_PRSH_H */

@@ -122,17 +122,9 @@ static int plm_prsh_query(const hnp_mca_component_t *self,
     return HNP_SUCCESS;
 }
 
-static int plm_prsh_close(const hnp_mca_component_t *self)
-{
-    (void)self;
-    plm_prsh_release_trees();
-    return HNP_SUCCESS;
-}
-
 const hnp_mca_component_t mca_plm_prsh_component = {
     HNP_MCA_COMPONENT_INIT("plm", "prsh", HNP_PLM_INTERFACE_VERSION,
                            HNP_MCA_VERSION(1, 0, 0)),
     .register_params = plm_prsh_register_params,
     .query = plm_prsh_query,
-    .close = plm_prsh_close,
 };

@@ -21,52 +21,6 @@ static int plm_prsh_init(struct hnp_rte *rte)
 }
 
 /*
- * The greedy tree is stored, not computed by formula, and the runtime keeps
- * copies of it (rte->spawn_tree) for as long as it runs, so the module owns
- * every tree it built until the component closes, after the runtime has
- * gone (plm_prsh_release_trees). The runtime asks for the spawn tree once
- * per process; asking again for another size or costs builds a new tree
- * and keeps the old one, since copies of it may still be in use.
- */
-static hnp_tree_t *plm_prsh_built; /* every greedy tree built, newest last */
-static size_t plm_prsh_nbuilt;
-static double plm_prsh_greedy_seq, plm_prsh_greedy_rem;
-
-static int plm_prsh_greedy(uint32_t nprocs, hnp_tree_t *out)
-{
-    hnp_tree_t built, *grown;
-    int rc;
-
-    if (plm_prsh_nbuilt > 0 && plm_prsh_built[plm_prsh_nbuilt - 1].n == nprocs &&
-        plm_prsh_greedy_seq == plm_prsh_seq &&
-        plm_prsh_greedy_rem == plm_prsh_rem) {
-        *out = plm_prsh_built[plm_prsh_nbuilt - 1];
-        return HNP_SUCCESS;
-    }
-    grown = realloc(plm_prsh_built, (plm_prsh_nbuilt + 1) * sizeof(*grown));
-    if (grown == NULL)
-        return HNP_ERR_NOMEM;
-    plm_prsh_built = grown;
-    rc = hnp_tree_greedy(nprocs, plm_prsh_seq, plm_prsh_rem, &built);
-    if (rc != HNP_SUCCESS)
-        return rc;
-    plm_prsh_built[plm_prsh_nbuilt++] = built;
-    plm_prsh_greedy_seq = plm_prsh_seq;
-    plm_prsh_greedy_rem = plm_prsh_rem;
-    *out = built;
-    return HNP_SUCCESS;
-}
-
-void plm_prsh_release_trees(void)
-{
-    for (size_t i = 0; i < plm_prsh_nbuilt; i++)
-        hnp_tree_release(&plm_prsh_built[i]);
-    free(plm_prsh_built);
-    plm_prsh_built = NULL;
-    plm_prsh_nbuilt = 0;
-}
-
-/*
  * Every process builds the tree from the same forwarded δ (or SEQ and REM)
  * and job size, so the HNP and the daemons agree on it without sending it
  * around. δ = 0 borrows the routing tree: a daemon then calls back to the
@@ -80,7 +34,7 @@ static int plm_prsh_spawn_tree(struct hnp_rte *rte, uint32_t nprocs,
     if (out == NULL || nprocs == 0)
         return HNP_ERR_BAD_PARAM;
     if (plm_prsh_tree == PLM_PRSH_TREE_GREEDY)
-        return plm_prsh_greedy(nprocs, out);
+        return hnp_tree_greedy(nprocs, plm_prsh_seq, plm_prsh_rem, out);
     if (plm_prsh_tree == PLM_PRSH_TREE_KARY && plm_prsh_spawning_degree > 0) {
         *out = hnp_tree_kary(nprocs, plm_prsh_spawning_degree);
         return HNP_SUCCESS;
