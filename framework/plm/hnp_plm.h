@@ -24,8 +24,9 @@
 #include "hnp_mca.h"
 #include "hnp_tree.h"
 
-/* 2.0: hnp_tree_t, which spawn_tree fills, grew the explicit kind. */
-#define HNP_PLM_INTERFACE_VERSION HNP_MCA_VERSION(2, 0, 0)
+/* 2.0: hnp_tree_t, which spawn_tree fills, grew the explicit kind.
+ * 3.0: the caller owns the tree spawn_tree fills, and releases it. */
+#define HNP_PLM_INTERFACE_VERSION HNP_MCA_VERSION(3, 0, 0)
 
 struct hnp_rte;
 
