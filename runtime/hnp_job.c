@@ -272,6 +272,21 @@ static void end_timed_out(hnp_rte_t *rte, void *cbdata)
     hnp_rte_stop_loop(rte);
 }
 
+/* Tell every daemon to end its processes (at once with kill_now, else
+ * after the grace period) and exit. */
+static void send_shutdown(hnp_job_t *job)
+{
+    hnp_rte_t *rte = job->rte;
+    uint8_t now = job->kill_now;
+
+    if (rte->routed == NULL || rte->oob == NULL)
+        return;
+    hnp_rte_xcast(rte, HNP_TAG_SHUTDOWN, &now, sizeof(now));
+    /* A daemon joined but not yet routed to (phase 2 incomplete) is
+     * reached through the spawn tree; each daemon passes it on. */
+    hnp_rte_send_spawn_children(rte, HNP_TAG_SHUTDOWN, &now, sizeof(now));
+}
+
 /* Tell every daemon to end its processes and exit, then wait until the
  * direct connections close: a daemon leaves only after its own children
  * have, so when the HNP's neighbours are gone, every daemon is. */
@@ -290,13 +305,7 @@ static void end_job(hnp_job_t *job)
         hnp_launcher_cancel_all(rte->launcher);
     hnp_rte_timer_destroy(job->timeout_timer);
     job->timeout_timer = NULL;
-    uint8_t now = job->kill_now;
-    if (rte->routed != NULL && rte->oob != NULL) {
-        hnp_rte_xcast(rte, HNP_TAG_SHUTDOWN, &now, sizeof(now));
-        /* A daemon joined but not yet routed to (phase 2 incomplete) is
-         * reached through the spawn tree; each daemon passes it on. */
-        hnp_rte_send_spawn_children(rte, HNP_TAG_SHUTDOWN, &now, sizeof(now));
-    }
+    send_shutdown(job);
     if (rte->oob == NULL || hnp_oob_num_connections(rte->oob) == 0) {
         hnp_rte_stop_loop(rte);
         return;
@@ -336,7 +345,10 @@ void hnp_job_signal(hnp_job_t *job, int sig)
     if (sig == SIGINT && ++job->interrupts > 1) {
         HNP_INFO(job->rte->log, "second interrupt: killing every process now");
         job->kill_now = true;
-        hnp_job_abort(job, 128 + sig, "interrupted twice");
+        if (job->ending) /* what is left goes at once */
+            send_shutdown(job);
+        else
+            hnp_job_abort(job, 128 + sig, "interrupted twice");
         return;
     }
     if (job->ending || !job->launched) {
@@ -365,13 +377,6 @@ void hnp_job_finish(hnp_job_t *job)
 
 void hnp_job_abort(hnp_job_t *job, int status, const char *message)
 {
-    if (job->ending && job->kill_now && job->interrupts == 2) {
-        /* the second interrupt while ending: kill what is left at once */
-        uint8_t now = 1;
-        job->interrupts++;
-        hnp_rte_xcast(job->rte, HNP_TAG_SHUTDOWN, &now, sizeof(now));
-        return;
-    }
     if (job->ending)
         return;
     HNP_ERROR_LOG(job->rte->log, "%s", message);
