@@ -163,26 +163,17 @@ out:
     return rc;
 }
 
-static int build_trees(hnp_rte_t *rte)
-{
-    int rc = rte->routed->spanning_tree(rte->nprocs, &rte->routing_tree);
-
-    if (rc == HNP_SUCCESS)
-        rc = rte->plm->spawn_tree(rte, rte->nprocs, &rte->routing_tree,
-                                  &rte->spawn_tree);
-    return rc;
-}
-
 static int join_the_job(hnpd_t *d, char *err, size_t errlen)
 {
     hnp_rte_t *rte = d->rte;
     int rc = hnp_rte_select_components(rte, err, errlen);
 
-    if (rc == HNP_SUCCESS && (rc = build_trees(rte)) != HNP_SUCCESS)
+    if (rc == HNP_SUCCESS && (rc = hnp_rte_build_trees(rte)) != HNP_SUCCESS)
         hnp_err_set(err, errlen, "cannot build the spawn and routing trees");
     if (rc == HNP_SUCCESS && (rc = rte->exchange->init(rte)) != HNP_SUCCESS)
         hnp_err_set(err, errlen, "the exchange component failed to start");
-    if (rc == HNP_SUCCESS && (rc = rte->plm->init(rte)) != HNP_SUCCESS)
+    if (rc == HNP_SUCCESS && rte->plm->init != NULL &&
+        (rc = rte->plm->init(rte)) != HNP_SUCCESS)
         hnp_err_set(err, errlen, "the plm component failed to start");
     return rc;
 }

@@ -58,11 +58,8 @@ static int set_runtime_procs(hnp_job_t *job)
 
 static int build_trees(hnp_rte_t *rte, char *err, size_t errlen)
 {
-    int rc = rte->routed->spanning_tree(rte->nprocs, &rte->routing_tree);
+    int rc = hnp_rte_build_trees(rte);
 
-    if (rc == HNP_SUCCESS)
-        rc = rte->plm->spawn_tree(rte, rte->nprocs, &rte->routing_tree,
-                                  &rte->spawn_tree);
     if (rc != HNP_SUCCESS)
         hnp_err_set(err, errlen, "cannot build the spawn and routing trees "
                     "for %u processes", rte->nprocs);
@@ -100,7 +97,7 @@ int hnp_job_start(hnp_job_t *job, char *err, size_t errlen)
     rte->hnp_uri = strdup(hnp_rte_my_uri(rte));
     register_handlers(job);
     if ((rc = rte->exchange->init(rte)) != HNP_SUCCESS ||
-        (rc = rte->plm->init(rte)) != HNP_SUCCESS) {
+        (rte->plm->init != NULL && (rc = rte->plm->init(rte)) != HNP_SUCCESS)) {
         hnp_err_set(err, errlen, "cannot prepare the launch: %s",
                     hnp_strerror(rc));
         return rc;

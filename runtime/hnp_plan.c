@@ -290,7 +290,7 @@ static int plan_trees(plan_t *p, hnp_rte_t *rte, char *err, size_t errlen)
     if (rc == HNP_SUCCESS)
         rc = rte->routed->spanning_tree(p->n, &p->routing);
     if (rc == HNP_SUCCESS)
-        rc = rte->plm->spawn_tree(rte, p->n, &p->routing, &p->chosen);
+        rc = hnp_rte_plm_spawn_tree(rte, p->n, &p->routing, &p->chosen);
     if (rc == HNP_SUCCESS)
         rc = hnp_tree_greedy(p->n, p->seq, p->rem, &p->greedy);
     if (rc != HNP_SUCCESS && err[0] == '\0')

@@ -52,6 +52,26 @@ uint32_t hnp_rte_spawn_children(const hnp_rte_t *rte, hnp_vpid_t *out,
     return hnp_tree_children(&rte->spawn_tree, rte->self, out, max);
 }
 
+int hnp_rte_plm_spawn_tree(hnp_rte_t *rte, uint32_t nprocs,
+                           const hnp_tree_t *routing, hnp_tree_t *out)
+{
+    if (rte->plm->spawn_tree == NULL) {
+        *out = hnp_tree_kary(nprocs, 0);
+        return HNP_SUCCESS;
+    }
+    return rte->plm->spawn_tree(rte, nprocs, routing, out);
+}
+
+int hnp_rte_build_trees(hnp_rte_t *rte)
+{
+    int rc = rte->routed->spanning_tree(rte->nprocs, &rte->routing_tree);
+
+    if (rc == HNP_SUCCESS)
+        rc = hnp_rte_plm_spawn_tree(rte, rte->nprocs, &rte->routing_tree,
+                                    &rte->spawn_tree);
+    return rc;
+}
+
 int hnp_rte_set_spawn_tree(hnp_rte_t *rte, const hnp_tree_t *tree)
 {
     hnp_tree_release(&rte->spawn_tree);

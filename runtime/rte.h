@@ -150,6 +150,14 @@ void hnp_rte_heartbeat_heard(hnp_rte_t *rte, hnp_vpid_t from);
 
 /* rte_join.c: answer JOIN from spawn children (Algorithm 1) */
 int hnp_rte_accept_joins(hnp_rte_t *rte);
+
+/* rte.c: the trees of this job, from the selected routed and plm */
+/** The plm's spawn tree over @p nprocs (the flat one if it gives none);
+ *  the caller owns it (hnp_tree_release). */
+int hnp_rte_plm_spawn_tree(hnp_rte_t *rte, uint32_t nprocs,
+                           const hnp_tree_t *routing, hnp_tree_t *out);
+/** rte->routing_tree and rte->spawn_tree, for rte->nprocs. */
+int hnp_rte_build_trees(hnp_rte_t *rte);
 /** A daemon: the parameters its parent forwarded, to forward in turn. */
 int hnp_rte_set_welcome_params(hnp_rte_t *rte, const void *params, size_t len);
 /** Daemon: tell the HNP, up the spawn tree, that it has joined. */

@@ -25,20 +25,22 @@
 #include "hnp_tree.h"
 
 /* 2.0: hnp_tree_t, which spawn_tree fills, grew the explicit kind.
- * 3.0: the caller owns the tree spawn_tree fills, and releases it. */
+ * 3.0: the caller owns the tree spawn_tree fills, and releases it; init
+ *      and spawn_tree may be NULL. */
 #define HNP_PLM_INTERFACE_VERSION HNP_MCA_VERSION(3, 0, 0)
 
 struct hnp_rte;
 
 typedef struct hnp_plm_module {
-    /** Prepare this process (HNP or daemon) for launching. */
+    /** Prepare this process (HNP or daemon) for launching. May be NULL. */
     int (*init)(struct hnp_rte *rte);
     /**
      * The spawn tree over the runtime's @p nprocs processes (0 is the HNP).
      * @p routing is the routing topology's spanning tree, for launchers
      * that spawn along it. On success the caller owns *out and releases it
      * with hnp_tree_release() (nothing to free for a tree given by formula,
-     * or a copy of @p routing).
+     * or a copy of @p routing). May be NULL: the flat tree, every daemon
+     * a child of the HNP.
      */
     int (*spawn_tree)(struct hnp_rte *rte, uint32_t nprocs,
                       const hnp_tree_t *routing, hnp_tree_t *out);
@@ -49,7 +51,7 @@ typedef struct hnp_plm_module {
      * subtree; start its direct children. NULL for flat launchers.
      */
     int (*spawn_subtree)(struct hnp_rte *rte);
-    /** Stop launches in progress and release resources. */
+    /** Stop launches in progress and release resources. May be NULL. */
     void (*finalize)(struct hnp_rte *rte);
     /**
      * May be NULL. HNP only: the nodes of the allocation this

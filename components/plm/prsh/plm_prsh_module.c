@@ -14,12 +14,6 @@
 #include "hnp_rte.h"
 #include "plm_prsh.h"
 
-static int plm_prsh_init(struct hnp_rte *rte)
-{
-    (void)rte;
-    return HNP_SUCCESS;
-}
-
 /*
  * Every process builds the tree from the same forwarded δ (or SEQ and REM)
  * and job size, so the HNP and the daemons agree on it without sending it
@@ -66,16 +60,10 @@ static int plm_prsh_spawn_children(struct hnp_rte *rte)
     return rc;
 }
 
-static void plm_prsh_finalize(struct hnp_rte *rte)
-{
-    /* The agents belong to the runtime's launcher, which cancels them. */
-    (void)rte;
-}
-
+/* No finalize: the agents belong to the runtime's launcher, which
+ * cancels them. */
 const hnp_plm_module_t plm_prsh_module = {
-    .init = plm_prsh_init,
     .spawn_tree = plm_prsh_spawn_tree,
     .launch_daemons = plm_prsh_spawn_children,
     .spawn_subtree = plm_prsh_spawn_children,
-    .finalize = plm_prsh_finalize,
 };

@@ -6,22 +6,6 @@
 #include "hnp_rte.h"
 #include "plm_rsh.h"
 
-static int plm_rsh_init(struct hnp_rte *rte)
-{
-    (void)rte;
-    return HNP_SUCCESS;
-}
-
-/* Every daemon's spawn parent is the HNP. */
-static int plm_rsh_spawn_tree(struct hnp_rte *rte, uint32_t nprocs,
-                              const hnp_tree_t *routing, hnp_tree_t *out)
-{
-    (void)rte;
-    (void)routing;
-    *out = hnp_tree_kary(nprocs, 0);
-    return HNP_SUCCESS;
-}
-
 /* The runtime's launcher bounds how many agents run at once and queues
  * the rest, so the HNP can hand it every daemon in one go. */
 static int plm_rsh_launch_daemons(struct hnp_rte *rte)
@@ -42,15 +26,7 @@ static int plm_rsh_launch_daemons(struct hnp_rte *rte)
     return rc;
 }
 
-static void plm_rsh_finalize(struct hnp_rte *rte)
-{
-    (void)rte;
-}
-
+/* No spawn_tree: the flat one, every daemon's spawn parent is the HNP. */
 const hnp_plm_module_t plm_rsh_module = {
-    .init = plm_rsh_init,
-    .spawn_tree = plm_rsh_spawn_tree,
     .launch_daemons = plm_rsh_launch_daemons,
-    .spawn_subtree = NULL,
-    .finalize = plm_rsh_finalize,
 };

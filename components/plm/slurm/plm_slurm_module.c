@@ -12,22 +12,6 @@
 
 #define SRUN_FIXED_WORDS 8
 
-static int plm_slurm_init(struct hnp_rte *rte)
-{
-    (void)rte;
-    return HNP_SUCCESS;
-}
-
-/* Every daemon's spawn parent is the HNP: srun does the fan-out. */
-static int plm_slurm_spawn_tree(struct hnp_rte *rte, uint32_t nprocs,
-                                const hnp_tree_t *routing, hnp_tree_t *out)
-{
-    (void)rte;
-    (void)routing;
-    *out = hnp_tree_kary(nprocs, 0);
-    return HNP_SUCCESS;
-}
-
 /* "2(x3),1": 2 slots on each of three nodes, then 1. */
 int plm_slurm_tasks_per_node(const char *text, uint32_t *slots, size_t count)
 {
@@ -156,16 +140,8 @@ static int plm_slurm_launch_daemons(struct hnp_rte *rte)
     return rc;
 }
 
-static void plm_slurm_finalize(struct hnp_rte *rte)
-{
-    (void)rte;
-}
-
+/* No spawn_tree: the flat one (srun does the fan-out). */
 const hnp_plm_module_t plm_slurm_module = {
-    .init = plm_slurm_init,
-    .spawn_tree = plm_slurm_spawn_tree,
     .launch_daemons = plm_slurm_launch_daemons,
-    .spawn_subtree = NULL,
-    .finalize = plm_slurm_finalize,
     .allocated_nodes = plm_slurm_allocated_nodes,
 };
