@@ -480,15 +480,6 @@ fail:
 
 /* ------------------------------------------------------------ open */
 
-static hnp_mca_component_entry_t *find_entry(hnp_mca_framework_t *fw,
-                                             const char *name)
-{
-    for (size_t i = 0; i < fw->found.ncomponents; i++)
-        if (strcmp(fw->found.components[i].component->name, name) == 0)
-            return &fw->found.components[i];
-    return NULL;
-}
-
 static const hnp_mca_load_failure_t *find_failure(const hnp_mca_framework_t *fw,
                                                   const char *name)
 {
@@ -536,7 +527,7 @@ static int check_listed_names(hnp_mca_framework_t *fw,
         const char *name = sel->names[i];
         const hnp_mca_load_failure_t *failure;
 
-        if (find_entry(fw, name) != NULL)
+        if (mca_found_find(&fw->found, name) != NULL)
             continue;
         failure = find_failure(fw, name);
         if (failure != NULL && !sel->exclude) {

@@ -170,8 +170,8 @@ fail:
     return HNP_ERR_NOMEM;
 }
 
-static const hnp_mca_component_entry_t *find_component(const mca_found_t *found,
-                                                       const char *name)
+const hnp_mca_component_entry_t *mca_found_find(const mca_found_t *found,
+                                                const char *name)
 {
     for (size_t i = 0; i < found->ncomponents; i++)
         if (strcmp(found->components[i].component->name, name) == 0)
@@ -317,7 +317,7 @@ static int add_builtin(search_t *s, const hnp_mca_component_t *c)
     snprintf(name, sizeof(name), "%.*s", HNP_MCA_NAME_LEN - 1, c->name);
     if (!check_component(s, MCA_BUILTIN_PATH, c, name, reason, sizeof(reason)))
         return record_failure(s, MCA_BUILTIN_PATH, name, "%s", reason);
-    earlier = find_component(s->found, name);
+    earlier = mca_found_find(s->found, name);
     if (earlier != NULL) {
         HNP_VERBOSE(s->log, MCA_VERBOSE_VERDICT, "skipping a second built-in "
                     "component '%s'", name);
@@ -457,7 +457,7 @@ static int consider_file(search_t *s, const char *dir, const char *file)
         rc = HNP_SUCCESS;
         goto out;
     }
-    earlier = find_component(s->found, name);
+    earlier = mca_found_find(s->found, name);
     if (earlier != NULL) {
         HNP_VERBOSE(s->log, MCA_VERBOSE_VERDICT, "%s: skipped: %s component "
                     "'%s' was already found in %s", path, s->framework, name,

@@ -57,6 +57,10 @@ int mca_repository_find(mca_repository_t *repo, const char *framework,
  */
 int mca_found_reject(mca_found_t *found, size_t index, const char *reason);
 
+/** The component called @p name in @p found, or NULL. */
+const hnp_mca_component_entry_t *mca_found_find(const mca_found_t *found,
+                                                const char *name);
+
 /** Unload every file of @p found and free it; leaves *found empty. */
 void mca_found_release(mca_found_t *found);
 
