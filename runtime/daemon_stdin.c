@@ -14,12 +14,11 @@
 
 #include "buffer.h"
 #include "daemon.h"
-
-#define STDIN_ALL (-2)
+#include "hnp_args.h" /* HNP_STDIN_ALL, as the HNP sends it */
 
 bool hnpd_stdin_wanted(const hnpd_t *d, uint32_t rank)
 {
-    return d->stdin_target == STDIN_ALL ||
+    return d->stdin_target == HNP_STDIN_ALL ||
            (d->stdin_target >= 0 && (uint32_t)d->stdin_target == rank);
 }
 
