@@ -196,8 +196,10 @@ static void role_peer_down(hnp_rte_t *rte, hnp_vpid_t peer, size_t unsent)
     char msg[512];
 
     if (job->ending) {
-        if (hnp_oob_num_connections(rte->oob) == 0)
+        if (hnp_oob_num_connections(rte->oob) == 0) {
+            hnp_job_mark(job, HNP_MARK_DAEMONS_GONE);
             hnp_rte_stop_loop(rte);
+        }
         return;
     }
     snprintf(msg, sizeof(msg), "the daemon on node %s (vpid %u) died (its "
@@ -307,6 +309,7 @@ static void end_job(hnp_job_t *job)
     job->timeout_timer = NULL;
     send_shutdown(job);
     if (rte->oob == NULL || hnp_oob_num_connections(rte->oob) == 0) {
+        hnp_job_mark(job, HNP_MARK_DAEMONS_GONE);
         hnp_rte_stop_loop(rte);
         return;
     }

@@ -17,6 +17,7 @@ enum hnp_phase_mark {
     HNP_MARK_LAUNCH_SENT,     /* the launch message left the HNP */
     HNP_MARK_PROCS_STARTED,   /* every daemon forked its processes */
     HNP_MARK_PROCS_EXITED,    /* every process ended */
+    HNP_MARK_DAEMONS_GONE,    /* the last daemon connection closed */
     HNP_MARK_COUNT,
 };
 

@@ -151,7 +151,7 @@ void hnp_job_print_timing(const hnp_job_t *job)
     static const char *const names[HNP_MARK_COUNT] = {
         "all daemons up", "contact table complete everywhere",
         "launch message sent", "all processes started",
-        "all processes exited",
+        "all processes exited", "all daemons exited",
     };
     const hnp_daemon_stats_t *w = &job->worst;
 
@@ -160,6 +160,9 @@ void hnp_job_print_timing(const hnp_job_t *job)
     for (int m = 0; m < HNP_MARK_COUNT; m++) {
         if (job->marks[m] > 0)
             fprintf(stderr, "hnp:   %-36s %9.3f\n", names[m], job->marks[m]);
+        else if (m == HNP_MARK_TABLE_EVERYWHERE || m == HNP_MARK_PROCS_STARTED)
+            fprintf(stderr, "hnp:   %-36s %9s (%u of %u daemons reported)\n",
+                    names[m], "-", job->reports[m], job->ndaemons);
         else
             fprintf(stderr, "hnp:   %-36s %9s\n", names[m], "-");
     }
