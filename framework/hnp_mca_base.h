@@ -14,7 +14,11 @@
  *   hnp_mca_framework_open()         apply the user's include/exclude list,
  *                                    open the components that remain
  *   hnp_mca_framework_select()       query them, pick the highest priority
- *   hnp_mca_destroy()                close and unload everything
+ *   hnp_mca_close()                  optional: run the components' close
+ *                                    hooks now (a process about to exit
+ *                                    without freeing)
+ *   hnp_mca_destroy()                close what is still open, then unload
+ *                                    and free everything
  */
 #ifndef HNP_MCA_BASE_H
 #define HNP_MCA_BASE_H
@@ -59,6 +63,10 @@ typedef struct hnp_mca_load_failure {
 int hnp_mca_create(hnp_mca_t **out, const hnp_mca_component_t *const *builtin,
                    const char *default_component_path, char *err,
                    size_t errlen);
+/** Call close() of every opened component, last framework first; each
+ *  only once (destroy skips those already closed). The modules stay
+ *  loaded and the memory allocated. */
+void hnp_mca_close(hnp_mca_t *mca);
 void hnp_mca_destroy(hnp_mca_t *mca);
 
 hnp_params_t *hnp_mca_params(hnp_mca_t *mca);

@@ -119,12 +119,19 @@ static void close_components(hnp_mca_framework_t *fw)
     }
 }
 
-void hnp_mca_destroy(hnp_mca_t *mca)
+void hnp_mca_close(hnp_mca_t *mca)
 {
     if (mca == NULL)
         return;
     for (size_t i = mca->nframeworks; i > 0; i--)
         close_components(mca->frameworks[i - 1]);
+}
+
+void hnp_mca_destroy(hnp_mca_t *mca)
+{
+    if (mca == NULL)
+        return;
+    hnp_mca_close(mca);
     /* The registry goes first: it holds pointers into the components. */
     hnp_params_destroy(mca->params);
     for (size_t i = mca->nframeworks; i > 0; i--) {

@@ -301,6 +301,7 @@ void hnpd_maybe_exit(hnpd_t *d)
         d->drain_timer = hnp_rte_timer_create(rte, 0.02, recheck_exit, d);
         return;
     }
+    d->clean_end = true;
     hnp_rte_stop_loop(rte);
 }
 

@@ -44,6 +44,8 @@ typedef struct hnpd {
     int detach_fd;          /* tells the waiting first process to exit; -1 after */
     bool welcomed;
     bool ending;
+    bool clean_end;         /* left with every process reaped, every child
+                               daemon gone and nothing left to send */
     int exit_status;
     hnp_odls_t *odls;
     hnpd_proc_t *procs;     /* this node's ranks */

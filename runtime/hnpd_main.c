@@ -195,6 +195,23 @@ static int find_own_path(hnp_rte_t *rte, char *err, size_t errlen)
     return HNP_SUCCESS;
 }
 
+/*
+ * The normal end: every process reaped, every child daemon gone, all that
+ * was queued sent. What is left to do is the modules' finalize and the
+ * components' close hooks; the heap, the sockets and the loaded modules go
+ * with the process, as the kernel frees them at exit anyway. Freeing them
+ * one by one cost a daemon 0.2 ms of CPU, and hundreds of daemons do it at
+ * once at the very end of a job. exit() rather than _exit(): stdio and the
+ * log file are flushed, and a leak checker still sees every block reachable
+ * from main's frame, so only genuinely lost memory shows as a leak.
+ */
+static void quick_exit_daemon(hnpd_t *d, hnp_setup_t *setup)
+{
+    hnp_rte_finalize(d->rte);
+    hnp_mca_close(setup->mca);
+    exit(0);
+}
+
 static int run_daemon(hnpd_t *d, const hnpd_args_t *a, char *err,
                       size_t errlen)
 {
@@ -255,6 +272,8 @@ int main(int argc, char **argv)
     rc = run_daemon(&d, &args, err, sizeof(err));
     if (rc < 0)
         HNP_ERROR_LOG(hnp_log_stream("hnpd"), "%s", err[0] ? err : hnp_strerror(rc));
+    if (rc == 0 && d.clean_end)
+        quick_exit_daemon(&d, &setup);
     hnpd_procs_release(&d);
     hnp_rte_timer_destroy(d.exit_timer);
     hnp_rte_timer_destroy(d.drain_timer);

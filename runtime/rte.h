@@ -95,6 +95,7 @@ struct hnp_rte {
     uint32_t spawn_joined;      /* spawn children that called back */
     bool ready;                 /* a daemon before its welcome holds messages */
     bool closing;               /* the job is ending: no new connections */
+    bool finalized;             /* the modules' finalize hooks have run */
     struct hnp_rte_heartbeat *heartbeat;
     uint32_t autojoined_upto;   /* HNP: last all-gather joined by itself */
     char *hnp_uri;              /* the HNP's contact (own copy) */
@@ -114,6 +115,9 @@ struct hnp_rte {
 /* rte.c */
 int hnp_rte_create(hnp_rte_t **out, hnp_setup_t *setup, bool is_hnp,
                    hnp_vpid_t self, char *err, size_t errlen);
+/** Stop the heartbeats and call the exchange's and the plm's finalize
+ *  (once; destroy calls it too). Nothing is freed. */
+void hnp_rte_finalize(hnp_rte_t *rte);
 void hnp_rte_destroy(hnp_rte_t *rte);
 /** Open the listeners; @p nprocs may be 0 while unknown. */
 int hnp_rte_start_oob(hnp_rte_t *rte, uint32_t nprocs, char *err,

@@ -67,15 +67,23 @@ static void free_uris(hnp_rte_t *rte)
     rte->uri_wanted = NULL;
 }
 
-void hnp_rte_destroy(hnp_rte_t *rte)
+void hnp_rte_finalize(hnp_rte_t *rte)
 {
-    if (rte == NULL)
+    if (rte == NULL || rte->finalized)
         return;
+    rte->finalized = true;
     hnp_rte_heartbeat_stop(rte);
     if (rte->exchange != NULL && rte->exchange->finalize != NULL)
         rte->exchange->finalize(rte);
     if (rte->plm != NULL && rte->plm->finalize != NULL)
         rte->plm->finalize(rte);
+}
+
+void hnp_rte_destroy(hnp_rte_t *rte)
+{
+    if (rte == NULL)
+        return;
+    hnp_rte_finalize(rte);
     hnp_tree_release(&rte->spawn_tree);
     if (rte->launcher != NULL)
         hnp_launcher_destroy(rte->launcher);
