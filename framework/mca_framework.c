@@ -465,23 +465,20 @@ int hnp_mca_framework_register(hnp_mca_t *mca,
     }
     *fw = (hnp_mca_framework_t){ .mca = mca, .desc = desc,
                                  .log = hnp_log_stream(desc->name) };
+    /* Owned by the context from here on: the registry points into it as
+     * soon as its parameters are registered, so a failure below leaves it
+     * to hnp_mca_destroy rather than freeing it under the registry. */
+    mca->frameworks[mca->nframeworks++] = fw;
     /* The selection is known before the search: a process told which
      * component to use (a daemon) loads that one alone. */
     rc = register_framework_params(fw, err, errlen);
-    if (rc != HNP_SUCCESS)
-        goto fail;
-    rc = mca_repository_find(mca->repo, desc->name, desc->interface_version,
-                             mca->component_path, mca->builtin,
-                             only_component(fw), &fw->found, err, errlen);
-    if (rc != HNP_SUCCESS)
-        goto fail;
-    mca->frameworks[mca->nframeworks++] = fw;
-    rc = register_component_params(fw, err, errlen);
+    if (rc == HNP_SUCCESS)
+        rc = mca_repository_find(mca->repo, desc->name, desc->interface_version,
+                                 mca->component_path, mca->builtin,
+                                 only_component(fw), &fw->found, err, errlen);
+    if (rc == HNP_SUCCESS)
+        rc = register_component_params(fw, err, errlen);
     *out = fw;
-    return rc;
-
-fail:
-    free(fw);
     return rc;
 }
 
