@@ -451,12 +451,6 @@ static int consider_file(search_t *s, const char *dir, const char *file)
                             "than %d characters", HNP_MCA_NAME_LEN - 1);
         goto out;
     }
-    if (s->only != NULL && strcmp(name, s->only) != 0) {
-        HNP_VERBOSE(s->log, MCA_VERBOSE_STEP, "%s: not loaded: only %s "
-                    "component '%s' is wanted", path, s->framework, s->only);
-        rc = HNP_SUCCESS;
-        goto out;
-    }
     earlier = mca_found_find(s->found, name);
     if (earlier != NULL) {
         HNP_VERBOSE(s->log, MCA_VERBOSE_VERDICT, "%s: skipped: %s component "
@@ -638,9 +632,14 @@ static int try_module_in(void *arg, const char *dir)
             free(full);
             return 1;
         }
+        char why[MCA_REASON_LEN / 2];
+        if (h == NULL)
+            explain_open_failure(full, why, sizeof(why));
+        else
+            snprintf(why, sizeof(why), "%s", ltdl_error());
         size_t used = strlen(m->reasons);
         snprintf(m->reasons + used, sizeof(m->reasons) - used, "%s%s: %s",
-                 used > 0 ? "; " : "", full, ltdl_error());
+                 used > 0 ? "; " : "", full, why);
         if (h != NULL)
             lt_dlclose(h);
     }
@@ -671,7 +670,7 @@ int mca_repository_open_module(mca_repository_t *repo, const char *path,
     else
         hnp_err_set(err, errlen, "%s is in no directory of the component "
                     "path '%s'", file, path != NULL ? path : "");
-    return rc != HNP_SUCCESS && rc != 1 ? rc : HNP_ERR_LOAD;
+    return rc != HNP_SUCCESS ? rc : HNP_ERR_LOAD;
 }
 
 void mca_repository_close_module(void *handle)
