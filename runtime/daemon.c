@@ -180,18 +180,28 @@ static int join_the_job(hnpd_t *d, char *err, size_t errlen)
 
 /* A daemon below this one is gone; the HNP, which knows every node's
  * name, tells the user. Sent straight to it: the routing tree is broken. */
-static void report_lost(hnpd_t *d, hnp_vpid_t vpid, const char *why)
+/* Tell the HNP that daemon @p vpid was lost; false if it cannot be told. */
+static bool report_lost(hnpd_t *d, hnp_vpid_t vpid, const char *why)
 {
     hnp_buffer_t buf;
+    bool told;
 
     hnp_buffer_init(&buf);
     hnp_pack_u32(&buf, vpid);
     hnp_pack_string(&buf, why);
-    if (hnp_buffer_status(&buf) != HNP_SUCCESS ||
-        hnp_rte_send_direct(d->rte, 0, HNP_TAG_PEER_LOST, buf.data,
-                            buf.len) != HNP_SUCCESS)
-        hnpd_lost_route(d, "cannot tell the HNP that a daemon was lost");
+    told = hnp_buffer_status(&buf) == HNP_SUCCESS &&
+           hnp_rte_send_direct(d->rte, 0, HNP_TAG_PEER_LOST, buf.data,
+                               buf.len) == HNP_SUCCESS;
     hnp_buffer_release(&buf);
+    return told;
+}
+
+/* A daemon below or beside this one was lost: the HNP must hear of it, or
+ * this daemon, unable to reach it, leaves too. */
+static void report_lost_or_leave(hnpd_t *d, hnp_vpid_t vpid, const char *why)
+{
+    if (!report_lost(d, vpid, why))
+        hnpd_lost_route(d, "cannot tell the HNP that a daemon was lost");
 }
 
 static void neighbour_silent(hnp_rte_t *rte, hnp_vpid_t vpid, double seconds)
@@ -201,10 +211,13 @@ static void neighbour_silent(hnp_rte_t *rte, hnp_vpid_t vpid, double seconds)
 
     snprintf(why, sizeof(why), "stopped responding: no heartbeat for %.0f s "
              "(hung, or off the network)", seconds);
-    report_lost(d, vpid, why);
     /* The parent on the way to the HNP: this daemon is cut off as well. */
-    if (vpid == hnp_rte_route_parent(rte))
+    if (vpid == hnp_rte_route_parent(rte)) {
+        report_lost(d, vpid, why);
         hnpd_lost_route(d, "its routing parent stopped responding");
+    } else {
+        report_lost_or_leave(d, vpid, why);
+    }
 }
 
 static void on_welcome(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
@@ -423,7 +436,7 @@ static void role_peer_down(hnp_rte_t *rte, hnp_vpid_t peer, size_t unsent)
         hnpd_maybe_exit(d);
         return;
     }
-    report_lost(d, peer, "died (its connection closed)");
+    report_lost_or_leave(d, peer, "died (its connection closed)");
 }
 
 int hnpd_start(hnpd_t *d, const char *parent_uri, char *err, size_t errlen)

@@ -255,16 +255,18 @@ int main(int argc, char **argv)
     snprintf(program, sizeof(program), "hnpd[%s]", args.node);
     hnp_log_set_program(program);
     setenv("HNP_NODE_NAME", args.node, 1);
-    /* srun's tasks stay its tasks: Slurm tracks and ends them. */
-    uint64_t rss_kb;
-    if (!args.slurm) { /* the CPU of the process that will exit at detach */
-        uint64_t before = cpu_before_exec();
+    /* srun's tasks stay its tasks: Slurm tracks and ends them. Otherwise
+     * the daemon goes on in a child, and the CPU of the process that will
+     * exit at detach is counted here. */
+    if (!args.slurm) {
+        uint64_t before = cpu_before_exec(), rss_kb;
         hnp_daemon_stats_usage(&d.prefork_cpu_us, &rss_kb);
         d.prefork_cpu_us -= before < d.prefork_cpu_us ? before : d.prefork_cpu_us;
-    }
-    if (!args.slurm && fork_detachable(&d.detach_fd) != 0) {
-        HNP_ERROR_LOG(hnp_log_stream("hnpd"), "cannot fork: %s", strerror(errno));
-        return 1;
+        if (fork_detachable(&d.detach_fd) != 0) {
+            HNP_ERROR_LOG(hnp_log_stream("hnpd"), "cannot fork: %s",
+                          strerror(errno));
+            return 1;
+        }
     }
     d.setup = &setup;
     d.node = (char *)args.node;
