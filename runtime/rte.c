@@ -62,6 +62,13 @@ int hnp_rte_plm_spawn_tree(hnp_rte_t *rte, uint32_t nprocs,
     return rte->plm->spawn_tree(rte, nprocs, routing, out);
 }
 
+void hnp_rte_release_spawn_tree(hnp_tree_t *spawn, const hnp_tree_t *routing)
+{
+    if (spawn->shape == NULL || spawn->shape != routing->shape)
+        hnp_tree_release(spawn);
+    *spawn = (hnp_tree_t){ 0 };
+}
+
 int hnp_rte_build_trees(hnp_rte_t *rte)
 {
     int rc = rte->routed->spanning_tree(rte->nprocs, &rte->routing_tree);
@@ -74,7 +81,7 @@ int hnp_rte_build_trees(hnp_rte_t *rte)
 
 int hnp_rte_set_spawn_tree(hnp_rte_t *rte, const hnp_tree_t *tree)
 {
-    hnp_tree_release(&rte->spawn_tree);
+    hnp_rte_release_spawn_tree(&rte->spawn_tree, &rte->routing_tree);
     rte->spawn_tree = *tree;
     return HNP_SUCCESS;
 }
@@ -374,12 +381,12 @@ int hnp_rte_set_uri(hnp_rte_t *rte, hnp_vpid_t vpid, const char *uri)
     return HNP_SUCCESS;
 }
 
-/* A message is about to wait for @p hop's contact: hand it over if it is
- * kept here, or ask for it to be handed over when it comes. */
+/* A message goes to @p hop: hand its contact to the OOB if it is kept
+ * here, or ask for it to be handed over when it comes. Once per hop, so
+ * that a send costs one array read here. */
 static void want_uri(hnp_rte_t *rte, hnp_vpid_t hop)
 {
-    if (rte->uris == NULL || hop >= rte->nprocs || rte->uri_wanted[hop] ||
-        hnp_oob_connected(rte->oob, hop) || hnp_oob_knows(rte->oob, hop))
+    if (rte->uris == NULL || hop >= rte->nprocs || rte->uri_wanted[hop])
         return;
     rte->uri_wanted[hop] = true;
     if (rte->uris[hop] != NULL) {

@@ -84,7 +84,7 @@ void hnp_rte_destroy(hnp_rte_t *rte)
     if (rte == NULL)
         return;
     hnp_rte_finalize(rte);
-    hnp_tree_release(&rte->spawn_tree);
+    hnp_rte_release_spawn_tree(&rte->spawn_tree, &rte->routing_tree);
     if (rte->launcher != NULL)
         hnp_launcher_destroy(rte->launcher);
     if (rte->oob != NULL)

@@ -23,7 +23,9 @@
 
 typedef struct hnp_routed_module {
     /** The spanning tree of this topology over @p nprocs processes; used to
-     *  spawn along the routing tree and to draw the topology. */
+     *  spawn along the routing tree and to draw the topology. An explicit
+     *  tree stays the component's: callers hold a view and never release
+     *  it. */
     int (*spanning_tree)(uint32_t nprocs, hnp_tree_t *out);
     /** Parent of @p vpid; HNP_VPID_INVALID for the HNP. */
     hnp_vpid_t (*parent)(hnp_vpid_t vpid, uint32_t nprocs);
