@@ -23,7 +23,7 @@
 #include "hnp_mca.h"
 #include "hnp_tree.h"
 
-#define HNP_EXCHANGE_INTERFACE_VERSION HNP_MCA_VERSION(1, 0, 0)
+#define HNP_EXCHANGE_INTERFACE_VERSION HNP_MCA_VERSION(2, 0, 0)
 
 struct hnp_rte;
 
@@ -42,7 +42,11 @@ typedef struct hnp_exchange_module {
     /**
      * Contribute @p data (copied) to all-gather number @p id among all the
      * runtime's processes. Every process calls it once per id; callbacks run
-     * from the event loop.
+     * from the event loop. A process may hear of an id before it calls
+     * this (the HNP, which has no processes of its own in the
+     * applications' fences, never calls it by itself): the component then
+     * calls hnp_rte_collective_seen(), which joins for such a process.
+     * (Interface 2.0: components of 1.x do not, and are refused.)
      */
     int (*allgather)(struct hnp_rte *rte, uint32_t id, const void *data,
                      size_t len, const hnp_exchange_callbacks_t *cb);
