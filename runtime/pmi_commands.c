@@ -79,9 +79,10 @@ static const char *lookup(const hnp_pmi_server_t *srv, const char *key,
     return value != NULL ? value : hnp_pmi_kvs_get(srv->job_attrs, key, len);
 }
 
-static const char *check_put(const hnp_pmi_server_t *srv,
-                             const hnp_pmi_pair_t *key,
-                             const hnp_pmi_pair_t *value, size_t value_max)
+/* Store @p key = @p value in @p kvs; NULL, or why not (a PMI token). */
+static const char *check_put(hnp_pmi_kvs_t *kvs, const hnp_pmi_pair_t *key,
+                             const hnp_pmi_pair_t *value, size_t value_max,
+                             bool overwrite)
 {
     if (key == NULL || value == NULL || key->value_len == 0)
         return "missing_key_or_value";
@@ -92,8 +93,8 @@ static const char *check_put(const hnp_pmi_server_t *srv,
         return "key_too_long";
     if (value->value_len > value_max)
         return "value_too_long";
-    if (hnp_pmi_kvs_put(srv->kvs, key->value, value->value,
-                        value->value_len, true) != HNP_SUCCESS)
+    if (hnp_pmi_kvs_put(kvs, key->value, value->value, value->value_len,
+                        overwrite) != HNP_SUCCESS)
         return "out_of_memory";
     return NULL;
 }
@@ -234,8 +235,9 @@ static void v1_put(pmi_client_t *c, const hnp_pmi_msg_t *req)
 
     if (!v1_kvsname_ok(c, req, "put_result"))
         return;
-    why = check_put(c->srv, hnp_pmi_msg_find(req, "key"),
-                    hnp_pmi_msg_find(req, "value"), c->srv->v1_vallen_max - 1);
+    why = check_put(c->srv->kvs, hnp_pmi_msg_find(req, "key"),
+                    hnp_pmi_msg_find(req, "value"), c->srv->v1_vallen_max - 1,
+                    true);
     reply_rc(c, thrid_of(req), "put_result", why == NULL ? 0 : -1, why);
 }
 
@@ -375,9 +377,9 @@ static void v2_job_getid(pmi_client_t *c, const hnp_pmi_msg_t *req)
 
 static void v2_kvs_put(pmi_client_t *c, const hnp_pmi_msg_t *req)
 {
-    const char *why = check_put(c->srv, hnp_pmi_msg_find(req, "key"),
+    const char *why = check_put(c->srv->kvs, hnp_pmi_msg_find(req, "key"),
                                 hnp_pmi_msg_find(req, "value"),
-                                HNP_PMI_V2_BODY_MAX);
+                                HNP_PMI_V2_BODY_MAX, true);
 
     reply_rc(c, thrid_of(req), "kvs-put-response", why == NULL ? 0 : -1, why);
 }
@@ -444,17 +446,9 @@ static void v2_putnodeattr(pmi_client_t *c, const hnp_pmi_msg_t *req)
     hnp_pmi_server_t *srv = c->srv;
     const hnp_pmi_pair_t *key = hnp_pmi_msg_find(req, "key");
     const hnp_pmi_pair_t *value = hnp_pmi_msg_find(req, "value");
-    const char *why = NULL;
+    const char *why = check_put(srv->node_attrs, key, value,
+                                HNP_PMI_V2_BODY_MAX, false);
 
-    if (key == NULL || value == NULL || key->value_len == 0)
-        why = "missing key or value";
-    else if (strlen(key->value) != key->value_len)
-        why = "key with a NUL";
-    else if (key->value_len > HNP_PMI_KEY_MAX)
-        why = "key too long";
-    else if (hnp_pmi_kvs_put(srv->node_attrs, key->value, value->value,
-                             value->value_len, false) != HNP_SUCCESS)
-        why = "out of memory";
     reply_rc(c, thrid_of(req), "info-putnodeattr-response",
              why == NULL ? 0 : -1, why);
     if (why == NULL)
