@@ -62,11 +62,10 @@ enum plm_prsh_model_source {
                                    (~/.hnp/launch-model), updated by each */
 };
 
-/** `plm_prsh_tree`, `plm_prsh_seq`, `plm_prsh_rem`, `plm_prsh_model`;
- *  owned like the degree. The runtime acts on `plm_prsh_model` (it owns the
- *  measurements) and reads it by name. */
+/** `plm_prsh_tree`, `plm_prsh_seq`, `plm_prsh_rem`; owned like the degree.
+ *  `plm_prsh_model` has no variable here: the runtime acts on it (it owns
+ *  the measurements) and reads it by name. */
 extern int plm_prsh_tree;
-extern int plm_prsh_model;
 extern double plm_prsh_seq;
 extern double plm_prsh_rem;
 

@@ -27,7 +27,6 @@ unsigned int plm_prsh_spawning_degree = PLM_PRSH_DEFAULT_DEGREE;
 int plm_prsh_tree = PLM_PRSH_TREE_KARY;
 double plm_prsh_seq;
 double plm_prsh_rem;
-int plm_prsh_model = PLM_PRSH_MODEL_FIXED;
 
 static const hnp_param_enum_value_t plm_prsh_tree_values[] = {
     { "kary", PLM_PRSH_TREE_KARY },
@@ -42,9 +41,24 @@ static const hnp_param_enum_value_t plm_prsh_model_values[] = {
     { NULL, 0 },
 };
 
-/* The greedy tree's parameters; kary and routed keep the behaviour the
- * degree alone gave before they existed. */
-static const hnp_param_desc_t plm_prsh_tree_params[] = {
+/* The paper's name for δ, so that its command lines work as written. */
+static const char *const plm_prsh_degree_synonyms[] = {
+    "prsh_spawning_degree", NULL,
+};
+
+/* δ, then the greedy tree's parameters (kary and routed keep the
+ * behaviour the degree alone gave before they existed). */
+static const hnp_param_desc_t plm_prsh_params[] = {
+    { .framework = "plm", .component = "prsh", .name = "spawning_degree",
+      .type = HNP_PARAM_UNSIGNED,
+      .default_value = PLM_PRSH_STR(PLM_PRSH_DEFAULT_DEGREE),
+      .help = "Children each process spawns (the delta of a delta-ary "
+              "spawn tree rooted at the HNP); 0 spawns along the routing "
+              "topology's tree instead. A larger delta makes the tree "
+              "shallower but runs more agents one after another on each "
+              "launching node.",
+      .level = 4, .synonyms = plm_prsh_degree_synonyms,
+      .storage = &plm_prsh_spawning_degree },
     { .framework = "plm", .component = "prsh", .name = "tree",
       .type = HNP_PARAM_ENUM, .default_value = "kary",
       .help = "Spawn tree: kary (plm_prsh_spawning_degree children each), "
@@ -71,43 +85,20 @@ static const hnp_param_desc_t plm_prsh_tree_params[] = {
               "two parameters as set) or auto (hnp measures them on every "
               "launch and keeps a running estimate per agent in "
               "~/.hnp/launch-model; hnp-info shows it).",
-      .level = 4, .enum_values = plm_prsh_model_values,
-      .storage = &plm_prsh_model },
-};
-
-/* The paper's name for δ, so that its command lines work as written. */
-static const char *const plm_prsh_degree_synonyms[] = {
-    "prsh_spawning_degree", NULL,
+      .level = 4, .enum_values = plm_prsh_model_values },
 };
 
 static int plm_prsh_register_params(const hnp_mca_component_t *self,
                                     hnp_params_t *params)
 {
     char err[256] = "";
-    const hnp_param_desc_t degree = {
-        .framework = "plm",
-        .component = "prsh",
-        .name = "spawning_degree",
-        .type = HNP_PARAM_UNSIGNED,
-        .default_value = PLM_PRSH_STR(PLM_PRSH_DEFAULT_DEGREE),
-        .help = "Children each process spawns (the delta of a delta-ary "
-                "spawn tree rooted at the HNP); 0 spawns along the routing "
-                "topology's tree instead. A larger delta makes the tree "
-                "shallower but runs more agents one after another on each "
-                "launching node.",
-        .level = 4,
-        .synonyms = plm_prsh_degree_synonyms,
-        .storage = &plm_prsh_spawning_degree,
-    };
-    int rc;
+    int rc = HNP_SUCCESS;
 
     (void)self;
-    rc = hnp_param_register(params, &degree, err, sizeof(err));
     for (size_t i = 0; rc == HNP_SUCCESS &&
-                       i < sizeof(plm_prsh_tree_params) /
-                               sizeof(plm_prsh_tree_params[0]); i++)
-        rc = hnp_param_register(params, &plm_prsh_tree_params[i], err,
-                                sizeof(err));
+                       i < sizeof(plm_prsh_params) / sizeof(plm_prsh_params[0]);
+         i++)
+        rc = hnp_param_register(params, &plm_prsh_params[i], err, sizeof(err));
     if (rc != HNP_SUCCESS)
         HNP_ERROR_LOG(hnp_log_stream("plm"), "prsh: %s", err);
     return rc;
