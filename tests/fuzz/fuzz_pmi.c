@@ -252,8 +252,9 @@ static void fuzz_mapping(const uint8_t *data, size_t size)
     if (want != NULL && got != NULL) {
         for (size_t i = 0; i < size; i++)
             want[i] = data[i] % 8;
-        if (hnp_pmi_process_mapping(want, (uint32_t)size, &mapping) ==
-            HNP_SUCCESS) {
+        int rc = hnp_pmi_process_mapping(want, (uint32_t)size, &mapping);
+        FUZZ_CHECK(rc == HNP_SUCCESS);
+        if (rc == HNP_SUCCESS) {
             FUZZ_CHECK(expand_mapping(mapping, got, (uint32_t)size));
             FUZZ_CHECK(memcmp(want, got, size * sizeof(*got)) == 0);
             free(mapping);

@@ -50,7 +50,7 @@ expect_in "$tmp/plan" "model SEQ $(printf '%g' "$seq") s, REM $(printf '%g' "$re
 # A damaged file is ignored with a warning, and the next run rewrites it.
 echo "not a model" >"$model"
 calibrated_run 3
-expect_in "$tmp/err" "launch model" "a warning about the damaged file"
+expect_in "$tmp/err" "launch model ignored" "a warning about the damaged file"
 grep -q "^$AGENT	" "$model" || fail "the damaged file was not rewritten"
 assert_no_leftovers "calibration"
 echo "ok: seq $seq rem $rem"

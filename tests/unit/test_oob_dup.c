@@ -151,23 +151,33 @@ typedef struct crossing {
     int dup;  /**< the raw peer's own connection */
 } crossing_t;
 
-static void cross(world_t *w, node_t *a, crossing_t *x, size_t len)
+/* Node @p a sends frame 1 of @p len bytes to @p peer, whose URI is a raw
+ * listener (*listener): the raw side accepts a's connection and reads its
+ * hello, leaving a awaiting the reply. Returns the accepted socket. */
+static int dial(world_t *w, node_t *a, hnp_vpid_t peer, size_t len,
+                int *listener)
 {
     uint8_t hello[HNP_HELLO_LEN];
     char uri[64];
     unsigned port;
 
-    node_start_full(w, a, 0, 4, good_secret);
-    x->listener = raw_listen(&port);
+    *listener = raw_listen(&port);
     snprintf(uri, sizeof(uri), "tcp://127.0.0.1:%u", port);
-    assert_int_equal(hnp_oob_set_uri(a->oob, 2, uri), HNP_SUCCESS);
-    assert_int_equal(send_msg(a, 2, 1, len), HNP_SUCCESS);
-    oob_peer_t *p = oob_peer_get(a->oob, 2);
+    assert_int_equal(hnp_oob_set_uri(a->oob, peer, uri), HNP_SUCCESS);
+    assert_int_equal(send_msg(a, peer, 1, len), HNP_SUCCESS);
+    oob_peer_t *p = oob_peer_get(a->oob, peer);
     RUN_UNTIL(w, p->connecting != NULL &&
                      p->connecting->state == OOB_CONN_AWAIT_REPLY, 5);
-    x->pref = accept(x->listener, NULL, NULL);
-    assert_true(x->pref >= 0);
-    raw_read(w, x->pref, hello, sizeof(hello));
+    int fd = accept(*listener, NULL, NULL);
+    assert_true(fd >= 0);
+    raw_read(w, fd, hello, sizeof(hello));
+    return fd;
+}
+
+static void cross(world_t *w, node_t *a, crossing_t *x, size_t len)
+{
+    node_start_full(w, a, 0, 4, good_secret);
+    x->pref = dial(w, a, 2, len, &x->listener);
     x->dup = raw_peer(w, a, 2);
     assert_int_equal(a->nups, 1);
     assert_int_equal(hnp_oob_num_connections(a->oob), 2);
@@ -279,19 +289,10 @@ static void test_late_duplicate(void **state)
     world_t *w = *state;
     node_t a;
     crossing_t x;
-    uint8_t hello[HNP_HELLO_LEN];
-    unsigned port;
-    char uri[64];
 
     node_start_full(w, &a, 0, 4, good_secret);
     oob_set_handshake_timeout(a.oob, 0.3);
-    x.listener = raw_listen(&port);
-    snprintf(uri, sizeof(uri), "tcp://127.0.0.1:%u", port);
-    assert_int_equal(hnp_oob_set_uri(a.oob, 2, uri), HNP_SUCCESS);
-    assert_int_equal(send_msg(&a, 2, 1, 10), HNP_SUCCESS);
-    RUN_UNTIL(w, oob_peer_find(a.oob, 2)->connecting != NULL, 5);
-    x.pref = accept(x.listener, NULL, NULL);
-    raw_read(w, x.pref, hello, sizeof(hello));
+    x.pref = dial(w, &a, 2, 10, &x.listener);
     raw_hello(x.pref, 2, good_secret);
     raw_expect_frame(w, x.pref, 1, 10);
 
@@ -315,20 +316,9 @@ static void test_hold_while_duplicate_handshakes(void **state)
     world_t *w = *state;
     node_t a;
     crossing_t x;
-    uint8_t hello[HNP_HELLO_LEN];
-    unsigned port;
-    char uri[64];
 
     node_start_full(w, &a, 3, 4, good_secret);
-    x.listener = raw_listen(&port);
-    snprintf(uri, sizeof(uri), "tcp://127.0.0.1:%u", port);
-    assert_int_equal(hnp_oob_set_uri(a.oob, 1, uri), HNP_SUCCESS);
-    assert_int_equal(send_msg(&a, 1, 1, 10), HNP_SUCCESS);
-    RUN_UNTIL(w, oob_peer_find(a.oob, 1)->connecting != NULL &&
-                     oob_peer_find(a.oob, 1)->connecting->state ==
-                         OOB_CONN_AWAIT_REPLY, 5);
-    x.dup = accept(x.listener, NULL, NULL);
-    raw_read(w, x.dup, hello, sizeof(hello));
+    x.dup = dial(w, &a, 1, 10, &x.listener);
     x.pref = raw_peer(w, &a, 1);
     raw_expect_frame(w, x.pref, 1, 10);
 

@@ -404,39 +404,67 @@ static void assert_receiver_untouched(const hnp_params_t *params, int count,
     assert_int_equal(hnp_params_check_unknown(params, NULL, NULL), 0);
 }
 
-static void test_pack_round_trip(void **state)
+/* Unpack as a daemon does what its parent forwarded. */
+static int unpack(hnp_params_t *params, const char *buf, size_t len)
 {
-    (void)state;
-    hnp_params_t *sender = make_sender();
-    int count, untouched;
+    return hnp_params_unpack(params, buf, len, HNP_PARAM_SRC_FORWARDED, err,
+                             sizeof(err));
+}
+
+/* A sender, its packed values, and a receiver that has not unpacked yet. */
+typedef struct pack_fixture {
+    hnp_params_t *sender, *receiver;
+    int count, untouched; /* the receiver's storage */
     char *agent;
     double ratio;
-    hnp_params_t *receiver = make_receiver(&count, &agent, &ratio, &untouched);
-    char *buf = NULL;
-    size_t len = 0;
+    char *buf;
+    size_t len;
+} pack_fixture_t;
+
+static int pack_setup(void **state)
+{
+    pack_fixture_t *f = calloc(1, sizeof(*f));
+
+    assert_non_null(f);
+    f->sender = make_sender();
+    f->receiver = make_receiver(&f->count, &f->agent, &f->ratio,
+                                &f->untouched);
+    assert_int_equal(hnp_params_pack(f->sender, &f->buf, &f->len), 0);
+    *state = f;
+    return 0;
+}
+
+static int pack_teardown(void **state)
+{
+    pack_fixture_t *f = *state;
+
+    free(f->buf);
+    hnp_params_destroy(f->receiver);
+    hnp_params_destroy(f->sender);
+    free(f);
+    return 0;
+}
+
+static void test_pack_round_trip(void **state)
+{
+    pack_fixture_t *f = *state;
     char *later = NULL;
 
-    assert_int_equal(hnp_params_pack(sender, &buf, &len), 0);
-    assert_int_equal(hnp_params_unpack(receiver, buf, len,
-                                       HNP_PARAM_SRC_FORWARDED, err,
-                                       sizeof(err)), 0);
-    assert_int_equal(count, 32);
-    assert_string_equal(agent, "");
-    assert_true(ratio == 0.3);
-    assert_int_equal(untouched, 5);
-    assert_int_equal(info_of(receiver, "t_c_count").source,
+    assert_int_equal(unpack(f->receiver, f->buf, f->len), 0);
+    assert_int_equal(f->count, 32);
+    assert_string_equal(f->agent, "");
+    assert_true(f->ratio == 0.3);
+    assert_int_equal(f->untouched, 5);
+    assert_int_equal(info_of(f->receiver, "t_c_count").source,
                      HNP_PARAM_SRC_FORWARDED);
-    assert_int_equal(info_of(receiver, "t_c_untouched").source,
+    assert_int_equal(info_of(f->receiver, "t_c_untouched").source,
                      HNP_PARAM_SRC_DEFAULT);
-    assert_int_equal(hnp_params_check_unknown(receiver, NULL, NULL), 1);
-    assert_int_equal(register_param(receiver, "not", "registered", "here",
+    assert_int_equal(hnp_params_check_unknown(f->receiver, NULL, NULL), 1);
+    assert_int_equal(register_param(f->receiver, "not", "registered", "here",
                                     HNP_PARAM_STRING, "", &later), 0);
     assert_string_equal(later, "x y");
-    assert_int_equal(info_of(receiver, "not_registered_here").source,
+    assert_int_equal(info_of(f->receiver, "not_registered_here").source,
                      HNP_PARAM_SRC_FORWARDED);
-    free(buf);
-    hnp_params_destroy(receiver);
-    hnp_params_destroy(sender);
 }
 
 static void test_pack_nothing_set(void **state)
@@ -454,9 +482,7 @@ static void test_pack_nothing_set(void **state)
                                     "9", &untouched), 0);
     assert_int_equal(hnp_params_pack(sender, &buf, &len), 0);
     assert_true(len <= 10);
-    assert_int_equal(hnp_params_unpack(receiver, buf, len,
-                                       HNP_PARAM_SRC_FORWARDED, err,
-                                       sizeof(err)), 0);
+    assert_int_equal(unpack(receiver, buf, len), 0);
     assert_receiver_untouched(receiver, count, agent);
     free(buf);
     hnp_params_destroy(receiver);
@@ -465,71 +491,43 @@ static void test_pack_nothing_set(void **state)
 
 static void test_unpack_rejects_truncated(void **state)
 {
-    (void)state;
-    hnp_params_t *sender = make_sender();
-    int count, untouched;
-    char *agent;
-    double ratio;
-    hnp_params_t *receiver = make_receiver(&count, &agent, &ratio, &untouched);
-    char *buf = NULL;
-    size_t len = 0;
+    pack_fixture_t *f = *state;
 
-    assert_int_equal(hnp_params_pack(sender, &buf, &len), 0);
-    for (size_t cut = 0; cut < len; cut++) {
+    for (size_t cut = 0; cut < f->len; cut++) {
         char *copy = malloc(cut + 1); /* exact size: valgrind sees overreads */
-        memcpy(copy, buf, cut);
-        int rc = hnp_params_unpack(receiver, copy, cut,
-                                   HNP_PARAM_SRC_FORWARDED, err, sizeof(err));
+        memcpy(copy, f->buf, cut);
+        int rc = unpack(f->receiver, copy, cut);
         if (rc != HNP_ERR_TRUNCATED && rc != HNP_ERR_BAD_PARAM)
-            fail_msg("%zu of %zu bytes: %d", cut, len, rc);
+            fail_msg("%zu of %zu bytes: %d", cut, f->len, rc);
         assert_err_contains("rejected");
-        assert_receiver_untouched(receiver, count, agent);
+        assert_receiver_untouched(f->receiver, f->count, f->agent);
         free(copy);
     }
-    free(buf);
-    hnp_params_destroy(receiver);
-    hnp_params_destroy(sender);
 }
 
 static void test_unpack_rejects_corrupt(void **state)
 {
-    (void)state;
     static const unsigned char flips[] = { 0x01, 0x80, 0xff };
-    hnp_params_t *sender = make_sender();
-    int count, untouched;
-    char *agent;
-    double ratio;
-    hnp_params_t *receiver = make_receiver(&count, &agent, &ratio, &untouched);
-    char *buf = NULL;
-    size_t len = 0;
+    pack_fixture_t *f = *state;
 
-    assert_int_equal(hnp_params_pack(sender, &buf, &len), 0);
-    for (size_t at = 0; at < len; at++) {
-        for (size_t f = 0; f < sizeof(flips); f++) {
-            char *copy = malloc(len);
-            memcpy(copy, buf, len);
-            copy[at] = (char)(copy[at] ^ flips[f]);
-            int rc = hnp_params_unpack(receiver, copy, len,
-                                       HNP_PARAM_SRC_FORWARDED, err,
-                                       sizeof(err));
-            if (rc == HNP_SUCCESS)
-                fail_msg("byte %zu ^ 0x%02x accepted", at, flips[f]);
-            assert_receiver_untouched(receiver, count, agent);
+    for (size_t at = 0; at < f->len; at++) {
+        for (size_t i = 0; i < sizeof(flips); i++) {
+            char *copy = malloc(f->len);
+            memcpy(copy, f->buf, f->len);
+            copy[at] = (char)(copy[at] ^ flips[i]);
+            if (unpack(f->receiver, copy, f->len) == HNP_SUCCESS)
+                fail_msg("byte %zu ^ 0x%02x accepted", at, flips[i]);
+            assert_receiver_untouched(f->receiver, f->count, f->agent);
             free(copy);
         }
     }
     /* Trailing bytes are corruption too. */
-    char *longer = malloc(len + 1);
-    memcpy(longer, buf, len);
-    longer[len] = 0;
-    assert_int_not_equal(hnp_params_unpack(receiver, longer, len + 1,
-                                           HNP_PARAM_SRC_FORWARDED, err,
-                                           sizeof(err)), HNP_SUCCESS);
-    assert_receiver_untouched(receiver, count, agent);
+    char *longer = malloc(f->len + 1);
+    memcpy(longer, f->buf, f->len);
+    longer[f->len] = 0;
+    assert_int_not_equal(unpack(f->receiver, longer, f->len + 1), HNP_SUCCESS);
+    assert_receiver_untouched(f->receiver, f->count, f->agent);
     free(longer);
-    free(buf);
-    hnp_params_destroy(receiver);
-    hnp_params_destroy(sender);
 }
 
 /* A buffer in the documented format with a correct FNV-1a hash, so that
@@ -578,8 +576,7 @@ static void test_unpack_checks_structure(void **state)
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         memcpy(buf, cases[i].bytes, cases[i].len);
         size_t len = seal(buf, cases[i].len);
-        if (hnp_params_unpack(params, (char *)buf, len, HNP_PARAM_SRC_FORWARDED,
-                              err, sizeof(err)) == HNP_SUCCESS)
+        if (unpack(params, (char *)buf, len) == HNP_SUCCESS)
             fail_msg("accepted a buffer with %s", cases[i].what);
         assert_int_equal(hnp_params_check_unknown(params, NULL, NULL), 0);
         assert_int_equal(x, 0);
@@ -587,64 +584,36 @@ static void test_unpack_checks_structure(void **state)
     /* The same hand-made framing, well formed, is accepted. */
     memcpy(buf, good, sizeof(good));
     size_t len = seal(buf, sizeof(good));
-    assert_int_equal(hnp_params_unpack(params, (char *)buf, len,
-                                       HNP_PARAM_SRC_FORWARDED, err,
-                                       sizeof(err)), 0);
+    assert_int_equal(unpack(params, (char *)buf, len), 0);
     assert_int_equal(x, 7);
     hnp_params_destroy(params);
 }
 
 static void test_unpack_bad_value_rejected_whole(void **state)
 {
-    (void)state;
-    hnp_params_t *sender = make_sender();
-    int count, untouched;
-    char *agent;
-    double ratio;
-    hnp_params_t *receiver = make_receiver(&count, &agent, &ratio, &untouched);
+    pack_fixture_t *f = *state;
     bool flag = false;
-    char *buf = NULL;
-    size_t len = 0;
 
     /* The daemon knows not_registered_here as a bool; "x y" is not one. */
-    assert_int_equal(register_param(receiver, "not", "registered", "here",
+    assert_int_equal(register_param(f->receiver, "not", "registered", "here",
                                     HNP_PARAM_BOOL, "false", &flag), 0);
-    assert_int_equal(hnp_params_pack(sender, &buf, &len), 0);
-    assert_int_equal(hnp_params_unpack(receiver, buf, len,
-                                       HNP_PARAM_SRC_FORWARDED, err,
-                                       sizeof(err)), HNP_ERR_BAD_PARAM);
+    assert_int_equal(unpack(f->receiver, f->buf, f->len), HNP_ERR_BAD_PARAM);
     assert_err_contains("not_registered_here");
     assert_err_contains("forwarded");
-    assert_receiver_untouched(receiver, count, agent);
-    free(buf);
-    hnp_params_destroy(receiver);
-    hnp_params_destroy(sender);
+    assert_receiver_untouched(f->receiver, f->count, f->agent);
 }
 
 static void test_unpack_loses_to_command_line(void **state)
 {
-    (void)state;
-    hnp_params_t *sender = make_sender();
-    int count, untouched;
-    char *agent;
-    double ratio;
-    hnp_params_t *receiver = make_receiver(&count, &agent, &ratio, &untouched);
-    char *buf = NULL;
-    size_t len = 0;
+    pack_fixture_t *f = *state;
 
-    assert_int_equal(set_value(receiver, "t_c_count", "7",
+    assert_int_equal(set_value(f->receiver, "t_c_count", "7",
                                HNP_PARAM_SRC_CMDLINE, NULL), 0);
-    assert_int_equal(set_value(receiver, "t_c_ratio", "9",
+    assert_int_equal(set_value(f->receiver, "t_c_ratio", "9",
                                HNP_PARAM_SRC_ENV, NULL), 0);
-    assert_int_equal(hnp_params_pack(sender, &buf, &len), 0);
-    assert_int_equal(hnp_params_unpack(receiver, buf, len,
-                                       HNP_PARAM_SRC_FORWARDED, err,
-                                       sizeof(err)), 0);
-    assert_int_equal(count, 7);
-    assert_true(ratio == 0.3);
-    free(buf);
-    hnp_params_destroy(receiver);
-    hnp_params_destroy(sender);
+    assert_int_equal(unpack(f->receiver, f->buf, f->len), 0);
+    assert_int_equal(f->count, 7);
+    assert_true(f->ratio == 0.3);
 }
 
 /* ------------------------------------------------------------ the rest */
@@ -738,13 +707,18 @@ int main(void)
         cmocka_unit_test(test_load_file_bad_value),
         cmocka_unit_test(test_load_file_missing),
         cmocka_unit_test(test_files_in_precedence),
-        cmocka_unit_test(test_pack_round_trip),
+        cmocka_unit_test_setup_teardown(test_pack_round_trip, pack_setup,
+                                        pack_teardown),
         cmocka_unit_test(test_pack_nothing_set),
-        cmocka_unit_test(test_unpack_rejects_truncated),
-        cmocka_unit_test(test_unpack_rejects_corrupt),
+        cmocka_unit_test_setup_teardown(test_unpack_rejects_truncated, pack_setup,
+                                        pack_teardown),
+        cmocka_unit_test_setup_teardown(test_unpack_rejects_corrupt, pack_setup,
+                                        pack_teardown),
         cmocka_unit_test(test_unpack_checks_structure),
-        cmocka_unit_test(test_unpack_bad_value_rejected_whole),
-        cmocka_unit_test(test_unpack_loses_to_command_line),
+        cmocka_unit_test_setup_teardown(test_unpack_bad_value_rejected_whole, pack_setup,
+                                        pack_teardown),
+        cmocka_unit_test_setup_teardown(test_unpack_loses_to_command_line, pack_setup,
+                                        pack_teardown),
         cmocka_unit_test(test_string_storage_owned_by_registry),
         cmocka_unit_test(test_foreach_and_lookup),
         cmocka_unit_test(test_storage_may_be_null),

@@ -255,6 +255,20 @@ static void expect_v2(fixture_t *f, int rank, const char *want)
     p->len -= 6 + body;
 }
 
+/* Send one request and check the one answer. */
+static void ask(fixture_t *f, int rank, const char *request, const char *want)
+{
+    say(&f->peer[rank], request);
+    expect_line(f, rank, want);
+}
+
+static void ask_v2(fixture_t *f, int rank, const char *request,
+                   const char *want)
+{
+    say_v2(&f->peer[rank], request);
+    expect_v2(f, rank, want);
+}
+
 /* Run the loop a while: nothing may arrive. */
 static void expect_silence(fixture_t *f, int rank)
 {
@@ -296,9 +310,9 @@ static void finish_fence(fixture_t *f, const char *key, const char *value)
 
 static void v1_init(fixture_t *f, int rank)
 {
-    say(&f->peer[rank], "cmd=init pmi_version=1 pmi_subversion=1\n");
-    expect_line(f, rank, "cmd=response_to_init pmi_version=1 "
-                "pmi_subversion=1 rc=0");
+    ask(f, rank, "cmd=init pmi_version=1 pmi_subversion=1\n",
+        "cmd=response_to_init pmi_version=1 "
+        "pmi_subversion=1 rc=0");
 }
 
 /* ---------------------------------------------------------------- PMI-1 */
@@ -314,14 +328,11 @@ static void v1_startup(fixture_t *f, int r)
     snprintf(want, sizeof(want), "cmd=maxes kvsname_max=256 keylen_max=64 "
              "vallen_max=%zu", (size_t)932 - strlen(KVS));
     expect_line(f, r, want);
-    say(&f->peer[r], "cmd=get_appnum\n");
-    expect_line(f, r, "cmd=appnum appnum=3");
-    say(&f->peer[r], "cmd=get_universe_size\n");
-    expect_line(f, r, "cmd=universe_size size=4");
-    say(&f->peer[r], "cmd=get_my_kvsname\n");
-    expect_line(f, r, "cmd=my_kvsname kvsname=" KVS);
-    say(&f->peer[r], "cmd=get kvsname=" KVS " key=PMI_process_mapping\n");
-    expect_line(f, r, "cmd=get_result rc=0 msg=success value=" MAPPING);
+    ask(f, r, "cmd=get_appnum\n", "cmd=appnum appnum=3");
+    ask(f, r, "cmd=get_universe_size\n", "cmd=universe_size size=4");
+    ask(f, r, "cmd=get_my_kvsname\n", "cmd=my_kvsname kvsname=" KVS);
+    ask(f, r, "cmd=get kvsname=" KVS " key=PMI_process_mapping\n",
+        "cmd=get_result rc=0 msg=success value=" MAPPING);
 }
 
 static void test_v1_full_sequence(void **state)
@@ -333,8 +344,7 @@ static void test_v1_full_sequence(void **state)
         v1_startup(f, r);
         snprintf(put, sizeof(put), "cmd=put kvsname=" KVS
                  " key=card-%d value=addr%d\n", r, r);
-        say(&f->peer[r], put);
-        expect_line(f, r, "cmd=put_result rc=0 msg=success");
+        ask(f, r, put, "cmd=put_result rc=0 msg=success");
     }
     say(&f->peer[0], "cmd=barrier_in\n");
     expect_silence(f, 0);
@@ -348,14 +358,13 @@ static void test_v1_full_sequence(void **state)
     finish_fence(f, "card-2", "addr2");
     for (int r = 0; r < NLOCAL; r++) {
         expect_line(f, r, "cmd=barrier_out");
-        say(&f->peer[r], "cmd=get kvsname=" KVS " key=card-2\n");
-        expect_line(f, r, "cmd=get_result rc=0 msg=success value=addr2");
-        say(&f->peer[r], "cmd=get kvsname=" KVS " key=card-1\n");
-        expect_line(f, r, "cmd=get_result rc=0 msg=success value=addr1");
-        say(&f->peer[r], "cmd=get kvsname=" KVS " key=card-3\n");
-        expect_line(f, r, "cmd=get_result rc=-1 msg=key_not_found");
-        say(&f->peer[r], "cmd=finalize\n");
-        expect_line(f, r, "cmd=finalize_ack");
+        ask(f, r, "cmd=get kvsname=" KVS " key=card-2\n",
+            "cmd=get_result rc=0 msg=success value=addr2");
+        ask(f, r, "cmd=get kvsname=" KVS " key=card-1\n",
+            "cmd=get_result rc=0 msg=success value=addr1");
+        ask(f, r, "cmd=get kvsname=" KVS " key=card-3\n",
+            "cmd=get_result rc=-1 msg=key_not_found");
+        ask(f, r, "cmd=finalize\n", "cmd=finalize_ack");
         assert_int_equal(f->finalized[r], 1);
         close(f->peer[r].fd);
         f->peer[r].fd = socket(AF_UNIX, SOCK_STREAM, 0);
@@ -455,24 +464,21 @@ static void test_v1_limits(void **state)
     /* The longest value vallen_max allows goes in, one more does not. */
     int n = snprintf(line, sizeof(line), "cmd=put kvsname=" KVS " key=k "
                      "value=%0*d\n", (int)vmax - 1, 7);
-    assert_true(n > 0);
-    say(&f->peer[0], line);
-    expect_line(f, 0, "cmd=put_result rc=0 msg=success");
+    assert_true(n > 0 && (size_t)n < sizeof(line));
+    ask(f, 0, line, "cmd=put_result rc=0 msg=success");
     snprintf(line, sizeof(line), "cmd=put kvsname=" KVS " key=k value=%0*d\n",
              (int)vmax, 7);
-    say(&f->peer[0], line);
-    expect_line(f, 0, "cmd=put_result rc=-1 msg=value_too_long");
+    ask(f, 0, line, "cmd=put_result rc=-1 msg=value_too_long");
     snprintf(line, sizeof(line), "cmd=put kvsname=" KVS " key=%065d value=1\n",
              7);
-    say(&f->peer[0], line);
-    expect_line(f, 0, "cmd=put_result rc=-1 msg=key_too_long");
-    say(&f->peer[0], "cmd=put kvsname=other key=k value=1\n");
-    expect_line(f, 0, "cmd=put_result rc=-1 msg=unknown_kvsname");
-    say(&f->peer[0], "cmd=put kvsname=" KVS " key=k\n");
-    expect_line(f, 0, "cmd=put_result rc=-1 msg=missing_key_or_value");
-    say(&f->peer[0], "cmd=init pmi_version=3 pmi_subversion=0\n");
-    expect_line(f, 0, "cmd=response_to_init pmi_version=1 pmi_subversion=1 "
-                "rc=-1 msg=unsupported_pmi_version");
+    ask(f, 0, line, "cmd=put_result rc=-1 msg=key_too_long");
+    ask(f, 0, "cmd=put kvsname=other key=k value=1\n",
+        "cmd=put_result rc=-1 msg=unknown_kvsname");
+    ask(f, 0, "cmd=put kvsname=" KVS " key=k\n",
+        "cmd=put_result rc=-1 msg=missing_key_or_value");
+    ask(f, 0, "cmd=init pmi_version=3 pmi_subversion=0\n",
+        "cmd=response_to_init pmi_version=1 pmi_subversion=1 "
+        "rc=-1 msg=unsupported_pmi_version");
     assert_int_equal(f->errors, 0);
 
     /* A line longer than any the protocol allows is not answered. */
@@ -489,23 +495,21 @@ static void test_v1_unsupported(void **state)
     fixture_t *f = *state;
 
     v1_init(f, 0);
-    say(&f->peer[0], "cmd=publish_name service=s port=p\n");
-    expect_line(f, 0, "cmd=publish_result rc=-1 info=not_supported "
-                "msg=not_supported_by_hnp");
-    say(&f->peer[0], "cmd=get_ranks2hosts\n");
-    expect_line(f, 0, "cmd=put_ranks2hosts rc=-1 info=not_supported "
-                "msg=not_supported_by_hnp");
-    say(&f->peer[0], "cmd=frobnicate x=1\n");
-    expect_line(f, 0, "cmd=error rc=-1 msg=unknown_command");
+    ask(f, 0, "cmd=publish_name service=s port=p\n",
+        "cmd=publish_result rc=-1 info=not_supported "
+        "msg=not_supported_by_hnp");
+    ask(f, 0, "cmd=get_ranks2hosts\n",
+        "cmd=put_ranks2hosts rc=-1 info=not_supported "
+        "msg=not_supported_by_hnp");
+    ask(f, 0, "cmd=frobnicate x=1\n", "cmd=error rc=-1 msg=unknown_command");
     /* Two executables, two blocks, one answer. */
     say(&f->peer[0], "mcmd=spawn\nnprocs=1\nexecname=a\ntotspawns=2\n"
                      "spawnssofar=1\nargcnt=0\nendcmd\n");
     expect_silence(f, 0);
-    say(&f->peer[0], "mcmd=spawn\nnprocs=1\nexecname=b\ntotspawns=2\n"
-                     "spawnssofar=2\narg1=with blanks\nendcmd\n");
-    expect_line(f, 0, "cmd=spawn_result rc=-1 msg=spawn_is_not_supported");
-    say(&f->peer[0], "cmd=initack pmiid=0\n");
-    expect_line(f, 0, "cmd=initack");
+    ask(f, 0, "mcmd=spawn\nnprocs=1\nexecname=b\ntotspawns=2\n"
+              "spawnssofar=2\narg1=with blanks\nendcmd\n",
+        "cmd=spawn_result rc=-1 msg=spawn_is_not_supported");
+    ask(f, 0, "cmd=initack pmiid=0\n", "cmd=initack");
     expect_line(f, 0, "cmd=set size=4");
     expect_line(f, 0, "cmd=set rank=0");
     expect_line(f, 0, "cmd=set debug=0");
@@ -578,9 +582,9 @@ static void v2_start(fixture_t *f, int rank)
     char want[256];
 
     /* MPICH's PMI-2 client opens in PMI-1, then switches. */
-    say(&f->peer[rank], "cmd=init pmi_version=2 pmi_subversion=0\n");
-    expect_line(f, rank, "cmd=response_to_init pmi_version=2 "
-                "pmi_subversion=0 rc=0");
+    ask(f, rank, "cmd=init pmi_version=2 pmi_subversion=0\n",
+        "cmd=response_to_init pmi_version=2 "
+        "pmi_subversion=0 rc=0");
     snprintf(want, sizeof(want), "cmd=fullinit;pmijobid=" KVS ";pmirank=%d;"
              "threaded=FALSE;", rank);
     say_v2(&f->peer[rank], want);
@@ -596,16 +600,16 @@ static void test_v2_full_sequence(void **state)
 
     for (int r = 0; r < NLOCAL; r++) {
         v2_start(f, r);
-        say_v2(&f->peer[r], "cmd=job-getid;");
-        expect_v2(f, r, "cmd=job-getid-response;rc=0;jobid=" KVS ";");
-        say_v2(&f->peer[r], "cmd=info-getjobattr;key=PMI_process_mapping;");
-        expect_v2(f, r, "cmd=info-getjobattr-response;rc=0;found=TRUE;"
-                  "value=" MAPPING ";");
-        say_v2(&f->peer[r], "cmd=info-getjobattr;key=universeSize;");
-        expect_v2(f, r, "cmd=info-getjobattr-response;rc=0;found=TRUE;"
-                  "value=4;");
-        say_v2(&f->peer[r], "cmd=info-getjobattr;key=nothing;");
-        expect_v2(f, r, "cmd=info-getjobattr-response;rc=0;found=FALSE;");
+        ask_v2(f, r, "cmd=job-getid;",
+               "cmd=job-getid-response;rc=0;jobid=" KVS ";");
+        ask_v2(f, r, "cmd=info-getjobattr;key=PMI_process_mapping;",
+               "cmd=info-getjobattr-response;rc=0;found=TRUE;"
+               "value=" MAPPING ";");
+        ask_v2(f, r, "cmd=info-getjobattr;key=universeSize;",
+               "cmd=info-getjobattr-response;rc=0;found=TRUE;"
+               "value=4;");
+        ask_v2(f, r, "cmd=info-getjobattr;key=nothing;",
+               "cmd=info-getjobattr-response;rc=0;found=FALSE;");
         say_v2(&f->peer[r], r == 0 ? "cmd=kvs-put;key=bc-0;value=a;;b;"
                                    : "cmd=kvs-put;key=bc-1;value=c;");
         expect_v2(f, r, "cmd=kvs-put-response;rc=0;");
@@ -617,16 +621,15 @@ static void test_v2_full_sequence(void **state)
     finish_fence(f, "bc-2", "remote");
     for (int r = 0; r < NLOCAL; r++) {
         expect_v2(f, r, "cmd=kvs-fence-response;rc=0;");
-        say_v2(&f->peer[r], "cmd=kvs-get;jobid=" KVS ";srcid=-1;key=bc-0;");
-        expect_v2(f, r, "cmd=kvs-get-response;rc=0;found=TRUE;value=a;;b;");
-        say_v2(&f->peer[r], "cmd=kvs-get;jobid=" KVS ";srcid=2;key=bc-2;");
-        expect_v2(f, r, "cmd=kvs-get-response;rc=0;found=TRUE;value=remote;");
-        say_v2(&f->peer[r], "cmd=kvs-get;jobid=" KVS ";srcid=3;key=bc-3;");
-        expect_v2(f, r, "cmd=kvs-get-response;rc=0;found=FALSE;");
-        say_v2(&f->peer[r], "cmd=kvs-get;jobid=other;srcid=3;key=bc-0;");
-        expect_v2(f, r, "cmd=kvs-get-response;rc=0;found=FALSE;");
-        say_v2(&f->peer[r], "cmd=finalize;");
-        expect_v2(f, r, "cmd=finalize-response;rc=0;");
+        ask_v2(f, r, "cmd=kvs-get;jobid=" KVS ";srcid=-1;key=bc-0;",
+               "cmd=kvs-get-response;rc=0;found=TRUE;value=a;;b;");
+        ask_v2(f, r, "cmd=kvs-get;jobid=" KVS ";srcid=2;key=bc-2;",
+               "cmd=kvs-get-response;rc=0;found=TRUE;value=remote;");
+        ask_v2(f, r, "cmd=kvs-get;jobid=" KVS ";srcid=3;key=bc-3;",
+               "cmd=kvs-get-response;rc=0;found=FALSE;");
+        ask_v2(f, r, "cmd=kvs-get;jobid=other;srcid=3;key=bc-0;",
+               "cmd=kvs-get-response;rc=0;found=FALSE;");
+        ask_v2(f, r, "cmd=finalize;", "cmd=finalize-response;rc=0;");
         assert_int_equal(f->finalized[r], 1);
     }
     assert_int_equal(f->errors, 0);
@@ -637,21 +640,21 @@ static void test_v2_direct_init_and_thrid(void **state)
 {
     fixture_t *f = *state;
 
-    say_v2(&f->peer[0], "cmd=init;pmi-version=2;pmi-subversion=0;");
-    expect_v2(f, 0, "cmd=response_to_init;rc=0;pmi-version=2;"
-              "pmi-subversion=0;");
-    say_v2(&f->peer[0], "cmd=job-getid;thrid=0x7f00;");
-    expect_v2(f, 0, "cmd=job-getid-response;thrid=0x7f00;rc=0;jobid=" KVS
-              ";");
+    ask_v2(f, 0, "cmd=init;pmi-version=2;pmi-subversion=0;",
+           "cmd=response_to_init;rc=0;pmi-version=2;"
+           "pmi-subversion=0;");
+    ask_v2(f, 0, "cmd=job-getid;thrid=0x7f00;",
+           "cmd=job-getid-response;thrid=0x7f00;rc=0;jobid=" KVS
+           ";");
     f->complete_at_once = true;
     say_v2(&f->peer[0], "cmd=kvs-fence;thrid=0xabc;");
     expect_silence(f, 0);
     say(&f->peer[1], "cmd=barrier_in\n");   /* a PMI-1 neighbour */
     expect_v2(f, 0, "cmd=kvs-fence-response;thrid=0xabc;rc=0;");
     expect_line(f, 1, "cmd=barrier_out");
-    say_v2(&f->peer[0], "cmd=init;pmi-version=3;");
-    expect_v2(f, 0, "cmd=response_to_init;rc=-1;pmi-version=2;"
-              "pmi-subversion=0;errmsg=hnp speaks PMI version 2.0;");
+    ask_v2(f, 0, "cmd=init;pmi-version=3;",
+           "cmd=response_to_init;rc=-1;pmi-version=2;"
+           "pmi-subversion=0;errmsg=hnp speaks PMI version 2.0;");
 }
 
 static void test_v2_node_attributes(void **state)
@@ -660,20 +663,20 @@ static void test_v2_node_attributes(void **state)
 
     v2_start(f, 0);
     v2_start(f, 1);
-    say_v2(&f->peer[0], "cmd=info-getnodeattr;key=shm;wait=FALSE;");
-    expect_v2(f, 0, "cmd=info-getnodeattr-response;rc=0;found=FALSE;");
+    ask_v2(f, 0, "cmd=info-getnodeattr;key=shm;wait=FALSE;",
+           "cmd=info-getnodeattr-response;rc=0;found=FALSE;");
     say_v2(&f->peer[0], "cmd=info-getnodeattr;key=shm;wait=TRUE;thrid=t1;");
     expect_silence(f, 0);
-    say_v2(&f->peer[1], "cmd=info-putnodeattr;key=shm;value=/dev/shm/x;");
-    expect_v2(f, 1, "cmd=info-putnodeattr-response;rc=0;");
+    ask_v2(f, 1, "cmd=info-putnodeattr;key=shm;value=/dev/shm/x;",
+           "cmd=info-putnodeattr-response;rc=0;");
     expect_v2(f, 0, "cmd=info-getnodeattr-response;thrid=t1;rc=0;found=TRUE;"
               "value=/dev/shm/x;");
-    say_v2(&f->peer[1], "cmd=info-getnodeattr;key=shm;wait=TRUE;");
-    expect_v2(f, 1, "cmd=info-getnodeattr-response;rc=0;found=TRUE;"
-              "value=/dev/shm/x;");
+    ask_v2(f, 1, "cmd=info-getnodeattr;key=shm;wait=TRUE;",
+           "cmd=info-getnodeattr-response;rc=0;found=TRUE;"
+           "value=/dev/shm/x;");
     /* Node attributes stay on the node: kvs-get does not see them. */
-    say_v2(&f->peer[1], "cmd=kvs-get;key=shm;");
-    expect_v2(f, 1, "cmd=kvs-get-response;rc=0;found=FALSE;");
+    ask_v2(f, 1, "cmd=kvs-get;key=shm;",
+           "cmd=kvs-get-response;rc=0;found=FALSE;");
 }
 
 /* PMI-2 values far beyond a PMI-1 line; a PMI-1 get refuses them. */
@@ -688,16 +691,15 @@ static void test_v2_large_value(void **state)
     int len = snprintf(body, n + 64, "cmd=kvs-put;key=big;value=");
     memset(body + len, 'z', n);
     strcpy(body + len + n, ";");
-    say_v2(&f->peer[0], body);
-    expect_v2(f, 0, "cmd=kvs-put-response;rc=0;");
+    ask_v2(f, 0, body, "cmd=kvs-put-response;rc=0;");
     say_v2(&f->peer[0], "cmd=kvs-get;key=big;");
     len = snprintf(want, n + 64, "cmd=kvs-get-response;rc=0;found=TRUE;"
                    "value=");
     memset(want + len, 'z', n);
     strcpy(want + len + n, ";");
     expect_v2(f, 0, want);
-    say(&f->peer[1], "cmd=get kvsname=" KVS " key=big\n");
-    expect_line(f, 1, "cmd=get_result rc=-1 msg=value_too_long_for_pmi1");
+    ask(f, 1, "cmd=get kvsname=" KVS " key=big\n",
+        "cmd=get_result rc=-1 msg=value_too_long_for_pmi1");
     free(body);
     free(want);
 }
@@ -707,12 +709,12 @@ static void test_v2_unsupported_abort_and_garbage(void **state)
     fixture_t *f = *state;
 
     v2_start(f, 0);
-    say_v2(&f->peer[0], "cmd=name-publish;name=svc;port=p;infokeycount=0;");
-    expect_v2(f, 0, "cmd=name-publish-response;rc=-1;errmsg=name-publish is "
-              "not supported by hnp;");
-    say_v2(&f->peer[0], "cmd=spawn;ncmds=1;thrid=9;");
-    expect_v2(f, 0, "cmd=spawn-response;thrid=9;rc=-1;errmsg=spawn is not "
-              "supported by hnp;");
+    ask_v2(f, 0, "cmd=name-publish;name=svc;port=p;infokeycount=0;",
+           "cmd=name-publish-response;rc=-1;errmsg=name-publish is "
+           "not supported by hnp;");
+    ask_v2(f, 0, "cmd=spawn;ncmds=1;thrid=9;",
+           "cmd=spawn-response;thrid=9;rc=-1;errmsg=spawn is not "
+           "supported by hnp;");
     say_v2(&f->peer[0], "cmd=abort;isworld=TRUE;msg=out of cheese;;;");
     expect_eof(f, 0);
     assert_int_equal(f->aborts, 1);
