@@ -361,12 +361,14 @@ plot() {
     fi
 }
 
-# say_done CSV: how many runs CSV holds, how many failed, how many left
-# processes behind (its columns status and leftover).
+# say_done CSV: how many runs CSV holds, how many failed (its column
+# status) and, where it has a column leftover, how many left processes
+# behind.
 say_done() {
     say "done: $(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-        { runs++; failed += $c["status"] != "ok"; left += $c["leftover"] != 0 }
-        END { printf "%d runs, %d failed, %d left processes behind (killed)", runs, failed, left }' "$1")"
+        { runs++; failed += $c["status"] != "ok"; if ("leftover" in c) left += $c["leftover"] != 0 }
+        END { printf "%d runs, %d failed", runs, failed
+              if ("leftover" in c) printf ", %d left processes behind (killed)", left }' "$1")"
 }
 
 # For the analyses: medians, maxima and minima of space-separated lists

@@ -242,6 +242,5 @@ END {
     print "(medians over the successful runs; cpu_s: every process of the run, on all cores)"
 }' "$CSV" | tee "$SUMMARY"
 
-failures=$(awk -F, 'NR > 1 && $9 != "ok"' "$CSV" | wc -l)
-say "done: $(($(wc -l <"$CSV") - 1)) runs, $failures failed"
+say_done "$CSV"
 say "results: $CSV, $SUMMARY, logs in $OUTDIR/logs"

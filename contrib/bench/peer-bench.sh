@@ -304,6 +304,5 @@ done
     }' "$CSV"
 } | tee "$SUMMARY"
 
-failures=$(awk -F, 'NR > 1 && $7 != "ok"' "$CSV" | wc -l)
-say "done: $(($(wc -l <"$CSV") - 1)) runs, $failures failed"
+say_done "$CSV"
 say "results: $CSV, $SUMMARY, logs in $OUTDIR/logs"
