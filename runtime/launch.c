@@ -236,6 +236,21 @@ static void conclude(launch_req_t *r, int wait_status)
 
 /* ------------------------------------------------------------ running */
 
+/* The capture is made when the agent first says something: it is 32 kB,
+ * and most agents say nothing. Without memory, the words are lost. */
+static void capture_add(launch_req_t *r, const void *data, size_t len)
+{
+    if (r->capture == NULL)
+        r->capture = calloc(1, sizeof(*r->capture));
+    if (r->capture != NULL)
+        launch_capture_append(r->capture, data, len);
+}
+
+static void capture_text(launch_req_t *r, const char *text)
+{
+    capture_add(r, text, strlen(text));
+}
+
 /* Returns false once the pipe is closed (end of file or error). */
 static bool read_output_once(launch_req_t *r, bool *got_data)
 {
@@ -243,7 +258,7 @@ static bool read_output_once(launch_req_t *r, bool *got_data)
 
     *got_data = n > 0;
     if (n > 0) {
-        launch_capture_append(r->capture, r->l->chunk, (size_t)n);
+        capture_add(r, r->l->chunk, (size_t)n);
         return true;
     }
     if (n < 0 && (errno == EAGAIN || errno == EINTR))
@@ -275,10 +290,10 @@ static void agent_reaped(void *ctx, pid_t pid, int wait_status)
     int exec_errno = hnp_forkexec_exec_errno(r->errno_fd);
     r->errno_fd = -1;
     if (exec_errno != 0) {
-        launch_capture_text(r->capture, "cannot execute ");
-        launch_capture_text(r->capture, r->words.argv[0]);
-        launch_capture_text(r->capture, ": ");
-        launch_capture_text(r->capture, strerror(exec_errno));
+        capture_text(r, "cannot execute ");
+        capture_text(r, r->words.argv[0]);
+        capture_text(r, ": ");
+        capture_text(r, strerror(exec_errno));
     }
     r->l->running--;
     schedule_pump(r->l);
@@ -320,9 +335,7 @@ static int open_output(launch_req_t *r, int *write_end, char *err,
     *write_end = ends[1];
     r->out_ev = event_new(r->l->base, r->out_fd, EV_READ | EV_PERSIST,
                           output_readable, r);
-    r->capture = calloc(1, sizeof(*r->capture));
-    if (r->out_ev == NULL || r->capture == NULL ||
-        hnp_fd_set_nonblock(r->out_fd) != HNP_SUCCESS) {
+    if (r->out_ev == NULL || hnp_fd_set_nonblock(r->out_fd) != HNP_SUCCESS) {
         hnp_err_set(err, errlen, "cannot set up the agent's output pipe");
         return HNP_ERR_NOMEM;
     }
@@ -389,9 +402,7 @@ static void pump_queue(evutil_socket_t fd, short what, void *arg)
         if (req_start(r, err, sizeof(err)) == HNP_SUCCESS)
             continue;
         HNP_VERBOSE(l->log, 1, "vpid %u: %s", r->vpid, err);
-        r->capture = calloc(1, sizeof(*r->capture));
-        if (r->capture != NULL)
-            launch_capture_text(r->capture, err);
+        capture_text(r, err);
         report_failure(r, STATUS_NOT_STARTED);
     }
 }

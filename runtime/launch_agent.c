@@ -198,11 +198,6 @@ void launch_capture_append(launch_capture_t *c, const void *data, size_t len)
     }
 }
 
-void launch_capture_text(launch_capture_t *c, const char *text)
-{
-    launch_capture_append(c, text, strlen(text));
-}
-
 char *launch_capture_render(const launch_capture_t *c)
 {
     size_t omitted = c->total - c->head_len - c->tail_len;

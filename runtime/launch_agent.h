@@ -41,7 +41,6 @@ int launch_words_local(const char *daemon_path, char *const *args,
                        launch_words_t *out);
 
 void launch_capture_append(launch_capture_t *c, const void *data, size_t len);
-void launch_capture_text(launch_capture_t *c, const char *text);
 /** The capture as one string, with a marker where bytes were dropped. */
 char *launch_capture_render(const launch_capture_t *c);
 
