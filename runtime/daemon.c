@@ -11,25 +11,33 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "buffer.h"
 #include "daemon.h"
 
-/* Once the daemon is part of the job, the remote shell that started it
- * must not stay open: the first process exits, this one leaves the session
- * and lets go of the agent's stdio. */
-static void detach_from_agent(hnpd_t *d)
+/* Once the daemon is part of the job it lets go of the agent's stdio.
+ * Detached, the first process is told to exit, so that the remote shell
+ * ends, and this one leaves the session. Attached, the remote shell lives
+ * on with the daemon, which from now on no longer dies with the process
+ * that started it: a lost parent is noticed on the wire and reported, as
+ * on a real node. Under srun nothing changes: srun keeps its tasks. */
+static void leave_agent(hnpd_t *d)
 {
     int null_fd;
 
-    if (d->detach_fd < 0)
+    if (d->detach_fd >= 0) {
+        if (write(d->detach_fd, "k", 1) != 1)
+            HNP_WARN(d->rte->log, "cannot tell the agent's process to exit");
+        close(d->detach_fd);
+        d->detach_fd = -1;
+        setsid();
+    } else if (d->attached) {
+        prctl(PR_SET_PDEATHSIG, 0);
+    } else {
         return;
-    if (write(d->detach_fd, "k", 1) != 1)
-        HNP_WARN(d->rte->log, "cannot tell the agent's process to exit");
-    close(d->detach_fd);
-    d->detach_fd = -1;
-    setsid();
+    }
     null_fd = open("/dev/null", O_RDWR);
     if (null_fd >= 0) {
         dup2(null_fd, STDIN_FILENO);
@@ -237,13 +245,15 @@ static void on_welcome(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
         hnpd_lost_route(d, err);
         return;
     }
-    /* exec to joined: what this process used, plus what the first one
-     * (before the fork that detaches from the agent) had used */
+    /* exec to joined: what this process used, less what the agent had
+     * used in it before exec'ing hnpd, plus what the first process (before
+     * the fork that detaches from the agent) had used */
     uint64_t cpu_us, rss_kb;
     hnp_daemon_stats_usage(&cpu_us, &rss_kb);
+    cpu_us -= d->agent_cpu_us < cpu_us ? d->agent_cpu_us : cpu_us;
     d->stats.startup_cpu_us = d->prefork_cpu_us + cpu_us;
     d->stats.startup_rss_kb = rss_kb;
-    detach_from_agent(d);
+    leave_agent(d);
     hnp_rte_set_ready(rte);
     hnp_rte_report_up(rte);
     hnp_rte_heartbeat_start(rte, rte->core->heartbeat_interval,

@@ -42,6 +42,7 @@ typedef struct hnpd {
     char *node;
     hnp_vpid_t parent;
     int detach_fd;          /* tells the waiting first process to exit; -1 after */
+    bool attached;          /* stays with its agent for the job: no fork */
     bool welcomed;
     bool ending;
     bool clean_end;         /* left with every process reaped, every child
@@ -58,6 +59,8 @@ typedef struct hnpd {
     hnp_rte_timer_t *output_timer; /* output paused: check the queue */
     hnp_daemon_stats_t stats;
     uint64_t prefork_cpu_us;        /* CPU spent before the detaching fork */
+    uint64_t agent_cpu_us;          /* attached: the agent's CPU before it
+                                       exec'd hnpd, in this process's own */
     int32_t stdin_target;   /* a rank, HNP_STDIN_ALL (-2) or none (-1) */
     void *topology;                  /* loaded for --bind-to only */
     const struct hnp_bind_ops *bind; /* hwloc's binding, then */

@@ -103,9 +103,20 @@ int hnp_rte_set_uri(hnp_rte_t *rte, hnp_vpid_t vpid, const char *uri);
 int hnp_rte_spawn_daemon(hnp_rte_t *rte, hnp_vpid_t vpid);
 
 /** Start the daemons of every vpid in @p vpids, at most
- *  `plm_rsh_num_concurrent` agents at a time. */
+ *  `plm_rsh_num_concurrent` agents at a time; an agent stops counting
+ *  once its daemon has called back. */
 int hnp_rte_spawn_daemons(hnp_rte_t *rte, const hnp_vpid_t *vpids,
                           uint32_t count);
+
+/**
+ * Whether the daemons this process starts from now on stay attached to
+ * their agent (the remote shell) for the whole job. Attached, a daemon
+ * saves the fork that leaves it, and the starting node keeps one agent per
+ * daemon it started: right for a tree launch, where that is a few. Off by
+ * default, since a flat launch would keep one agent per node on one node:
+ * then each daemon leaves its agent once it has joined, and the agent ends.
+ */
+void hnp_rte_set_spawn_attached(hnp_rte_t *rte, bool attached);
 
 /**
  * The daemon's command (absolute path and the arguments that say whom to

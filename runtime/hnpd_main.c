@@ -26,6 +26,7 @@ typedef struct hnpd_args {
     const char *node;
     const char *parent_uri;
     bool slurm;      /* a task of srun: who it is comes from Slurm */
+    bool attached;   /* stays with the agent: no fork to leave it */
 } hnpd_args_t;
 
 static const hnp_setup_option_t hnpd_options[] = {
@@ -69,6 +70,10 @@ static int parse_args(hnpd_args_t *a, int argc, char **argv, char *err,
         if (strcmp(opt, "--slurm") == 0) {
             have_vpid = identity_from_slurm(a);
             a->slurm = true;
+            continue;
+        }
+        if (strcmp(opt, "--attached") == 0) {
+            a->attached = true;
             continue;
         }
         if (strcmp(opt, "--vpid") == 0)
@@ -255,10 +260,14 @@ int main(int argc, char **argv)
     snprintf(program, sizeof(program), "hnpd[%s]", args.node);
     hnp_log_set_program(program);
     setenv("HNP_NODE_NAME", args.node, 1);
-    /* srun's tasks stay its tasks: Slurm tracks and ends them. Otherwise
-     * the daemon goes on in a child, and the CPU of the process that will
-     * exit at detach is counted here. */
-    if (!args.slurm) {
+    /* srun's tasks stay its tasks: Slurm tracks and ends them, and a
+     * daemon told so stays with its agent. Otherwise the daemon goes on in
+     * a child, and the CPU of the process that will exit at detach is
+     * counted here. */
+    d.attached = args.attached && !args.slurm;
+    if (d.attached) {
+        d.agent_cpu_us = cpu_before_exec();
+    } else if (!args.slurm) {
         uint64_t before = cpu_before_exec(), rss_kb;
         hnp_daemon_stats_usage(&d.prefork_cpu_us, &rss_kb);
         d.prefork_cpu_us -= before < d.prefork_cpu_us ? before : d.prefork_cpu_us;

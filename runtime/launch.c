@@ -5,13 +5,19 @@
  *
  * A request is QUEUED, RUNNING (its agent is alive), in BACKOFF (waiting
  * for a retry; it holds no slot meanwhile, and goes back to the head of the
- * queue) or FINISHED. Finished requests keep their node and command until
- * the launcher is destroyed, so that a daemon that never calls back can
- * still be reported with the exact command that started it.
+ * queue), JOINED (its daemon has called back while the agent lives on) or
+ * FINISHED. Finished requests keep their node and command until the
+ * launcher is destroyed, so that a daemon that never calls back can still
+ * be reported with the exact command that started it.
  *
- * An agent is finished when it is reaped. The daemon detaches from it and
- * closes its stdio, but a descendant could hold the output pipe open for
- * ever, so at the reap whatever is readable is taken and the pipe closed.
+ * An agent is finished when it is reaped. A daemon either detaches from it
+ * once it has joined, and the agent exits 0, or stays attached to it for
+ * the whole job (a tree launch): then the join frees the slot, and the
+ * agent's exit at the end is only bookkeeping, since a daemon lost after
+ * joining is the runtime's to report. A joined daemon is never signalled
+ * from here: it leaves with the job. The daemon closes its stdio once it
+ * has joined, but a descendant could hold the output pipe open for ever,
+ * so at the reap whatever is readable is taken and the pipe closed.
  * Agents are started from a deferred event, never inside submit: callbacks
  * do not run re-entrantly from the caller's own calls (and must not
  * destroy the launcher).
@@ -50,6 +56,7 @@ typedef enum {
     REQ_QUEUED,
     REQ_RUNNING,
     REQ_BACKOFF,
+    REQ_JOINED,
     REQ_FINISHED,
 } req_state_t;
 
@@ -62,6 +69,7 @@ struct launch_req {
     req_state_t state;
     bool cancelled;              /* running at cancel_all: no callback */
     bool local;
+    bool daemon;                 /* hnpd itself, not a command (srun) */
     hnp_vpid_t vpid;
     char *node;
     launch_words_t words;        /* argv freed once finished */
@@ -219,6 +227,12 @@ static void conclude(launch_req_t *r, int wait_status)
 
     if (r->cancelled) {
         req_finish(r);
+    } else if (r->state == REQ_JOINED && !(WIFEXITED(wait_status) &&
+                                           WEXITSTATUS(wait_status) == 0)) {
+        HNP_VERBOSE(l->log, 1, "the agent of vpid %u on %s ended with wait "
+                    "status %#x after its daemon had joined", r->vpid,
+                    r->node, (unsigned)wait_status);
+        req_finish(r);
     } else if (WIFEXITED(wait_status) && WEXITSTATUS(wait_status) == 0) {
         HNP_VERBOSE(l->log, 5, "agent for vpid %u on %s done", r->vpid,
                     r->node);
@@ -295,8 +309,10 @@ static void agent_reaped(void *ctx, pid_t pid, int wait_status)
         capture_text(r, ": ");
         capture_text(r, strerror(exec_errno));
     }
-    r->l->running--;
-    schedule_pump(r->l);
+    if (r->state == REQ_RUNNING) {
+        r->l->running--;
+        schedule_pump(r->l);
+    }
     conclude(r, wait_status);
 }
 
@@ -410,9 +426,10 @@ static void pump_queue(evutil_socket_t fd, short what, void *arg)
 /* ------------------------------------------------------------ public */
 
 /* Queue a request whose program is @p program with @p args (local) or the
- * daemon through the agent (not local). */
+ * daemon through the agent (not local). @p daemon: the program is hnpd. */
 static int submit(hnp_launcher_t *l, hnp_vpid_t vpid, const char *node,
-                  const char *program, char *const *args, bool local)
+                  const char *program, char *const *args, bool local,
+                  bool daemon)
 {
     launch_req_t *r;
     int rc;
@@ -425,6 +442,7 @@ static int submit(hnp_launcher_t *l, hnp_vpid_t vpid, const char *node,
     r->l = l;
     r->vpid = vpid;
     r->local = local;
+    r->daemon = daemon;
     r->out_fd = r->errno_fd = -1;
     r->node = strdup(node);
     r->retry_ev = evtimer_new(l->base, retry_due, r);
@@ -446,7 +464,7 @@ static int submit(hnp_launcher_t *l, hnp_vpid_t vpid, const char *node,
 int hnp_launcher_submit(hnp_launcher_t *l, hnp_vpid_t vpid, const char *node,
                         char *const *args, bool local)
 {
-    return submit(l, vpid, node, l->daemon_path, args, local);
+    return submit(l, vpid, node, l->daemon_path, args, local, true);
 }
 
 int hnp_launcher_submit_command(hnp_launcher_t *l, hnp_vpid_t vpid,
@@ -454,7 +472,7 @@ int hnp_launcher_submit_command(hnp_launcher_t *l, hnp_vpid_t vpid,
 {
     if (argv == NULL || argv[0] == NULL)
         return HNP_ERR_BAD_PARAM;
-    return submit(l, vpid, label, argv[0], argv + 1, true);
+    return submit(l, vpid, label, argv[0], argv + 1, true, false);
 }
 
 const char *hnp_launcher_command(const hnp_launcher_t *l, hnp_vpid_t vpid)
@@ -476,6 +494,19 @@ int hnp_launcher_started_at(const hnp_launcher_t *l, hnp_vpid_t vpid,
     return HNP_ERR_NOT_FOUND;
 }
 
+void hnp_launcher_joined(hnp_launcher_t *l, hnp_vpid_t vpid)
+{
+    for (launch_req_t *r = l->all; r != NULL; r = r->next_all)
+        if (r->vpid == vpid && r->daemon) {
+            if (r->state != REQ_RUNNING)
+                return;
+            r->state = REQ_JOINED;
+            l->running--;
+            schedule_pump(l);
+            return;
+        }
+}
+
 size_t hnp_launcher_pending(const hnp_launcher_t *l)
 {
     return l->queued + l->running + l->backing_off;
@@ -486,7 +517,9 @@ void hnp_launcher_cancel_all(hnp_launcher_t *l)
     HNP_VERBOSE(l->log, 5, "cancel: %zu agent(s) running, %zu queued, %zu "
                 "waiting to retry", l->running, l->queued, l->backing_off);
     for (launch_req_t *r = l->all; r != NULL; r = r->next_all) {
-        if (r->state == REQ_RUNNING) {
+        if (r->state == REQ_JOINED) {
+            r->cancelled = true;
+        } else if (r->state == REQ_RUNNING) {
             /* Reaped later, without a callback. */
             r->cancelled = true;
             hnp_signal_child_group(r->pid, SIGTERM);
@@ -596,12 +629,12 @@ void hnp_launcher_destroy(hnp_launcher_t *l)
     while (l->all != NULL) {
         launch_req_t *r = l->all;
         l->all = r->next_all;
-        if (r->state == REQ_RUNNING) {
-            /* Forgotten first: the watcher must not call into freed
-             * memory when it reaps the agent. */
+        /* Forgotten first: the watcher must not call into freed memory
+         * when it reaps the agent. */
+        if (r->state == REQ_RUNNING || r->state == REQ_JOINED)
             hnp_children_forget(l->children, r->pid);
+        if (r->state == REQ_RUNNING)
             hnp_signal_child_group(r->pid, SIGTERM);
-        }
         req_free(r);
     }
     if (l->pump != NULL)

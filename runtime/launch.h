@@ -37,7 +37,8 @@ typedef struct hnp_launch_callbacks {
      *  command line, @p output what the agent printed (stderr and stdout). */
     void (*failed)(void *ctx, hnp_vpid_t vpid, const char *node,
                    const char *command, int wait_status, const char *output);
-    /** The agent for @p vpid exited 0 (the daemon has detached from it). */
+    /** The agent for @p vpid exited 0: the daemon has detached from it, or
+     *  has left the job while attached to it. */
     void (*done)(void *ctx, hnp_vpid_t vpid);
     void *ctx;
 } hnp_launch_callbacks_t;
@@ -70,9 +71,17 @@ const char *hnp_launcher_command(const hnp_launcher_t *l, hnp_vpid_t vpid);
  */
 int hnp_launcher_started_at(const hnp_launcher_t *l, hnp_vpid_t vpid,
                             double *at);
+/**
+ * Daemon @p vpid has called back: its request no longer holds a slot, and
+ * its agent, which may live on with the daemon attached to it, is neither
+ * signalled nor reported failed from now on. Requests from
+ * hnp_launcher_submit_command are not daemons and are left alone.
+ */
+void hnp_launcher_joined(hnp_launcher_t *l, hnp_vpid_t vpid);
 /** Agents running or queued. */
 size_t hnp_launcher_pending(const hnp_launcher_t *l);
-/** Kill every running agent (SIGTERM) and drop the queue. */
+/** Kill every running agent whose daemon has not joined (SIGTERM) and
+ *  drop the queue. */
 void hnp_launcher_cancel_all(hnp_launcher_t *l);
 void hnp_launcher_destroy(hnp_launcher_t *l);
 

@@ -90,6 +90,8 @@ static void on_join(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
     }
     hnp_rte_set_uri(rte, src, uri);
     free(uri);
+    if (rte->launcher != NULL)
+        hnp_launcher_joined(rte->launcher, src);
     if (send_welcome(rte, src) != HNP_SUCCESS) {
         hnp_rte_fail(rte, 1, "cannot welcome the daemon of node %s",
                      hnp_rte_node_name(rte, src));

@@ -182,9 +182,16 @@ static int daemon_args(hnp_rte_t *rte, hnp_vpid_t vpid, char *vpid_text,
     args[n++] = parent_text;
     args[n++] = "--parent-uri";
     args[n++] = (char *)hnp_oob_uri(rte->oob);
+    if (rte->spawn_attached)
+        args[n++] = "--attached";
     n += oob_args(rte, args + n);
     args[n] = NULL;
     return (int)n;
+}
+
+void hnp_rte_set_spawn_attached(hnp_rte_t *rte, bool attached)
+{
+    rte->spawn_attached = attached;
 }
 
 int hnp_rte_spawn_daemon(hnp_rte_t *rte, hnp_vpid_t vpid)

@@ -65,6 +65,12 @@ for n in 3 7 8 37; do
         --mca routed binomial
 done
 
+# One agent at a time: a tree's daemons stay attached to their agents for
+# the job, so each must free its slot when it joins, or a node's second
+# child never starts.
+check_tree 13 kary_parent 3 --mca plm_prsh_spawning_degree 3 \
+    --mca plm_rsh_num_concurrent 1
+
 # Named by nobody, prsh is the launcher.
 run_hnp --mca plm_base_verbose 1 -N 1 --host "$(hosts 2)" true
 expect_status 0 "default launcher"

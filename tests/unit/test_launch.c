@@ -5,7 +5,8 @@
  * The agent is a shell script written by the test: it records its argv
  * and stdin, then behaves as its first argument says (succeed, fail like
  * ssh with 255 for a number of attempts, fail with 1, print a lot, hang,
- * leave a process holding its output) and finally runs its last argument
+ * leave a process holding its output, stay until told what status to exit
+ * with, as an agent with its daemon attached does) and finally runs its last argument
  * with `sh -c`, as a remote shell would. The "daemon" is another script
  * that records its argv and stdin. The temporary directory has a space in
  * its name, so the daemon's own path needs quoting too.
@@ -68,6 +69,9 @@ static const char agent_script[] =
     "  echo \"end $node\" >> \"$d/timeline\" ;;\n"
     "hang) sleep 60 & echo $! > \"$d/grandchild.$node\"; wait; exit 0 ;;\n"
     "leave-sleeper) sleep 60 & echo $! > \"$d/grandchild.$node\"; exit 0 ;;\n"
+    "attached)\n"
+    "  while [ ! -s \"$d/release.$node\" ]; do sleep 0.02; done\n"
+    "  exit $(cat \"$d/release.$node\") ;;\n"
     "esac\n"
     "exec sh -c \"$cmd\" < \"$d/agent-stdin.$node\"\n";
 
@@ -567,6 +571,93 @@ static void test_destroy_running(void **state)
     assert_int_equal(f->outcomes[1].done + f->outcomes[1].failed, 0);
 }
 
+static bool file_exists_for(fixture_t *f, const char *name, const char *node)
+{
+    return access(path_in(f, name, node), F_OK) == 0;
+}
+
+static void release(fixture_t *f, const char *node, const char *status)
+{
+    char tmp[PATH_MAX];
+
+    snprintf(tmp, sizeof(tmp), "%s/release.tmp", f->dir);
+    FILE *fp = fopen(tmp, "w");
+    assert_non_null(fp);
+    fprintf(fp, "%s\n", status);
+    fclose(fp);
+    assert_int_equal(rename(tmp, path_in(f, "release", node)), 0);
+}
+
+/* A daemon that stays attached to its agent: its join frees the slot for
+ * the next agent, and cancel_all leaves it alone (it leaves with the job)
+ * while the agent still starting is stopped. */
+static void test_joined_frees_slot(void **state)
+{
+    fixture_t *f = *state;
+
+    launcher_new(f, AGENT(f, "attached"), 1, 0, 0.1);
+    assert_int_equal(hnp_launcher_submit(f->launcher, 1, "n1", NULL, false),
+                     0);
+    assert_int_equal(hnp_launcher_submit(f->launcher, 2, "n2", NULL, false),
+                     0);
+    assert_true(run_until(f, file_exists, path_in(f, "agent-pid", "n1")));
+    pid_t first = read_pid(f, "agent-pid", "n1");
+    /* One slot: the second waits however long the first lives. */
+    assert_false(LOOP_UNTIL(f->base, 0.3, file_exists_for(f, "agent-pid",
+                                                          "n2")));
+    hnp_launcher_joined(f->launcher, 1);
+    assert_true(run_until(f, file_exists, path_in(f, "agent-pid", "n2")));
+    pid_t second = read_pid(f, "agent-pid", "n2");
+    assert_int_equal(hnp_launcher_pending(f->launcher), 1);
+
+    hnp_launcher_cancel_all(f->launcher);
+    assert_true(run_until(f, pid_gone, &second));
+    assert_int_equal(kill(first, 0), 0);
+    release(f, "n1", "0");
+    assert_true(run_until(f, pid_gone, &first));
+    assert_true(run_until(f, nothing_pending, NULL));
+    for (hnp_vpid_t v = 1; v <= 2; v++)
+        assert_int_equal(f->outcomes[v].done + f->outcomes[v].failed, 0);
+}
+
+/* After the join, the agent's exit is bookkeeping: 0 is done, anything
+ * else is no launch failure (a daemon lost later is the runtime's to
+ * report). A command (srun) is no daemon: a join of its vpid changes
+ * nothing, and its failure is reported. */
+static void test_joined_exit_status(void **state)
+{
+    fixture_t *f = *state;
+    char *const srun[] = { f->agent, "attached", "n3", "true", NULL };
+
+    launcher_new(f, AGENT(f, "attached"), 0, 0, 0.1);
+    assert_int_equal(hnp_launcher_submit(f->launcher, 1, "n1", NULL, false),
+                     0);
+    assert_int_equal(hnp_launcher_submit(f->launcher, 2, "n2", NULL, false),
+                     0);
+    assert_int_equal(hnp_launcher_submit_command(f->launcher, 3, "srun",
+                                                 srun), 0);
+    assert_true(run_until(f, file_exists, path_in(f, "agent-pid", "n1")));
+    assert_true(run_until(f, file_exists, path_in(f, "agent-pid", "n2")));
+    assert_true(run_until(f, file_exists, path_in(f, "agent-pid", "n3")));
+    for (hnp_vpid_t v = 1; v <= 3; v++)
+        hnp_launcher_joined(f->launcher, v);
+    assert_int_equal(hnp_launcher_pending(f->launcher), 1);
+    release(f, "n1", "3");
+    release(f, "n2", "0");
+    release(f, "n3", "1");
+    assert_true(run_until(f, nothing_pending, NULL));
+    assert_true(LOOP_UNTIL(f->base, TEST_DEADLINE,
+                           f->outcomes[1].done + f->outcomes[2].done +
+                                   f->outcomes[3].failed == 2 &&
+                               hnp_children_count(f->children) == 0));
+    assert_int_equal(f->outcomes[1].done + f->outcomes[1].failed, 0);
+    assert_int_equal(f->outcomes[2].done, 1);
+    assert_int_equal(f->outcomes[2].failed, 0);
+    assert_int_equal(f->outcomes[3].failed, 1);
+    assert_true(WIFEXITED(f->outcomes[3].status) &&
+                WEXITSTATUS(f->outcomes[3].status) == 1);
+}
+
 static void test_bad_config(void **state)
 {
     fixture_t *f = *state;
@@ -610,6 +701,8 @@ int main(void)
         T(test_descendant_holds_pipe),
         T(test_cancel_all),
         T(test_destroy_running),
+        T(test_joined_frees_slot),
+        T(test_joined_exit_status),
         T(test_bad_config),
     };
 #undef T

@@ -41,7 +41,7 @@ static int plm_prsh_spawn_tree(struct hnp_rte *rte, uint32_t nprocs,
 
 /* Start this process's spawn-tree children: the HNP's when called from
  * launch_daemons, a daemon's own when called from spawn_subtree. The
- * runtime's launcher bounds the agents running at once and queues the
+ * runtime's launcher bounds the agents starting at once and queues the
  * rest, so all of them are handed over in one go. */
 static int plm_prsh_spawn_children(struct hnp_rte *rte)
 {
@@ -55,6 +55,9 @@ static int plm_prsh_spawn_children(struct hnp_rte *rte)
     if (children == NULL)
         return HNP_ERR_NOMEM;
     hnp_rte_spawn_children(rte, children, n);
+    /* A daemon keeps its few children's agents for the job, as the HNP
+     * keeps its own: none of them forks to leave its agent. */
+    hnp_rte_set_spawn_attached(rte, true);
     rc = hnp_rte_spawn_daemons(rte, children, n);
     free(children);
     return rc;
