@@ -17,6 +17,15 @@
 #include "buffer.h"
 #include "daemon.h"
 
+/* The daemon's own CPU from this process's @p usage: less what the agent
+ * had used in it before exec'ing hnpd (attached), plus what the first
+ * process had used before the fork that detaches from the agent. */
+static uint64_t own_cpu_us(const hnpd_t *d, uint64_t usage)
+{
+    usage -= d->agent_cpu_us < usage ? d->agent_cpu_us : usage;
+    return d->prefork_cpu_us + usage;
+}
+
 /* Once the daemon is part of the job it lets go of the agent's stdio.
  * Detached, the first process is told to exit, so that the remote shell
  * ends, and this one leaves the session. Attached, the remote shell lives
@@ -245,13 +254,10 @@ static void on_welcome(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
         hnpd_lost_route(d, err);
         return;
     }
-    /* exec to joined: what this process used, less what the agent had
-     * used in it before exec'ing hnpd, plus what the first process (before
-     * the fork that detaches from the agent) had used */
+    /* exec to joined */
     uint64_t cpu_us, rss_kb;
     hnp_daemon_stats_usage(&cpu_us, &rss_kb);
-    cpu_us -= d->agent_cpu_us < cpu_us ? d->agent_cpu_us : cpu_us;
-    d->stats.startup_cpu_us = d->prefork_cpu_us + cpu_us;
+    d->stats.startup_cpu_us = own_cpu_us(d, cpu_us);
     d->stats.startup_rss_kb = rss_kb;
     leave_agent(d);
     hnp_rte_set_ready(rte);
@@ -342,9 +348,11 @@ static void exit_timed_out(hnp_rte_t *rte, void *cbdata)
 static void send_stats(hnpd_t *d)
 {
     hnp_buffer_t buf;
+    uint64_t cpu_us;
 
     d->stats.max_connections = hnp_oob_max_connections(d->rte->oob);
-    hnp_daemon_stats_usage(&d->stats.total_cpu_us, &d->stats.peak_rss_kb);
+    hnp_daemon_stats_usage(&cpu_us, &d->stats.peak_rss_kb);
+    d->stats.total_cpu_us = own_cpu_us(d, cpu_us);
     hnp_buffer_init(&buf);
     hnp_daemon_stats_pack(&buf, &d->stats);
     if (hnp_buffer_status(&buf) == HNP_SUCCESS)
