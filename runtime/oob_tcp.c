@@ -159,12 +159,17 @@ void oob_accept_waiting(hnp_oob_t *oob)
 /* ---------------------------------------------------------- listening */
 
 /* The kernel silently clamps the backlog to net.core.somaxconn; say so,
- * since the clamp brings back the SYN drops the backlog was raised for. */
+ * since the clamp brings back the SYN drops the backlog was raised for.
+ * The minimum backlog (a daemon's) is below any kernel's default, so
+ * only a raised one is checked: every daemon would read /proc for it. */
 static void backlog_check(const hnp_oob_t *oob)
 {
-    FILE *fp = fopen(SOMAXCONN_FILE, "re");
+    FILE *fp;
     int somaxconn = 0;
 
+    if (oob->backlog <= OOB_MIN_BACKLOG)
+        return;
+    fp = fopen(SOMAXCONN_FILE, "re");
     if (fp == NULL)
         return;
     if (fscanf(fp, "%d", &somaxconn) == 1 && somaxconn < oob->backlog)
