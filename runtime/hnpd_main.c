@@ -27,6 +27,7 @@ typedef struct hnpd_args {
     const char *parent_uri;
     bool slurm;      /* a task of srun: who it is comes from Slurm */
     bool attached;   /* stays with the agent: no fork to leave it */
+    const char *self; /* argv[0]: how this binary was started */
 } hnpd_args_t;
 
 static const hnp_setup_option_t hnpd_options[] = {
@@ -65,6 +66,7 @@ static int parse_args(hnpd_args_t *a, int argc, char **argv, char *err,
     bool have_vpid = false, have_parent = false;
 
     memset(a, 0, sizeof(*a));
+    a->self = argc > 0 ? argv[0] : NULL;
     for (int i = 1; i < argc; i++) {
         const char *opt = argv[i], *val = i + 1 < argc ? argv[i + 1] : "";
         if (strcmp(opt, "--slurm") == 0) {
@@ -180,12 +182,21 @@ static uint64_t cpu_before_exec(void)
 
 /* A daemon that spawns its own subtree (a tree launcher) starts hnpd
  * again: the binary running now, at the same absolute path on every node,
- * as the HNP's own copy was found. */
-static int find_own_path(hnp_rte_t *rte, char *err, size_t errlen)
+ * as the HNP's own copy was found. Launchers start it by that absolute
+ * path, so argv[0] says it; /proc is asked only otherwise (the first
+ * look at /proc/self costs a new process some 16 us). */
+static int find_own_path(hnp_rte_t *rte, const char *argv0, char *err,
+                         size_t errlen)
 {
     char self[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+    ssize_t n = 0;
 
+    if (argv0 != NULL && argv0[0] == '/' && strlen(argv0) < sizeof(self)) {
+        n = (ssize_t)strlen(argv0);
+        memcpy(self, argv0, (size_t)n);
+    } else {
+        n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+    }
     if (n <= 0) {
         hnp_err_set(err, errlen, "cannot find where hnpd runs from: %s",
                     strerror(errno));
@@ -223,7 +234,7 @@ static int run_daemon(hnpd_t *d, const hnpd_args_t *a, char *err,
     int rc = hnp_rte_create(&d->rte, d->setup, false, a->vpid, err, errlen);
 
     if (rc == HNP_SUCCESS)
-        rc = find_own_path(d->rte, err, errlen);
+        rc = find_own_path(d->rte, a->self, err, errlen);
     if (rc != HNP_SUCCESS)
         return rc;
     if (read_secret(d->rte->secret, err, errlen) != HNP_SUCCESS)
