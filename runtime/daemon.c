@@ -415,6 +415,7 @@ void hnpd_lost_route(hnpd_t *d, const char *why)
 {
     HNP_ERROR_LOG(d->rte->log, "node %s: %s; killing this node's processes "
                   "and leaving", d->node, why);
+    d->lost = true;
     cancel_launches(d->rte);
     if (d->odls != NULL)
         hnp_odls_destroy(d->odls);
@@ -425,6 +426,22 @@ void hnpd_lost_route(hnpd_t *d, const char *why)
     hnp_rte_timer_destroy(d->drain_timer);
     d->drain_timer = NULL;
     leave_when_drained(d->rte, d);
+}
+
+/* Everything queued is written: a wait for that ends now, not at the next
+ * check of the timer (20 ms), which hundreds of daemons leaving at the end
+ * of a job would each add. The timers stay for what the OOB cannot tell:
+ * a queue that never drains. */
+static void role_drained(hnp_rte_t *rte)
+{
+    hnpd_t *d = rte->role.ctx;
+
+    if (d->drain_timer == NULL)
+        return;
+    if (d->lost)
+        leave_when_drained(rte, d);
+    else
+        recheck_exit(rte, d);
 }
 
 static bool is_upstream(const hnpd_t *d, hnp_vpid_t peer)
@@ -466,6 +483,7 @@ int hnpd_start(hnpd_t *d, const char *parent_uri, char *err, size_t errlen)
 
     rte->role.ctx = d;
     rte->role.peer_down = role_peer_down;
+    rte->role.drained = role_drained;
     rte->role.spawn_complete = spawn_complete;
     hnp_rte_recv(rte, HNP_TAG_WELCOME, on_welcome, d);
     hnp_rte_recv(rte, HNP_TAG_SHUTDOWN, on_shutdown, d);

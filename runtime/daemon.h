@@ -56,6 +56,8 @@ typedef struct hnpd {
     hnp_rte_timer_t *exit_timer;
     hnp_rte_timer_t *drain_timer;
     unsigned leave_polls;           /* drain checks while leaving */
+    bool lost;                      /* leaving without its route: goes once
+                                       drained, whatever else is pending */
     hnp_rte_timer_t *output_timer; /* output paused: check the queue */
     hnp_daemon_stats_t stats;
     uint64_t prefork_cpu_us;        /* CPU spent before the detaching fork */

@@ -251,9 +251,11 @@ static void conn_retire_done(oob_conn_t *c)
 
 static void conn_flush(oob_conn_t *c)
 {
+    hnp_oob_t *oob = c->oob;
     oob_peer_t *peer = c->peer;
     bool mine = c->state == OOB_CONN_OPEN && peer->sender == c && !c->tx_shut;
     size_t limit = c->retiring ? oob_peer_head_left(peer) : SIZE_MAX;
+    size_t queued = oob->queued_bytes;
 
     /* The hello goes first: frames may follow it in the same write. */
     int err = drain_to_socket(c->fd, c->out);
@@ -277,6 +279,8 @@ static void conn_flush(oob_conn_t *c)
         conn_retire_done(c);
     else if (!more && mine && peer->closing)
         oob_peer_close_now(peer);
+    if (queued > 0 && oob->queued_bytes == 0)
+        oob_notify_drained(oob);
 }
 
 void oob_conn_want_write(oob_conn_t *c)

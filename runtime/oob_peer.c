@@ -38,6 +38,12 @@ static void notify_down(hnp_oob_t *oob, hnp_vpid_t vpid, size_t unsent)
         oob->cb.peer_down(oob->cb.ctx, vpid, unsent);
 }
 
+void oob_notify_drained(hnp_oob_t *oob)
+{
+    if (!oob->destroy_requested && oob->cb.drained != NULL)
+        oob->cb.drained(oob->cb.ctx);
+}
+
 void oob_notify_deliver(hnp_oob_t *oob, hnp_vpid_t from,
                         const hnp_frame_header_t *hdr, const uint8_t *body)
 {

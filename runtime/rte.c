@@ -488,6 +488,13 @@ static void oob_peer_down(void *ctx, hnp_vpid_t peer, size_t unsent)
         rte->role.peer_down(rte, peer, unsent);
 }
 
+static void oob_drained(void *ctx)
+{
+    hnp_rte_t *rte = ctx;
+    if (rte->role.drained != NULL)
+        rte->role.drained(rte);
+}
+
 int hnp_rte_start_oob(hnp_rte_t *rte, uint32_t nprocs, char *err,
                       size_t errlen)
 {
@@ -503,6 +510,7 @@ int hnp_rte_start_oob(hnp_rte_t *rte, uint32_t nprocs, char *err,
         .deliver = oob_deliver,
         .peer_up = oob_peer_up,
         .peer_down = oob_peer_down,
+        .drained = oob_drained,
         .ctx = rte,
     };
     return hnp_oob_create(&rte->oob, rte->base, rte->self, rte->secret,

@@ -156,6 +156,13 @@ static void on_down(void *ctx, hnp_vpid_t peer, size_t unsent)
     }
 }
 
+static void on_drained(void *ctx)
+{
+    node_t *n = ctx;
+    n->ndrained++;
+    n->queued_at_drain = hnp_oob_queued_bytes(n->oob);
+}
+
 int node_create(world_t *w, node_t *n, hnp_vpid_t vpid, uint32_t nprocs,
                 const uint8_t *secret, const char *include,
                 const char *exclude, char *err, size_t errlen)
@@ -168,7 +175,7 @@ int node_create(world_t *w, node_t *n, hnp_vpid_t vpid, uint32_t nprocs,
         .connect_timeout = 2.0,
         .nprocs = nprocs,
     };
-    hnp_oob_callbacks_t cb = { on_deliver, on_up, on_down, n };
+    hnp_oob_callbacks_t cb = { on_deliver, on_up, on_down, on_drained, n };
 
     memset(n, 0, sizeof(*n));
     n->vpid = vpid;

@@ -53,6 +53,8 @@ typedef struct node {
     hnp_vpid_t down_peer[MAX_EVENTS];
     size_t down_unsent[MAX_EVENTS];
     size_t ndowns;
+    size_t ndrained;         /* drained callbacks */
+    size_t queued_at_drain;  /* hnp_oob_queued_bytes() in the last one */
     /* Re-entrancy hooks, run from inside the callbacks. */
     uint32_t echo_until;     /* answer tag t with t + 1 while t < this */
     size_t destroy_after;    /* destroy ourselves on delivery number N */

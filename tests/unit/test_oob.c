@@ -137,17 +137,24 @@ static void test_queued_before_uri(void **state)
     assert_int_equal(hnp_oob_queued_bytes(a.oob),
                      5 * (HNP_FRAME_HEADER_LEN + 10));
     assert_false(hnp_oob_connected(a.oob, 1));
+    assert_int_equal(a.ndrained, 0);
 
     introduce(&a, &b);
     RUN_UNTIL(w, b.nmsgs == 5, 5);
     for (uint32_t i = 0; i < 5; i++)
         assert_int_equal(b.msgs[i].hdr.tag, i);
     assert_int_equal(hnp_oob_queued_bytes(a.oob), 0);
+    /* Told once the last byte is written, and only then. */
+    RUN_UNTIL(w, a.ndrained == 1, 5);
+    assert_int_equal(a.queued_at_drain, 0);
+    assert_int_equal(b.ndrained, 0);
     assert_true(hnp_oob_connected(a.oob, 1));
     /* The acceptor answers on the same connection, URI or not. */
     assert_int_equal(send_msg(&b, 0, 42, 3), HNP_SUCCESS);
     RUN_UNTIL(w, a.nmsgs == 1, 5);
     assert_int_equal(hnp_oob_num_connections(a.oob), 1);
+    RUN_UNTIL(w, b.ndrained == 1, 5);
+    assert_int_equal(a.ndrained, 1);
     node_stop(&a);
     node_stop(&b);
 }
