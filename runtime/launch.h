@@ -72,7 +72,7 @@ const char *hnp_launcher_command(const hnp_launcher_t *l, hnp_vpid_t vpid);
 int hnp_launcher_started_at(const hnp_launcher_t *l, hnp_vpid_t vpid,
                             double *at);
 /**
- * Daemon @p vpid has called back: its request no longer holds a slot, and
+ * Daemon @p vpid has joined the job: its request no longer holds a slot, and
  * its agent, which may live on with the daemon attached to it, is neither
  * signalled nor reported failed from now on. Requests from
  * hnp_launcher_submit_command are not daemons and are left alone.

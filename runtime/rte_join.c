@@ -90,8 +90,6 @@ static void on_join(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
     }
     hnp_rte_set_uri(rte, src, uri);
     free(uri);
-    if (rte->launcher != NULL)
-        hnp_launcher_joined(rte->launcher, src);
     if (send_welcome(rte, src) != HNP_SUCCESS) {
         hnp_rte_fail(rte, 1, "cannot welcome the daemon of node %s",
                      hnp_rte_node_name(rte, src));
@@ -131,13 +129,17 @@ static void on_daemon_up(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
 {
     hnp_reader_t rd;
 
-    (void)src;
     (void)tag;
     (void)cbdata;
     hnp_reader_init(&rd, data, len);
     hnp_vpid_t vpid = hnp_unpack_u32(&rd);
     if (hnp_reader_status(&rd) != HNP_SUCCESS || vpid == 0 || vpid >= rte->nprocs)
         return;
+    /* A spawn child's own report: it has applied its welcome and let go of
+     * its agent's stdio, so its start can no longer fail. Until then an
+     * exit is a launch failure, reported with what the daemon printed. */
+    if (src == vpid && rte->launcher != NULL)
+        hnp_launcher_joined(rte->launcher, vpid);
     if (!rte->is_hnp)
         send_up(rte, vpid);
     else if (rte->role.daemon_up != NULL)
