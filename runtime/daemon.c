@@ -140,6 +140,11 @@ static int apply_welcome(hnpd_t *d, hnp_reader_t *rd, char *err, size_t errlen)
     if (hnp_reader_status(rd) != HNP_SUCCESS || nprocs <= rte->self ||
         (names = calloc(nprocs, sizeof(*names))) == NULL)
         goto out;
+    /* The HNP's contact first: whatever fails from here on is told to it. */
+    rte->hnp_uri = hnp_uri;
+    hnp_uri = NULL;
+    if ((rc = hnp_rte_set_uri(rte, 0, rte->hnp_uri)) != HNP_SUCCESS)
+        goto out;
     if ((rc = unpack_subtree(rd, nprocs, names)) != HNP_SUCCESS)
         goto out;
     /* A daemon placed by someone else (srun) checks it is where the HNP
@@ -163,11 +168,6 @@ static int apply_welcome(hnpd_t *d, hnp_reader_t *rd, char *err, size_t errlen)
         rc = hnp_setup_register_frameworks(d->setup, err, errlen);
     if (rc == HNP_SUCCESS)
         rc = hnp_rte_set_procs(rte, nprocs, names);
-    if (rc == HNP_SUCCESS) {
-        rte->hnp_uri = hnp_uri;
-        hnp_uri = NULL;
-        rc = hnp_rte_set_uri(rte, 0, rte->hnp_uri);
-    }
 out:
     for (uint32_t i = 0; names != NULL && i < nprocs; i++)
         free(names[i]);
@@ -251,6 +251,11 @@ static void on_welcome(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
     hnp_reader_init(&rd, data, len);
     if (apply_welcome(d, &rd, err, sizeof(err)) != HNP_SUCCESS ||
         join_the_job(d, err, sizeof(err)) != HNP_SUCCESS) {
+        /* Said to the HNP itself: its parent would only see it gone (a
+         * component missing on this node, say, would go unexplained). */
+        if (rte->hnp_uri != NULL)
+            hnp_rte_fail(rte, 1, "the daemon on node %s (vpid %u) could not "
+                         "join the job: %s", d->node, rte->self, err);
         hnpd_lost_route(d, err);
         return;
     }

@@ -108,5 +108,48 @@ run_info --parsable --param routed chain --mca routed_chain_priority 90 \
 grep -qx 'mca:routed:chain:param:routed_chain_priority:value:90' "$tmp/param90.out" ||
     fail_log "$tmp/param90.out" "routed_chain_priority 90 from --mca is not shown"
 
-echo "PASS: routed chain built out of tree, listed from $so"
+# --- 5. Jobs routed by chain, with the build tree's hnp: the component
+# comes from ~/.hnp/components, which each daemon reads in its own HOME.
+# With it on every node the job runs; with one node lacking it, the job
+# fails and the HNP says which node and why, not only that its daemon went.
+mark="t$$x"
+home=$tmp/home
+mkdir -p "$home/.hnp/components" "$tmp/bare-home"
+cp "$so" "$home/.hnp/components/"
+cat >"$tmp/agent" <<AGENT
+#!/bin/sh
+[ "\$1" = "${mark}n3" ] && [ -e "$tmp/n3-bare" ] && export HOME="$tmp/bare-home"
+exec "$top_builddir/contrib/local-agent/hnp-local-agent" "\$@"
+AGENT
+chmod +x "$tmp/agent"
+LD_LIBRARY_PATH=$top_builddir/framework/.libs:$top_builddir/runtime/.libs
+cpath=$(printf '%s:' "$top_builddir"/components/*/*/.libs)
+leftovers() { pgrep -f -- "$mark" || true; }
+trap 'for p in $(leftovers); do kill -KILL "$p" 2>/dev/null; done
+      chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
+run_chain() {
+    status=0
+    HOME=$home timeout -k 5 60 "$top_builddir/runtime/hnp" \
+        --mca mca_base_component_path "$cpath~/.hnp/components" \
+        --mca plm_rsh_agent "$tmp/agent" --mca oob_tcp_if_include 127.0.0.1/8 \
+        --mca plm prsh --mca plm_prsh_spawning_degree 2 --mca routed chain \
+        --host "${mark}n[1-5]" -N 1 echo up >"$tmp/job.out" 2>"$tmp/job.err" ||
+        status=$?
+    for _ in $(seq 50); do
+        [ -z "$(leftovers)" ] && return 0
+        sleep 0.1
+    done
+    fail "processes left behind: $(leftovers | tr '\n' ' ')"
+}
+run_chain
+[ "$status" = 0 ] || fail_log "$tmp/job.err" "a job routed by chain failed"
+[ "$(grep -c '^up$' "$tmp/job.out")" = 5 ] ||
+    fail_log "$tmp/job.out" "a job routed by chain did not run 5 ranks"
+touch "$tmp/n3-bare"
+run_chain
+[ "$status" != 0 ] || fail "a node without chain must fail the job"
+grep -q "node ${mark}n3 (vpid 3) could not join the job: .*routed component 'chain'" \
+    "$tmp/job.err" || fail_log "$tmp/job.err" "the HNP does not say that n3 lacks chain"
+
+echo "PASS: routed chain built out of tree, listed from $so, runs a job"
 exit 0
