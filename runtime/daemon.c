@@ -26,6 +26,19 @@ static uint64_t own_cpu_us(const hnpd_t *d, uint64_t usage)
     return d->prefork_cpu_us + usage;
 }
 
+/* Its connection to its parent is up: the start-up as the launch targets
+ * count it, exec to connected, before the welcome is applied. */
+static void role_peer_up(hnp_rte_t *rte, hnp_vpid_t peer)
+{
+    hnpd_t *d = rte->role.ctx;
+    uint64_t cpu_us, rss_kb;
+
+    if (peer != d->parent || d->stats.connected_cpu_us != 0)
+        return;
+    hnp_daemon_stats_usage(&cpu_us, &rss_kb);
+    d->stats.connected_cpu_us = own_cpu_us(d, cpu_us);
+}
+
 /* Once the daemon is part of the job it lets go of the agent's stdio.
  * Detached, the first process is told to exit, so that the remote shell
  * ends, and this one leaves the session. Attached, the remote shell lives
@@ -487,6 +500,7 @@ int hnpd_start(hnpd_t *d, const char *parent_uri, char *err, size_t errlen)
     int rc;
 
     rte->role.ctx = d;
+    rte->role.peer_up = role_peer_up;
     rte->role.peer_down = role_peer_down;
     rte->role.drained = role_drained;
     rte->role.spawn_complete = spawn_complete;

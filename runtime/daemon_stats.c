@@ -28,6 +28,7 @@ void hnp_daemon_stats_pack(hnp_buffer_t *buf, const hnp_daemon_stats_t *s)
     hnp_pack_u64(buf, s->startup_rss_kb);
     hnp_pack_u64(buf, s->total_cpu_us);
     hnp_pack_u64(buf, s->peak_rss_kb);
+    hnp_pack_u64(buf, s->connected_cpu_us);
 }
 
 int hnp_daemon_stats_unpack(hnp_reader_t *rd, hnp_daemon_stats_t *s)
@@ -37,5 +38,6 @@ int hnp_daemon_stats_unpack(hnp_reader_t *rd, hnp_daemon_stats_t *s)
     s->startup_rss_kb = hnp_unpack_u64(rd);
     s->total_cpu_us = hnp_unpack_u64(rd);
     s->peak_rss_kb = hnp_unpack_u64(rd);
+    s->connected_cpu_us = hnp_unpack_u64(rd);
     return hnp_reader_status(rd);
 }

@@ -12,6 +12,7 @@ typedef struct hnp_daemon_stats {
     uint64_t startup_rss_kb;  /* peak resident size when joined */
     uint64_t total_cpu_us;    /* CPU over its whole life */
     uint64_t peak_rss_kb;     /* peak resident size over its whole life */
+    uint64_t connected_cpu_us; /* CPU from exec to connected to its parent */
 } hnp_daemon_stats_t;
 
 /** CPU time (user + system) and peak RSS of this process so far. */

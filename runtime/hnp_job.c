@@ -241,10 +241,15 @@ static void on_stats(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
         HNP_WARN(rte->log, "malformed statistics from vpid %u", src);
         return;
     }
-    if (job->startup_cpu_us == NULL)
+    if (job->startup_cpu_us == NULL) {
         job->startup_cpu_us = calloc(job->ndaemons, sizeof(uint64_t));
-    if (job->startup_cpu_us != NULL && job->stats_reports < job->ndaemons)
+        job->connected_cpu_us = calloc(job->ndaemons, sizeof(uint64_t));
+    }
+    if (job->startup_cpu_us != NULL && job->connected_cpu_us != NULL &&
+        job->stats_reports < job->ndaemons) {
         job->startup_cpu_us[job->stats_reports] = s.startup_cpu_us;
+        job->connected_cpu_us[job->stats_reports] = s.connected_cpu_us;
+    }
     job->stats_reports++;
     if (s.max_connections > job->worst.max_connections) {
         job->worst.max_connections = s.max_connections;
@@ -252,6 +257,8 @@ static void on_stats(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
     }
     if (s.startup_cpu_us > job->worst.startup_cpu_us)
         job->worst.startup_cpu_us = s.startup_cpu_us;
+    if (s.connected_cpu_us > job->worst.connected_cpu_us)
+        job->worst.connected_cpu_us = s.connected_cpu_us;
     if (s.startup_rss_kb > job->worst.startup_rss_kb)
         job->worst.startup_rss_kb = s.startup_rss_kb;
     if (s.total_cpu_us > job->worst.total_cpu_us)

@@ -20,6 +20,12 @@ counts --mca plm prsh --mca plm_prsh_spawning_degree 4 --mca exchange flood \
     --mca routed radix --mca routed_radix_degree 4
 [ "$daemon_conns" -le $((4 + 1 + 4)) ] || fail "a daemon held $daemon_conns connections (bound 9)"
 [ "$hnp_conns" -le $((4 + 4)) ] || fail "the HNP held $hnp_conns connections (bound 8)"
+# The daemons' start-up figures: connected to the parent comes before
+# joined (the welcome applied), and both were measured.
+conn=$(sed -n 's/.*daemon exec to connected (median) *\([0-9.]*\) ms.*/\1/p' "$tmp/err")
+joined=$(sed -n 's/.*daemon start-up (median) *\([0-9.]*\) ms.*/\1/p' "$tmp/err")
+awk -v c="$conn" -v j="$joined" 'BEGIN { exit !(c > 0 && c <= j) }' ||
+    fail "start-up: exec to connected '$conn' ms, exec to joined '$joined' ms"
 
 # δ = 0: the spawn tree is the routing tree (binomial): log2 N neighbours.
 counts --mca plm prsh --mca plm_prsh_spawning_degree 0 --mca exchange flood \
