@@ -163,7 +163,8 @@ cleanup() {
     if [ -n "$CURRENT_PGID" ]; then
         kill -TERM -- "-$CURRENT_PGID" 2>/dev/null || true
     fi
-    # ...and whatever left the group (daemons call setsid once joined).
+    # ...and whatever left the group (each agent has a group of its own, and
+    # a daemon that detaches from its agent calls setsid).
     n=$(sweep "$MARK_PREFIX\\.[0-9]+" 3)
     [ "$n" = 0 ] || say "killed $n leftover processes" 2>/dev/null || true
     if declare -F cleanup_more >/dev/null; then cleanup_more; fi
@@ -247,14 +248,14 @@ report_run() {
 
 # The columns parse_timing prints.
 # shellcheck disable=SC2034 # for the drivers
-readonly TIMING_COLUMNS=spawned_s,table_s,launch_sent_s,started_s,exited_s,hnp_conns,daemon_max_conns,daemon_startup_cpu_ms,daemon_startup_rss_kb,startup_reports,daemons_cpu_sum_ms,daemon_cpu_max_ms,daemon_peak_rss_kb,daemon_startup_cpu_median_ms,gone_s
+readonly TIMING_COLUMNS=spawned_s,table_s,launch_sent_s,started_s,exited_s,hnp_conns,daemon_max_conns,daemon_startup_cpu_ms,daemon_startup_rss_kb,startup_reports,daemons_cpu_sum_ms,daemon_cpu_max_ms,daemon_peak_rss_kb,daemon_startup_cpu_median_ms,gone_s,daemon_connected_cpu_median_ms,daemon_connected_cpu_max_ms
 
 # parse_timing LOG: the figures `hnp --timing` printed, as TIMING_COLUMNS;
 # NA where a line is missing or shows "-" (the phase was never reached).
 parse_timing() {
     awk '
     function num(s) { return (s == "" || s == "-") ? "NA" : s }
-    BEGIN { n = split("up table sent started exited hconn dconn scpu srss sreps csum cmax prss smed gone", k, " ")
+    BEGIN { n = split("up table sent started exited hconn dconn scpu srss sreps csum cmax prss smed gone kmed kmax", k, " ")
             for (i = 1; i <= n; i++) v[k[i]] = "NA" }
     /^hnp: +all daemons up / { split(substr($0, index($0, "up") + 2), f, " "); v["up"] = num(f[1]) }
     /^hnp: +contact table complete everywhere / { split(substr($0, index($0, "everywhere") + 10), f, " "); v["table"] = num(f[1]) }
@@ -263,6 +264,10 @@ parse_timing() {
     /^hnp: +all processes exited / { split(substr($0, index($0, "exited") + 6), f, " "); v["exited"] = num(f[1]) }
     /^hnp: +all daemons exited / { split(substr($0, index($0, "exited") + 6), f, " "); v["gone"] = num(f[1]) }
     /^hnp: +daemon start-up \(median\)/ { split(substr($0, index($0, "(median)") + 8), f, " "); v["smed"] = num(f[1]) }
+    # "1.5 ms CPU (max 1.9 ms)"
+    /^hnp: +daemon exec to connected \(median\)/ {
+        split(substr($0, index($0, "(median)") + 8), f, " ")
+        v["kmed"] = num(f[1]); v["kmax"] = num(f[5]) }
     /^hnp: +connections held by the HNP \(max\)/ { split(substr($0, index($0, "(max)") + 5), f, " "); v["hconn"] = num(f[1]) }
     /^hnp: +connections held by a daemon \(max\)/ { split(substr($0, index($0, "(max)") + 5), f, " "); v["dconn"] = num(f[1]) }
     # "1.7 ms CPU, 2472 kB RSS (max of 64)"

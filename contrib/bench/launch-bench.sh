@@ -302,10 +302,12 @@ NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
     add(key, "hconn", $h["hnp_conns"]); add(key, "dconn", $h["daemon_max_conns"])
     add(key, "scpu", $h["daemon_startup_cpu_ms"]); add(key, "srss", $h["daemon_startup_rss_kb"])
     if ("daemon_startup_cpu_median_ms" in h) add(key, "smed", $h["daemon_startup_cpu_median_ms"])
+    if ("daemon_connected_cpu_median_ms" in h) {
+        add(key, "kmed", $h["daemon_connected_cpu_median_ms"]); add(key, "kmax", $h["daemon_connected_cpu_max_ms"]) }
     add(key, "csum", $h["daemons_cpu_sum_ms"]); add(key, "ctot", $h["cpu_total_ms"])
 }
 END {
-    print "model_seq,model_rem,series,launcher,delta,routed,exchange,nodes,runs_ok,runs_failed,wall_median_s,wall_min_s,wall_max_s,spawned_median_s,table_median_s,exited_median_s,model_floor_s,hnp_conns_max,daemon_conns_max,startup_cpu_median_ms,startup_cpu_max_ms,startup_rss_max_kb,daemons_cpu_sum_median_ms,cpu_total_median_ms,cpu_floor_s,startup_cpu_typical_ms"
+    print "model_seq,model_rem,series,launcher,delta,routed,exchange,nodes,runs_ok,runs_failed,wall_median_s,wall_min_s,wall_max_s,spawned_median_s,table_median_s,exited_median_s,model_floor_s,hnp_conns_max,daemon_conns_max,startup_cpu_median_ms,startup_cpu_max_ms,startup_rss_max_kb,daemons_cpu_sum_median_ms,cpu_total_median_ms,cpu_floor_s,startup_cpu_typical_ms,connected_cpu_typical_ms,connected_cpu_max_ms"
     for (i = 1; i <= nkeys; i++) {
         k = order[i]; split(k, f, ",")
         d = f[4] == "-" ? 0 : f[4]
@@ -314,14 +316,14 @@ END {
         n = split(col[k, "wall"], w, " "); mn = "NA"; mx = "NA"
         for (j = 1; j <= n; j++) { if (mn == "NA" || w[j] + 0 < mn) mn = w[j] + 0; if (mx == "NA" || w[j] + 0 > mx) mx = w[j] + 0 }
         ctot = stat(col[k, "ctot"])
-        printf "%s,%s,%s,%s,%s,%s,%s,%s,%d,%d,%s,%s,%s,%s,%s,%s,%.3f,%s,%s,%s,%s,%s,%s,%s,%s,%s\n",
+        printf "%s,%s,%s,%s,%s,%s,%s,%s,%d,%d,%s,%s,%s,%s,%s,%s,%.3f,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n",
             f[1], f[2], series, f[3], f[4], f[5], f[6], f[7], ok[k], failed[k],
             stat(col[k, "wall"]), mn, mx, stat(col[k, "up"]), stat(col[k, "table"]),
             stat(col[k, "exited"]), floor_, stat(col[k, "hconn"], 1),
             stat(col[k, "dconn"], 1), stat(col[k, "scpu"]), stat(col[k, "scpu"], 1),
             stat(col[k, "srss"], 1), stat(col[k, "csum"]), ctot,
             ctot == "NA" ? "NA" : sprintf("%.3f", ctot / 1000 / cores),
-            stat(col[k, "smed"])
+            stat(col[k, "smed"]), stat(col[k, "kmed"]), stat(col[k, "kmax"], 1)
     }
 }' "$CSV" >"$SUMMARY"
 
@@ -357,6 +359,9 @@ NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
     if ($h["startup_cpu_median_ms"] != "NA") { cmed_sum += $h["startup_cpu_median_ms"]; cmed_n++ }
     if (("startup_cpu_typical_ms" in h) && $h["startup_cpu_typical_ms"] != "NA") {
         tv = $h["startup_cpu_typical_ms"] + 0; typ_sum += tv; typ_n++; if (tv > typ_max) typ_max = tv }
+    if (("connected_cpu_typical_ms" in h) && $h["connected_cpu_typical_ms"] != "NA") {
+        tv = $h["connected_cpu_typical_ms"] + 0; ktyp_sum += tv; ktyp_n++; if (tv > ktyp_max) ktyp_max = tv
+        tv = $h["connected_cpu_max_ms"] + 0; kmax_sum += tv; if (tv > kmax) kmax = tv }
 }
 END {
     for (i = 2; i <= nnodes; i++) { x = nodes[i]; for (j = i - 1; j >= 1 && nodes[j] > x; j--) nodes[j + 1] = nodes[j]; nodes[j + 1] = x }
@@ -417,10 +422,14 @@ END {
                 dbl, s == "rsh" ? "1" : sp[s] > fitfile
         }
     }
-    printf "\nDaemon start-up (exec to joined, as hnpd reports it):\n"
+    printf "\nDaemon start-up, as hnpd reports it: exec to connected to its parent (the\ntarget\047s measure), and exec to joined (welcome applied, components loaded):\n"
+    if (ktyp_n) {
+        printf "  to connected, a run\047s median daemon: mean over points %.2f ms, highest %.1f ms (target < 2 ms): %s\n", ktyp_sum / ktyp_n, ktyp_max, ktyp_max < 2 ? "met" : "MISSED"
+        printf "  to connected, a run\047s worst daemon:  mean over points %.2f ms, worst %.1f ms (target < 2 ms): %s\n", kmax_sum / ktyp_n, kmax, kmax < 2 ? "met" : "MISSED"
+    }
     if (typ_n)
-        printf "  CPU, a run\047s median daemon: mean over points %.2f ms, highest %.1f ms (target < 2 ms): %s\n", typ_sum / typ_n, typ_max, typ_max < 2 ? "met" : "MISSED"
-    printf "  CPU, a run\047s worst daemon:  mean over points %.2f ms, worst %.1f ms (target < 2 ms): %s\n", cmed_n ? cmed_sum / cmed_n : 0, cpu_max, cpu_max < 2 ? "met" : "MISSED"
+        printf "  to joined, a run\047s median daemon:    mean over points %.2f ms, highest %.1f ms\n", typ_sum / typ_n, typ_max
+    printf "  to joined, a run\047s worst daemon:     mean over points %.2f ms, worst %.1f ms\n", cmed_n ? cmed_sum / cmed_n : 0, cpu_max
     printf "  RSS: worst %d kB (target < 4096 kB): %s\n", rss_max, rss_max < 4096 ? "met" : "MISSED"
 }' "$SUMMARY" | tee "$REPORT"
 
