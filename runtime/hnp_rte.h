@@ -112,9 +112,11 @@ int hnp_rte_spawn_daemons(hnp_rte_t *rte, const hnp_vpid_t *vpids,
  * Whether the daemons this process starts from now on stay attached to
  * their agent (the remote shell) for the whole job. Attached, a daemon
  * saves the fork that leaves it, and the starting node keeps one agent per
- * daemon it started: right for a tree launch, where that is a few. Off by
- * default, since a flat launch would keep one agent per node on one node:
- * then each daemon leaves its agent once it has joined, and the agent ends.
+ * daemon it started: right for a tree launch, where that is a few. At most
+ * `plm_rsh_num_concurrent` daemons of a process are attached; the others
+ * detach, as all do by default, since a flat launch would keep one agent
+ * per node on one node: a detached daemon leaves its agent once it has
+ * joined, and the agent ends.
  */
 void hnp_rte_set_spawn_attached(hnp_rte_t *rte, bool attached);
 

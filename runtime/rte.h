@@ -95,7 +95,8 @@ struct hnp_rte {
     hnp_tree_t spawn_tree;
     hnp_tree_t routing_tree;
     uint32_t spawn_joined;      /* spawn children that called back */
-    bool spawn_attached;        /* daemons started keep their agent */
+    bool spawn_attached;        /* daemons started keep their agent... */
+    uint32_t attached_started;  /* ...up to plm_rsh_num_concurrent of them */
     bool ready;                 /* a daemon before its welcome holds messages */
     bool closing;               /* the job is ending: no new connections */
     bool finalized;             /* the modules' finalize hooks have run */

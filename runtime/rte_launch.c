@@ -182,8 +182,13 @@ static int daemon_args(hnp_rte_t *rte, hnp_vpid_t vpid, char *vpid_text,
     args[n++] = parent_text;
     args[n++] = "--parent-uri";
     args[n++] = (char *)hnp_oob_uri(rte->oob);
-    if (rte->spawn_attached)
+    /* Attached agents stay alive for the job, so they count against the
+     * agents a node may run at once; past that, daemons detach. */
+    unsigned most = rte->core->rsh_num_concurrent;
+    if (rte->spawn_attached && (most == 0 || rte->attached_started < most)) {
+        rte->attached_started++;
         args[n++] = "--attached";
+    }
     n += oob_args(rte, args + n);
     args[n] = NULL;
     return (int)n;

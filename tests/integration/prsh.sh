@@ -70,6 +70,15 @@ done
 # child never starts.
 check_tree 13 kary_parent 3 --mca plm_prsh_spawning_degree 3 \
     --mca plm_rsh_num_concurrent 1
+# And no more of a node's children than that keep their agents alive:
+# with one place, the first child of each spawning node (vpids 1, 4, 7,
+# 10, 13) stays attached, and the others detach.
+run_hnp --mca plm prsh --mca plm_prsh_spawning_degree 3 \
+    --mca plm_rsh_num_concurrent 1 -N 1 --host "$(hosts 13)" \
+    sh -c 'tr "\0" " " </proc/$PPID/cmdline | grep -q -- " --attached " && echo "$HNP_RANK"; :'
+expect_status 0 "one place, attached daemons"
+[ "$(sort -n "$tmp/out" | paste -sd' ')" = "0 3 6 9 12" ] ||
+    fail "attached daemons with one place: ranks $(sort -n "$tmp/out" | paste -sd' '), 0 3 6 9 12 expected"
 
 # Named by nobody, prsh is the launcher.
 run_hnp --mca plm_base_verbose 1 -N 1 --host "$(hosts 2)" true
