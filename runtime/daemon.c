@@ -17,13 +17,14 @@
 #include "buffer.h"
 #include "daemon.h"
 
-/* The daemon's own CPU from this process's @p usage: less what the agent
- * had used in it before exec'ing hnpd (attached), plus what the first
- * process had used before the fork that detaches from the agent. */
+/* The daemon's own CPU from this process's @p usage: plus what the first
+ * process had used before the fork that detaches from the agent, less
+ * what the agent had used before exec'ing hnpd. */
 static uint64_t own_cpu_us(const hnpd_t *d, uint64_t usage)
 {
-    usage -= d->agent_cpu_us < usage ? d->agent_cpu_us : usage;
-    return d->prefork_cpu_us + usage;
+    uint64_t total = d->prefork_cpu_us + usage;
+
+    return total > d->before_exec_us ? total - d->before_exec_us : 0;
 }
 
 /* Its connection to its parent is up: the start-up as the launch targets
@@ -208,9 +209,9 @@ static int join_the_job(hnpd_t *d, char *err, size_t errlen)
     return rc;
 }
 
-/* A daemon below this one is gone; the HNP, which knows every node's
- * name, tells the user. Sent straight to it: the routing tree is broken. */
-/* Tell the HNP that daemon @p vpid was lost; false if it cannot be told. */
+/* Tell the HNP, which knows every node's name, that daemon @p vpid was
+ * lost; straight to it, as the routing tree is broken. False if it cannot
+ * be told. */
 static bool report_lost(hnpd_t *d, hnp_vpid_t vpid, const char *why)
 {
     hnp_buffer_t buf;
@@ -433,7 +434,6 @@ void hnpd_lost_route(hnpd_t *d, const char *why)
 {
     HNP_ERROR_LOG(d->rte->log, "node %s: %s; killing this node's processes "
                   "and leaving", d->node, why);
-    d->lost = true;
     cancel_launches(d->rte);
     if (d->odls != NULL)
         hnp_odls_destroy(d->odls);
@@ -456,7 +456,7 @@ static void role_drained(hnp_rte_t *rte)
 
     if (d->drain_timer == NULL)
         return;
-    if (d->lost)
+    if (d->exit_status != 0) /* leaving without its route */
         leave_when_drained(rte, d);
     else
         recheck_exit(rte, d);

@@ -56,13 +56,12 @@ typedef struct hnpd {
     hnp_rte_timer_t *exit_timer;
     hnp_rte_timer_t *drain_timer;
     unsigned leave_polls;           /* drain checks while leaving */
-    bool lost;                      /* leaving without its route: goes once
-                                       drained, whatever else is pending */
     hnp_rte_timer_t *output_timer; /* output paused: check the queue */
     hnp_daemon_stats_t stats;
-    uint64_t prefork_cpu_us;        /* CPU spent before the detaching fork */
-    uint64_t agent_cpu_us;          /* attached: the agent's CPU before it
-                                       exec'd hnpd, in this process's own */
+    uint64_t prefork_cpu_us;        /* this process's CPU at the detaching
+                                       fork (0 without one) */
+    uint64_t before_exec_us;        /* the agent's CPU before it exec'd
+                                       hnpd, counted in this process's */
     int32_t stdin_target;   /* a rank, HNP_STDIN_ALL (-2) or none (-1) */
     void *topology;                  /* loaded for --bind-to only */
     const struct hnp_bind_ops *bind; /* hwloc's binding, then */

@@ -275,13 +275,11 @@ int main(int argc, char **argv)
      * daemon told so stays with its agent. Otherwise the daemon goes on in
      * a child, and the CPU of the process that will exit at detach is
      * counted here. */
+    d.before_exec_us = cpu_before_exec();
     d.attached = args.attached && !args.slurm;
-    if (d.attached) {
-        d.agent_cpu_us = cpu_before_exec();
-    } else if (!args.slurm) {
-        uint64_t before = cpu_before_exec(), rss_kb;
+    if (!d.attached && !args.slurm) {
+        uint64_t rss_kb;
         hnp_daemon_stats_usage(&d.prefork_cpu_us, &rss_kb);
-        d.prefork_cpu_us -= before < d.prefork_cpu_us ? before : d.prefork_cpu_us;
         if (fork_detachable(&d.detach_fd) != 0) {
             HNP_ERROR_LOG(hnp_log_stream("hnpd"), "cannot fork: %s",
                           strerror(errno));
