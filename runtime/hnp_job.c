@@ -241,14 +241,12 @@ static void on_stats(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
         HNP_WARN(rte->log, "malformed statistics from vpid %u", src);
         return;
     }
-    if (job->startup_cpu_us == NULL) {
-        job->startup_cpu_us = calloc(job->ndaemons, sizeof(uint64_t));
-        job->connected_cpu_us = calloc(job->ndaemons, sizeof(uint64_t));
-    }
-    if (job->startup_cpu_us != NULL && job->connected_cpu_us != NULL &&
-        job->stats_reports < job->ndaemons) {
+    if (job->startup_cpu_us == NULL)
+        job->startup_cpu_us = calloc(2 * (size_t)job->ndaemons, sizeof(uint64_t));
+    if (job->startup_cpu_us != NULL && job->stats_reports < job->ndaemons) {
         job->startup_cpu_us[job->stats_reports] = s.startup_cpu_us;
-        job->connected_cpu_us[job->stats_reports] = s.connected_cpu_us;
+        job->startup_cpu_us[job->ndaemons + job->stats_reports] =
+            s.connected_cpu_us;
     }
     job->stats_reports++;
     if (s.max_connections > job->worst.max_connections) {

@@ -43,8 +43,9 @@ typedef struct hnp_job {
     hnp_daemon_stats_t worst;     /* per field, the largest a daemon reported */
     hnp_vpid_t most_connected;    /* the daemon that held the most */
     uint64_t daemons_cpu_us;      /* all daemons' CPU, summed */
-    uint64_t *startup_cpu_us;     /* [stats_reports] as they came, for the median */
-    uint64_t *connected_cpu_us;   /* the same, exec to connected */
+    /* [2 * ndaemons]: the daemons' start-up CPU as reports came, exec to
+     * joined, then from ndaemons on exec to connected; for the medians */
+    uint64_t *startup_cpu_us;
     char *wdir;
     struct hnp_rank_output *outputs; /* [nprocs] */
     hnp_rte_timer_t *timeout_timer;  /* --timeout */
