@@ -344,8 +344,11 @@ void hnpd_maybe_exit(hnpd_t *d)
     if ((d->odls != NULL && hnp_odls_num_alive(d->odls) > 0) ||
         children_connected(rte))
         return;
-    /* What is queued (output, exit reports) must reach the parent first. */
-    if (hnp_oob_queued_bytes(rte->oob) > 0) {
+    /* What is queued (output, exit reports) must reach the parent first;
+     * not what waits for a contact that will not come now (a job that ended
+     * before phase 2 completed), which would hold the daemon until its exit
+     * timer. */
+    if (hnp_oob_queued_deliverable(rte->oob) > 0) {
         d->drain_timer = hnp_rte_timer_create(rte, 0.02, recheck_exit, d);
         return;
     }
@@ -423,7 +426,7 @@ static void leave_when_drained(hnp_rte_t *rte, void *cbdata)
 
     hnp_rte_timer_destroy(d->drain_timer);
     d->drain_timer = NULL;
-    if (hnp_oob_queued_bytes(rte->oob) > 0 && ++d->leave_polls < 50) {
+    if (hnp_oob_queued_deliverable(rte->oob) > 0 && ++d->leave_polls < 50) {
         d->drain_timer = hnp_rte_timer_create(rte, 0.02, leave_when_drained, d);
         return;
     }

@@ -82,6 +82,10 @@ uint32_t hnp_oob_num_connections(const hnp_oob_t *oob);
 uint32_t hnp_oob_max_connections(const hnp_oob_t *oob);
 /** Bytes queued and not yet written, over all peers. */
 size_t hnp_oob_queued_bytes(const hnp_oob_t *oob);
+/** The same for peers that can still take them: connected, being
+ *  connected to, or with a contact to try. Frames waiting for a contact
+ *  nobody has given are left out. Walks every peer. */
+size_t hnp_oob_queued_deliverable(const hnp_oob_t *oob);
 /** The largest frame body sent or accepted. */
 size_t hnp_oob_max_frame(const hnp_oob_t *oob);
 /** Change it (0: the default): a daemon learns the HNP's value

@@ -459,6 +459,17 @@ size_t hnp_oob_queued_bytes(const hnp_oob_t *oob)
     return oob->queued_bytes;
 }
 
+size_t hnp_oob_queued_deliverable(const hnp_oob_t *oob)
+{
+    size_t n = 0;
+
+    for (size_t i = 0; i < oob->nbuckets; i++)
+        for (const oob_peer_t *p = oob->buckets[i]; p != NULL; p = p->hash_next)
+            if (p->nopen > 0 || p->connecting != NULL || p->uri != NULL)
+                n += evbuffer_get_length(p->queue);
+    return n;
+}
+
 size_t hnp_oob_max_frame(const hnp_oob_t *oob)
 {
     return oob->max_frame;

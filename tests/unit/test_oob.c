@@ -138,8 +138,12 @@ static void test_queued_before_uri(void **state)
                      5 * (HNP_FRAME_HEADER_LEN + 10));
     assert_false(hnp_oob_connected(a.oob, 1));
     assert_int_equal(a.ndrained, 0);
+    /* Nobody gave peer 1's contact: nothing of that can go. */
+    assert_int_equal(hnp_oob_queued_deliverable(a.oob), 0);
 
     introduce(&a, &b);
+    assert_int_equal(hnp_oob_queued_deliverable(a.oob),
+                     5 * (HNP_FRAME_HEADER_LEN + 10));
     RUN_UNTIL(w, b.nmsgs == 5, 5);
     for (uint32_t i = 0; i < 5; i++)
         assert_int_equal(b.msgs[i].hdr.tag, i);
