@@ -170,16 +170,19 @@ elapsed=$(( $(now_ms) - start ))
 [ $elapsed -ge 2495 ] && [ $elapsed -lt 3800 ] \
     || fail "SEQ 0.5 + REM 1.5 twice took ${elapsed} ms, want about 2500"
 
-# A node's launches take turns in the order they came: the first of three
-# started 0.2 s apart is the first to run, although SEQ is long enough for
-# every order to be possible.
+# A node's launches take turns in the order they came: three started
+# 0.05 s apart, so that two wait at once, run one after another (0.9 s at
+# least) and in that order.
+start=$(now_ms)
 for i in 1 2 3; do
     HNP_AGENT_SEQ=0.3 HNP_NODE_NAME=nodeF agent n$i "echo n$i >> $tmp/order" &
-    sleep 0.2
+    sleep 0.05
 done
 wait
+elapsed=$(( $(now_ms) - start ))
 [ "$(tr '\n' ' ' <"$tmp/order")" = "n1 n2 n3 " ] ||
     fail "turns not taken in order: $(tr '\n' ' ' <"$tmp/order")"
+[ $elapsed -ge 895 ] || fail "three turns of 0.3 s took ${elapsed} ms"
 
 # Turns taken by agents that were killed (a benchmark's run cut short) do
 # not hold up the node's next launch.
