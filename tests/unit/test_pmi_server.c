@@ -35,6 +35,9 @@
 #define PEER_BUF (2u << 20)
 #define KVS "kvs_test_1"
 #define APPNUM 3 /* the program the ranks belong to (MPMD) */
+#define TEXT_OF(x) #x
+#define TEXT(x) TEXT_OF(x)
+#define APPNUM_TEXT TEXT(APPNUM) /* as the answers spell it */
 #define MAPPING "(vector,(0,2,2))"
 
 struct fixture;
@@ -328,7 +331,7 @@ static void v1_startup(fixture_t *f, int r)
     snprintf(want, sizeof(want), "cmd=maxes kvsname_max=256 keylen_max=64 "
              "vallen_max=%zu", (size_t)932 - strlen(KVS));
     expect_line(f, r, want);
-    ask(f, r, "cmd=get_appnum\n", "cmd=appnum appnum=3");
+    ask(f, r, "cmd=get_appnum\n", "cmd=appnum appnum=" APPNUM_TEXT);
     ask(f, r, "cmd=get_universe_size\n", "cmd=universe_size size=4");
     ask(f, r, "cmd=get_my_kvsname\n", "cmd=my_kvsname kvsname=" KVS);
     ask(f, r, "cmd=get kvsname=" KVS " key=PMI_process_mapping\n",
@@ -444,7 +447,7 @@ static void test_v1_partial_and_batched(void **state)
                 "rc=0");
     say(&f->peer[0], "cmd=get_appnum\ncmd=get_universe_size\n\n"
                      "cmd=barrier_in\ncmd=get_my_kvsname\n");
-    expect_line(f, 0, "cmd=appnum appnum=3");
+    expect_line(f, 0, "cmd=appnum appnum=" APPNUM_TEXT);
     expect_line(f, 0, "cmd=universe_size size=4");
     expect_silence(f, 0);
     f->complete_at_once = true;
@@ -568,7 +571,7 @@ static void test_destroy_from_callback(void **state)
     f->destroy_on_error = true;
     say(&f->peer[0], "cmd=get_appnum\nnot pmi\ncmd=get_appnum\n");
     say(&f->peer[1], "cmd=get_appnum\n");
-    expect_line(f, 0, "cmd=appnum appnum=3");
+    expect_line(f, 0, "cmd=appnum appnum=" APPNUM_TEXT);
     expect_eof(f, 0);
     assert_null(f->srv);
     assert_int_equal(f->errors, 1);
@@ -589,7 +592,7 @@ static void v2_start(fixture_t *f, int rank)
              "threaded=FALSE;", rank);
     say_v2(&f->peer[rank], want);
     snprintf(want, sizeof(want), "cmd=fullinit-response;rc=0;pmi-version=2;"
-             "pmi-subversion=0;rank=%d;size=4;appnum=3;debugged=FALSE;"
+             "pmi-subversion=0;rank=%d;size=4;appnum=" APPNUM_TEXT ";debugged=FALSE;"
              "pmiverbose=FALSE;", rank);
     expect_v2(f, rank, want);
 }
