@@ -252,6 +252,48 @@ static void test_builtin_checks(void **state)
     assert_not_logged(f, "W routed: ignoring routed component 'shy'");
 }
 
+/* A daemon told which component to use opens that one file alone: the
+ * others beside it, broken ones included, are neither opened nor reported,
+ * and a name with no file is no failure either. */
+static void test_selected_only(void **state)
+{
+    fixture_t *f = *state;
+    char dir[PATH_LEN];
+    const hnp_mca_component_entry_t *list;
+    const hnp_mca_load_failure_t *failures;
+
+    install(f, "comps", "testgood");
+    install(f, "comps", "badabi");
+    write_file(f, "comps", "mca_routed_junk.so", "not a shared object\n");
+    create_mca(f, no_builtins);
+    set_param(f, "routed", "testgood");
+    hnp_mca_load_selected_only(f->mca, true);
+    start(f, no_builtins, dir_of(f, "comps", dir, sizeof(dir)));
+    assert_int_equal(hnp_mca_framework_components(f->routed, &list), 1);
+    assert_string_equal(list[0].component->name, "testgood");
+    assert_int_equal(hnp_mca_framework_failures(f->routed, &failures), 0);
+    assert_logged(f, "mca_routed_testgood.so: opening");
+    assert_not_logged(f, "mca_routed_badabi.so");
+    assert_not_logged(f, "mca_routed_junk.so");
+}
+
+static void test_selected_only_missing(void **state)
+{
+    fixture_t *f = *state;
+    char dir[PATH_LEN];
+    const hnp_mca_component_entry_t *list;
+    const hnp_mca_load_failure_t *failures;
+
+    install(f, "comps", "testgood");
+    create_mca(f, no_builtins);
+    set_param(f, "routed", "nosuch");
+    hnp_mca_load_selected_only(f->mca, true);
+    start(f, no_builtins, dir_of(f, "comps", dir, sizeof(dir)));
+    assert_int_equal(hnp_mca_framework_components(f->routed, &list), 0);
+    assert_int_equal(hnp_mca_framework_failures(f->routed, &failures), 0);
+    assert_not_logged(f, "mca_routed_testgood.so");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -264,6 +306,8 @@ int main(void)
         FIXTURE_CASE(test_tilde_is_home),
         FIXTURE_CASE(test_builtin_first),
         FIXTURE_CASE(test_builtin_checks),
+        FIXTURE_CASE(test_selected_only),
+        FIXTURE_CASE(test_selected_only_missing),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
