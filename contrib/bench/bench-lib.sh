@@ -10,8 +10,12 @@ die() {
     exit 1
 }
 
-# Lists may come comma-separated from the command line.
-words() { printf '%s\n' "${1//,/ }"; }
+# Lists may come comma-separated from the command line: one line of words,
+# single blanks, as they print and as they are searched.
+words() { tr -s ', \t\n' '    ' <<<"$1" | sed 's/^ //; s/ $//'; }
+
+# has_launcher NAME: is NAME in LAUNCHERS?
+has_launcher() { [[ " $LAUNCHERS " == *" $1 "* ]]; }
 
 need_arg() { [ $# -ge 2 ] || die "option $1 needs a value (see --help)"; }
 
@@ -81,9 +85,18 @@ max_of() { # LIST: the largest number in it
     echo "$max"
 }
 
-# find_hnp: HNP and AGENT made absolute and checked, from --hnp, --prefix
-# or PATH, and --agent or the installed layout.
+# find_hnp [optional]: HNP and AGENT made absolute and checked, from
+# --hnp, --prefix or PATH, and --agent or the installed layout. With
+# "optional" (a run that starts no hnp) and --agent given, hnp is not
+# looked for: it would only have said where the agent is.
 find_hnp() {
+    if [ "${1:-}" != optional ] || [ -z "$AGENT" ]; then
+        find_hnp_itself
+    fi
+    [ -x "$AGENT" ] || die "no hnp-local-agent at $AGENT: give --agent"
+    AGENT=$(cd "$(dirname "$AGENT")" && pwd)/$(basename "$AGENT")
+}
+find_hnp_itself() {
     if [ -z "$HNP" ]; then
         if [ -n "$PREFIX" ]; then
             HNP=$PREFIX/bin/hnp
@@ -95,7 +108,6 @@ find_hnp() {
     HNP=$(cd "$(dirname "$HNP")" && pwd)/$(basename "$HNP")
     # The installed layout puts the agent in $pkglibexecdir, next to bin/.
     [ -n "$AGENT" ] || AGENT=$(dirname "$(dirname "$HNP")")/libexec/hnp/hnp-local-agent
-    [ -x "$AGENT" ] || die "no hnp-local-agent at $AGENT: give --agent"
     "$HNP" --version >/dev/null 2>&1 || die "$HNP --version fails: is the install complete?"
 }
 
@@ -147,10 +159,8 @@ raise_fd_limit() {
 }
 
 # ------------------------------------------------------------- the runs
-# The driver sets WORK (its private directory: the agent's locks, so that
-# another user's launches do not share our "head" lock), MARK_PREFIX (the
-# start of its runs' HNPBENCH_RUN), CURRENT_PGID="" and OUTDIR, may define
-# cleanup_more, and calls trap_cleanup.
+# Set up by open_bench: WORK, MARK_PREFIX (the start of the runs'
+# HNPBENCH_RUN), CURRENT_PGID and OUTDIR.
 cleanup() {
     local n
     # Finish cleaning up even if signalled again, or if whatever read our
@@ -167,7 +177,6 @@ cleanup() {
     # a daemon that detaches from its agent calls setsid).
     n=$(sweep "$MARK_PREFIX\\.[0-9]+" 3)
     [ "$n" = 0 ] || say "killed $n leftover processes" 2>/dev/null || true
-    if declare -F cleanup_more >/dev/null; then cleanup_more; fi
     rm -rf "$WORK"
 }
 trap_cleanup() {

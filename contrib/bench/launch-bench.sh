@@ -112,16 +112,15 @@ for x in $EXCHANGES; do
     case $x in gather_scatter | flood) ;; *) die "exchange '$x': gather_scatter or flood" ;; esac
 done
 case $ROUTED in radix | binomial | direct) ;; *) die "routed '$ROUTED': radix, binomial or direct" ;; esac
-for v in RADIX_DEGREE RUNS LARGE_RUNS LARGE_FROM SPEEDUP_AT; do
+check_runs
+for v in RADIX_DEGREE SPEEDUP_AT; do
     is_uint "${!v}" || die "${v,,} '${!v}' is not an integer"
 done
-if [ "$RUNS" -lt 1 ] || [ "$LARGE_RUNS" -lt 1 ]; then die "runs must be at least 1"; fi
 check_nice "$NICE"
-[ -z "$RUN_TIMEOUT" ] || is_uint "$RUN_TIMEOUT" || die "timeout '$RUN_TIMEOUT' is not whole seconds"
 if [ -z "$LAUNCHERS" ] || [ -z "$NODES" ] || [ -z "$MODELS" ] || [ -z "$EXCHANGES" ]; then
     die "nothing to run"
 fi
-if [[ " $LAUNCHERS " == *" prsh "* ]] && [ -z "$DELTAS" ]; then
+if has_launcher prsh && [ -z "$DELTAS" ]; then
     die "prsh needs at least one δ"
 fi
 
@@ -203,8 +202,7 @@ function tree_arity(launcher, delta, routed, radix) {
 # load from someone else on the machine spreads over the configurations
 # instead of spoiling one of them.
 plan=()
-max_runs=$RUNS
-[ "$LARGE_RUNS" -gt "$max_runs" ] && max_runs=$LARGE_RUNS
+max_runs=$(max_of "$RUNS $LARGE_RUNS")
 for ((run = 1; run <= max_runs; run++)); do
     for model in $MODELS; do
         for exchange in $EXCHANGES; do
@@ -213,9 +211,7 @@ for ((run = 1; run <= max_runs; run++)); do
                 [ "$launcher" = rsh ] && deltas=-
                 for delta in $deltas; do
                     for n in $NODES; do
-                        runs=$RUNS
-                        [ "$n" -ge "$LARGE_FROM" ] && runs=$LARGE_RUNS
-                        [ "$run" -le "$runs" ] || continue
+                        runs_at "$n" "$run" || continue
                         plan+=("${model%%:*} ${model#*:} $launcher $delta $exchange $n $run")
                     done
                 done
@@ -307,7 +303,7 @@ NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
     add(key, "csum", $h["daemons_cpu_sum_ms"]); add(key, "ctot", $h["cpu_total_ms"])
 }
 END {
-    print "model_seq,model_rem,series,launcher,delta,routed,exchange,nodes,runs_ok,runs_failed,wall_median_s,wall_min_s,wall_max_s,spawned_median_s,table_median_s,exited_median_s,model_floor_s,hnp_conns_max,daemon_conns_max,startup_cpu_median_ms,startup_cpu_max_ms,startup_rss_max_kb,daemons_cpu_sum_median_ms,cpu_total_median_ms,cpu_floor_s,startup_cpu_typical_ms,connected_cpu_typical_ms,connected_cpu_max_ms"
+    print "model_seq,model_rem,series,launcher,delta,routed,exchange,nodes,runs_ok,runs_failed,wall_median_s,wall_min_s,wall_max_s,spawned_median_s,table_median_s,exited_median_s,model_floor_s,hnp_conns_max,daemon_conns_max,startup_cpu_median_ms,startup_cpu_max_ms,startup_rss_max_kb,daemons_cpu_sum_median_ms,cpu_total_median_ms,cpu_floor_s,startup_cpu_typical_ms,connected_cpu_typical_ms,connected_cpu_max_ms,connected_cpu_worst_median_ms"
     for (i = 1; i <= nkeys; i++) {
         k = order[i]; split(k, f, ",")
         d = f[4] == "-" ? 0 : f[4]
@@ -316,14 +312,15 @@ END {
         n = split(col[k, "wall"], w, " "); mn = "NA"; mx = "NA"
         for (j = 1; j <= n; j++) { if (mn == "NA" || w[j] + 0 < mn) mn = w[j] + 0; if (mx == "NA" || w[j] + 0 > mx) mx = w[j] + 0 }
         ctot = stat(col[k, "ctot"])
-        printf "%s,%s,%s,%s,%s,%s,%s,%s,%d,%d,%s,%s,%s,%s,%s,%s,%.3f,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n",
+        printf "%s,%s,%s,%s,%s,%s,%s,%s,%d,%d,%s,%s,%s,%s,%s,%s,%.3f,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n",
             f[1], f[2], series, f[3], f[4], f[5], f[6], f[7], ok[k], failed[k],
             stat(col[k, "wall"]), mn, mx, stat(col[k, "up"]), stat(col[k, "table"]),
             stat(col[k, "exited"]), floor_, stat(col[k, "hconn"], 1),
             stat(col[k, "dconn"], 1), stat(col[k, "scpu"]), stat(col[k, "scpu"], 1),
             stat(col[k, "srss"], 1), stat(col[k, "csum"]), ctot,
             ctot == "NA" ? "NA" : sprintf("%.3f", ctot / 1000 / cores),
-            stat(col[k, "smed"]), stat(col[k, "kmed"]), stat(col[k, "kmax"], 1)
+            stat(col[k, "smed"]), stat(col[k, "kmed"]), stat(col[k, "kmax"], 1),
+            stat(col[k, "kmax"])
     }
 }' "$CSV" >"$SUMMARY"
 
@@ -361,7 +358,8 @@ NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
         tv = $h["startup_cpu_typical_ms"] + 0; typ_sum += tv; typ_n++; if (tv > typ_max) typ_max = tv }
     if (("connected_cpu_typical_ms" in h) && $h["connected_cpu_typical_ms"] != "NA") {
         tv = $h["connected_cpu_typical_ms"] + 0; ktyp_sum += tv; ktyp_n++; if (tv > ktyp_max) ktyp_max = tv
-        tv = $h["connected_cpu_max_ms"] + 0; kmax_sum += tv; if (tv > kmax) kmax = tv }
+        tv = $h["connected_cpu_max_ms"] + 0; if (tv > kmax) kmax = tv
+        kmax_sum += $h["connected_cpu_worst_median_ms"] }
 }
 END {
     for (i = 2; i <= nnodes; i++) { x = nodes[i]; for (j = i - 1; j >= 1 && nodes[j] > x; j--) nodes[j + 1] = nodes[j]; nodes[j + 1] = x }

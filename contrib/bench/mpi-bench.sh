@@ -87,25 +87,11 @@ check_runs
 if [ -z "$LAUNCHERS" ] || [ -z "$NODES" ]; then
     die "nothing to run: empty list of launchers or nodes"
 fi
-# One line of words: the lists as they print and as they are searched.
-flat() { printf '%s' "$(tr -s ' \n' '  ' <<<"$1" | sed 's/^ //; s/ $//')"; }
-NODES=$(flat "$NODES") LAUNCHERS=$(flat "$LAUNCHERS") EXCHANGES=$(flat "$EXCHANGES")
-has_launcher() { [[ " $LAUNCHERS " == *" $1 "* ]]; }
 if has_launcher hnp && [ -z "$EXCHANGES" ]; then die "hnp needs at least one exchange"; fi
 
 # ------------------------------------------------------------ the tools
-if [ -z "$HNP" ]; then
-    if [ -n "$PREFIX" ]; then HNP=$PREFIX/bin/hnp; else HNP=$(command -v hnp || true); fi
-fi
-if has_launcher hnp; then
-    if [ -z "$HNP" ] || [ ! -x "$HNP" ]; then die "no hnp (give --prefix or --hnp)"; fi
-fi
-if [ -z "$AGENT" ]; then
-    # The installed agent lives in $pkglibexecdir, beside bin/ in the prefix.
-    base=${PREFIX:-$(cd "$(dirname "${HNP:-.}")/.." && pwd)}
-    AGENT=$base/libexec/hnp/hnp-local-agent
-fi
-[ -x "$AGENT" ] || die "no hnp-local-agent at $AGENT (give --agent)"
+# hydra alone needs only the agent.
+if has_launcher hnp; then find_hnp; else find_hnp optional; fi
 command -v mpicc >/dev/null || die "MPICH's mpicc is not installed (contrib/install-deps.sh)"
 if has_launcher hydra; then
     command -v mpiexec.hydra >/dev/null || die "mpiexec.hydra is not installed"

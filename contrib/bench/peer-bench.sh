@@ -86,7 +86,6 @@ GREEDY_REM=$(awk -v s="$SEQ" -v r="$REM" 'BEGIN { printf "%.6g", s + r }')
 readonly GREEDY_REM
 check_runs
 [ -n "$LAUNCHERS" ] || die "nothing to run: no launcher"
-has_launcher() { [[ " $LAUNCHERS " == *" $1 "* ]]; }
 has_ompi() { has_launcher ompi-tree || has_launcher ompi-flat; }
 
 # ------------------------------------------------------------ the tools

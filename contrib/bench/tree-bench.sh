@@ -109,11 +109,10 @@ for t in $TREES; do
         *) [[ $t =~ ^[1-9][0-9]*$ ]] || die "tree '$t': flat, greedy, routed or an arity K >= 1" ;;
     esac
 done
-for v in RUNS LARGE_RUNS LARGE_FROM TARGET_FROM TOLERANCE; do
+check_runs
+for v in TARGET_FROM TOLERANCE; do
     is_uint "${!v}" || die "${v,,} '${!v}' is not an integer"
 done
-if [ "$RUNS" -lt 1 ] || [ "$LARGE_RUNS" -lt 1 ]; then die "runs must be at least 1"; fi
-[ -z "$RUN_TIMEOUT" ] || is_uint "$RUN_TIMEOUT" || die "timeout '$RUN_TIMEOUT' is not whole seconds"
 case $AGENT_REM in match | same) ;; *) die "--agent-rem '$AGENT_REM': match or same" ;; esac
 if [ "$AGENT_REM" = match ]; then
     for m in $MODELS; do
@@ -197,13 +196,11 @@ if [ "$REANALYSE" = 0 ]; then
             done
         done
     done
-    max_runs=$((RUNS > LARGE_RUNS ? RUNS : LARGE_RUNS))
+    max_runs=$(max_of "$RUNS $LARGE_RUNS")
     for ((run = 1; run <= max_runs; run++)); do
         for model in $MODELS; do
             for n in $NODES; do
-                runs=$RUNS
-                [ "$n" -ge "$LARGE_FROM" ] && runs=$LARGE_RUNS
-                [ "$run" -le "$runs" ] || continue
+                runs_at "$n" "$run" || continue
                 for tree in $TREES; do
                     plan+=("${model%%:*} ${model#*:} $tree $n $run ${PLANNED[$model $tree $n]}")
                 done
