@@ -255,20 +255,27 @@ static void test_builtin_checks(void **state)
 /* A daemon told which component to use opens that one file alone: the
  * others beside it, broken ones included, are neither opened nor reported,
  * and a name with no file is no failure either. */
+/* Start as a daemon does: told which routed component to use (tmp/comps). */
+static void start_selected(fixture_t *f, const char *name)
+{
+    char dir[PATH_LEN];
+
+    create_mca(f, no_builtins);
+    set_param(f, "routed", name);
+    hnp_mca_load_selected_only(f->mca, true);
+    start(f, no_builtins, dir_of(f, "comps", dir, sizeof(dir)));
+}
+
 static void test_selected_only(void **state)
 {
     fixture_t *f = *state;
-    char dir[PATH_LEN];
     const hnp_mca_component_entry_t *list;
     const hnp_mca_load_failure_t *failures;
 
     install(f, "comps", "testgood");
     install(f, "comps", "badabi");
     write_file(f, "comps", "mca_routed_junk.so", "not a shared object\n");
-    create_mca(f, no_builtins);
-    set_param(f, "routed", "testgood");
-    hnp_mca_load_selected_only(f->mca, true);
-    start(f, no_builtins, dir_of(f, "comps", dir, sizeof(dir)));
+    start_selected(f, "testgood");
     assert_int_equal(hnp_mca_framework_components(f->routed, &list), 1);
     assert_string_equal(list[0].component->name, "testgood");
     assert_int_equal(hnp_mca_framework_failures(f->routed, &failures), 0);
@@ -280,15 +287,11 @@ static void test_selected_only(void **state)
 static void test_selected_only_missing(void **state)
 {
     fixture_t *f = *state;
-    char dir[PATH_LEN];
     const hnp_mca_component_entry_t *list;
     const hnp_mca_load_failure_t *failures;
 
     install(f, "comps", "testgood");
-    create_mca(f, no_builtins);
-    set_param(f, "routed", "nosuch");
-    hnp_mca_load_selected_only(f->mca, true);
-    start(f, no_builtins, dir_of(f, "comps", dir, sizeof(dir)));
+    start_selected(f, "nosuch");
     assert_int_equal(hnp_mca_framework_components(f->routed, &list), 0);
     assert_int_equal(hnp_mca_framework_failures(f->routed, &failures), 0);
     assert_not_logged(f, "mca_routed_testgood.so");
