@@ -95,6 +95,8 @@ struct hnp_launcher {
     hnp_launch_callbacks_t cb;
     hnp_log_stream_t *log;
     launch_req_t *all;
+    launch_req_t **by_vpid;      /* [vpid]: its newest request, or NULL */
+    size_t nby_vpid;
     launch_req_t *queue_head, *queue_tail;
     size_t queued, running, backing_off;
     struct event *pump;          /* starts queued agents from the loop */
@@ -423,6 +425,35 @@ static void pump_queue(evutil_socket_t fd, short what, void *arg)
     }
 }
 
+/* ------------------------------------------------------------ the index */
+
+/* A daemon's request is looked up by vpid at its join, and for the
+ * report; the HNP of a flat launch holds one request a node, so a search
+ * of the list would make N joins cost N^2. */
+static int index_req(hnp_launcher_t *l, launch_req_t *r)
+{
+    if (r->vpid >= l->nby_vpid) {
+        size_t n = l->nby_vpid > 0 ? l->nby_vpid : 64;
+        launch_req_t **grown;
+
+        while (n <= r->vpid)
+            n *= 2;
+        grown = realloc(l->by_vpid, n * sizeof(*grown));
+        if (grown == NULL)
+            return HNP_ERR_NOMEM;
+        memset(grown + l->nby_vpid, 0, (n - l->nby_vpid) * sizeof(*grown));
+        l->by_vpid = grown;
+        l->nby_vpid = n;
+    }
+    l->by_vpid[r->vpid] = r;
+    return HNP_SUCCESS;
+}
+
+static launch_req_t *req_of(const hnp_launcher_t *l, hnp_vpid_t vpid)
+{
+    return vpid < l->nby_vpid ? l->by_vpid[vpid] : NULL;
+}
+
 /* ------------------------------------------------------------ public */
 
 /* Queue a request whose program is @p program with @p args (local) or the
@@ -450,7 +481,8 @@ static int submit(hnp_launcher_t *l, hnp_vpid_t vpid, const char *node,
         rc = launch_words_local(program, args, &r->words);
     else
         rc = launch_words_agent(l->agent_argv, node, program, args, &r->words);
-    if (rc != HNP_SUCCESS || r->node == NULL || r->retry_ev == NULL) {
+    if (rc != HNP_SUCCESS || r->node == NULL || r->retry_ev == NULL ||
+        index_req(l, r) != HNP_SUCCESS) {
         req_free(r);
         return HNP_ERR_NOMEM;
     }
@@ -477,34 +509,31 @@ int hnp_launcher_submit_command(hnp_launcher_t *l, hnp_vpid_t vpid,
 
 const char *hnp_launcher_command(const hnp_launcher_t *l, hnp_vpid_t vpid)
 {
-    for (const launch_req_t *r = l->all; r != NULL; r = r->next_all)
-        if (r->vpid == vpid)
-            return r->words.command;
-    return NULL;
+    const launch_req_t *r = req_of(l, vpid);
+
+    return r != NULL ? r->words.command : NULL;
 }
 
 int hnp_launcher_started_at(const hnp_launcher_t *l, hnp_vpid_t vpid,
                             double *at)
 {
-    for (const launch_req_t *r = l->all; r != NULL; r = r->next_all)
-        if (r->vpid == vpid && !r->local && r->started.tv_sec != 0) {
-            *at = (double)r->started.tv_sec + r->started.tv_nsec / 1e9;
-            return HNP_SUCCESS;
-        }
-    return HNP_ERR_NOT_FOUND;
+    const launch_req_t *r = req_of(l, vpid);
+
+    if (r == NULL || r->local || r->started.tv_sec == 0)
+        return HNP_ERR_NOT_FOUND;
+    *at = (double)r->started.tv_sec + r->started.tv_nsec / 1e9;
+    return HNP_SUCCESS;
 }
 
 void hnp_launcher_joined(hnp_launcher_t *l, hnp_vpid_t vpid)
 {
-    for (launch_req_t *r = l->all; r != NULL; r = r->next_all)
-        if (r->vpid == vpid && r->daemon) {
-            if (r->state != REQ_RUNNING)
-                return;
-            r->state = REQ_JOINED;
-            l->running--;
-            schedule_pump(l);
-            return;
-        }
+    launch_req_t *r = req_of(l, vpid);
+
+    if (r == NULL || !r->daemon || r->state != REQ_RUNNING)
+        return;
+    r->state = REQ_JOINED;
+    l->running--;
+    schedule_pump(l);
 }
 
 size_t hnp_launcher_pending(const hnp_launcher_t *l)
@@ -637,6 +666,7 @@ void hnp_launcher_destroy(hnp_launcher_t *l)
             hnp_signal_child_group(r->pid, SIGTERM);
         req_free(r);
     }
+    free(l->by_vpid);
     if (l->pump != NULL)
         event_free(l->pump);
     free(l->chunk);

@@ -96,7 +96,7 @@ typedef struct fixture {
     struct event *tick;
     hnp_children_t *children;
     hnp_launcher_t *launcher;
-    outcome_t outcomes[MAX_VPIDS];
+    outcome_t outcomes[MAX_VPIDS + 1]; /* the last: every larger vpid */
     char dir[64];
     char agent[PATH_MAX];
     char daemon[PATH_MAX];
@@ -180,11 +180,16 @@ static void assert_words(const char *path, char *const *words)
     free(text);
 }
 
+static outcome_t *outcome_of(void *ctx, hnp_vpid_t vpid)
+{
+    return &((fixture_t *)ctx)->outcomes[vpid < MAX_VPIDS ? vpid : MAX_VPIDS];
+}
+
 static void on_failed(void *ctx, hnp_vpid_t vpid, const char *node,
                       const char *command, int wait_status,
                       const char *output)
 {
-    outcome_t *o = &((fixture_t *)ctx)->outcomes[vpid];
+    outcome_t *o = outcome_of(ctx, vpid);
 
     o->failed++;
     o->status = wait_status;
@@ -198,7 +203,7 @@ static void on_failed(void *ctx, hnp_vpid_t vpid, const char *node,
 
 static void on_done(void *ctx, hnp_vpid_t vpid)
 {
-    ((fixture_t *)ctx)->outcomes[vpid].done++;
+    outcome_of(ctx, vpid)->done++;
 }
 
 static int launcher_new(fixture_t *f, char *const *agent, unsigned max,
@@ -253,7 +258,7 @@ static int teardown(void **state)
     hnp_children_destroy(f->children);
     event_free(f->tick);
     event_base_free(f->base);
-    for (int i = 0; i < MAX_VPIDS; i++) {
+    for (int i = 0; i <= MAX_VPIDS; i++) {
         free(f->outcomes[i].node);
         free(f->outcomes[i].command);
         free(f->outcomes[i].output);
@@ -660,6 +665,43 @@ static void test_joined_exit_status(void **state)
                 WEXITSTATUS(f->outcomes[3].status) == 1);
 }
 
+/* Requests are found by vpid, however sparse: each its own, an unknown
+ * vpid none (a join of it changes nothing). */
+static void test_lookup_by_vpid(void **state)
+{
+    fixture_t *f = *state;
+    double at;
+
+    launcher_new(f, AGENT(f, "attached"), 1, 0, 0.1);
+    assert_int_equal(hnp_launcher_submit(f->launcher, 700, "n700", NULL,
+                                         false), 0);
+    assert_int_equal(hnp_launcher_submit(f->launcher, 3, "n3", NULL, false),
+                     0);
+    assert_true(run_until(f, file_exists, path_in(f, "agent-pid", "n700")));
+    assert_non_null(strstr(hnp_launcher_command(f->launcher, 700), "n700"));
+    assert_non_null(strstr(hnp_launcher_command(f->launcher, 3), "n3"));
+    assert_null(hnp_launcher_command(f->launcher, 0));
+    assert_null(hnp_launcher_command(f->launcher, 699));
+    assert_null(hnp_launcher_command(f->launcher, 100000));
+    assert_int_equal(hnp_launcher_started_at(f->launcher, 700, &at), 0);
+    assert_true(at > 0);
+    /* One slot, held by 700: 3 has not started. */
+    assert_int_not_equal(hnp_launcher_started_at(f->launcher, 3, &at), 0);
+    hnp_launcher_joined(f->launcher, 699);
+    hnp_launcher_joined(f->launcher, 100000);
+    assert_false(LOOP_UNTIL(f->base, 0.3, file_exists_for(f, "agent-pid",
+                                                          "n3")));
+    hnp_launcher_joined(f->launcher, 700);
+    assert_true(run_until(f, file_exists, path_in(f, "agent-pid", "n3")));
+    assert_int_equal(hnp_launcher_started_at(f->launcher, 3, &at), 0);
+    release(f, "n700", "0");
+    release(f, "n3", "0");
+    assert_true(run_until(f, nothing_pending, NULL));
+    assert_int_equal(f->outcomes[3].done, 1);
+    assert_true(LOOP_UNTIL(f->base, TEST_DEADLINE,
+                           f->outcomes[MAX_VPIDS].done == 1));
+}
+
 static void test_bad_config(void **state)
 {
     fixture_t *f = *state;
@@ -705,6 +747,7 @@ int main(void)
         T(test_destroy_running),
         T(test_joined_frees_slot),
         T(test_joined_exit_status),
+        T(test_lookup_by_vpid),
         T(test_bad_config),
     };
 #undef T
