@@ -44,7 +44,8 @@ typedef struct hnp_oob_callbacks {
     /** The connection with @p peer closed or failed (errors already logged);
      *  what was queued for it is dropped, and @p unsent says how many. */
     void (*peer_down)(void *ctx, hnp_vpid_t peer, size_t unsent);
-    /** A write emptied the last queue: nothing is left to send. */
+    /** The last queue emptied, by a write or because its peer went down
+     *  (after peer_down): nothing is left to send. */
     void (*drained)(void *ctx);
     void *ctx;
 } hnp_oob_callbacks_t;

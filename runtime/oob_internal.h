@@ -245,7 +245,7 @@ void oob_peer_conn_lost(oob_peer_t *peer, oob_conn_t *conn);
 void oob_peer_unreachable(oob_peer_t *peer);
 void oob_peer_close_now(oob_peer_t *peer);
 size_t oob_peer_unsent(const oob_peer_t *peer);
-/** The drained callback: a write has emptied the last queue. */
+/** The drained callback: a write or a dropped queue emptied the last one. */
 void oob_notify_drained(hnp_oob_t *oob);
 void oob_notify_deliver(hnp_oob_t *oob, hnp_vpid_t from,
                         const hnp_frame_header_t *hdr, const uint8_t *body);

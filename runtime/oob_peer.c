@@ -361,12 +361,18 @@ void oob_peer_opened(oob_peer_t *p)
 
 static void peer_down(oob_peer_t *p)
 {
+    hnp_oob_t *oob = p->oob;
+    bool had_queued = oob->queued_bytes > 0;
     size_t unsent = queue_drop(p);
 
     p->closing = false;
-    HNP_VERBOSE(p->oob->log, 1, "peer %u is down; %zu queued frame(s) "
+    HNP_VERBOSE(oob->log, 1, "peer %u is down; %zu queued frame(s) "
                 "dropped", p->vpid, unsent);
-    notify_down(p->oob, p->vpid, unsent);
+    notify_down(oob, p->vpid, unsent);
+    /* A process waiting for its queues to empty (a daemon leaving) need
+     * not wait for a write that will not come. */
+    if (had_queued && oob->queued_bytes == 0)
+        oob_notify_drained(oob);
 }
 
 void oob_peer_conn_lost(oob_peer_t *p, oob_conn_t *c)

@@ -175,6 +175,9 @@ static void test_wrong_secret(void **state)
     RUN_UNTIL(w, intruder.ndowns == 1, 5);
     assert_int_equal(intruder.down_peer[0], 1);
     assert_int_equal(intruder.down_unsent[0], 1);
+    /* The dropped frame was the last one queued: nothing left to wait for. */
+    assert_int_equal(intruder.ndrained, 1);
+    assert_int_equal(intruder.queued_at_drain, 0);
     assert_true(log_has(w, HNP_LOG_WARN, "failed handshake", "job secret"));
     assert_true(log_has(w, HNP_LOG_WARN, "peer 1 is unreachable", "127.0.0."));
     assert_int_equal(b.nups, 0);
@@ -206,6 +209,7 @@ static void test_wrong_vpid_answers(void **state)
     RUN_UNTIL(w, a.ndowns == 1, 5);
     assert_int_equal(a.down_peer[0], 2);
     assert_int_equal(a.down_unsent[0], 2);
+    assert_int_equal(a.ndrained, 1);
     assert_true(log_has(w, HNP_LOG_WARN, "answered as vpid 1", NULL));
     RUN_UNTIL(w, b.ndowns == 1, 5);
     assert_int_equal(b.nmsgs, 0);
