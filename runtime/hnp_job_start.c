@@ -160,7 +160,13 @@ void hnp_job_print_timing(const hnp_job_t *job)
     for (int m = 0; m < HNP_MARK_COUNT; m++) {
         if (job->marks[m] > 0)
             fprintf(stderr, "hnp:   %-36s %9.3f\n", names[m], job->marks[m]);
-        else if (m == HNP_MARK_TABLE_EVERYWHERE || m == HNP_MARK_PROCS_STARTED)
+        else if (m == HNP_MARK_TABLE_EVERYWHERE)
+            /* Phase 2 overlaps the job: a short one can end before every
+             * daemon has the table, and nobody waits for it then. */
+            fprintf(stderr, "hnp:   %-36s %9s (%u of %u daemons had it when "
+                    "the job ended)\n", names[m], "-", job->reports[m],
+                    job->ndaemons);
+        else if (m == HNP_MARK_PROCS_STARTED)
             fprintf(stderr, "hnp:   %-36s %9s (%u of %u daemons reported)\n",
                     names[m], "-", job->reports[m], job->ndaemons);
         else
