@@ -45,6 +45,13 @@ fi
 fail() { echo "FAIL: $*"; exit 1; }
 skip() { echo "SKIP: $*"; exit 77; }
 
+# address_sanitized: whether the daemons were built with AddressSanitizer,
+# whose shadow memory and quarantine of freed blocks make their memory
+# figures say nothing about ours.
+address_sanitized() {
+    nm -D "$top_builddir/runtime/.libs/hnpd" 2>/dev/null | grep -q __asan_init
+}
+
 # hosts N: a host expression for N simulated nodes of this test.
 hosts() { echo "${prefix}n[1-$1]"; }
 
