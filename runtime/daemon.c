@@ -449,10 +449,11 @@ void hnpd_lost_route(hnpd_t *d, const char *why)
     leave_when_drained(d->rte, d);
 }
 
-/* Everything queued is written: a wait for that ends now, not at the next
- * check of the timer (20 ms), which hundreds of daemons leaving at the end
- * of a job would each add. The timers stay for what the OOB cannot tell:
- * a queue that never drains. */
+/* Nothing is queued any more (written, or dropped with a peer that went
+ * down): a wait for that ends now, not at the next check of the timer
+ * (20 ms), which hundreds of daemons leaving at the end of a job would
+ * each add. The timers stay for what the OOB cannot tell: a queue that
+ * never drains, or frames for a peer whose contact never came. */
 static void role_drained(hnp_rte_t *rte)
 {
     hnpd_t *d = rte->role.ctx;

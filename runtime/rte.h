@@ -62,7 +62,7 @@ typedef struct hnp_rte_role {
     void (*spawn_complete)(hnp_rte_t *rte);
     /* HNP: daemon @p vpid has joined the job (reported up the spawn tree) */
     void (*daemon_up)(hnp_rte_t *rte, hnp_vpid_t vpid);
-    /* the OOB has written everything it held */
+    /* the OOB holds nothing more to send: written, or dropped with its peer */
     void (*drained)(hnp_rte_t *rte);
     void *ctx;
 } hnp_rte_role_t;
