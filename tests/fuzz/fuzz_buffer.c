@@ -13,7 +13,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "buffer.h"
+#include "hnp_buffer.h"
 #include "fuzz_target.h"
 #include "hnp_errors.h"
 

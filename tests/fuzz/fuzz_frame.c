@@ -23,8 +23,8 @@
 #include <ctype.h>
 #include <string.h>
 
-#include "buffer.h"
-#include "frame.h"
+#include "hnp_buffer.h"
+#include "wire/frame.h"
 #include "fuzz_target.h"
 #include "hnp_errors.h"
 

@@ -1,6 +1,6 @@
 /*
  * Fuzz target: the PMI wire codec, fence blobs and process mappings
- * (runtime/pmi_parse.c, runtime/pmi_kvs.c).
+ * (runtime/pmi/parse.c, runtime/pmi/kvs.c).
  *
  * The first byte chooses what the rest is: its low two bits the mode, the
  * upper six a message limit (0: the protocol's own, else 16 times it).
@@ -22,7 +22,7 @@
 
 #include "fuzz_target.h"
 #include "hnp_errors.h"
-#include "pmi_internal.h"
+#include "pmi/internal.h"
 
 #define ERRLEN 256
 

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Writes the seed corpus of the fuzz targets (tests/fuzz/corpus/) byte by
-# byte from the layouts documented in runtime/frame.h and fuzz_frame.c /
+# byte from the layouts documented in runtime/wire/frame.h and fuzz_frame.c /
 # fuzz_buffer.c, independently of the codec under test.
 #
 #   sh tests/fuzz/make-corpus.sh [DIR]      (default: the corpus next to me)

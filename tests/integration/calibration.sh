@@ -33,16 +33,16 @@ runs=$(printf '%s\n' "$line" | cut -f4)
 in_range "$seq" 0.02 0.5 || fail "SEQ estimate $seq is not near 0.05"
 in_range "$rem" 0.1 1.5 || fail "REM estimate $rem is not near 0.2"
 
-timeout 60 "$top_builddir/runtime/hnp-info" >"$tmp/info" 2>&1 || fail "hnp-info failed"
+timeout 60 "$top_builddir/bin/hnp-info" >"$tmp/info" 2>&1 || fail "hnp-info failed"
 expect_in "$tmp/info" "launch model (~/.hnp/launch-model)" "hnp-info"
 expect_in "$tmp/info" "agent $AGENT" "hnp-info"
-timeout 60 "$top_builddir/runtime/hnp-info" --parsable >"$tmp/info" 2>&1 ||
+timeout 60 "$top_builddir/bin/hnp-info" --parsable >"$tmp/info" 2>&1 ||
     fail "hnp-info --parsable failed"
 expect_in "$tmp/info" "^launch-model:$AGENT:seq:$seq" "hnp-info --parsable"
 expect_in "$tmp/info" "^launch-model:$AGENT:rem:$rem" "hnp-info --parsable"
 
 # --plan with plm_prsh_model=auto plans for the estimate, as a launch would.
-timeout 60 "$top_builddir/runtime/hnp" --plan --host "$(hosts $nodes)" --mca plm prsh \
+timeout 60 "$top_builddir/bin/hnp" --plan --host "$(hosts $nodes)" --mca plm prsh \
     --mca plm_prsh_tree greedy --mca plm_prsh_model auto >"$tmp/plan" 2>&1 ||
     { cat "$tmp/plan"; fail "--plan with the estimate failed"; }
 expect_in "$tmp/plan" "model SEQ $(printf '%g' "$seq") s, REM $(printf '%g' "$rem") s" \

@@ -129,7 +129,7 @@ trap 'for p in $(leftovers); do kill -KILL "$p" 2>/dev/null || true; done
       chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
 run_chain() {
     status=0
-    HOME=$home timeout -k 5 60 "$top_builddir/runtime/hnp" \
+    HOME=$home timeout -k 5 60 "$top_builddir/bin/hnp" \
         --mca mca_base_component_path "$cpath~/.hnp/components" \
         --mca plm_rsh_agent "$tmp/agent" --mca oob_tcp_if_include 127.0.0.1/8 \
         --mca plm prsh --mca plm_prsh_spawning_degree 2 --mca routed chain \

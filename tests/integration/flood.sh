@@ -32,7 +32,7 @@ for routed in direct radix binomial; do
     done
 done
 
-if "$top_builddir/runtime/hnp-info" 2>/dev/null | grep -q "component prsh "; then
+if "$top_builddir/bin/hnp-info" 2>/dev/null | grep -q "component prsh "; then
     check_flood 37 1 "prsh δ=2, 37 nodes" \
         --mca plm prsh --mca plm_prsh_spawning_degree 2
     check_flood 37 2 "prsh δ=2, routed binomial, 37 nodes" \

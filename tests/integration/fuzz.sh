@@ -86,15 +86,16 @@ count_files() {
     if [ -e "$1" ]; then echo $#; else echo 0; fi
 }
 target_sources() {
-    echo "$top_srcdir/tests/fuzz/fuzz_$1.c $top_srcdir/runtime/buffer.c" \
-         "$top_srcdir/runtime/frame.c $top_srcdir/framework/errors.c" \
-         "$top_srcdir/runtime/pmi_parse.c $top_srcdir/runtime/pmi_kvs.c"
+    echo "$top_srcdir/tests/fuzz/fuzz_$1.c $top_srcdir/runtime/wire/buffer.c" \
+         "$top_srcdir/runtime/wire/frame.c $top_srcdir/framework/errors.c" \
+         "$top_srcdir/runtime/pmi/parse.c $top_srcdir/runtime/pmi/kvs.c"
 }
 for t in $TARGETS; do
     # shellcheck disable=SC2046,SC2086 # the flags and sources are lists
     if ! timeout "$STEP_TIMEOUT" "$FUZZ_CC" $fuzz_cflags \
             -I"$top_builddir" -I"$top_srcdir/framework" \
-            -I"$top_srcdir/runtime" -I"$top_srcdir/tests/fuzz" \
+            -I"$top_srcdir/runtime" -I"$top_srcdir/runtime/wire" \
+            -I"$top_srcdir/runtime/core" -I"$top_srcdir/tests/fuzz" \
             -o "$tmp/fuzz_$t" $(target_sources "$t") >"$tmp/build-$t.log" 2>&1
     then
         cat "$tmp/build-$t.log"

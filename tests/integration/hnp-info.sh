@@ -8,7 +8,7 @@
 set -eu
 
 : "${top_builddir:?run me through make check, or set top_builddir}"
-INFO="$top_builddir/runtime/hnp-info"
+INFO="$top_builddir/bin/hnp-info"
 STEP_TIMEOUT=60
 
 if [ ! -x "$INFO" ]; then

@@ -8,7 +8,7 @@ set -eu
 : "${top_builddir:?the test harness exports top_builddir}"
 : "${top_srcdir:?the test harness exports top_srcdir}"
 
-HNP="$top_builddir/runtime/hnp"
+HNP="$top_builddir/bin/hnp"
 AGENT="$top_builddir/contrib/local-agent/hnp-local-agent"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/hnp-test.XXXXXX")
 prefix="t$$x"                      # node names: ${prefix}n1, ${prefix}n2, ...
@@ -36,7 +36,7 @@ export HNP_MCA_oob_tcp_if_include="127.0.0.1/8"
 # The daemons run from the build tree: their libraries are there too.
 export LD_LIBRARY_PATH="$top_builddir/framework/.libs:$top_builddir/runtime/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 if [ "${HNP_DLOPEN:-yes}" = yes ]; then
-    # and the binding module (runtime/bind.h), which sits beside them
+    # and the binding module (runtime/bind/bind.h), which sits beside them
     # once installed
     component_path=$(printf '%s:' "$top_builddir"/components/*/*/.libs)
     export HNP_MCA_mca_base_component_path="${component_path}$top_builddir/runtime/.libs"
@@ -49,7 +49,7 @@ skip() { echo "SKIP: $*"; exit 77; }
 # whose shadow memory and quarantine of freed blocks make their memory
 # figures say nothing about ours.
 address_sanitized() {
-    nm -D "$top_builddir/runtime/.libs/hnpd" 2>/dev/null | grep -q __asan_init
+    nm -D "$top_builddir/bin/.libs/hnpd" 2>/dev/null | grep -q __asan_init
 }
 
 # hosts N: a host expression for N simulated nodes of this test.

@@ -48,10 +48,10 @@
 
 #include <event2/event.h>
 
-#include "children.h"
+#include "procs/children.h"
 #include "hnp_errors.h"
 #include "hnp_log.h"
-#include "pmi.h"
+#include "pmi/pmi.h"
 
 extern char **environ;
 

@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-#include "buffer.h"
+#include "hnp_buffer.h"
 #include "exchange_flood_internal.h"
 
 /* ------------------------------------------------------------ sending */

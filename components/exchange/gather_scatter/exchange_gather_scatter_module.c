@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buffer.h"
+#include "hnp_buffer.h"
 #include "exchange_gather_scatter.h"
 #include "hnp_log.h"
 #include "hnp_rte.h"

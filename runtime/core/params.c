@@ -1,0 +1,74 @@
+#include "config.h"
+
+#include "params.h"
+#include "hnp_errors.h"
+
+#define CORE_PARAM(fw, comp, nm, ty, def, lvl, store, text)                  \
+    { .framework = fw, .component = comp, .name = nm, .type = ty,           \
+      .default_value = def, .level = lvl, .storage = store, .help = text }
+
+int hnp_core_params_register(hnp_params_t *params, hnp_core_params_t *core,
+                             char *err, size_t errlen)
+{
+    const hnp_param_desc_t descs[] = {
+        CORE_PARAM("plm", "rsh", "agent", HNP_PARAM_STRING, "ssh : rsh", 2,
+                   &core->rsh_agent,
+                   "Remote-shell agent that starts the daemons, with optional "
+                   "arguments; alternatives separated by ':' are tried in "
+                   "order and the first one found in PATH is used"),
+        CORE_PARAM("plm", "rsh", "args", HNP_PARAM_STRING, "", 4,
+                   &core->rsh_args,
+                   "Extra arguments given to the agent before the node name"),
+        CORE_PARAM("plm", "rsh", "num_concurrent", HNP_PARAM_UNSIGNED, "128", 4,
+                   &core->rsh_num_concurrent,
+                   "Most agents running at once in one process (0: no limit)"),
+        CORE_PARAM("plm", "rsh", "retries", HNP_PARAM_UNSIGNED, "3", 5,
+                   &core->rsh_retries,
+                   "Times an agent that fails to connect (exit status 255) "
+                   "is retried, with exponential backoff"),
+        CORE_PARAM("plm", "base", "launch_timeout", HNP_PARAM_DOUBLE, "60", 3,
+                   &core->launch_timeout,
+                   "Seconds to wait for every daemon to call back before the "
+                   "job is aborted, naming the missing nodes (0: forever)"),
+        CORE_PARAM("plm", "base", "launch_warn", HNP_PARAM_DOUBLE, "10", 4,
+                   &core->launch_warn,
+                   "Seconds into the launch after which the nodes whose "
+                   "daemons have not joined are named, with where they hang "
+                   "in the spawn tree (0: never)"),
+        CORE_PARAM("oob", "tcp", "if_include", HNP_PARAM_STRING, "", 3,
+                   &core->if_include,
+                   "Interfaces (names or CIDR networks, comma-separated) to "
+                   "listen on and advertise; empty: all"),
+        CORE_PARAM("oob", "tcp", "if_exclude", HNP_PARAM_STRING, "", 3,
+                   &core->if_exclude,
+                   "Interfaces (names or CIDR networks) not to use; ignored "
+                   "when oob_tcp_if_include is set"),
+        CORE_PARAM("oob", "tcp", "max_frame", HNP_PARAM_SIZE, "64M", 6,
+                   &core->max_frame,
+                   "Largest runtime message accepted; a peer sending more is "
+                   "disconnected"),
+        CORE_PARAM("rte", NULL, "kill_grace", HNP_PARAM_DOUBLE, "2", 4,
+                   &core->kill_grace,
+                   "Seconds between SIGTERM and SIGKILL when processes are "
+                   "killed"),
+        CORE_PARAM("rte", NULL, "abort_on_nonzero", HNP_PARAM_BOOL, "true", 3,
+                   &core->abort_on_nonzero,
+                   "End the job when a process exits with a non-zero status"),
+        CORE_PARAM("rte", NULL, "heartbeat_interval", HNP_PARAM_DOUBLE, "5", 4,
+                   &core->heartbeat_interval,
+                   "Seconds between the heartbeats routing neighbours send "
+                   "each other, so that a node that hangs or drops off the "
+                   "network is noticed (0: none)"),
+        CORE_PARAM("rte", NULL, "heartbeat_misses", HNP_PARAM_UNSIGNED, "3", 5,
+                   &core->heartbeat_misses,
+                   "Heartbeats a neighbour may miss before it is declared "
+                   "gone and the job ends"),
+    };
+
+    for (size_t i = 0; i < sizeof(descs) / sizeof(descs[0]); i++) {
+        int rc = hnp_param_register(params, &descs[i], err, errlen);
+        if (rc != HNP_SUCCESS)
+            return rc;
+    }
+    return HNP_SUCCESS;
+}

@@ -1,0 +1,184 @@
+/*
+ * The runtime context behind hnp_rte.h, shared by the HNP and the daemon
+ * (not installed). Everything a process of the runtime holds lives here and
+ * is passed around; there are no other globals.
+ */
+#ifndef HNP_RTE_INTERNAL_H
+#define HNP_RTE_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "procs/children.h"
+#include "params.h"
+#include "wire/frame.h"
+#include "hnp_exchange.h"
+#include "hnp_log.h"
+#include "hnp_plm.h"
+#include "hnp_routed.h"
+#include "hnp_rte.h"
+#include "startup.h"
+#include "launch/launcher.h"
+#include "oob/oob.h"
+
+/* Tags the core uses (below HNP_TAG_PLM_FIRST). */
+enum {
+    HNP_TAG_JOIN = 1,      /* child -> spawn parent: I am up, here is my URI */
+    HNP_TAG_WELCOME,       /* spawn parent -> child: job size, params, subtree */
+    HNP_TAG_XCAST,         /* broadcast down the routing tree; wraps a tag */
+    HNP_TAG_LAUNCH,        /* (in an xcast) the application to start */
+    HNP_TAG_SHUTDOWN,      /* (in an xcast, or from the spawn parent) kill
+                              the processes and exit */
+    HNP_TAG_SIGNAL,        /* (in an xcast) signal the processes */
+    HNP_TAG_IOF,           /* daemon -> HNP: output of a rank */
+    HNP_TAG_PROC_EXIT,     /* daemon -> HNP: a rank ended */
+    HNP_TAG_PROCS_STARTED, /* daemon -> HNP: every local rank was forked */
+    HNP_TAG_FAILURE,       /* anyone -> HNP: a fatal error, in words */
+    HNP_TAG_PHASE2_DONE,   /* daemon -> HNP: my contact table is complete */
+    HNP_TAG_STATS,         /* daemon -> HNP: what it cost, when it leaves */
+    HNP_TAG_STDIN,         /* HNP -> daemon: a chunk of hnp's stdin */
+    HNP_TAG_STDIN_ACK,     /* daemon -> HNP: every chunk so far is written */
+    HNP_TAG_REPORT,        /* daemon -> HNP: a line for the user (bindings) */
+    HNP_TAG_HEARTBEAT,     /* routing neighbours: still alive */
+    HNP_TAG_PEER_LOST,     /* daemon -> HNP: a neighbour died or went silent */
+    HNP_TAG_DAEMON_UP,     /* up the spawn tree to the HNP: vpid joined */
+    HNP_TAG_PMI_ABORT,     /* daemon -> HNP: a process called PMI abort */
+    HNP_TAG_CORE_MAX = 99,
+};
+
+#define HNP_RTE_MAX_TAG 1000
+
+typedef struct hnp_rte_handler {
+    hnp_rte_recv_fn fn;
+    void *cbdata;
+} hnp_rte_handler_t;
+
+/* Called by the core for events the role (HNP or daemon) must act on. */
+typedef struct hnp_rte_role {
+    void (*peer_up)(hnp_rte_t *rte, hnp_vpid_t peer);
+    void (*peer_down)(hnp_rte_t *rte, hnp_vpid_t peer, size_t unsent);
+    void (*failure)(hnp_rte_t *rte, int status, const char *message);
+    /* every spawn child of this process has joined: phase 1 done here */
+    void (*spawn_complete)(hnp_rte_t *rte);
+    /* HNP: daemon @p vpid has joined the job (reported up the spawn tree) */
+    void (*daemon_up)(hnp_rte_t *rte, hnp_vpid_t vpid);
+    /* the OOB holds nothing more to send: written, or dropped with its peer */
+    void (*drained)(hnp_rte_t *rte);
+    void *ctx;
+} hnp_rte_role_t;
+
+struct hnp_rte {
+    struct event_base *base;
+    hnp_log_stream_t *log;
+    hnp_setup_t *setup;         /* frameworks and parameters (not owned) */
+    bool is_hnp;
+    hnp_vpid_t self;
+    uint32_t nprocs;            /* HNP + daemons */
+    char **node_names;          /* [nprocs]; entries may be NULL if unknown */
+    char **uris;                /* [nprocs]: contacts not handed to the OOB yet */
+    bool *uri_wanted;           /* [nprocs]: a send waits for that contact */
+    uint8_t secret[HNP_SECRET_LEN];
+    char secret_hex[2 * HNP_SECRET_LEN + 1];
+
+    hnp_oob_t *oob;
+    hnp_children_t *children;
+    hnp_launcher_t *launcher;   /* created on the first spawn */
+    char *daemon_path;          /* absolute path of hnpd */
+    char agent_error[512];      /* why no agent could be used, or "" */
+
+    const hnp_routed_module_t *routed;
+    const hnp_plm_module_t *plm;
+    const hnp_exchange_module_t *exchange;
+    /* the components chosen, as "plm", "routed", "exchange" name them: the
+     * HNP tells its daemons, which then load those alone */
+    char selected[3][HNP_MCA_NAME_LEN];
+    hnp_tree_t spawn_tree;
+    hnp_tree_t routing_tree;
+    uint32_t spawn_joined;      /* spawn children that called back */
+    bool spawn_attached;        /* daemons started keep their agent... */
+    uint32_t attached_started;  /* ...up to plm_rsh_num_concurrent of them */
+    bool ready;                 /* a daemon before its welcome holds messages */
+    bool closing;               /* the job is ending: no new connections */
+    bool finalized;             /* the modules' finalize hooks have run */
+    struct hnp_rte_heartbeat *heartbeat;
+    uint32_t autojoined_upto;   /* HNP: last all-gather joined by itself */
+    char *hnp_uri;              /* the HNP's contact (own copy) */
+    /* The parameters every welcome carries, packed once: the HNP's own
+     * (hnp_params_pack), or in a daemon those its parent forwarded, passed
+     * on as they came: a node's own settings never reach its subtree. */
+    void *welcome_params;
+    size_t welcome_params_len;
+
+    hnp_rte_handler_t handlers[HNP_RTE_MAX_TAG];
+    struct hnp_held_message *held; /* arrived before their handler */
+    hnp_rte_role_t role;
+
+    const hnp_core_params_t *core; /* the core's parameters (in setup) */
+};
+
+/* rte.c */
+int hnp_rte_create(hnp_rte_t **out, hnp_setup_t *setup, bool is_hnp,
+                   hnp_vpid_t self, char *err, size_t errlen);
+/** Stop the heartbeats and call the exchange's and the plm's finalize
+ *  (once; destroy calls it too). Nothing is freed. */
+void hnp_rte_finalize(hnp_rte_t *rte);
+void hnp_rte_destroy(hnp_rte_t *rte);
+/** Open the listeners; @p nprocs may be 0 while unknown. */
+int hnp_rte_start_oob(hnp_rte_t *rte, uint32_t nprocs, char *err,
+                      size_t errlen);
+/** Set the job size and node names (copied; NULL entries allowed). */
+int hnp_rte_set_procs(hnp_rte_t *rte, uint32_t nprocs,
+                      char *const *node_names);
+/** Open and select the three frameworks' components. */
+int hnp_rte_select_components(hnp_rte_t *rte, char *err, size_t errlen);
+/** Leave the event loop (also when called before it runs). */
+void hnp_rte_stop_loop(hnp_rte_t *rte);
+/** The process knows its job: deliver what was held back. */
+void hnp_rte_set_ready(hnp_rte_t *rte);
+/** Free the messages still waiting for a handler. */
+void hnp_rte_drop_held(hnp_rte_t *rte);
+/** Send @p data to every routing child (wrapped for forwarding) — the
+ *  launch broadcast; the caller handles its own copy. */
+int hnp_rte_xcast(hnp_rte_t *rte, uint32_t tag, const void *data, size_t len);
+/** Send @p data to every spawn child this process is connected to. While
+ *  phase 2 is incomplete a joined daemon may be reachable only from its
+ *  spawn parent, not along the routing tree: what ends a job uses this
+ *  too. */
+int hnp_rte_send_spawn_children(hnp_rte_t *rte, uint32_t tag,
+                                const void *data, size_t len);
+
+/* rte_heartbeat.c: routing neighbours that fall silent */
+typedef void (*hnp_rte_silent_fn)(hnp_rte_t *rte, hnp_vpid_t vpid,
+                                  double seconds);
+int hnp_rte_heartbeat_start(hnp_rte_t *rte, double interval, unsigned misses,
+                            hnp_rte_silent_fn silent);
+void hnp_rte_heartbeat_stop(hnp_rte_t *rte);
+/** A message came from direct peer @p from: it is alive. */
+void hnp_rte_heartbeat_heard(hnp_rte_t *rte, hnp_vpid_t from);
+
+/* rte_join.c: answer JOIN from spawn children (Algorithm 1) */
+int hnp_rte_accept_joins(hnp_rte_t *rte);
+
+/* rte.c: the trees of this job, from the selected routed and plm */
+/** The plm's spawn tree over @p nprocs (the flat one if it gives none);
+ *  the caller owns it (hnp_tree_release). */
+int hnp_rte_plm_spawn_tree(hnp_rte_t *rte, uint32_t nprocs,
+                           const hnp_tree_t *routing, hnp_tree_t *out);
+/** Release a spawn tree from the plm, unless it is a copy of @p routing:
+ *  a routed component's spanning tree stays the component's. */
+void hnp_rte_release_spawn_tree(hnp_tree_t *spawn, const hnp_tree_t *routing);
+/** rte->routing_tree and rte->spawn_tree, for rte->nprocs. */
+int hnp_rte_build_trees(hnp_rte_t *rte);
+/** A daemon: the parameters its parent forwarded, to forward in turn. */
+int hnp_rte_set_welcome_params(hnp_rte_t *rte, const void *params, size_t len);
+/** Daemon: tell the HNP, up the spawn tree, that it has joined. */
+int hnp_rte_report_up(hnp_rte_t *rte);
+
+/* rte_launch.c */
+int hnp_rte_launcher_start(hnp_rte_t *rte, char *err, size_t errlen);
+/** The agent command line the launcher uses (the first plm_rsh_agent
+ *  alternative found, with plm_rsh_args), words joined by one blank:
+ *  the launch model's key. HNP_ERR_NOT_FOUND when there is none. */
+int hnp_rte_agent_name(const hnp_rte_t *rte, char *buf, size_t len);
+
+#endif /* HNP_RTE_INTERNAL_H */

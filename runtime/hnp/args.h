@@ -1,0 +1,62 @@
+/* The command line of hnp, in the style of mpirun. */
+#ifndef HNP_ARGS_H
+#define HNP_ARGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "hosts/jobmap.h"
+#include "wire/stdin.h"
+
+/* One app context: `-n 2 ./a` of `hnp -n 2 ./a : -n 6 ./b`. */
+typedef struct hnp_app {
+    uint32_t np;        /* -n; 0: not given */
+    char **argv;        /* the program and its arguments; into argv */
+    int argc;
+    uint32_t first_rank;
+} hnp_app_t;
+
+/* HNP_STDIN_NONE, HNP_STDIN_ALL: wire/stdin.h */
+typedef enum hnp_bind { HNP_BIND_NONE, HNP_BIND_CORE } hnp_bind_t;
+/* --plan[=text|csv|dot]: print the launch plan instead of launching. */
+typedef enum hnp_plan_format {
+    HNP_PLAN_NONE, HNP_PLAN_TEXT, HNP_PLAN_CSV, HNP_PLAN_DOT,
+} hnp_plan_format_t;
+
+typedef struct hnp_args {
+    uint32_t npernode;      /* -N */
+    hnp_map_policy_t map_by;
+    bool oversubscribe;
+    bool timing;
+    bool tag_output;
+    bool report_bindings;
+    hnp_bind_t bind_to;
+    int64_t stdin_target;   /* a rank, HNP_STDIN_NONE or HNP_STDIN_ALL */
+    double timeout;         /* --timeout; 0: none */
+    char *hosts;            /* --host; points into argv */
+    char *hostfile;
+    char *prefix;
+    char *wdir;             /* --wdir; NULL: hnp's working directory */
+    char *output_dir;       /* --output-filename */
+    char **env;             /* -x, as "NAME=value"; owned */
+    size_t nenv;
+    hnp_app_t *apps;        /* owned; their argv points into argv */
+    size_t napps;
+    bool help;
+    bool version;
+    hnp_plan_format_t plan; /* --plan; HNP_PLAN_NONE: launch */
+} hnp_args_t;
+
+/** Parse argv (after --mca/--tune were taken out). Errors name the option. */
+int hnp_args_parse(hnp_args_t *args, int argc, char **argv, char *err,
+                   size_t errlen);
+void hnp_args_free(hnp_args_t *args);
+/** Processes over all app contexts (0 when the only one gave no -n). */
+uint32_t hnp_args_total_np(const hnp_args_t *args);
+/** The app context that rank @p rank belongs to. */
+const hnp_app_t *hnp_args_app_of(const hnp_args_t *args, uint32_t rank);
+void hnp_args_usage(FILE *out);
+
+#endif /* HNP_ARGS_H */

@@ -1,0 +1,436 @@
+/*
+ * The HNP's side of a job: phase 1 through the selected plm, phase 2
+ * through the selected exchange, phase 3 as a broadcast down the routing
+ * tree, then watching until every process has ended.
+ */
+#include "config.h"
+
+#include <event2/event.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "hnp_buffer.h"
+#include "job.h"
+
+#define HNP_JOBID 1
+
+static void end_job(hnp_job_t *job);
+
+/* ------------------------------------------------------------ phase 3 */
+
+/* The launch message: where every rank runs, what each app context runs,
+ * and how (environment, directory, binding, stdin). */
+static int pack_launch(const hnp_job_t *job, hnp_buffer_t *buf)
+{
+    const hnp_args_t *args = job->args;
+
+    hnp_pack_u32(buf, HNP_JOBID);
+    hnp_pack_u32(buf, job->map.nprocs);
+    hnp_pack_u32(buf, job->map.nnodes);
+    for (uint32_t r = 0; r < job->map.nprocs; r++)
+        hnp_pack_u32(buf, job->map.node_of[r]);
+    hnp_pack_string(buf, args->wdir != NULL ? args->wdir : job->wdir);
+    hnp_pack_u32(buf, (uint32_t)args->nenv);
+    for (size_t i = 0; i < args->nenv; i++)
+        hnp_pack_string(buf, args->env[i]);
+    hnp_pack_u8(buf, (uint8_t)args->bind_to);
+    hnp_pack_u8(buf, args->report_bindings);
+    hnp_pack_i32(buf, (int32_t)args->stdin_target);
+    hnp_pack_u32(buf, (uint32_t)args->napps);
+    for (size_t a = 0; a < args->napps; a++) {
+        hnp_pack_u32(buf, args->apps[a].first_rank);
+        hnp_pack_u32(buf, args->apps[a].np);
+        hnp_pack_u32(buf, (uint32_t)args->apps[a].argc);
+        for (int i = 0; i < args->apps[a].argc; i++)
+            hnp_pack_string(buf, args->apps[a].argv[i]);
+    }
+    return hnp_buffer_status(buf);
+}
+
+/* The launch message goes down the routing tree as soon as the HNP's own
+ * part of phase 1 is done; sends to daemons whose URI is not known yet wait
+ * in the OOB until the exchange delivers it. */
+static void send_launch(hnp_job_t *job)
+{
+    hnp_buffer_t buf;
+    int rc;
+
+    if (job->launched || job->ending)
+        return;
+    job->launched = true;
+    hnp_buffer_init(&buf);
+    rc = pack_launch(job, &buf);
+    if (rc == HNP_SUCCESS)
+        rc = hnp_rte_xcast(job->rte, HNP_TAG_LAUNCH, buf.data, buf.len);
+    hnp_buffer_release(&buf);
+    if (rc != HNP_SUCCESS) {
+        hnp_job_abort(job, 1, "cannot send the launch message");
+        return;
+    }
+    hnp_job_mark(job, HNP_MARK_LAUNCH_SENT);
+    if (hnp_job_stdin_start(job) != HNP_SUCCESS)
+        hnp_job_abort(job, 1, "cannot forward stdin");
+}
+
+/* ------------------------------------------------------------ phase 2 */
+
+static void contact_learned(void *cbdata, hnp_vpid_t vpid, const void *data,
+                            size_t len)
+{
+    hnp_job_t *job = cbdata;
+    const char *uri = data;
+
+    if (vpid == 0 || vpid >= job->rte->nprocs || len == 0 || uri[len - 1] != '\0')
+        return;
+    hnp_rte_set_uri(job->rte, vpid, uri);
+}
+
+static void contact_complete(void *cbdata, int status)
+{
+    hnp_job_t *job = cbdata;
+
+    if (status != HNP_SUCCESS)
+        hnp_job_abort(job, 1, "the contact exchange failed");
+}
+
+static void spawn_complete(hnp_rte_t *rte)
+{
+    hnp_job_t *job = rte->role.ctx;
+    const char *uri = hnp_rte_my_uri(rte);
+    hnp_exchange_callbacks_t cb = { contact_learned, contact_complete, job };
+
+    if (rte->exchange->allgather(rte, 0, uri, strlen(uri) + 1, &cb) != HNP_SUCCESS) {
+        hnp_job_abort(job, 1, "cannot start the contact exchange");
+        return;
+    }
+    send_launch(job);
+}
+
+/* ------------------------------------------------------------ failures */
+
+static void launch_timed_out(hnp_rte_t *rte, void *cbdata)
+{
+    hnp_job_t *job = cbdata;
+    size_t cap = 256 + (size_t)job->ndaemons * 512, used;
+    char *msg = malloc(cap);
+
+    hnp_rte_timer_destroy(job->launch_timer);
+    job->launch_timer = NULL;
+    if (msg == NULL) {
+        hnp_job_abort(job, 1, "daemons did not call back in time");
+        return;
+    }
+    used = (size_t)snprintf(msg, cap, "%u of %u daemons did not call back "
+                            "within plm_base_launch_timeout (%g s):",
+                            job->ndaemons - job->known, job->ndaemons,
+                            rte->core->launch_timeout);
+    for (hnp_vpid_t v = 1; v < rte->nprocs && used < cap; v++) {
+        if (job->up_at != NULL && job->up_at[v] > 0)
+            continue;
+        const char *cmd = rte->launcher != NULL
+                              ? hnp_launcher_command(rte->launcher, v) : NULL;
+        used += (size_t)snprintf(msg + used, cap - used, "\n  node %s (vpid "
+                                 "%u)%s%s", rte->node_names[v], v,
+                                 cmd != NULL ? ": command: " : "",
+                                 cmd != NULL ? cmd : "");
+    }
+    hnp_job_abort(job, 1, msg);
+    free(msg);
+}
+
+static void on_failure(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
+                       const void *data, size_t len, void *cbdata)
+{
+    hnp_reader_t rd;
+    int32_t status;
+    char *text;
+
+    (void)rte;
+    (void)tag;
+    hnp_reader_init(&rd, data, len);
+    status = hnp_unpack_i32(&rd);
+    text = hnp_unpack_string(&rd);
+    if (text == NULL) {
+        hnp_job_abort(cbdata, 1, "a daemon reported a failure it could not "
+                      "describe");
+        return;
+    }
+    HNP_VERBOSE(rte->log, 1, "failure reported by vpid %u", src);
+    hnp_job_abort(cbdata, status != 0 ? status : 1, text);
+    free(text);
+}
+
+static void on_peer_lost(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
+                         const void *data, size_t len, void *cbdata)
+{
+    hnp_reader_t rd;
+    char msg[512];
+
+    (void)tag;
+    hnp_reader_init(&rd, data, len);
+    hnp_vpid_t lost = hnp_unpack_u32(&rd);
+    char *why = hnp_unpack_string(&rd);
+    if (why == NULL || lost == 0 || lost >= rte->nprocs) {
+        free(why);
+        hnp_job_abort(cbdata, 1, "a daemon reported a lost neighbour it "
+                      "could not name");
+        return;
+    }
+    snprintf(msg, sizeof(msg), "the daemon on node %s (vpid %u) %s (noticed "
+             "by vpid %u)", hnp_rte_node_name(rte, lost), lost, why, src);
+    free(why);
+    hnp_job_abort(cbdata, 1, msg);
+}
+
+static void role_failure(hnp_rte_t *rte, int status, const char *message)
+{
+    hnp_job_abort(rte->role.ctx, status, message);
+}
+
+static void role_peer_down(hnp_rte_t *rte, hnp_vpid_t peer, size_t unsent)
+{
+    hnp_job_t *job = rte->role.ctx;
+    char msg[512];
+
+    if (job->ending) {
+        if (hnp_oob_num_connections(rte->oob) == 0) {
+            hnp_job_mark(job, HNP_MARK_DAEMONS_GONE);
+            hnp_rte_stop_loop(rte);
+        }
+        return;
+    }
+    snprintf(msg, sizeof(msg), "the daemon on node %s (vpid %u) died (its "
+             "connection closed)%s", hnp_rte_node_name(rte, peer), peer,
+             unsent > 0 ? " with messages undelivered" : "");
+    hnp_job_abort(job, 1, msg);
+}
+
+/* ------------------------------------------------------------ reports */
+
+/* A daemon has its contact table (HNP_TAG_PHASE2_DONE) or has started
+ * its processes (HNP_TAG_PROCS_STARTED): the mark, once all have. */
+static void on_daemon_reached(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
+                              const void *data, size_t len, void *cbdata)
+{
+    hnp_job_t *job = cbdata;
+    enum hnp_phase_mark mark = tag == HNP_TAG_PHASE2_DONE
+                                   ? HNP_MARK_TABLE_EVERYWHERE
+                                   : HNP_MARK_PROCS_STARTED;
+
+    (void)rte;
+    (void)src;
+    (void)data;
+    (void)len;
+    if (++job->reports[mark] == job->ndaemons)
+        hnp_job_mark(job, mark);
+}
+
+static void on_stats(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
+                     const void *data, size_t len, void *cbdata)
+{
+    hnp_job_t *job = cbdata;
+    hnp_daemon_stats_t s;
+    hnp_reader_t rd;
+
+    (void)tag;
+    hnp_reader_init(&rd, data, len);
+    if (hnp_daemon_stats_unpack(&rd, &s) != HNP_SUCCESS) {
+        HNP_WARN(rte->log, "malformed statistics from vpid %u", src);
+        return;
+    }
+    if (job->startup_cpu_us == NULL)
+        job->startup_cpu_us = calloc(2 * (size_t)job->ndaemons, sizeof(uint64_t));
+    if (job->startup_cpu_us != NULL && job->stats_reports < job->ndaemons) {
+        job->startup_cpu_us[job->stats_reports] = s.startup_cpu_us;
+        job->startup_cpu_us[job->ndaemons + job->stats_reports] =
+            s.connected_cpu_us;
+    }
+    job->stats_reports++;
+    if (s.max_connections > job->worst.max_connections) {
+        job->worst.max_connections = s.max_connections;
+        job->most_connected = src;
+    }
+    if (s.startup_cpu_us > job->worst.startup_cpu_us)
+        job->worst.startup_cpu_us = s.startup_cpu_us;
+    if (s.connected_cpu_us > job->worst.connected_cpu_us)
+        job->worst.connected_cpu_us = s.connected_cpu_us;
+    if (s.startup_rss_kb > job->worst.startup_rss_kb)
+        job->worst.startup_rss_kb = s.startup_rss_kb;
+    if (s.total_cpu_us > job->worst.total_cpu_us)
+        job->worst.total_cpu_us = s.total_cpu_us;
+    if (s.peak_rss_kb > job->worst.peak_rss_kb)
+        job->worst.peak_rss_kb = s.peak_rss_kb;
+    job->daemons_cpu_us += s.total_cpu_us;
+}
+
+/* ------------------------------------------------------------ the end */
+
+static void end_timed_out(hnp_rte_t *rte, void *cbdata)
+{
+    hnp_job_t *job = cbdata;
+
+    hnp_rte_timer_destroy(job->end_timer);
+    job->end_timer = NULL;
+    HNP_WARN(rte->log, "%u daemon connections still open after shutdown; "
+             "leaving", hnp_oob_num_connections(rte->oob));
+    hnp_rte_stop_loop(rte);
+}
+
+/* Tell every daemon to end its processes (at once with kill_now, else
+ * after the grace period) and exit. */
+static void send_shutdown(hnp_job_t *job)
+{
+    hnp_rte_t *rte = job->rte;
+    uint8_t now = job->kill_now;
+
+    if (rte->routed == NULL || rte->oob == NULL)
+        return;
+    hnp_rte_xcast(rte, HNP_TAG_SHUTDOWN, &now, sizeof(now));
+    /* A daemon joined but not yet routed to (phase 2 incomplete) is
+     * reached through the spawn tree; each daemon passes it on. */
+    hnp_rte_send_spawn_children(rte, HNP_TAG_SHUTDOWN, &now, sizeof(now));
+}
+
+/* Tell every daemon to end its processes and exit, then wait until the
+ * direct connections close: a daemon leaves only after its own children
+ * have, so when the HNP's neighbours are gone, every daemon is. */
+static void end_job(hnp_job_t *job)
+{
+    hnp_rte_t *rte = job->rte;
+
+    if (job->ending)
+        return;
+    job->ending = true;
+    rte->closing = true;
+    hnp_job_progress_stop(job);
+    hnp_rte_timer_destroy(job->launch_timer);
+    job->launch_timer = NULL;
+    if (rte->launcher != NULL)
+        hnp_launcher_cancel_all(rte->launcher);
+    hnp_rte_timer_destroy(job->timeout_timer);
+    job->timeout_timer = NULL;
+    send_shutdown(job);
+    if (rte->oob == NULL || hnp_oob_num_connections(rte->oob) == 0) {
+        hnp_job_mark(job, HNP_MARK_DAEMONS_GONE);
+        hnp_rte_stop_loop(rte);
+        return;
+    }
+    job->end_timer = hnp_rte_timer_create(rte, rte->core->kill_grace + 10.0,
+                                          end_timed_out, job);
+}
+
+static void job_timed_out(hnp_rte_t *rte, void *cbdata)
+{
+    hnp_job_t *job = cbdata;
+    char msg[128];
+
+    (void)rte;
+    hnp_rte_timer_destroy(job->timeout_timer);
+    job->timeout_timer = NULL;
+    snprintf(msg, sizeof(msg), "the job ran longer than --timeout %g s; "
+             "killing it", job->args->timeout);
+    hnp_job_abort(job, 124, msg);
+}
+
+void hnp_job_arm_timeout(hnp_job_t *job)
+{
+    if (job->args->timeout > 0)
+        job->timeout_timer = hnp_rte_timer_create(job->rte, job->args->timeout,
+                                                  job_timed_out, job);
+}
+
+/* SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2 reach every process; what they
+ * do is the processes' business (an exit by signal ends the job as any
+ * abnormal exit does). A second SIGINT means "now": everything is killed. */
+void hnp_job_signal(hnp_job_t *job, int sig)
+{
+    hnp_buffer_t buf;
+    int rc;
+
+    if (sig == SIGINT && ++job->interrupts > 1) {
+        HNP_INFO(job->rte->log, "second interrupt: killing every process now");
+        job->kill_now = true;
+        if (job->ending) /* what is left goes at once */
+            send_shutdown(job);
+        else
+            hnp_job_abort(job, 128 + sig, "interrupted twice");
+        return;
+    }
+    if (job->ending || !job->launched) {
+        hnp_job_abort(job, 128 + sig, sig == SIGINT ? "interrupted"
+                      : "terminated by a signal before the processes started");
+        return;
+    }
+    HNP_INFO(job->rte->log, "forwarding signal %d (%s) to the job's processes%s",
+             sig, strsignal(sig), sig == SIGINT ? " (interrupt again to kill "
+             "them at once)" : "");
+    hnp_buffer_init(&buf);
+    hnp_pack_i32(&buf, sig);
+    rc = hnp_buffer_status(&buf);
+    if (rc == HNP_SUCCESS)
+        rc = hnp_rte_xcast(job->rte, HNP_TAG_SIGNAL, buf.data, buf.len);
+    hnp_buffer_release(&buf);
+    if (rc != HNP_SUCCESS)
+        hnp_job_abort(job, 128 + sig, "cannot forward the signal");
+}
+
+void hnp_job_finish(hnp_job_t *job)
+{
+    hnp_job_mark(job, HNP_MARK_PROCS_EXITED);
+    end_job(job);
+}
+
+void hnp_job_abort(hnp_job_t *job, int status, const char *message)
+{
+    if (job->ending)
+        return;
+    HNP_ERROR_LOG(job->rte->log, "%s", message);
+    if (job->exit_status == 0)
+        job->exit_status = status;
+    end_job(job);
+}
+
+static void neighbour_silent(hnp_rte_t *rte, hnp_vpid_t vpid, double seconds)
+{
+    char msg[512];
+
+    snprintf(msg, sizeof(msg), "the daemon on node %s (vpid %u) stopped "
+             "responding: no heartbeat for %.0f s (hung, or off the network)",
+             hnp_rte_node_name(rte, vpid), vpid, seconds);
+    hnp_job_abort(rte->role.ctx, 1, msg);
+}
+
+void hnp_job_start_heartbeats(hnp_job_t *job)
+{
+    const hnp_core_params_t *core = job->rte->core;
+
+    hnp_rte_heartbeat_start(job->rte, core->heartbeat_interval,
+                            core->heartbeat_misses, neighbour_silent);
+}
+
+void hnp_job_register_handlers(hnp_job_t *job)
+{
+    hnp_rte_t *rte = job->rte;
+
+    rte->role.ctx = job;
+    rte->role.failure = role_failure;
+    rte->role.peer_down = role_peer_down;
+    rte->role.spawn_complete = spawn_complete;
+    hnp_rte_recv(rte, HNP_TAG_FAILURE, on_failure, job);
+    hnp_rte_recv(rte, HNP_TAG_PHASE2_DONE, on_daemon_reached, job);
+    hnp_rte_recv(rte, HNP_TAG_PROCS_STARTED, on_daemon_reached, job);
+    hnp_rte_recv(rte, HNP_TAG_STATS, on_stats, job);
+    hnp_rte_recv(rte, HNP_TAG_PEER_LOST, on_peer_lost, job);
+}
+
+void hnp_job_arm_launch_timer(hnp_job_t *job)
+{
+    double timeout = job->rte->core->launch_timeout;
+
+    if (timeout > 0)
+        job->launch_timer = hnp_rte_timer_create(job->rte, timeout,
+                                                 launch_timed_out, job);
+}

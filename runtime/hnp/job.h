@@ -1,0 +1,109 @@
+/* The HNP's side of a job: phases, messages from the daemons, the end. */
+#ifndef HNP_JOB_H
+#define HNP_JOB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "core/daemon_stats.h"
+#include "args.h"
+#include "hosts/jobmap.h"
+#include "core/rte.h"
+
+enum hnp_phase_mark {
+    HNP_MARK_DAEMONS_UP,      /* every daemon known to the HNP */
+    HNP_MARK_TABLE_EVERYWHERE,/* every daemon reported its table complete */
+    HNP_MARK_LAUNCH_SENT,     /* the launch message left the HNP */
+    HNP_MARK_PROCS_STARTED,   /* every daemon forked its processes */
+    HNP_MARK_PROCS_EXITED,    /* every process ended */
+    HNP_MARK_DAEMONS_GONE,    /* the last daemon connection closed */
+    HNP_MARK_COUNT,
+};
+
+struct hnp_rank_output;
+struct hnp_job_stdin;
+
+typedef struct hnp_job {
+    hnp_rte_t *rte;
+    const hnp_args_t *args;
+    hnp_job_map_t map;
+    uint32_t ndaemons;
+    uint32_t known;            /* daemons up (up_at[v] > 0) */
+    uint32_t reports[HNP_MARK_COUNT]; /* daemons' reports of reaching a mark */
+    uint32_t procs_exited;
+    bool launched;
+    bool ending;               /* shutdown sent; waiting for the daemons */
+    int exit_status;           /* what hnp returns */
+    hnp_rte_timer_t *launch_timer;
+    hnp_rte_timer_t *end_timer;
+    struct timespec start;
+    double marks[HNP_MARK_COUNT];
+    uint32_t stats_reports;
+    hnp_daemon_stats_t worst;     /* per field, the largest a daemon reported */
+    hnp_vpid_t most_connected;    /* the daemon that held the most */
+    uint64_t daemons_cpu_us;      /* all daemons' CPU, summed */
+    /* [2 * ndaemons]: the daemons' start-up CPU as reports came, exec to
+     * joined, then from ndaemons on exec to connected; for the medians */
+    uint64_t *startup_cpu_us;
+    char *wdir;
+    struct hnp_rank_output *outputs; /* [nprocs] */
+    hnp_rte_timer_t *timeout_timer;  /* --timeout */
+    int interrupts;                  /* SIGINTs received */
+    bool kill_now;                   /* no grace: SIGKILL at once */
+    struct hnp_job_stdin *in;        /* hnp's stdin on its way */
+    double *up_at;                   /* [nprocs]: when each daemon joined */
+    hnp_rte_timer_t *progress_timer; /* the progress line on a terminal */
+    hnp_rte_timer_t *warn_timer;     /* plm_base_launch_warn */
+    bool progress_shown;
+} hnp_job_t;
+
+/** Start the job: spawn, exchange, launch. Runs from the event loop. */
+int hnp_job_start(hnp_job_t *job, char *err, size_t errlen);
+/** Abort: say why, kill everything, end with @p status. */
+void hnp_job_abort(hnp_job_t *job, int status, const char *message);
+/** Print the --timing report. */
+void hnp_job_print_timing(const hnp_job_t *job);
+void hnp_job_release(hnp_job_t *job);
+
+/** The HNP's message handlers and role callbacks. */
+void hnp_job_register_handlers(hnp_job_t *job);
+/** Watch the HNP's routing children with heartbeats. */
+void hnp_job_start_heartbeats(hnp_job_t *job);
+/** End the job after --timeout seconds. */
+void hnp_job_arm_timeout(hnp_job_t *job);
+/** Abort unless every daemon called back within plm_base_launch_timeout. */
+void hnp_job_arm_launch_timer(hnp_job_t *job);
+
+/* hnp_job_io.c: output and exits of the processes */
+void hnp_job_register_io(hnp_job_t *job);
+double hnp_job_now(const hnp_job_t *job);
+void hnp_job_mark(hnp_job_t *job, enum hnp_phase_mark mark);
+/* hnp_job_output.c: the processes' output, shown and saved */
+int hnp_job_output_init(hnp_job_t *job);
+void hnp_job_output(hnp_job_t *job, uint32_t rank, int stream,
+                    const char *data, size_t len);
+void hnp_job_output_release(hnp_job_t *job);
+
+/* hnp_job_progress.c: phase 1 as the HNP sees it */
+int hnp_job_progress_start(hnp_job_t *job);
+void hnp_job_progress_stop(hnp_job_t *job);
+void hnp_job_progress_release(hnp_job_t *job);
+void hnp_job_print_slowest(const hnp_job_t *job);
+
+/* hnp_job_model.c: plm_prsh_model=auto; apply before the spawn tree is
+ * built, record once every daemon is up. Neither is ever fatal. */
+int hnp_job_model_apply(hnp_job_t *job);
+void hnp_job_model_record(hnp_job_t *job);
+
+/* hnp_job_stdin.c: hnp's stdin to the processes that get it */
+int hnp_job_stdin_start(hnp_job_t *job);
+void hnp_job_stdin_release(hnp_job_t *job);
+
+/** Forward @p sig to every process; a second SIGINT kills at once. */
+void hnp_job_signal(hnp_job_t *job, int sig);
+
+/** Every process ended: shut the daemons down. */
+void hnp_job_finish(hnp_job_t *job);
+
+#endif /* HNP_JOB_H */

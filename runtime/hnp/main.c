@@ -1,0 +1,233 @@
+/* hnp: what the user runs. */
+#include "config.h"
+
+#include <event2/event.h>
+#include <hwloc.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "args.h"
+#include "job.h"
+#include "plan.h"
+#include "hosts/hostlist.h"
+
+/* No host given: this machine, with as many slots as it has cores. The
+ * topology is loaded only here, where something needs it. */
+static int local_node(hnp_nodelist_t *nodes)
+{
+    hwloc_topology_t topo;
+    int cores = 1;
+    char host[256] = "localhost";
+
+    if (hwloc_topology_init(&topo) == 0) {
+        if (hwloc_topology_load(topo) == 0) {
+            cores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
+            if (cores <= 0)
+                cores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
+        }
+        hwloc_topology_destroy(topo);
+    }
+    gethostname(host, sizeof(host));
+    host[sizeof(host) - 1] = '\0';
+    return hnp_nodelist_add(nodes, host, cores > 0 ? (uint32_t)cores : 1, true);
+}
+
+/* Ranks are consecutive over the app contexts; the only app context of a
+ * job that gave no -n gets every rank the map made. */
+static void number_apps(hnp_args_t *args, uint32_t nprocs)
+{
+    uint32_t next = 0;
+
+    if (args->napps == 1 && args->apps[0].np == 0)
+        args->apps[0].np = nprocs;
+    for (size_t a = 0; a < args->napps; a++) {
+        args->apps[a].first_rank = next;
+        next += args->apps[a].np;
+    }
+}
+
+static void add_allocated(void *ctx, const char *node, uint32_t slots)
+{
+    hnp_nodelist_add(ctx, node, slots, slots > 0);
+}
+
+/* Hosts the user named must lie inside the batch allocation, if any. */
+static int check_subset(const hnp_nodelist_t *nodes,
+                        const hnp_nodelist_t *alloc, char *err, size_t errlen)
+{
+    for (size_t i = 0; i < nodes->count; i++) {
+        size_t j = 0;
+        while (j < alloc->count && strcmp(alloc->nodes[j].name,
+                                          nodes->nodes[i].name) != 0)
+            j++;
+        if (j == alloc->count) {
+            hnp_err_set(err, errlen, "node %s is not in the allocation (%zu "
+                        "nodes, from %s to %s)", nodes->nodes[i].name,
+                        alloc->count, alloc->nodes[0].name,
+                        alloc->nodes[alloc->count - 1].name);
+            return HNP_ERR_BAD_PARAM;
+        }
+    }
+    return HNP_SUCCESS;
+}
+
+/* The nodes: --hostfile and --host, else the batch allocation the plm
+ * knows of, else this machine. */
+static int gather_nodes(hnp_args_t *args, hnp_rte_t *rte, hnp_nodelist_t *nodes,
+                        char *err, size_t errlen)
+{
+    hnp_nodelist_t alloc = { NULL, 0 };
+    int rc = HNP_SUCCESS;
+
+    if (args->hostfile != NULL)
+        rc = hnp_nodelist_parse_hostfile(nodes, args->hostfile, err, errlen);
+    if (rc == HNP_SUCCESS && args->hosts != NULL)
+        rc = hnp_nodelist_parse_hosts(nodes, args->hosts, err, errlen);
+    if (rc == HNP_SUCCESS && rte->plm->allocated_nodes != NULL &&
+        rte->plm->allocated_nodes(rte, add_allocated, &alloc) == HNP_SUCCESS &&
+        alloc.count > 0) {
+        if (nodes->count > 0)
+            rc = check_subset(nodes, &alloc, err, errlen);
+        else {
+            *nodes = alloc;
+            alloc.nodes = NULL;
+            alloc.count = 0;
+        }
+    }
+    hnp_nodelist_free(&alloc);
+    if (rc == HNP_SUCCESS && nodes->count == 0)
+        rc = local_node(nodes);
+    return rc;
+}
+
+static int build_map(hnp_args_t *args, hnp_rte_t *rte, hnp_job_map_t *map,
+                     char *err, size_t errlen)
+{
+    hnp_nodelist_t nodes = { NULL, 0 };
+    hnp_map_request_t req = {
+        .np = hnp_args_total_np(args), .npernode = args->npernode,
+        .policy = args->map_by,
+        .oversubscribe = args->oversubscribe, .default_slots = 1,
+    };
+    int rc = gather_nodes(args, rte, &nodes, err, errlen);
+
+    if (rc == HNP_SUCCESS)
+        rc = hnp_job_map_build(&nodes, &req, map, err, errlen);
+    if (rc == HNP_SUCCESS)
+        number_apps(args, map->nprocs);
+    if (rc == HNP_SUCCESS && args->stdin_target >= (int64_t)map->nprocs) {
+        hnp_err_set(err, errlen, "--stdin %lld: the job has ranks 0 to %u",
+                    (long long)args->stdin_target, map->nprocs - 1);
+        rc = HNP_ERR_BAD_PARAM;
+    }
+    hnp_nodelist_free(&nodes);
+    return rc;
+}
+
+static void on_signal(evutil_socket_t sig, short what, void *arg)
+{
+    (void)what;
+    hnp_job_signal(arg, (int)sig);
+}
+
+static int run_job(hnp_setup_t *setup, hnp_args_t *args)
+{
+    static const int signals[] = { SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2 };
+    struct event *sigev[5] = { NULL };
+    hnp_job_t job;
+    char err[1024] = "";
+    int rc;
+
+    memset(&job, 0, sizeof(job));
+    job.args = args;
+    rc = hnp_rte_create(&job.rte, setup, true, 0, err, sizeof(err));
+    if (rc == HNP_SUCCESS)
+        rc = hnp_rte_select_components(job.rte, err, sizeof(err));
+    if (rc == HNP_SUCCESS)
+        rc = build_map(args, job.rte, &job.map, err, sizeof(err));
+    if (rc != HNP_SUCCESS) {
+        HNP_ERROR_LOG(hnp_log_stream("hnp"), "%s", err);
+        hnp_rte_destroy(job.rte);
+        hnp_job_release(&job);
+        return 1;
+    }
+    if (args->plan != HNP_PLAN_NONE) {
+        /* With plm_prsh_model=auto, the plan is made for the estimate the
+         * launch itself would use. */
+        hnp_job_model_apply(&job);
+        rc = hnp_plan_print(job.rte, &job.map, args->plan, stdout, err,
+                            sizeof(err));
+        if (rc != HNP_SUCCESS)
+            HNP_ERROR_LOG(hnp_log_stream("hnp"), "%s", err);
+        hnp_rte_destroy(job.rte);
+        hnp_job_release(&job);
+        return rc != HNP_SUCCESS;
+    }
+    for (int i = 0; i < 5; i++) {
+        sigev[i] = evsignal_new(job.rte->base, signals[i], on_signal, &job);
+        evsignal_add(sigev[i], NULL);
+    }
+    rc = hnp_job_start(&job, err, sizeof(err));
+    if (rc != HNP_SUCCESS && err[0] == '\0')
+        snprintf(err, sizeof(err), "the launch could not start");
+    if (rc != HNP_SUCCESS)
+        hnp_job_abort(&job, 1, err);
+    event_base_dispatch(job.rte->base);
+    if (args->timing && job.rte->oob != NULL)
+        hnp_job_print_timing(&job);
+    for (int i = 0; i < 5; i++)
+        if (sigev[i] != NULL)
+            event_free(sigev[i]);
+    /* The job's timers and events live on the runtime's event base: they
+     * go first. */
+    hnp_job_release(&job);
+    hnp_rte_destroy(job.rte);
+    return job.exit_status != 0 ? job.exit_status : (rc != HNP_SUCCESS);
+}
+
+/* hnp's options that take a value, so that `--mca` after them is found. */
+static const hnp_setup_option_t hnp_value_options[] = {
+    { "-n", 1 }, { "-np", 1 }, { "--np", 1 }, { "-c", 1 }, { "-N", 1 },
+    { "--npernode", 1 }, { "--host", 1 }, { "-H", 1 }, { "--hosts", 1 },
+    { "--hostfile", 1 }, { "--machinefile", 1 }, { "--prefix", 1 },
+    { "--map-by", 1 }, { "--wdir", 1 }, { "-wdir", 1 }, { "-x", 1 },
+    { "--stdin", 1 }, { "--timeout", 1 }, { "--bind-to", 1 },
+    { "--output-filename", 1 }, { NULL, 0 },
+};
+
+int main(int argc, char **argv)
+{
+    hnp_setup_t setup;
+    hnp_args_t args;
+    char err[1024] = "";
+    int status;
+
+    hnp_log_set_program("hnp");
+    signal(SIGPIPE, SIG_IGN);
+    if (hnp_setup_init_opts(&setup, &argc, argv, hnp_value_options, err,
+                            sizeof(err)) != HNP_SUCCESS) {
+        HNP_ERROR_LOG(hnp_log_stream("hnp"), "%s", err);
+        return 1;
+    }
+    if (hnp_args_parse(&args, argc, argv, err, sizeof(err)) != HNP_SUCCESS) {
+        HNP_ERROR_LOG(hnp_log_stream("hnp"), "%s", err);
+        hnp_setup_fini(&setup);
+        return 1;
+    }
+    if (args.help || args.version) {
+        if (args.help)
+            hnp_args_usage(stdout);
+        else
+            printf("hnp (hnp) %s\n", PACKAGE_VERSION);
+        hnp_args_free(&args);
+        hnp_setup_fini(&setup);
+        return 0;
+    }
+    status = run_job(&setup, &args);
+    hnp_args_free(&args);
+    hnp_setup_fini(&setup);
+    return status;
+}

@@ -1,0 +1,27 @@
+/*
+ * hnp --plan: what a launch would do, without launching. The spawn tree the
+ * selected plm would build, its shape, the launch model's time of it
+ * (paper 001) next to the usual alternatives, and the connections the HNP
+ * and the busiest daemon would hold.
+ */
+#ifndef HNP_PLAN_H
+#define HNP_PLAN_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "args.h"
+#include "hosts/jobmap.h"
+#include "core/rte.h"
+
+/**
+ * Print the plan for the daemons of @p map (one a node, plus the HNP) to
+ * @p out in @p format. @p rte has its components selected; nothing is
+ * started. The launch model's SEQ and REM are the parameters plm_prsh_seq
+ * and plm_prsh_rem. Errors say what was missing.
+ */
+int hnp_plan_print(hnp_rte_t *rte, const hnp_job_map_t *map,
+                   hnp_plan_format_t format, FILE *out, char *err,
+                   size_t errlen);
+
+#endif /* HNP_PLAN_H */

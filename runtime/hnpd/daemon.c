@@ -1,0 +1,530 @@
+/*
+ * The daemon's life: call back to the spawn parent, receive the job's size,
+ * parameters and subtree (Algorithm 1), spawn its own children if the plm
+ * says so, take part in the contact exchange (phase 2), and leave when told
+ * to or when its route to the HNP is gone.
+ */
+#include "config.h"
+
+#include <event2/event.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include "hnp_buffer.h"
+#include "daemon.h"
+
+/* The daemon's own CPU from this process's @p usage: plus what the first
+ * process had used before the fork that detaches from the agent, less
+ * what the agent had used before exec'ing hnpd. */
+static uint64_t own_cpu_us(const hnpd_t *d, uint64_t usage)
+{
+    uint64_t total = d->prefork_cpu_us + usage;
+
+    return total > d->before_exec_us ? total - d->before_exec_us : 0;
+}
+
+/* Its connection to its parent is up: the start-up as the launch targets
+ * count it, exec to connected, before the welcome is applied. */
+static void role_peer_up(hnp_rte_t *rte, hnp_vpid_t peer)
+{
+    hnpd_t *d = rte->role.ctx;
+    uint64_t cpu_us, rss_kb;
+
+    if (peer != d->parent || d->stats.connected_cpu_us != 0)
+        return;
+    hnp_daemon_stats_usage(&cpu_us, &rss_kb);
+    d->stats.connected_cpu_us = own_cpu_us(d, cpu_us);
+}
+
+/* Once the daemon is part of the job it lets go of the agent's stdio.
+ * Detached, the first process is told to exit, so that the remote shell
+ * ends, and this one leaves the session. Attached, the remote shell lives
+ * on with the daemon, which from now on no longer dies with the process
+ * that started it: a lost parent is noticed on the wire and reported, as
+ * on a real node. Under srun nothing changes: srun keeps its tasks. */
+static void leave_agent(hnpd_t *d)
+{
+    int null_fd;
+
+    if (d->detach_fd >= 0) {
+        if (write(d->detach_fd, "k", 1) != 1)
+            HNP_WARN(d->rte->log, "cannot tell the agent's process to exit");
+        close(d->detach_fd);
+        d->detach_fd = -1;
+        setsid();
+    } else if (d->attached) {
+        prctl(PR_SET_PDEATHSIG, 0);
+    } else {
+        return;
+    }
+    null_fd = open("/dev/null", O_RDWR);
+    if (null_fd >= 0) {
+        dup2(null_fd, STDIN_FILENO);
+        dup2(null_fd, STDOUT_FILENO);
+        dup2(null_fd, STDERR_FILENO);
+        if (null_fd > STDERR_FILENO)
+            close(null_fd);
+    }
+}
+
+static void contact_learned(void *cbdata, hnp_vpid_t vpid, const void *data,
+                            size_t len)
+{
+    hnpd_t *d = cbdata;
+    const char *uri = data;
+
+    if (len > 0 && uri[len - 1] == '\0')
+        hnp_rte_set_uri(d->rte, vpid, uri);
+}
+
+static void contact_complete(void *cbdata, int status)
+{
+    hnpd_t *d = cbdata;
+
+    if (status != HNP_SUCCESS) {
+        hnp_rte_fail(d->rte, 1, "node %s: the contact exchange failed", d->node);
+        return;
+    }
+    hnp_rte_send(d->rte, 0, HNP_TAG_PHASE2_DONE, NULL, 0);
+}
+
+/* Phase 1 is done here: enter phase 2 (Algorithm 2 starts from here). */
+static void spawn_complete(hnp_rte_t *rte)
+{
+    hnpd_t *d = rte->role.ctx;
+    const char *uri = hnp_rte_my_uri(rte);
+    hnp_exchange_callbacks_t cb = { contact_learned, contact_complete, d };
+
+    if (rte->exchange->allgather(rte, 0, uri, strlen(uri) + 1, &cb) != HNP_SUCCESS)
+        hnp_rte_fail(rte, 1, "node %s: cannot start the contact exchange",
+                     d->node);
+}
+
+/* The names of this daemon's subtree: what its own spawning needs. */
+static int unpack_subtree(hnp_reader_t *rd, uint32_t nprocs, char **names)
+{
+    uint32_t count = hnp_unpack_u32(rd);
+
+    for (uint32_t i = 0; i < count && hnp_reader_status(rd) == HNP_SUCCESS; i++) {
+        hnp_vpid_t v = hnp_unpack_u32(rd);
+        char *name = hnp_unpack_string(rd);
+        if (name == NULL || v >= nprocs || names[v] != NULL) {
+            free(name);
+            return HNP_ERR_BAD_PARAM;
+        }
+        names[v] = name;
+    }
+    return hnp_reader_status(rd);
+}
+
+/* The daemon uses the components the HNP chose, and loads no other. */
+static int take_the_hnps_choices(hnpd_t *d, char *const chosen[3], char *err,
+                                 size_t errlen)
+{
+    static const char *const frameworks[3] = { "plm", "routed", "exchange" };
+    hnp_params_t *params = hnp_mca_params(d->setup->mca);
+
+    for (int i = 0; i < 3; i++) {
+        int rc = hnp_param_set(params, frameworks[i], chosen[i],
+                               HNP_PARAM_SRC_FORWARDED, "the HNP's choice",
+                               err, errlen);
+        if (rc != HNP_SUCCESS)
+            return rc;
+    }
+    hnp_mca_load_selected_only(d->setup->mca, true);
+    return HNP_SUCCESS;
+}
+
+static int apply_welcome(hnpd_t *d, hnp_reader_t *rd, char *err, size_t errlen)
+{
+    hnp_rte_t *rte = d->rte;
+    uint32_t nprocs = hnp_unpack_u32(rd);
+    char *hnp_uri = hnp_unpack_string(rd);
+    size_t params_len = 0;
+    const void *params = hnp_unpack_blob(rd, &params_len);
+    char *chosen[3] = { hnp_unpack_string(rd), hnp_unpack_string(rd),
+                        hnp_unpack_string(rd) };
+    char **names = NULL;
+    int rc = HNP_ERR_BAD_PARAM;
+
+    if (hnp_reader_status(rd) != HNP_SUCCESS || nprocs <= rte->self ||
+        (names = calloc(nprocs, sizeof(*names))) == NULL)
+        goto out;
+    /* The HNP's contact first: whatever fails from here on is told to it. */
+    rte->hnp_uri = hnp_uri;
+    hnp_uri = NULL;
+    if ((rc = hnp_rte_set_uri(rte, 0, rte->hnp_uri)) != HNP_SUCCESS)
+        goto out;
+    if ((rc = unpack_subtree(rd, nprocs, names)) != HNP_SUCCESS)
+        goto out;
+    /* A daemon placed by someone else (srun) checks it is where the HNP
+     * thinks it is. */
+    if (names[rte->self] != NULL && strcmp(names[rte->self], d->node) != 0) {
+        hnp_err_set(err, errlen, "daemon vpid %u runs on node %s, but the HNP "
+                    "mapped it to %s", rte->self, d->node, names[rte->self]);
+        rc = HNP_ERR_BAD_PARAM;
+        goto out;
+    }
+    rc = hnp_params_unpack(hnp_mca_params(d->setup->mca), params, params_len,
+                           HNP_PARAM_SRC_FORWARDED, err, errlen);
+    /* The OOB started before the HNP's values came. */
+    if (rc == HNP_SUCCESS)
+        hnp_oob_set_max_frame(rte->oob, rte->core->max_frame);
+    if (rc == HNP_SUCCESS)
+        rc = hnp_rte_set_welcome_params(rte, params, params_len);
+    if (rc == HNP_SUCCESS)
+        rc = take_the_hnps_choices(d, chosen, err, errlen);
+    if (rc == HNP_SUCCESS)
+        rc = hnp_setup_register_frameworks(d->setup, err, errlen);
+    if (rc == HNP_SUCCESS)
+        rc = hnp_rte_set_procs(rte, nprocs, names);
+out:
+    for (uint32_t i = 0; names != NULL && i < nprocs; i++)
+        free(names[i]);
+    free(names);
+    free(hnp_uri);
+    for (int i = 0; i < 3; i++)
+        free(chosen[i]);
+    if (rc != HNP_SUCCESS && err[0] == '\0')
+        hnp_err_set(err, errlen, "malformed welcome from the parent");
+    return rc;
+}
+
+static int join_the_job(hnpd_t *d, char *err, size_t errlen)
+{
+    hnp_rte_t *rte = d->rte;
+    int rc = hnp_rte_select_components(rte, err, errlen);
+
+    if (rc == HNP_SUCCESS && (rc = hnp_rte_build_trees(rte)) != HNP_SUCCESS)
+        hnp_err_set(err, errlen, "cannot build the spawn and routing trees");
+    if (rc == HNP_SUCCESS && (rc = rte->exchange->init(rte)) != HNP_SUCCESS)
+        hnp_err_set(err, errlen, "the exchange component failed to start");
+    if (rc == HNP_SUCCESS && rte->plm->init != NULL &&
+        (rc = rte->plm->init(rte)) != HNP_SUCCESS)
+        hnp_err_set(err, errlen, "the plm component failed to start");
+    return rc;
+}
+
+/* Tell the HNP, which knows every node's name, that daemon @p vpid was
+ * lost; straight to it, as the routing tree is broken. False if it cannot
+ * be told. */
+static bool report_lost(hnpd_t *d, hnp_vpid_t vpid, const char *why)
+{
+    hnp_buffer_t buf;
+    bool told;
+
+    hnp_buffer_init(&buf);
+    hnp_pack_u32(&buf, vpid);
+    hnp_pack_string(&buf, why);
+    told = hnp_buffer_status(&buf) == HNP_SUCCESS &&
+           hnp_rte_send_direct(d->rte, 0, HNP_TAG_PEER_LOST, buf.data,
+                               buf.len) == HNP_SUCCESS;
+    hnp_buffer_release(&buf);
+    return told;
+}
+
+/* A daemon below or beside this one was lost: the HNP must hear of it, or
+ * this daemon, unable to reach it, leaves too. */
+static void report_lost_or_leave(hnpd_t *d, hnp_vpid_t vpid, const char *why)
+{
+    if (!report_lost(d, vpid, why))
+        hnpd_lost_route(d, "cannot tell the HNP that a daemon was lost");
+}
+
+static void neighbour_silent(hnp_rte_t *rte, hnp_vpid_t vpid, double seconds)
+{
+    hnpd_t *d = rte->role.ctx;
+    char why[256];
+
+    snprintf(why, sizeof(why), "stopped responding: no heartbeat for %.0f s "
+             "(hung, or off the network)", seconds);
+    /* The parent on the way to the HNP: this daemon is cut off as well. */
+    if (vpid == hnp_rte_route_parent(rte)) {
+        report_lost(d, vpid, why);
+        hnpd_lost_route(d, "its routing parent stopped responding");
+    } else {
+        report_lost_or_leave(d, vpid, why);
+    }
+}
+
+static void on_welcome(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
+                       const void *data, size_t len, void *cbdata)
+{
+    hnpd_t *d = cbdata;
+    hnp_reader_t rd;
+    char err[1024] = "";
+
+    (void)tag;
+    if (d->welcomed || src != d->parent)
+        return;
+    d->welcomed = true;
+    hnp_reader_init(&rd, data, len);
+    if (apply_welcome(d, &rd, err, sizeof(err)) != HNP_SUCCESS ||
+        join_the_job(d, err, sizeof(err)) != HNP_SUCCESS) {
+        /* Said to the HNP itself: its parent would only see it gone (a
+         * component missing on this node, say, would go unexplained). */
+        if (rte->hnp_uri != NULL)
+            hnp_rte_fail(rte, 1, "the daemon on node %s (vpid %u) could not "
+                         "join the job: %s", d->node, rte->self, err);
+        hnpd_lost_route(d, err);
+        return;
+    }
+    /* exec to joined */
+    uint64_t cpu_us, rss_kb;
+    hnp_daemon_stats_usage(&cpu_us, &rss_kb);
+    d->stats.startup_cpu_us = own_cpu_us(d, cpu_us);
+    d->stats.startup_rss_kb = rss_kb;
+    leave_agent(d);
+    hnp_rte_set_ready(rte);
+    hnp_rte_report_up(rte);
+    hnp_rte_heartbeat_start(rte, rte->core->heartbeat_interval,
+                            rte->core->heartbeat_misses, neighbour_silent);
+    hnp_rte_accept_joins(rte);
+    if (hnp_rte_spawn_children(rte, NULL, 0) == 0)
+        spawn_complete(rte);
+    else if (rte->plm->spawn_subtree == NULL ||
+             rte->plm->spawn_subtree(rte) != HNP_SUCCESS)
+        hnp_rte_fail(rte, 1, "node %s: cannot spawn the daemons of its "
+                     "subtree", d->node);
+}
+
+/* ------------------------------------------------------------ the end */
+
+/* Whether a routing or spawn child of this daemon still holds a
+ * connection: a daemon leaves after its children, so that when the HNP's
+ * neighbours are gone, every daemon is. */
+static bool any_connected(hnp_rte_t *rte, const hnp_vpid_t *kids, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (hnp_oob_connected(rte->oob, kids[i]))
+            return true;
+    return false;
+}
+
+static bool children_connected(hnp_rte_t *rte)
+{
+    uint32_t nroute = rte->routed != NULL ? hnp_rte_route_children(rte, NULL, 0) : 0;
+    uint32_t nspawn = hnp_rte_spawn_children(rte, NULL, 0);
+    uint32_t most = nroute > nspawn ? nroute : nspawn;
+    hnp_vpid_t *kids = malloc((most > 0 ? most : 1) * sizeof(*kids));
+    bool any;
+
+    /* Without memory, assume they are: leaving early would orphan them,
+     * and the next check (or the exit timer) comes soon. */
+    if (kids == NULL)
+        return true;
+    any = (nroute > 0 &&
+           any_connected(rte, kids, hnp_rte_route_children(rte, kids, nroute))) ||
+          (nspawn > 0 &&
+           any_connected(rte, kids, hnp_rte_spawn_children(rte, kids, nspawn)));
+    free(kids);
+    return any;
+}
+
+static void recheck_exit(hnp_rte_t *rte, void *cbdata)
+{
+    hnpd_t *d = cbdata;
+
+    (void)rte;
+    hnp_rte_timer_destroy(d->drain_timer);
+    d->drain_timer = NULL;
+    hnpd_maybe_exit(d);
+}
+
+void hnpd_maybe_exit(hnpd_t *d)
+{
+    hnp_rte_t *rte = d->rte;
+
+    if (!d->ending || d->drain_timer != NULL)
+        return;
+    if ((d->odls != NULL && hnp_odls_num_alive(d->odls) > 0) ||
+        children_connected(rte))
+        return;
+    /* What is queued (output, exit reports) must reach the parent first;
+     * not what waits for a contact that will not come now (a job that ended
+     * before phase 2 completed), which would hold the daemon until its exit
+     * timer. */
+    if (hnp_oob_queued_deliverable(rte->oob) > 0) {
+        d->drain_timer = hnp_rte_timer_create(rte, 0.02, recheck_exit, d);
+        return;
+    }
+    d->clean_end = true;
+    hnp_rte_stop_loop(rte);
+}
+
+static void exit_timed_out(hnp_rte_t *rte, void *cbdata)
+{
+    hnpd_t *d = cbdata;
+
+    hnp_rte_timer_destroy(d->exit_timer);
+    d->exit_timer = NULL;
+    HNP_WARN(rte->log, "node %s: leaving before everything ended", d->node);
+    hnp_rte_stop_loop(rte);
+}
+
+/* What this daemon cost, for the HNP's --timing report. */
+static void send_stats(hnpd_t *d)
+{
+    hnp_buffer_t buf;
+    uint64_t cpu_us;
+
+    d->stats.max_connections = hnp_oob_max_connections(d->rte->oob);
+    hnp_daemon_stats_usage(&cpu_us, &d->stats.peak_rss_kb);
+    d->stats.total_cpu_us = own_cpu_us(d, cpu_us);
+    hnp_buffer_init(&buf);
+    hnp_daemon_stats_pack(&buf, &d->stats);
+    if (hnp_buffer_status(&buf) == HNP_SUCCESS)
+        hnp_rte_send(d->rte, 0, HNP_TAG_STATS, buf.data, buf.len);
+    hnp_buffer_release(&buf);
+}
+
+/* A daemon that spawns (a tree launcher) may still have agents starting
+ * its children: stopped, so that no daemon comes up after its parent has
+ * gone, with nobody left to welcome it. */
+static void cancel_launches(hnp_rte_t *rte)
+{
+    if (rte->launcher != NULL)
+        hnp_launcher_cancel_all(rte->launcher);
+}
+
+static void on_shutdown(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
+                        const void *data, size_t len, void *cbdata)
+{
+    hnpd_t *d = cbdata;
+    bool now = len >= 1 && ((const uint8_t *)data)[0] != 0;
+
+    (void)src;
+    (void)tag;
+    if (d->ending) {
+        if (now && d->odls != NULL)
+            hnp_odls_kill_all(d->odls, 0);
+        return;
+    }
+    d->ending = true;
+    send_stats(d);
+    rte->closing = true;
+    cancel_launches(rte);
+    /* Before phase 2 completes, a spawn child may be out of reach of the
+     * routing tree: its spawn parent tells it too. */
+    hnp_rte_send_spawn_children(rte, HNP_TAG_SHUTDOWN, data, len);
+    if (d->odls != NULL)
+        hnp_odls_kill_all(d->odls, now ? 0 : rte->core->kill_grace);
+    d->exit_timer = hnp_rte_timer_create(rte, rte->core->kill_grace + 8.0,
+                                         exit_timed_out, d);
+    hnpd_maybe_exit(d);
+}
+
+/* Leave once what is queued has gone (a last report to the HNP), or after
+ * a second at most: the connections it waits for may be dead. */
+static void leave_when_drained(hnp_rte_t *rte, void *cbdata)
+{
+    hnpd_t *d = cbdata;
+
+    hnp_rte_timer_destroy(d->drain_timer);
+    d->drain_timer = NULL;
+    if (hnp_oob_queued_deliverable(rte->oob) > 0 && ++d->leave_polls < 50) {
+        d->drain_timer = hnp_rte_timer_create(rte, 0.02, leave_when_drained, d);
+        return;
+    }
+    hnp_rte_stop_loop(rte);
+}
+
+void hnpd_lost_route(hnpd_t *d, const char *why)
+{
+    HNP_ERROR_LOG(d->rte->log, "node %s: %s; killing this node's processes "
+                  "and leaving", d->node, why);
+    cancel_launches(d->rte);
+    if (d->odls != NULL)
+        hnp_odls_destroy(d->odls);
+    d->odls = NULL;
+    d->exit_status = 1;
+    d->ending = true;
+    d->rte->closing = true;
+    hnp_rte_timer_destroy(d->drain_timer);
+    d->drain_timer = NULL;
+    leave_when_drained(d->rte, d);
+}
+
+/* Nothing is queued any more (written, or dropped with a peer that went
+ * down): a wait for that ends now, not at the next check of the timer
+ * (20 ms), which hundreds of daemons leaving at the end of a job would
+ * each add. The timers stay for what the OOB cannot tell: a queue that
+ * never drains, or frames for a peer whose contact never came. */
+static void role_drained(hnp_rte_t *rte)
+{
+    hnpd_t *d = rte->role.ctx;
+
+    if (d->drain_timer == NULL)
+        return;
+    if (d->exit_status != 0) /* leaving without its route */
+        leave_when_drained(rte, d);
+    else
+        recheck_exit(rte, d);
+}
+
+static bool is_upstream(const hnpd_t *d, hnp_vpid_t peer)
+{
+    if (peer == 0 || peer == d->parent)
+        return true;
+    return d->rte->routed != NULL && peer == hnp_rte_route_parent(d->rte);
+}
+
+static void role_peer_down(hnp_rte_t *rte, hnp_vpid_t peer, size_t unsent)
+{
+    hnpd_t *d = rte->role.ctx;
+    char why[256];
+
+    (void)unsent;
+    if (is_upstream(d, peer)) {
+        /* Say which daemon died before leaving: otherwise the HNP would
+         * first hear of this daemon's own departure and blame it. */
+        if (peer != 0 && !d->ending)
+            report_lost(d, peer, "died (its connection closed)");
+        snprintf(why, sizeof(why), "lost the connection to vpid %u on the way "
+                 "to the HNP", peer);
+        hnpd_lost_route(d, why);
+        return;
+    }
+    if (d->ending) {
+        hnpd_maybe_exit(d);
+        return;
+    }
+    report_lost_or_leave(d, peer, "died (its connection closed)");
+}
+
+int hnpd_start(hnpd_t *d, const char *parent_uri, char *err, size_t errlen)
+{
+    hnp_rte_t *rte = d->rte;
+    const char *uri;
+    hnp_buffer_t buf;
+    int rc;
+
+    rte->role.ctx = d;
+    rte->role.peer_up = role_peer_up;
+    rte->role.peer_down = role_peer_down;
+    rte->role.drained = role_drained;
+    rte->role.spawn_complete = spawn_complete;
+    hnp_rte_recv(rte, HNP_TAG_WELCOME, on_welcome, d);
+    hnp_rte_recv(rte, HNP_TAG_SHUTDOWN, on_shutdown, d);
+    hnpd_register_proc_handlers(d);
+    rc = hnp_rte_start_oob(rte, 0, err, errlen);
+    if (rc == HNP_SUCCESS)
+        rc = hnp_rte_set_uri(rte, d->parent, parent_uri);
+    if (rc != HNP_SUCCESS) {
+        if (err[0] == '\0')
+            hnp_err_set(err, errlen, "bad parent URI \"%s\"", parent_uri);
+        return rc;
+    }
+    uri = hnp_rte_my_uri(rte);
+    hnp_buffer_init(&buf);
+    hnp_pack_string(&buf, uri);
+    rc = hnp_buffer_status(&buf);
+    if (rc == HNP_SUCCESS)
+        rc = hnp_rte_send_direct(rte, d->parent, HNP_TAG_JOIN, buf.data, buf.len);
+    hnp_buffer_release(&buf);
+    return rc;
+}

@@ -1,0 +1,107 @@
+/* The daemon (hnpd): one a node. */
+#ifndef HNP_DAEMON_H
+#define HNP_DAEMON_H
+
+#include <stdbool.h>
+#include <sched.h>
+#include <stdint.h>
+
+#include "core/daemon_stats.h"
+#include "procs/odls.h"
+#include "core/rte.h"
+
+/* Output of one rank's stream, held until a line is complete so that no
+ * line of one process is cut into another's at the HNP. */
+typedef struct hnpd_linebuf {
+    char *data;
+    size_t len;
+    size_t cap;
+} hnpd_linebuf_t;
+
+struct evbuffer;
+struct event;
+
+/* hnp's stdin on its way into one process. */
+typedef struct hnpd_stdin {
+    int fd;                  /* -1: /dev/null, or closed */
+    struct evbuffer *pending;
+    struct event *writable;
+    bool eof;                /* close once pending is written */
+} hnpd_stdin_t;
+
+typedef struct hnpd_proc {
+    uint32_t rank;
+    hnpd_linebuf_t out[2]; /* stdout, stderr */
+    hnpd_stdin_t in;
+    struct hnpd *daemon;
+} hnpd_proc_t;
+
+typedef struct hnpd {
+    hnp_rte_t *rte;
+    hnp_setup_t *setup;
+    char *node;
+    hnp_vpid_t parent;
+    int detach_fd;          /* tells the waiting first process to exit; -1 after */
+    bool attached;          /* stays with its agent for the job: no fork */
+    bool welcomed;
+    bool ending;
+    bool clean_end;         /* left with every process reaped, every child
+                               daemon gone and nothing left to send */
+    int exit_status;
+    hnp_odls_t *odls;
+    hnpd_proc_t *procs;     /* this node's ranks */
+    uint32_t nlocal;
+    uint32_t jobid;
+    uint32_t app_nprocs;
+    hnp_rte_timer_t *exit_timer;
+    hnp_rte_timer_t *drain_timer;
+    unsigned leave_polls;           /* drain checks while leaving */
+    hnp_rte_timer_t *output_timer; /* output paused: check the queue */
+    hnp_daemon_stats_t stats;
+    uint64_t prefork_cpu_us;        /* this process's CPU at the detaching
+                                       fork (0 without one) */
+    uint64_t before_exec_us;        /* the agent's CPU before it exec'd
+                                       hnpd, counted in this process's */
+    int32_t stdin_target;   /* a rank, HNP_STDIN_ALL (-2) or none (-1) */
+    void *topology;                  /* loaded for --bind-to only */
+    const struct hnp_bind_ops *bind; /* hwloc's binding, then */
+    void *bind_module;               /* its module, when loaded */
+    struct hnp_pmi_server *pmi;      /* the PMI wire protocol, served */
+    char *pmi_mapping;               /* PMI_process_mapping */
+    uint32_t *local_ranks;
+    uint32_t stdin_seq;     /* the last chunk received */
+} hnpd_t;
+
+/* daemon.c: joining, phases, the end */
+int hnpd_start(hnpd_t *d, const char *parent_uri, char *err, size_t errlen);
+void hnpd_maybe_exit(hnpd_t *d);
+/** Lost the way to the HNP: kill the processes at once and leave. */
+void hnpd_lost_route(hnpd_t *d, const char *why);
+
+/* daemon_stdin.c: hnp's stdin into the processes that get it */
+bool hnpd_stdin_wanted(const hnpd_t *d, uint32_t rank);
+void hnpd_stdin_register(hnpd_t *d);
+void hnpd_stdin_release(hnpd_proc_t *p);
+
+/* daemon_bind.c: --bind-to core */
+int hnpd_bind_prepare(hnpd_t *d, uint32_t nlocal, char *err, size_t errlen);
+int hnpd_bind_cpuset(const hnpd_t *d, uint32_t local_rank, cpu_set_t *set);
+void hnpd_bind_describe(const hnpd_t *d, uint32_t local_rank, char *buf,
+                        size_t len);
+void hnpd_bind_release(hnpd_t *d);
+
+/* daemon_pmi.c: the PMI server of this node's processes */
+int hnpd_pmi_start(hnpd_t *d, uint32_t nprocs, const uint32_t *node_of,
+                   char *err, size_t errlen);
+/** A socket for @p rank's PMI, of the job's @p appnum'th program: its end
+ *  in *child_fd, and the 4 "NAME=value" variables that tell it so in @p env
+ *  (caller frees). */
+int hnpd_pmi_connect(hnpd_t *d, uint32_t rank, int32_t appnum, int *child_fd,
+                     char **env);
+void hnpd_pmi_release(hnpd_t *d);
+
+/* daemon_procs.c: the application processes of this node */
+void hnpd_register_proc_handlers(hnpd_t *d);
+void hnpd_procs_release(hnpd_t *d);
+
+#endif /* HNP_DAEMON_H */

@@ -1,0 +1,492 @@
+/*
+ * The application processes of this node: start them from the launch
+ * message (phase 3), forward their output to the HNP a line at a time, and
+ * report how each one ended.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "hnp_buffer.h"
+#include "daemon.h"
+#include "pmi/pmi.h"
+
+#define LINEBUF_FLUSH (64 * 1024)
+
+extern char **environ;
+
+static hnpd_proc_t *find_proc(hnpd_t *d, uint32_t rank)
+{
+    for (uint32_t i = 0; i < d->nlocal; i++)
+        if (d->procs[i].rank == rank)
+            return &d->procs[i];
+    return NULL;
+}
+
+/* Output waiting to leave this daemon, above which the processes' output
+ * is no longer read (and below which it is read again). */
+#define OUTPUT_QUEUE_HIGH (8u << 20)
+#define OUTPUT_QUEUE_LOW (2u << 20)
+
+static void output_recheck(hnp_rte_t *rte, void *cbdata)
+{
+    hnpd_t *d = cbdata;
+
+    hnp_rte_timer_destroy(d->output_timer);
+    d->output_timer = NULL;
+    if (hnp_oob_queued_bytes(rte->oob) > OUTPUT_QUEUE_LOW)
+        d->output_timer = hnp_rte_timer_create(rte, 0.01, output_recheck, d);
+    else if (d->odls != NULL)
+        hnp_odls_pause_output(d->odls, false);
+}
+
+/* A slow reader of hnp's output: stop reading until the queue drains. */
+static void throttle_output(hnpd_t *d)
+{
+    if (d->output_timer != NULL || d->odls == NULL ||
+        hnp_oob_queued_bytes(d->rte->oob) < OUTPUT_QUEUE_HIGH)
+        return;
+    hnp_odls_pause_output(d->odls, true);
+    d->output_timer = hnp_rte_timer_create(d->rte, 0.01, output_recheck, d);
+}
+
+static void send_output(hnpd_t *d, uint32_t rank, int stream,
+                        const char *data, size_t len)
+{
+    hnp_buffer_t buf;
+
+    if (len == 0)
+        return;
+    hnp_buffer_init(&buf);
+    hnp_pack_u32(&buf, rank);
+    hnp_pack_u8(&buf, (uint8_t)stream);
+    hnp_pack_blob(&buf, data, len);
+    if (hnp_buffer_status(&buf) == HNP_SUCCESS)
+        hnp_rte_send(d->rte, 0, HNP_TAG_IOF, buf.data, buf.len);
+    hnp_buffer_release(&buf);
+    throttle_output(d);
+}
+
+static int linebuf_append(hnpd_linebuf_t *lb, const void *data, size_t len)
+{
+    if (lb->len + len > lb->cap) {
+        size_t cap = lb->cap ? lb->cap : 4096;
+        while (cap < lb->len + len)
+            cap *= 2;
+        char *grown = realloc(lb->data, cap);
+        if (grown == NULL)
+            return HNP_ERR_NOMEM;
+        lb->data = grown;
+        lb->cap = cap;
+    }
+    memcpy(lb->data + lb->len, data, len);
+    lb->len += len;
+    return HNP_SUCCESS;
+}
+
+/* Send every complete line (all of it at end of file, or when a line grows
+ * past LINEBUF_FLUSH), keep the rest. */
+static void output_arrived(void *ctx, uint32_t rank, int stream,
+                           const void *data, size_t len)
+{
+    hnpd_t *d = ctx;
+    hnpd_proc_t *p = find_proc(d, rank);
+    hnpd_linebuf_t *lb;
+    size_t keep_from;
+
+    if (p == NULL || (stream != HNP_STDOUT && stream != HNP_STDERR))
+        return;
+    lb = &p->out[stream - 1];
+    if (len > 0 && linebuf_append(lb, data, len) != HNP_SUCCESS) {
+        send_output(d, rank, stream, lb->data, lb->len);
+        lb->len = 0;
+        send_output(d, rank, stream, data, len);
+        return;
+    }
+    keep_from = lb->len;
+    if (len > 0 && lb->len < LINEBUF_FLUSH)
+        while (keep_from > 0 && lb->data[keep_from - 1] != '\n')
+            keep_from--;
+    send_output(d, rank, stream, lb->data, keep_from);
+    /* Nothing to move when all went, or none (the buffer may be unset). */
+    if (keep_from > 0 && keep_from < lb->len)
+        memmove(lb->data, lb->data + keep_from, lb->len - keep_from);
+    lb->len -= keep_from;
+}
+
+/* Tell the HNP how @p rank ended; @p why explains a start that failed
+ * before exec (NULL: exec's own errno says it). */
+static void report_exit(hnpd_t *d, uint32_t rank, pid_t pid, int wait_status,
+                        int exec_errno, const char *why)
+{
+    hnp_buffer_t buf;
+
+    hnp_buffer_init(&buf);
+    hnp_pack_u32(&buf, rank);
+    hnp_pack_i32(&buf, (int32_t)pid);
+    hnp_pack_i32(&buf, wait_status);
+    hnp_pack_i32(&buf, exec_errno);
+    hnp_pack_string(&buf, why);
+    if (hnp_buffer_status(&buf) == HNP_SUCCESS)
+        hnp_rte_send(d->rte, 0, HNP_TAG_PROC_EXIT, buf.data, buf.len);
+    hnp_buffer_release(&buf);
+}
+
+static void proc_exited(void *ctx, uint32_t rank, pid_t pid, int wait_status,
+                        int exec_errno)
+{
+    hnpd_t *d = ctx;
+
+    report_exit(d, rank, pid, wait_status, exec_errno, NULL);
+    hnpd_maybe_exit(d);
+}
+
+/* The launch message: the job's ranks, where each runs, what to run. */
+typedef struct launch_app {
+    uint32_t first_rank;
+    uint32_t np;
+    uint32_t argc;
+    char **argv;
+} launch_app_t;
+
+typedef struct launch_msg {
+    uint32_t jobid;
+    uint32_t nprocs;
+    uint32_t nnodes;
+    uint32_t *node_of;
+    char *wdir;
+    uint32_t nenv;
+    char **env;
+    uint8_t bind_to;
+    uint8_t report_bindings;
+    int32_t stdin_target;
+    uint32_t napps;
+    launch_app_t *apps;
+} launch_msg_t;
+
+static void free_strings(char **v, uint32_t n)
+{
+    for (uint32_t i = 0; v != NULL && i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
+static void launch_msg_free(launch_msg_t *m)
+{
+    for (uint32_t a = 0; m->apps != NULL && a < m->napps; a++)
+        free_strings(m->apps[a].argv, m->apps[a].argc);
+    free(m->apps);
+    free_strings(m->env, m->nenv);
+    free(m->node_of);
+    free(m->wdir);
+}
+
+/* @p n strings into a new NULL-terminated vector. */
+static char **unpack_strings(hnp_reader_t *rd, uint32_t n)
+{
+    char **v;
+
+    if (n > hnp_reader_remaining(rd) || (v = calloc(n + 1, sizeof(*v))) == NULL)
+        return NULL;
+    for (uint32_t i = 0; i < n; i++)
+        v[i] = hnp_unpack_string(rd);
+    return v;
+}
+
+static int unpack_apps(launch_msg_t *m, hnp_reader_t *rd)
+{
+    m->napps = hnp_unpack_u32(rd);
+    if (hnp_reader_status(rd) != HNP_SUCCESS || m->napps == 0 ||
+        m->napps > hnp_reader_remaining(rd) ||
+        (m->apps = calloc(m->napps, sizeof(*m->apps))) == NULL)
+        return HNP_ERR_BAD_PARAM;
+    for (uint32_t a = 0; a < m->napps; a++) {
+        launch_app_t *app = &m->apps[a];
+        app->first_rank = hnp_unpack_u32(rd);
+        app->np = hnp_unpack_u32(rd);
+        app->argc = hnp_unpack_u32(rd);
+        if (hnp_reader_status(rd) != HNP_SUCCESS || app->argc == 0 ||
+            (app->argv = unpack_strings(rd, app->argc)) == NULL)
+            return HNP_ERR_BAD_PARAM;
+    }
+    return hnp_reader_status(rd);
+}
+
+static int launch_msg_unpack(launch_msg_t *m, const void *data, size_t len)
+{
+    hnp_reader_t rd;
+
+    memset(m, 0, sizeof(*m));
+    hnp_reader_init(&rd, data, len);
+    m->jobid = hnp_unpack_u32(&rd);
+    m->nprocs = hnp_unpack_u32(&rd);
+    m->nnodes = hnp_unpack_u32(&rd);
+    if (hnp_reader_status(&rd) != HNP_SUCCESS ||
+        (size_t)m->nprocs * 4 > hnp_reader_remaining(&rd) ||
+        (m->node_of = calloc(m->nprocs + 1, sizeof(uint32_t))) == NULL)
+        return HNP_ERR_BAD_PARAM;
+    for (uint32_t r = 0; r < m->nprocs; r++)
+        m->node_of[r] = hnp_unpack_u32(&rd);
+    m->wdir = hnp_unpack_string(&rd);
+    m->nenv = hnp_unpack_u32(&rd);
+    if (hnp_reader_status(&rd) != HNP_SUCCESS ||
+        (m->env = unpack_strings(&rd, m->nenv)) == NULL)
+        return HNP_ERR_BAD_PARAM;
+    m->bind_to = hnp_unpack_u8(&rd);
+    m->report_bindings = hnp_unpack_u8(&rd);
+    m->stdin_target = hnp_unpack_i32(&rd);
+    return unpack_apps(m, &rd);
+}
+
+static const launch_app_t *app_of(const launch_msg_t *m, uint32_t rank)
+{
+    for (uint32_t a = m->napps; a-- > 0;)
+        if (rank >= m->apps[a].first_rank)
+            return &m->apps[a];
+    return &m->apps[0];
+}
+
+/* Whether -x gives the variable of @p entry ("NAME=value") a value. */
+static bool overridden(const launch_msg_t *m, const char *entry)
+{
+    size_t len = strcspn(entry, "=");
+
+    for (uint32_t i = 0; i < m->nenv; i++)
+        if (strncmp(m->env[i], entry, len) == 0 && m->env[i][len] == '=')
+            return true;
+    return false;
+}
+
+/* The environment of one rank: the daemon's, with the job's variables. */
+static char **proc_environment(const hnpd_t *d, const launch_msg_t *m,
+                               uint32_t rank, uint32_t local_rank,
+                               char **pmi_env)
+{
+    size_t n = 0, k = 0;
+    char **env;
+
+    while (environ[n] != NULL)
+        n++;
+    env = calloc(n + m->nenv + 7 + HNP_PMI_ENV_COUNT, sizeof(*env));
+    if (env == NULL)
+        return NULL;
+    for (size_t i = 0; i < n; i++)
+        if (strncmp(environ[i], "HNP_", 4) != 0 && !overridden(m, environ[i]))
+            env[k++] = strdup(environ[i]);
+    for (uint32_t i = 0; i < m->nenv; i++)
+        env[k++] = strdup(m->env[i]);
+    for (int i = 0; i < HNP_PMI_ENV_COUNT; i++) {
+        env[k++] = pmi_env[i]; /* handed over */
+        pmi_env[i] = NULL;
+    }
+    if (asprintf(&env[k++], "HNP_RANK=%u", rank) < 0 ||
+        asprintf(&env[k++], "HNP_SIZE=%u", m->nprocs) < 0 ||
+        asprintf(&env[k++], "HNP_LOCAL_RANK=%u", local_rank) < 0 ||
+        asprintf(&env[k++], "HNP_LOCAL_SIZE=%u", d->nlocal) < 0 ||
+        asprintf(&env[k++], "HNP_NODE=%s", d->node) < 0 ||
+        asprintf(&env[k++], "HNP_JOBID=%u", m->jobid) < 0)
+        env[k - 1] = NULL;
+    return env;
+}
+
+static void free_environment(char **env)
+{
+    for (size_t i = 0; env != NULL && env[i] != NULL; i++)
+        free(env[i]);
+    free(env);
+}
+
+/* A working directory that is missing here is the user's mistake: say so,
+ * rather than let exec's ENOENT blame the program. */
+static bool check_wdir(hnpd_t *d, const launch_msg_t *m, uint32_t rank)
+{
+    struct stat st;
+    char why[PATH_MAX + 128];
+    int e;
+
+    if (m->wdir == NULL || m->wdir[0] == '\0')
+        return true;
+    if (stat(m->wdir, &st) != 0)
+        e = errno;
+    else if (!S_ISDIR(st.st_mode))
+        e = ENOTDIR;
+    else
+        return true;
+    snprintf(why, sizeof(why), "working directory %s: %s", m->wdir, strerror(e));
+    report_exit(d, rank, 0, 0, e, why);
+    return false;
+}
+
+/* --report-bindings: one line a rank, printed by the HNP. */
+static void report_binding(hnpd_t *d, uint32_t rank, uint32_t local_rank)
+{
+    char where[300], line[512];
+    hnp_buffer_t buf;
+
+    hnpd_bind_describe(d, local_rank, where, sizeof(where));
+    snprintf(line, sizeof(line), "rank %u on node %s bound to %s", rank,
+             d->node, where);
+    hnp_buffer_init(&buf);
+    hnp_pack_string(&buf, line);
+    if (hnp_buffer_status(&buf) == HNP_SUCCESS)
+        hnp_rte_send(d->rte, 0, HNP_TAG_REPORT, buf.data, buf.len);
+    hnp_buffer_release(&buf);
+}
+
+static void start_rank(hnpd_t *d, const launch_msg_t *m, uint32_t rank,
+                       uint32_t local_rank)
+{
+    char *pmi_env[HNP_PMI_ENV_COUNT] = { NULL };
+    int pmi_fd = -1;
+
+    if (!check_wdir(d, m, rank))
+        return;
+    if (hnpd_pmi_connect(d, rank, (int32_t)(app_of(m, rank) - m->apps), &pmi_fd,
+                         pmi_env) != HNP_SUCCESS) {
+        hnp_rte_fail(d->rte, 1, "node %s: cannot set up PMI for rank %u",
+                     d->node, rank);
+        return;
+    }
+    char **env = proc_environment(d, m, rank, local_rank, pmi_env);
+    hnpd_proc_t *p = find_proc(d, rank);
+    cpu_set_t cpus;
+    bool bound = d->topology != NULL &&
+                 hnpd_bind_cpuset(d, local_rank, &cpus) == HNP_SUCCESS;
+    hnp_odls_proc_t spec = { rank, app_of(m, rank)->argv, env, m->wdir,
+                             hnpd_stdin_wanted(d, rank) ? &p->in.fd : NULL,
+                             bound ? &cpus : NULL, pmi_fd };
+
+    if (bound && m->report_bindings)
+        report_binding(d, rank, local_rank);
+    char err[256] = "";
+    pid_t pid;
+
+    if (env == NULL || hnp_odls_launch(d->odls, &spec, &pid, err,
+                                       sizeof(err)) < 0)
+        hnp_rte_fail(d->rte, 1, "node %s: cannot start rank %u: %s", d->node,
+                     rank, err[0] != '\0' ? err : "out of memory");
+    free_environment(env);
+    for (int i = 0; i < HNP_PMI_ENV_COUNT; i++)
+        free(pmi_env[i]);
+    close(pmi_fd); /* the process has its own copy */
+}
+
+static int create_odls(hnpd_t *d)
+{
+    hnp_odls_callbacks_t cb = { output_arrived, proc_exited, d };
+
+    if (d->odls != NULL)
+        return HNP_SUCCESS;
+    return hnp_odls_create(&d->odls, d->rte->base, d->rte->children, &cb);
+}
+
+static int bind_or_fail(hnpd_t *d)
+{
+    char err[256] = "";
+    int rc = hnpd_bind_prepare(d, d->nlocal, err, sizeof(err));
+
+    if (rc != HNP_SUCCESS)
+        hnp_rte_fail(d->rte, 1, "node %s: %s", d->node, err);
+    return rc;
+}
+
+static int pmi_or_fail(hnpd_t *d, const launch_msg_t *m)
+{
+    char err[256] = "";
+    int rc = hnpd_pmi_start(d, m->nprocs, m->node_of, err, sizeof(err));
+
+    if (rc != HNP_SUCCESS)
+        hnp_rte_fail(d->rte, 1, "node %s: cannot serve PMI: %s", d->node,
+                     err[0] != '\0' ? err : hnp_strerror(rc));
+    return rc;
+}
+
+static void on_launch(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
+                      const void *data, size_t len, void *cbdata)
+{
+    hnpd_t *d = cbdata;
+    uint32_t my_node = rte->self - 1;
+    launch_msg_t m;
+
+    (void)src;
+    (void)tag;
+    if (d->ending || d->procs != NULL)
+        return;
+    if (launch_msg_unpack(&m, data, len) != HNP_SUCCESS || create_odls(d) != 0) {
+        hnp_rte_fail(rte, 1, "node %s: malformed launch message", d->node);
+        launch_msg_free(&m);
+        return;
+    }
+    for (uint32_t r = 0; r < m.nprocs; r++)
+        d->nlocal += m.node_of[r] == my_node;
+    d->procs = calloc(d->nlocal + 1, sizeof(*d->procs));
+    d->jobid = m.jobid;
+    d->app_nprocs = m.nprocs;
+    d->stdin_target = m.stdin_target;
+    for (uint32_t r = 0, i = 0; d->procs != NULL && r < m.nprocs; r++)
+        if (m.node_of[r] == my_node) {
+            d->procs[i].rank = r;
+            d->procs[i].in.fd = -1;
+            d->procs[i++].daemon = d;
+        }
+    if (pmi_or_fail(d, &m) != HNP_SUCCESS ||
+        (m.bind_to != 0 && bind_or_fail(d) != HNP_SUCCESS)) {
+        launch_msg_free(&m);
+        return;
+    }
+    for (uint32_t i = 0; d->procs != NULL && i < d->nlocal; i++)
+        start_rank(d, &m, d->procs[i].rank, i);
+    hnp_rte_send(rte, 0, HNP_TAG_PROCS_STARTED, NULL, 0);
+    launch_msg_free(&m);
+}
+
+/* A signal the user sent hnp, for every process of this node. */
+static void on_signal(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
+                      const void *data, size_t len, void *cbdata)
+{
+    hnpd_t *d = cbdata;
+    hnp_reader_t rd;
+
+    (void)src;
+    (void)tag;
+    hnp_reader_init(&rd, data, len);
+    int32_t sig = hnp_unpack_i32(&rd);
+    if (hnp_reader_status(&rd) != HNP_SUCCESS) {
+        HNP_WARN(rte->log, "malformed signal request dropped");
+        return;
+    }
+    if (d->odls != NULL && sig > 0 && sig < NSIG)
+        hnp_odls_signal_all(d->odls, sig);
+}
+
+void hnpd_register_proc_handlers(hnpd_t *d)
+{
+    hnp_rte_recv(d->rte, HNP_TAG_LAUNCH, on_launch, d);
+    hnp_rte_recv(d->rte, HNP_TAG_SIGNAL, on_signal, d);
+    hnpd_stdin_register(d);
+}
+
+void hnpd_procs_release(hnpd_t *d)
+{
+    hnpd_pmi_release(d);
+    hnpd_bind_release(d);
+    hnp_rte_timer_destroy(d->output_timer);
+    d->output_timer = NULL;
+    if (d->odls != NULL)
+        hnp_odls_destroy(d->odls);
+    d->odls = NULL;
+    for (uint32_t i = 0; d->procs != NULL && i < d->nlocal; i++) {
+        free(d->procs[i].out[0].data);
+        free(d->procs[i].out[1].data);
+        hnpd_stdin_release(&d->procs[i]);
+    }
+    free(d->procs);
+    d->procs = NULL;
+}

@@ -1,0 +1,140 @@
+/*
+ * hnp-info's default listing: every framework, the components found for it
+ * and where each came from, and the files that were skipped and why.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "info.h"
+
+#define VERSION_TEXT_LEN 16
+
+void hnp_info_version_text(uint32_t version, char *buf, size_t len)
+{
+    snprintf(buf, len, "%u.%u.%u", (unsigned)HNP_MCA_VERSION_MAJOR(version),
+             (unsigned)HNP_MCA_VERSION_MINOR(version),
+             (unsigned)HNP_MCA_VERSION_RELEASE(version));
+}
+
+void hnp_info_put_oneline(const char *text)
+{
+    for (const char *c = text; c != NULL && *c != '\0'; c++)
+        putchar(*c == '\n' || *c == '\r' ? ' ' : *c);
+}
+
+const char *hnp_info_source_detail(const hnp_param_info_t *info)
+{
+    const char *detail = info->source_detail;
+
+    if (detail == NULL || detail[0] == '\0' ||
+        strcmp(detail, hnp_param_source_name(info->source)) == 0)
+        return NULL;
+    return detail;
+}
+
+/* The selection list a user set for @p fw, or a note that none was. */
+static void print_selection(const hnp_setup_t *setup, const char *fw)
+{
+    hnp_param_info_t info;
+
+    if (hnp_param_lookup(hnp_mca_params(setup->mca), fw, &info) < 0 ||
+        info.value == NULL || info.value[0] == '\0') {
+        printf("  selection: every component, highest priority wins "
+               "(%s is not set)\n", fw);
+        return;
+    }
+    const char *detail = hnp_info_source_detail(&info);
+    printf("  selection: %s = %s (%s%s%s)\n", fw, info.value,
+           hnp_param_source_name(info.source), detail != NULL ? ", " : "",
+           detail != NULL ? detail : "");
+}
+
+static void print_component(const char *fw,
+                            const hnp_mca_component_entry_t *entry,
+                            bool parsable)
+{
+    const hnp_mca_component_t *c = entry->component;
+    char version[VERSION_TEXT_LEN], iface[VERSION_TEXT_LEN];
+
+    hnp_info_version_text(c->component_version, version, sizeof(version));
+    hnp_info_version_text(c->interface_version, iface, sizeof(iface));
+    if (parsable) {
+        printf("mca:%s:%s:version:%s\n", fw, c->name, version);
+        printf("mca:%s:%s:interface:%s\n", fw, c->name, iface);
+        printf("mca:%s:%s:path:", fw, c->name);
+        hnp_info_put_oneline(entry->path != NULL ? entry->path : "built-in");
+        putchar('\n');
+        return;
+    }
+    printf("  component %-14s version %-8s for interface %-8s %s%s\n",
+           c->name, version, iface, entry->path != NULL ? "from " : "",
+           entry->path != NULL ? entry->path : "built in");
+}
+
+static void print_failure(const char *fw, const hnp_mca_load_failure_t *f,
+                          bool parsable)
+{
+    const char *name = f->component != NULL ? f->component : "unknown";
+    const char *reason = f->reason != NULL ? f->reason : "unknown reason";
+
+    if (parsable) {
+        printf("mca:%s:%s:failed:", fw, name);
+        hnp_info_put_oneline(f->path);
+        putchar(':');
+        hnp_info_put_oneline(reason);
+        putchar('\n');
+        return;
+    }
+    printf("  FAILED    %-14s %s: %s\n", name, f->path, reason);
+}
+
+static void print_framework_head(const hnp_setup_t *setup,
+                                 const hnp_mca_framework_desc_t *desc,
+                                 bool parsable)
+{
+    char iface[VERSION_TEXT_LEN];
+
+    hnp_info_version_text(desc->interface_version, iface, sizeof(iface));
+    if (parsable) {
+        printf("framework:%s:interface:%s\n", desc->name, iface);
+        printf("framework:%s:description:", desc->name);
+        hnp_info_put_oneline(desc->description);
+        putchar('\n');
+        return;
+    }
+    printf("Framework %s (interface %s): %s\n", desc->name, iface,
+           desc->description);
+    print_selection(setup, desc->name);
+}
+
+static void print_framework(const hnp_setup_t *setup, hnp_mca_framework_t *fw,
+                            bool parsable, bool first)
+{
+    const hnp_mca_framework_desc_t *desc = hnp_mca_framework_desc(fw);
+    const hnp_mca_component_entry_t *entries = NULL;
+    const hnp_mca_load_failure_t *failures = NULL;
+
+    if (!parsable && !first)
+        putchar('\n');
+    print_framework_head(setup, desc, parsable);
+    size_t ncomponents = hnp_mca_framework_components(fw, &entries);
+    size_t nfailures = hnp_mca_framework_failures(fw, &failures);
+    if (!parsable && ncomponents == 0)
+        printf("  (no components found)\n");
+    for (size_t i = 0; i < ncomponents; i++)
+        print_component(desc->name, &entries[i], parsable);
+    for (size_t i = 0; i < nfailures; i++)
+        print_failure(desc->name, &failures[i], parsable);
+}
+
+int hnp_info_print_components(const hnp_setup_t *setup, bool parsable)
+{
+    hnp_mca_framework_t *frameworks[4];
+
+    size_t n = hnp_setup_frameworks(setup, frameworks);
+    for (size_t i = 0; i < n; i++)
+        print_framework(setup, frameworks[i], parsable, i == 0);
+    return HNP_SUCCESS;
+}

@@ -1,0 +1,47 @@
+/*
+ * Private to the daemon launcher: building the command lines and
+ * capturing what an agent prints (launch_agent.c).
+ */
+#ifndef HNP_LAUNCH_AGENT_H
+#define HNP_LAUNCH_AGENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "hnp_errors.h"
+#include "launcher.h"
+
+/* An agent's output is kept as its first and its last this many bytes. */
+#define LAUNCH_CAPTURE_HALF (16 * 1024)
+
+typedef struct launch_words {
+    char **argv;     /* what is executed, NULL-terminated */
+    char *command;   /* the same for messages */
+} launch_words_t;
+
+typedef struct launch_capture {
+    char head[LAUNCH_CAPTURE_HALF];
+    size_t head_len;
+    char tail[LAUNCH_CAPTURE_HALF];  /* ring of the latest bytes */
+    size_t tail_end;                 /* where the next byte goes */
+    size_t tail_len;
+    size_t total;                    /* everything ever appended */
+} launch_capture_t;
+
+size_t launch_strv_len(char *const *v);
+char **launch_strv_copy(char *const *v);
+void launch_strv_free(char **v);
+
+/** agent_argv..., node, "'daemon_path' 'arg'...": fills @p out. */
+int launch_words_agent(char *const *agent_argv, const char *node,
+                       const char *daemon_path, char *const *args,
+                       launch_words_t *out);
+/** daemon_path, args...: fills @p out. */
+int launch_words_local(const char *daemon_path, char *const *args,
+                       launch_words_t *out);
+
+void launch_capture_append(launch_capture_t *c, const void *data, size_t len);
+/** The capture as one string, with a marker where bytes were dropped. */
+char *launch_capture_render(const launch_capture_t *c);
+
+#endif /* HNP_LAUNCH_AGENT_H */

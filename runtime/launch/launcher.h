@@ -1,0 +1,91 @@
+/*
+ * Starting daemons: the code every plm shares. A request names a vpid, a
+ * node and the daemon's arguments; the launcher builds the agent's command
+ * line (agent and its arguments, the node, then the daemon's absolute path
+ * and arguments, each quoted for the remote shell), writes the job secret
+ * on the agent's stdin (never on a command line), captures what the agent
+ * prints, runs at most max_concurrent agents at once, and retries an agent
+ * that fails at the connection level (exit status 255, as ssh reports it)
+ * with exponential backoff. A node that is this machine is started by a
+ * plain fork/exec, without agent.
+ */
+#ifndef HNP_LAUNCH_H
+#define HNP_LAUNCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "procs/children.h"
+#include "hnp_tree.h"
+
+struct event_base;
+
+typedef struct hnp_launcher hnp_launcher_t;
+
+typedef struct hnp_launch_config {
+    char *const *agent_argv;   /**< e.g. {"ssh", "-x", NULL}; copied */
+    const char *daemon_path;   /**< absolute path of hnpd */
+    const char *secret_hex;    /**< written on the agent's stdin */
+    unsigned max_concurrent;   /**< agents alive at once; 0 = unlimited */
+    unsigned retries;          /**< extra attempts after an exit of 255 */
+    double retry_delay;        /**< seconds before the first retry; doubles */
+} hnp_launch_config_t;
+
+typedef struct hnp_launch_callbacks {
+    /** The agent for @p vpid failed for good. @p command is the exact
+     *  command line, @p output what the agent printed (stderr and stdout). */
+    void (*failed)(void *ctx, hnp_vpid_t vpid, const char *node,
+                   const char *command, int wait_status, const char *output);
+    /** The agent for @p vpid exited 0: the daemon has detached from it, or
+     *  has left the job while attached to it. */
+    void (*done)(void *ctx, hnp_vpid_t vpid);
+    void *ctx;
+} hnp_launch_callbacks_t;
+
+int hnp_launcher_create(hnp_launcher_t **out, struct event_base *base,
+                        hnp_children_t *children,
+                        const hnp_launch_config_t *config,
+                        const hnp_launch_callbacks_t *cb, char *err,
+                        size_t errlen);
+/**
+ * Queue the start of daemon @p vpid on @p node with @p args (NULL-terminated,
+ * copied) after the daemon's path. @p local: start it without the agent.
+ */
+int hnp_launcher_submit(hnp_launcher_t *l, hnp_vpid_t vpid, const char *node,
+                        char *const *args, bool local);
+/**
+ * Run @p argv (argv[0] by absolute path) on this machine as a launcher for
+ * other nodes, e.g. one `srun` for every daemon: secret on its stdin,
+ * output captured, callbacks as for a daemon (@p vpid names the request,
+ * @p label stands in for the node in messages). Not retried.
+ */
+int hnp_launcher_submit_command(hnp_launcher_t *l, hnp_vpid_t vpid,
+                                const char *label, char *const *argv);
+/** The command line used (or to be used) for @p vpid, or NULL. */
+const char *hnp_launcher_command(const hnp_launcher_t *l, hnp_vpid_t vpid);
+/**
+ * When the agent for @p vpid was last forked, in seconds of CLOCK_MONOTONIC,
+ * into @p at: what the launch model is calibrated from. HNP_ERR_NOT_FOUND
+ * for a request never started or started without the agent (local).
+ */
+int hnp_launcher_started_at(const hnp_launcher_t *l, hnp_vpid_t vpid,
+                            double *at);
+/**
+ * Daemon @p vpid has joined the job: its request no longer holds a slot, and
+ * its agent, which may live on with the daemon attached to it, is neither
+ * signalled nor reported failed from now on. Requests from
+ * hnp_launcher_submit_command are not daemons and are left alone.
+ */
+void hnp_launcher_joined(hnp_launcher_t *l, hnp_vpid_t vpid);
+/** Agents running or queued. */
+size_t hnp_launcher_pending(const hnp_launcher_t *l);
+/** Kill every running agent whose daemon has not joined (SIGTERM) and
+ *  drop the queue. */
+void hnp_launcher_cancel_all(hnp_launcher_t *l);
+void hnp_launcher_destroy(hnp_launcher_t *l);
+
+/** Quote @p arg for a POSIX shell (single quotes); malloc'd. */
+char *hnp_shell_quote(const char *arg);
+
+#endif /* HNP_LAUNCH_H */

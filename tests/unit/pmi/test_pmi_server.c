@@ -1,0 +1,800 @@
+/*
+ * Unit tests of the PMI server (runtime/pmi/server.c, pmi_commands.c): the
+ * tests play the processes' side over socketpairs and the daemon's side
+ * through the callbacks, on one event loop. Two local ranks (0 and 1) of a
+ * job of four; "another node" is a store of this test whose blob is merged
+ * into each fence.
+ *
+ * Every wait runs the loop with a deadline (a tick bounds each turn), so a
+ * server that fails to answer fails the test instead of hanging it.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <event2/event.h>
+
+#include "hnp_errors.h"
+#include "pmi/internal.h"
+#include "../loop_helpers.h"
+
+#define DEADLINE 10.0
+#define NLOCAL 2
+#define PEER_BUF (2u << 20)
+#define KVS "kvs_test_1"
+#define APPNUM 3 /* the program the ranks belong to (MPMD) */
+#define TEXT_OF(x) #x
+#define TEXT(x) TEXT_OF(x)
+#define APPNUM_TEXT TEXT(APPNUM) /* as the answers spell it */
+#define MAPPING "(vector,(0,2,2))"
+
+struct fixture;
+
+typedef struct peer {
+    struct fixture *f;
+    int fd;           /* the process's end, non-blocking */
+    char *buf;        /* read, not yet consumed */
+    size_t len;
+    bool eof;
+} peer_t;
+
+typedef struct fixture {
+    struct event_base *base;
+    struct event *tick;
+    hnp_pmi_server_t *srv;
+    peer_t peer[NLOCAL];
+    int fences;               /* fence_ready calls */
+    uint32_t fence_seq;
+    hnp_buffer_t blob;        /* the last fence_ready blob */
+    bool complete_at_once;    /* a one-node job: finish inside fence_ready */
+    int aborts, abort_code;
+    uint32_t abort_rank;
+    char abort_msg[256];
+    int errors, error_code;
+    uint32_t error_rank;
+    char error_msg[256];
+    bool destroy_on_error;
+    int finalized[NLOCAL];
+} fixture_t;
+
+/* ----------------------------------------------------- the daemon's side */
+
+static void on_fence_ready(void *ctx, uint32_t seq, const void *blob,
+                           size_t len)
+{
+    fixture_t *f = ctx;
+
+    f->fences++;
+    f->fence_seq = seq;
+    hnp_buffer_release(&f->blob);
+    hnp_buffer_init(&f->blob);
+    hnp_pack_bytes(&f->blob, blob, len);
+    if (f->complete_at_once) {
+        assert_int_equal(hnp_pmi_fence_merge(f->srv, seq, blob, len, NULL, 0),
+                         HNP_SUCCESS);
+        assert_int_equal(hnp_pmi_fence_complete(f->srv, seq, 0), HNP_SUCCESS);
+    }
+}
+
+static void on_abort(void *ctx, uint32_t rank, int code, const char *msg)
+{
+    fixture_t *f = ctx;
+
+    f->aborts++;
+    f->abort_rank = rank;
+    f->abort_code = code;
+    snprintf(f->abort_msg, sizeof(f->abort_msg), "%s", msg);
+}
+
+static void on_client_error(void *ctx, uint32_t rank, int code,
+                            const char *msg)
+{
+    fixture_t *f = ctx;
+
+    f->errors++;
+    f->error_rank = rank;
+    f->error_code = code;
+    snprintf(f->error_msg, sizeof(f->error_msg), "%s", msg);
+    if (f->destroy_on_error) {
+        hnp_pmi_server_destroy(f->srv);
+        f->srv = NULL;
+    }
+}
+
+static void on_finalized(void *ctx, uint32_t rank)
+{
+    fixture_t *f = ctx;
+    f->finalized[rank]++;
+}
+
+static int setup(void **state)
+{
+    static const uint32_t local[NLOCAL] = { 0, 1 };
+    static const hnp_pmi_attr_t attrs[] = { { "PMI_hwloc_xmlfile", "none" } };
+    hnp_pmi_config_t cfg = {
+        .size = 4, .kvsname = KVS, .process_mapping = MAPPING,
+        .local_ranks = local, .nlocal = NLOCAL, .job_attrs = attrs,
+        .njob_attrs = 1,
+    };
+    fixture_t *f = calloc(1, sizeof(*f));
+    hnp_pmi_callbacks_t cb = { on_fence_ready, on_abort, on_client_error,
+                               on_finalized, f };
+    struct timeval ten_ms = { 0, 10000 };
+    char err[256];
+
+    assert_non_null(f);
+    f->base = event_base_new();
+    f->tick = event_new(f->base, -1, EV_PERSIST, loop_tick, NULL);
+    event_add(f->tick, &ten_ms);
+    hnp_buffer_init(&f->blob);
+    assert_int_equal(hnp_pmi_server_create(&f->srv, f->base, &cfg, &cb, err,
+                                           sizeof(err)), HNP_SUCCESS);
+    for (uint32_t r = 0; r < NLOCAL; r++) {
+        int sv[2];
+        assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+        f->peer[r].f = f;
+        f->peer[r].fd = sv[0];
+        f->peer[r].buf = malloc(PEER_BUF);
+        assert_non_null(f->peer[r].buf);
+        assert_int_equal(hnp_pmi_server_add_client(f->srv, sv[1], r, APPNUM),
+                         HNP_SUCCESS);
+    }
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fixture_t *f = *state;
+
+    hnp_pmi_server_destroy(f->srv);
+    for (int r = 0; r < NLOCAL; r++) {
+        close(f->peer[r].fd);
+        free(f->peer[r].buf);
+    }
+    hnp_buffer_release(&f->blob);
+    event_free(f->tick);
+    event_base_free(f->base);
+    free(f);
+    return 0;
+}
+
+/* --------------------------------------------------- the process's side */
+
+static void pump(fixture_t *f, peer_t *p)
+{
+    event_base_loop(f->base, EVLOOP_ONCE);
+    while (!p->eof && p->len < PEER_BUF) {
+        ssize_t n = recv(p->fd, p->buf + p->len, PEER_BUF - p->len,
+                         MSG_DONTWAIT);
+        if (n > 0)
+            p->len += (size_t)n;
+        else if (n == 0)
+            p->eof = true;
+        if (n <= 0)
+            break;
+    }
+}
+
+/* Send all of @p text; while the socket is full, let the server read. */
+static void say_bytes(peer_t *p, const char *text, size_t len)
+{
+    double deadline = loop_now() + DEADLINE;
+
+    while (len > 0 && loop_now() < deadline) {
+        ssize_t n = send(p->fd, text, len, MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (n > 0) {
+            text += n;
+            len -= (size_t)n;
+        } else {
+            assert_true(errno == EAGAIN || errno == EWOULDBLOCK);
+            pump(p->f, p);
+        }
+    }
+    assert_int_equal(len, 0);
+}
+
+static void say(peer_t *p, const char *text)
+{
+    say_bytes(p, text, strlen(text));
+}
+
+/* A PMI-2 message: the length field, then the body. */
+static void say_v2(peer_t *p, const char *body)
+{
+    char head[24];
+
+    snprintf(head, sizeof(head), "%-6zu", strlen(body));
+    say(p, head);
+    say(p, body);
+}
+
+/* Wait for one PMI-1 line and check it (without its newline). */
+static void expect_line(fixture_t *f, int rank, const char *want)
+{
+    peer_t *p = &f->peer[rank];
+    double deadline = loop_now() + DEADLINE;
+    char *eol;
+
+    while ((eol = memchr(p->buf, '\n', p->len)) == NULL && !p->eof &&
+           loop_now() < deadline)
+        pump(f, p);
+    assert_non_null(eol);
+    size_t n = (size_t)(eol - p->buf);
+    *eol = '\0';
+    if (strcmp(p->buf, want) != 0)
+        fail_msg("rank %d got \"%s\", wanted \"%s\"", rank, p->buf, want);
+    memmove(p->buf, eol + 1, p->len - n - 1);
+    p->len -= n + 1;
+}
+
+/* Wait for one PMI-2 message and check its body. */
+static void expect_v2(fixture_t *f, int rank, const char *want)
+{
+    peer_t *p = &f->peer[rank];
+    double deadline = loop_now() + DEADLINE;
+    size_t body = 0;
+
+    while (loop_now() < deadline && !p->eof &&
+           (p->len < 6 || p->len < 6 + (body = strtoul(p->buf, NULL, 10))))
+        pump(f, p);
+    assert_true(p->len >= 6 && p->len >= 6 + body);
+    if (body != strlen(want) || memcmp(p->buf + 6, want, body) != 0)
+        fail_msg("rank %d got \"%.*s\", wanted \"%s\"", rank, (int)body,
+                 p->buf + 6, want);
+    memmove(p->buf, p->buf + 6 + body, p->len - 6 - body);
+    p->len -= 6 + body;
+}
+
+/* Send one request and check the one answer. */
+static void ask(fixture_t *f, int rank, const char *request, const char *want)
+{
+    say(&f->peer[rank], request);
+    expect_line(f, rank, want);
+}
+
+static void ask_v2(fixture_t *f, int rank, const char *request,
+                   const char *want)
+{
+    say_v2(&f->peer[rank], request);
+    expect_v2(f, rank, want);
+}
+
+/* Run the loop a while: nothing may arrive. */
+static void expect_silence(fixture_t *f, int rank)
+{
+    for (int i = 0; i < 5; i++)
+        pump(f, &f->peer[rank]);
+    assert_int_equal(f->peer[rank].len, 0);
+    assert_false(f->peer[rank].eof);
+}
+
+static void expect_eof(fixture_t *f, int rank)
+{
+    double deadline = loop_now() + DEADLINE;
+
+    while (!f->peer[rank].eof && loop_now() < deadline)
+        pump(f, &f->peer[rank]);
+    assert_true(f->peer[rank].eof);
+}
+
+/* The daemon's part of a fence: this node's blob back, another node's
+ * (one put, from a store of the test), then done. */
+static void finish_fence(fixture_t *f, const char *key, const char *value)
+{
+    hnp_pmi_kvs_t *remote;
+    hnp_buffer_t blob;
+
+    assert_int_equal(hnp_pmi_fence_merge(f->srv, f->fence_seq, f->blob.data,
+                                         f->blob.len, NULL, 0), HNP_SUCCESS);
+    assert_int_equal(hnp_pmi_kvs_create(&remote), HNP_SUCCESS);
+    hnp_pmi_kvs_put(remote, key, value, strlen(value), true);
+    hnp_buffer_init(&blob);
+    assert_int_equal(hnp_pmi_kvs_pack_pending(remote, &blob), HNP_SUCCESS);
+    assert_int_equal(hnp_pmi_fence_merge(f->srv, f->fence_seq, blob.data,
+                                         blob.len, NULL, 0), HNP_SUCCESS);
+    hnp_buffer_release(&blob);
+    hnp_pmi_kvs_destroy(remote);
+    assert_int_equal(hnp_pmi_fence_complete(f->srv, f->fence_seq, 0),
+                     HNP_SUCCESS);
+}
+
+static void v1_init(fixture_t *f, int rank)
+{
+    ask(f, rank, "cmd=init pmi_version=1 pmi_subversion=1\n",
+        "cmd=response_to_init pmi_version=1 "
+        "pmi_subversion=1 rc=0");
+}
+
+/* ---------------------------------------------------------------- PMI-1 */
+
+/* What MPICH's client asks at MPI_Init before its first fence. */
+static void v1_startup(fixture_t *f, int r)
+{
+    char want[128];
+
+    v1_init(f, r);
+    say(&f->peer[r], "cmd=get_maxes\n");
+    /* 1024 - 29 - strlen(KVS) - 63 */
+    snprintf(want, sizeof(want), "cmd=maxes kvsname_max=256 keylen_max=64 "
+             "vallen_max=%zu", (size_t)932 - strlen(KVS));
+    expect_line(f, r, want);
+    ask(f, r, "cmd=get_appnum\n", "cmd=appnum appnum=" APPNUM_TEXT);
+    ask(f, r, "cmd=get_universe_size\n", "cmd=universe_size size=4");
+    ask(f, r, "cmd=get_my_kvsname\n", "cmd=my_kvsname kvsname=" KVS);
+    ask(f, r, "cmd=get kvsname=" KVS " key=PMI_process_mapping\n",
+        "cmd=get_result rc=0 msg=success value=" MAPPING);
+}
+
+static void test_v1_full_sequence(void **state)
+{
+    fixture_t *f = *state;
+    char put[128];
+
+    for (int r = 0; r < NLOCAL; r++) {
+        v1_startup(f, r);
+        snprintf(put, sizeof(put), "cmd=put kvsname=" KVS
+                 " key=card-%d value=addr%d\n", r, r);
+        ask(f, r, put, "cmd=put_result rc=0 msg=success");
+    }
+    say(&f->peer[0], "cmd=barrier_in\n");
+    expect_silence(f, 0);
+    assert_int_equal(f->fences, 0);
+    say(&f->peer[1], "cmd=barrier_in\n");
+    for (int i = 0; i < 5 && f->fences == 0; i++)
+        pump(f, &f->peer[1]);
+    assert_int_equal(f->fences, 1);
+    assert_int_equal(f->fence_seq, 0);
+    expect_silence(f, 1);
+    finish_fence(f, "card-2", "addr2");
+    for (int r = 0; r < NLOCAL; r++) {
+        expect_line(f, r, "cmd=barrier_out");
+        ask(f, r, "cmd=get kvsname=" KVS " key=card-2\n",
+            "cmd=get_result rc=0 msg=success value=addr2");
+        ask(f, r, "cmd=get kvsname=" KVS " key=card-1\n",
+            "cmd=get_result rc=0 msg=success value=addr1");
+        ask(f, r, "cmd=get kvsname=" KVS " key=card-3\n",
+            "cmd=get_result rc=-1 msg=key_not_found");
+        ask(f, r, "cmd=finalize\n", "cmd=finalize_ack");
+        assert_int_equal(f->finalized[r], 1);
+        close(f->peer[r].fd);
+        f->peer[r].fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    }
+    for (int i = 0; i < 5; i++)
+        event_base_loop(f->base, EVLOOP_ONCE);
+    assert_int_equal(f->errors, 0);
+}
+
+/* The node's blob holds exactly the puts since the last fence. */
+static void test_v1_fence_blob_and_second_fence(void **state)
+{
+    fixture_t *f = *state;
+    hnp_pmi_kvs_t *seen;
+    size_t len;
+
+    f->complete_at_once = true;
+    for (int r = 0; r < NLOCAL; r++) {
+        v1_init(f, r);
+        say(&f->peer[r], r == 0 ? "cmd=put kvsname=" KVS " key=a value=1\n"
+                                : "cmd=put kvsname=" KVS " key=b value=2\n");
+        expect_line(f, r, "cmd=put_result rc=0 msg=success");
+        say(&f->peer[r], "cmd=barrier_in\n");
+    }
+    for (int r = 0; r < NLOCAL; r++)
+        expect_line(f, r, "cmd=barrier_out");
+    assert_int_equal(hnp_pmi_kvs_create(&seen), HNP_SUCCESS);
+    assert_int_equal(hnp_pmi_kvs_merge(seen, f->blob.data, f->blob.len, NULL,
+                                       0), HNP_SUCCESS);
+    assert_int_equal(hnp_pmi_kvs_count(seen), 2);
+    assert_string_equal(hnp_pmi_kvs_get(seen, "b", &len), "2");
+    hnp_pmi_kvs_destroy(seen);
+
+    /* Fence 1: nothing new was put, so the blob is empty. */
+    for (int r = 0; r < NLOCAL; r++)
+        say(&f->peer[r], "cmd=barrier_in\n");
+    for (int r = 0; r < NLOCAL; r++)
+        expect_line(f, r, "cmd=barrier_out");
+    assert_int_equal(f->fences, 2);
+    assert_int_equal(f->fence_seq, 1);
+    assert_int_equal(f->blob.len, 4);
+    /* The daemon cannot complete a fence twice, nor one not started. */
+    assert_int_equal(hnp_pmi_fence_complete(f->srv, 1, 0), HNP_ERR_BAD_PARAM);
+    assert_int_equal(hnp_pmi_fence_complete(f->srv, 2, 0), HNP_ERR_BAD_PARAM);
+    assert_int_equal(hnp_pmi_fence_merge(f->srv, 7, f->blob.data, f->blob.len,
+                                         NULL, 0), HNP_ERR_BAD_PARAM);
+}
+
+static void test_v1_fence_failure(void **state)
+{
+    fixture_t *f = *state;
+
+    for (int r = 0; r < NLOCAL; r++)
+        say(&f->peer[r], "cmd=barrier_in\n");
+    for (int i = 0; i < 10 && f->fences == 0; i++)
+        pump(f, &f->peer[0]);
+    assert_int_equal(f->fences, 1);
+    assert_int_equal(hnp_pmi_fence_complete(f->srv, 0, HNP_ERR_TIMEOUT),
+                     HNP_SUCCESS);
+    for (int r = 0; r < NLOCAL; r++)
+        expect_line(f, r, "cmd=barrier_out rc=-1 msg=fence_failed");
+}
+
+/* Partial lines, several requests in one write, and a request queued
+ * behind a fence: answers come in order, the fence's first. */
+static void test_v1_partial_and_batched(void **state)
+{
+    fixture_t *f = *state;
+    const char *init = "cmd=init pmi_version=1 pmi_subversion=1\n";
+
+    for (const char *c = init; *c != '\0'; c++) {
+        char one[2] = { *c, '\0' };
+        say(&f->peer[0], one);
+        pump(f, &f->peer[0]);
+    }
+    expect_line(f, 0, "cmd=response_to_init pmi_version=1 pmi_subversion=1 "
+                "rc=0");
+    say(&f->peer[0], "cmd=get_appnum\ncmd=get_universe_size\n\n"
+                     "cmd=barrier_in\ncmd=get_my_kvsname\n");
+    expect_line(f, 0, "cmd=appnum appnum=" APPNUM_TEXT);
+    expect_line(f, 0, "cmd=universe_size size=4");
+    expect_silence(f, 0);
+    f->complete_at_once = true;
+    say(&f->peer[1], "cmd=barrier_in\n");
+    expect_line(f, 0, "cmd=barrier_out");
+    expect_line(f, 0, "cmd=my_kvsname kvsname=" KVS);
+    expect_line(f, 1, "cmd=barrier_out");
+}
+
+static void test_v1_limits(void **state)
+{
+    fixture_t *f = *state;
+    char line[HNP_PMI_V1_INPUT_MAX];
+    size_t vmax = 932 - strlen(KVS);
+
+    v1_init(f, 0);
+    /* The longest value vallen_max allows goes in, one more does not. */
+    int n = snprintf(line, sizeof(line), "cmd=put kvsname=" KVS " key=k "
+                     "value=%0*d\n", (int)vmax - 1, 7);
+    assert_true(n > 0 && (size_t)n < sizeof(line));
+    ask(f, 0, line, "cmd=put_result rc=0 msg=success");
+    snprintf(line, sizeof(line), "cmd=put kvsname=" KVS " key=k value=%0*d\n",
+             (int)vmax, 7);
+    ask(f, 0, line, "cmd=put_result rc=-1 msg=value_too_long");
+    snprintf(line, sizeof(line), "cmd=put kvsname=" KVS " key=%065d value=1\n",
+             7);
+    ask(f, 0, line, "cmd=put_result rc=-1 msg=key_too_long");
+    ask(f, 0, "cmd=put kvsname=other key=k value=1\n",
+        "cmd=put_result rc=-1 msg=unknown_kvsname");
+    ask(f, 0, "cmd=put kvsname=" KVS " key=k\n",
+        "cmd=put_result rc=-1 msg=missing_key_or_value");
+    ask(f, 0, "cmd=init pmi_version=3 pmi_subversion=0\n",
+        "cmd=response_to_init pmi_version=1 pmi_subversion=1 "
+        "rc=-1 msg=unsupported_pmi_version");
+    assert_int_equal(f->errors, 0);
+
+    /* A line longer than any the protocol allows is not answered. */
+    memset(line, 'x', sizeof(line));
+    say_bytes(&f->peer[0], line, sizeof(line));
+    expect_eof(f, 0);
+    assert_int_equal(f->errors, 1);
+    assert_int_equal(f->error_code, HNP_ERR_BAD_PARAM);
+    assert_non_null(strstr(f->error_msg, "longer than 4096"));
+}
+
+static void test_v1_unsupported(void **state)
+{
+    fixture_t *f = *state;
+
+    v1_init(f, 0);
+    ask(f, 0, "cmd=publish_name service=s port=p\n",
+        "cmd=publish_result rc=-1 info=not_supported "
+        "msg=not_supported_by_hnp");
+    ask(f, 0, "cmd=get_ranks2hosts\n",
+        "cmd=put_ranks2hosts rc=-1 info=not_supported "
+        "msg=not_supported_by_hnp");
+    ask(f, 0, "cmd=frobnicate x=1\n", "cmd=error rc=-1 msg=unknown_command");
+    /* Two executables, two blocks, one answer. */
+    say(&f->peer[0], "mcmd=spawn\nnprocs=1\nexecname=a\ntotspawns=2\n"
+                     "spawnssofar=1\nargcnt=0\nendcmd\n");
+    expect_silence(f, 0);
+    ask(f, 0, "mcmd=spawn\nnprocs=1\nexecname=b\ntotspawns=2\n"
+              "spawnssofar=2\narg1=with blanks\nendcmd\n",
+        "cmd=spawn_result rc=-1 msg=spawn_is_not_supported");
+    ask(f, 0, "cmd=initack pmiid=0\n", "cmd=initack");
+    expect_line(f, 0, "cmd=set size=4");
+    expect_line(f, 0, "cmd=set rank=0");
+    expect_line(f, 0, "cmd=set debug=0");
+    assert_int_equal(f->errors, 0);
+}
+
+/* How a connection ends early: an abort (reported as such), or bytes
+ * that are not PMI (reported as an error). */
+static void test_abort_and_malformed(void **state)
+{
+    fixture_t *f = *state;
+
+    v1_init(f, 1);
+    say(&f->peer[1], "cmd=abort exitcode=13\n");
+    expect_eof(f, 1);
+    assert_int_equal(f->aborts, 1);
+    assert_int_equal(f->abort_rank, 1);
+    assert_int_equal(f->abort_code, 13);
+    assert_string_equal(f->abort_msg, "");
+    assert_int_equal(f->errors, 0);
+
+    say(&f->peer[0], "hello world\n");
+    expect_eof(f, 0);
+    assert_int_equal(f->errors, 1);
+    assert_int_equal(f->error_rank, 0);
+    assert_int_equal(f->error_code, HNP_ERR_BAD_PARAM);
+    assert_non_null(strstr(f->error_msg, "malformed PMI request"));
+}
+
+/* A process that spoke PMI must finalize before it hangs up; one that
+ * never spoke (not an MPI program) may go at any time. */
+static void test_close_without_finalize(void **state)
+{
+    fixture_t *f = *state;
+
+    v1_init(f, 0);
+    close(f->peer[0].fd);
+    close(f->peer[1].fd);
+    f->peer[0].fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    f->peer[1].fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    for (int i = 0; i < 10 && f->errors == 0; i++)
+        event_base_loop(f->base, EVLOOP_ONCE);
+    for (int i = 0; i < 5; i++)
+        event_base_loop(f->base, EVLOOP_ONCE);
+    assert_int_equal(f->errors, 1);
+    assert_int_equal(f->error_rank, 0);
+    assert_int_equal(f->error_code, HNP_ERR_IO);
+    assert_non_null(strstr(f->error_msg, "without finalizing"));
+}
+
+/* The daemon may tear the server down from inside a callback. */
+static void test_destroy_from_callback(void **state)
+{
+    fixture_t *f = *state;
+
+    f->destroy_on_error = true;
+    say(&f->peer[0], "cmd=get_appnum\nnot pmi\ncmd=get_appnum\n");
+    say(&f->peer[1], "cmd=get_appnum\n");
+    expect_line(f, 0, "cmd=appnum appnum=" APPNUM_TEXT);
+    expect_eof(f, 0);
+    assert_null(f->srv);
+    assert_int_equal(f->errors, 1);
+    expect_eof(f, 1);
+}
+
+/* ---------------------------------------------------------------- PMI-2 */
+
+static void v2_start(fixture_t *f, int rank)
+{
+    char want[256];
+
+    /* MPICH's PMI-2 client opens in PMI-1, then switches. */
+    ask(f, rank, "cmd=init pmi_version=2 pmi_subversion=0\n",
+        "cmd=response_to_init pmi_version=2 "
+        "pmi_subversion=0 rc=0");
+    snprintf(want, sizeof(want), "cmd=fullinit;pmijobid=" KVS ";pmirank=%d;"
+             "threaded=FALSE;", rank);
+    say_v2(&f->peer[rank], want);
+    snprintf(want, sizeof(want), "cmd=fullinit-response;rc=0;pmi-version=2;"
+             "pmi-subversion=0;rank=%d;size=4;appnum=" APPNUM_TEXT ";debugged=FALSE;"
+             "pmiverbose=FALSE;", rank);
+    expect_v2(f, rank, want);
+}
+
+static void test_v2_full_sequence(void **state)
+{
+    fixture_t *f = *state;
+
+    for (int r = 0; r < NLOCAL; r++) {
+        v2_start(f, r);
+        ask_v2(f, r, "cmd=job-getid;",
+               "cmd=job-getid-response;rc=0;jobid=" KVS ";");
+        ask_v2(f, r, "cmd=info-getjobattr;key=PMI_process_mapping;",
+               "cmd=info-getjobattr-response;rc=0;found=TRUE;"
+               "value=" MAPPING ";");
+        ask_v2(f, r, "cmd=info-getjobattr;key=universeSize;",
+               "cmd=info-getjobattr-response;rc=0;found=TRUE;"
+               "value=4;");
+        ask_v2(f, r, "cmd=info-getjobattr;key=nothing;",
+               "cmd=info-getjobattr-response;rc=0;found=FALSE;");
+        say_v2(&f->peer[r], r == 0 ? "cmd=kvs-put;key=bc-0;value=a;;b;"
+                                   : "cmd=kvs-put;key=bc-1;value=c;");
+        expect_v2(f, r, "cmd=kvs-put-response;rc=0;");
+        say_v2(&f->peer[r], "cmd=kvs-fence;");
+    }
+    for (int i = 0; i < 10 && f->fences == 0; i++)
+        pump(f, &f->peer[0]);
+    assert_int_equal(f->fences, 1);
+    finish_fence(f, "bc-2", "remote");
+    for (int r = 0; r < NLOCAL; r++) {
+        expect_v2(f, r, "cmd=kvs-fence-response;rc=0;");
+        ask_v2(f, r, "cmd=kvs-get;jobid=" KVS ";srcid=-1;key=bc-0;",
+               "cmd=kvs-get-response;rc=0;found=TRUE;value=a;;b;");
+        ask_v2(f, r, "cmd=kvs-get;jobid=" KVS ";srcid=2;key=bc-2;",
+               "cmd=kvs-get-response;rc=0;found=TRUE;value=remote;");
+        ask_v2(f, r, "cmd=kvs-get;jobid=" KVS ";srcid=3;key=bc-3;",
+               "cmd=kvs-get-response;rc=0;found=FALSE;");
+        ask_v2(f, r, "cmd=kvs-get;jobid=other;srcid=3;key=bc-0;",
+               "cmd=kvs-get-response;rc=0;found=FALSE;");
+        ask_v2(f, r, "cmd=finalize;", "cmd=finalize-response;rc=0;");
+        assert_int_equal(f->finalized[r], 1);
+    }
+    assert_int_equal(f->errors, 0);
+}
+
+/* The form without the PMI-1 opening; a thread id comes back as sent. */
+static void test_v2_direct_init_and_thrid(void **state)
+{
+    fixture_t *f = *state;
+
+    ask_v2(f, 0, "cmd=init;pmi-version=2;pmi-subversion=0;",
+           "cmd=response_to_init;rc=0;pmi-version=2;"
+           "pmi-subversion=0;");
+    ask_v2(f, 0, "cmd=job-getid;thrid=0x7f00;",
+           "cmd=job-getid-response;thrid=0x7f00;rc=0;jobid=" KVS
+           ";");
+    f->complete_at_once = true;
+    say_v2(&f->peer[0], "cmd=kvs-fence;thrid=0xabc;");
+    expect_silence(f, 0);
+    say(&f->peer[1], "cmd=barrier_in\n");   /* a PMI-1 neighbour */
+    expect_v2(f, 0, "cmd=kvs-fence-response;thrid=0xabc;rc=0;");
+    expect_line(f, 1, "cmd=barrier_out");
+    ask_v2(f, 0, "cmd=init;pmi-version=3;",
+           "cmd=response_to_init;rc=-1;pmi-version=2;"
+           "pmi-subversion=0;errmsg=hnp speaks PMI version 2.0;");
+}
+
+static void test_v2_node_attributes(void **state)
+{
+    fixture_t *f = *state;
+
+    v2_start(f, 0);
+    v2_start(f, 1);
+    ask_v2(f, 0, "cmd=info-getnodeattr;key=shm;wait=FALSE;",
+           "cmd=info-getnodeattr-response;rc=0;found=FALSE;");
+    say_v2(&f->peer[0], "cmd=info-getnodeattr;key=shm;wait=TRUE;thrid=t1;");
+    expect_silence(f, 0);
+    ask_v2(f, 1, "cmd=info-putnodeattr;key=shm;value=/dev/shm/x;",
+           "cmd=info-putnodeattr-response;rc=0;");
+    expect_v2(f, 0, "cmd=info-getnodeattr-response;thrid=t1;rc=0;found=TRUE;"
+              "value=/dev/shm/x;");
+    ask_v2(f, 1, "cmd=info-getnodeattr;key=shm;wait=TRUE;",
+           "cmd=info-getnodeattr-response;rc=0;found=TRUE;"
+           "value=/dev/shm/x;");
+    /* Node attributes stay on the node: kvs-get does not see them. */
+    ask_v2(f, 1, "cmd=kvs-get;key=shm;",
+           "cmd=kvs-get-response;rc=0;found=FALSE;");
+}
+
+/* PMI-2 values far beyond a PMI-1 line; a PMI-1 get refuses them. */
+static void test_v2_large_value(void **state)
+{
+    fixture_t *f = *state;
+    size_t n = 200000;
+    char *body = malloc(n + 64), *want = malloc(n + 64);
+
+    v2_start(f, 0);
+    v1_init(f, 1);
+    int len = snprintf(body, n + 64, "cmd=kvs-put;key=big;value=");
+    memset(body + len, 'z', n);
+    strcpy(body + len + n, ";");
+    ask_v2(f, 0, body, "cmd=kvs-put-response;rc=0;");
+    say_v2(&f->peer[0], "cmd=kvs-get;key=big;");
+    len = snprintf(want, n + 64, "cmd=kvs-get-response;rc=0;found=TRUE;"
+                   "value=");
+    memset(want + len, 'z', n);
+    strcpy(want + len + n, ";");
+    expect_v2(f, 0, want);
+    ask(f, 1, "cmd=get kvsname=" KVS " key=big\n",
+        "cmd=get_result rc=-1 msg=value_too_long_for_pmi1");
+    free(body);
+    free(want);
+}
+
+static void test_v2_unsupported_abort_and_garbage(void **state)
+{
+    fixture_t *f = *state;
+
+    v2_start(f, 0);
+    ask_v2(f, 0, "cmd=name-publish;name=svc;port=p;infokeycount=0;",
+           "cmd=name-publish-response;rc=-1;errmsg=name-publish is "
+           "not supported by hnp;");
+    ask_v2(f, 0, "cmd=spawn;ncmds=1;thrid=9;",
+           "cmd=spawn-response;thrid=9;rc=-1;errmsg=spawn is not "
+           "supported by hnp;");
+    say_v2(&f->peer[0], "cmd=abort;isworld=TRUE;msg=out of cheese;;;");
+    expect_eof(f, 0);
+    assert_int_equal(f->aborts, 1);
+    assert_int_equal(f->abort_rank, 0);
+    assert_int_equal(f->abort_code, 1);
+    assert_string_equal(f->abort_msg, "out of cheese;");
+    assert_int_equal(f->errors, 0);
+    /* A length field that is not a number ends the connection. */
+    say(&f->peer[1], "12345x");
+    expect_eof(f, 1);
+    assert_int_equal(f->errors, 1);
+    assert_non_null(strstr(f->error_msg, "not a number"));
+}
+
+/* ------------------------------------------------------------- the API */
+
+static void test_api_errors(void **state)
+{
+    fixture_t *f = *state;
+    static const uint32_t twice[] = { 1, 1 };
+    hnp_pmi_config_t cfg = { .size = 4, .kvsname = KVS, .local_ranks = twice,
+                             .nlocal = 2 };
+    hnp_pmi_callbacks_t cb = { on_fence_ready, NULL, NULL, NULL, f };
+    hnp_pmi_server_t *srv;
+    char err[256], *env[HNP_PMI_ENV_COUNT];
+    int sv[2];
+
+    assert_int_equal(hnp_pmi_server_create(&srv, f->base, &cfg, &cb, err,
+                                           sizeof(err)), HNP_ERR_BAD_PARAM);
+    assert_non_null(strstr(err, "local rank 1"));
+    cfg.nlocal = 1;
+    cfg.kvsname = "two words";
+    assert_int_equal(hnp_pmi_server_create(&srv, f->base, &cfg, &cb, err,
+                                           sizeof(err)), HNP_ERR_BAD_PARAM);
+    cfg.kvsname = KVS;
+    cb.fence_ready = NULL;
+    assert_int_equal(hnp_pmi_server_create(&srv, f->base, &cfg, &cb, err,
+                                           sizeof(err)), HNP_ERR_BAD_PARAM);
+
+    assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+    assert_int_equal(hnp_pmi_server_add_client(f->srv, sv[1], 3, APPNUM),
+                     HNP_ERR_BAD_PARAM);
+    close(sv[0]);
+    assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+    assert_int_equal(hnp_pmi_server_add_client(f->srv, sv[1], 0, APPNUM),
+                     HNP_ERR_EXISTS);
+    close(sv[0]);
+
+    assert_int_equal(hnp_pmi_client_env(f->srv, 1, 9, env), 4);
+    assert_string_equal(env[0], "PMI_FD=9");
+    assert_string_equal(env[1], "PMI_RANK=1");
+    assert_string_equal(env[2], "PMI_SIZE=4");
+    assert_string_equal(env[3], "PMI_JOBID=" KVS);
+    for (int i = 0; i < 4; i++)
+        free(env[i]);
+}
+
+int main(void)
+{
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+    const struct CMUnitTest tests[] = {
+        T(test_v1_full_sequence),
+        T(test_v1_fence_blob_and_second_fence),
+        T(test_v1_fence_failure),
+        T(test_v1_partial_and_batched),
+        T(test_v1_limits),
+        T(test_v1_unsupported),
+        T(test_abort_and_malformed),
+        T(test_close_without_finalize),
+        T(test_destroy_from_callback),
+        T(test_v2_full_sequence),
+        T(test_v2_direct_init_and_thrid),
+        T(test_v2_node_attributes),
+        T(test_v2_large_value),
+        T(test_v2_unsupported_abort_and_garbage),
+        T(test_api_errors),
+    };
+#undef T
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
