@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Generate configure and Makefile.in from configure.ac and Makefile.am.
 set -e
 cd "$(dirname "$0")"

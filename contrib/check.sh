@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Set up and run the whole test suite: install what is missing, then build
 # and run `make check` twice (components loaded at run time, and linked in
 # with --disable-dlopen), then `make distcheck`. Ends with one line

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Build hnp, install it under _build/install, and run a real job on a
 # simulated cluster of 16 nodes on this machine: each "node" gets its own
 # daemon, started through the local agent that stands in for ssh, and the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Install the Debian packages hnp needs to build and test. Installs only what
 # is missing; as non-root it prints the apt-get command instead.
 set -euo pipefail

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file hnp_errors.h
  * @brief Error codes shared by the core and every component.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file hnp_log.h
  * @brief The one logging facility of hnp.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file hnp_mca_base.h
  * @brief The component architecture as the programs drive it (not installed).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file hnp_param.h
  * @brief Registered, typed, tunable parameters.

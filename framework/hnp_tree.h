@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file hnp_tree.h
  * @brief Tree math shared by the routing components and the spawn trees.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The logging facility: named streams, one sink. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The component architecture's context and the lifecycle of a framework:
  * register (parameters, then find components and register theirs), open

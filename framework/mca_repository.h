@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The component repository (private to libhnpmca): finds the components of
  * one framework among the built-in ones and the shared objects on a search

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Selection lists: the value of a framework's own parameter, "a,b" to use
  * only those components or "^a,b" to use all but those.

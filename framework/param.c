@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The parameter registry: registration, setting values from any source,
  * and reading them back. See param_internal.h for how it is laid out.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The parameter registry's private structures, shared by framework/param*.c
  * and never installed.

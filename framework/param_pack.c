@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The values the HNP forwards to its daemons, as one buffer.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Where values come from besides hnp_param_set(): the environment and
  * parameter files. Each source is read whole and handed to param_assign()

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Names that were set but that nothing registered, and the registered
  * names the user probably meant.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Parameter values as text: strict parsing and canonical formatting, one
  * pair per type. Strict means the whole text must be the value, with no

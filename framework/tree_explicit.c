@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Trees that no formula describes, such as the greedy spawn tree: their
  * parent and children are stored once, in one allocation, and never change

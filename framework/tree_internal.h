@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Between tree.c, which dispatches on the kind of a tree, and
  * tree_explicit.c, which stores the trees no formula describes.

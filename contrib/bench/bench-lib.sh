@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # shellcheck shell=bash
 # Sourced by the benchmark drivers: messages, options and checks, running
 # a run, finding and ending its processes, the statistics of the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * empty_mpi.c: the MPI program of paper 002's second testbed. It does
  * nothing but join and leave the job, so the time of a run is the time

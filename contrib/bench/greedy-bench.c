@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * How long building the greedy spawn tree takes, and how much memory, for
  * a given number of processes: paper 001 reports 0.09 s for 100,000. Run

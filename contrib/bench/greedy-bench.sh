@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # The cost of building the greedy spawn tree (paper 001's Table I asks
 # 0.28 s for 100,000 processes): best and median milliseconds of 21 builds
 # and the peak resident memory of the whole program, for each size.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # launch-bench.sh: the launch benchmark of paper 002, section V, on one
 # machine. It times `hnp -N 1 /bin/true` on N simulated nodes for the flat
 # launcher (rsh) and the tree launcher (prsh, several δ), with

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # mpi-bench.sh: the second testbed of paper 002 on one machine. It times an
 # empty MPI program (empty_mpi.c: MPI_Init, MPI_Finalize) on N simulated
 # nodes × P processes, started by hnp (each exchange component) and by

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # peer-bench.sh: hnp beside its peers. The same job, /bin/true once on each
 # of N simulated nodes, started by hnp (the greedy prsh tree, and the flat
 # rsh for reference), by Open MPI's mpirun (with and without its tree

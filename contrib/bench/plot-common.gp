@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # plot-common.gp: what the benchmark plots share, loaded by plot-launch.gp
 # and plot-tree.gp once they have set OUT (the PNG), NROWS and NCOLS (the
 # panels): the terminal, the CSV conventions, the x axis (N on a log2

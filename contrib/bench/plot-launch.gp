@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # plot-launch.gp: launch time against the number of nodes, from the
 # launch-summary.csv that launch-bench.sh writes.
 #

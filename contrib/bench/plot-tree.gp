@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # plot-tree.gp: measured against modeled launch time of each spawn tree,
 # as paper 001's figure 4, from the tree-summary.csv that tree-bench.sh
 # writes.

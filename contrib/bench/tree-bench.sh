@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # tree-bench.sh: the launch model against reality, paper 001's figure 4 on
 # one machine. For each launch model (SEQ, REM) it times `hnp --timing -N 1
 # /bin/true` on N simulated nodes along the flat launcher (rsh), k-ary spawn

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file routed_chain.h
  * @brief `chain`, an example routed component built outside the hnp tree.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The `chain` component: its descriptor, its one parameter and its answer
  * to selection. The behaviour is in routed_chain_module.c.

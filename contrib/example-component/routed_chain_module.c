@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The `chain` module: what the runtime asks a routed component. Every
  * function is pure (the same answer in every process for the same

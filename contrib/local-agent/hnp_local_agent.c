@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * hnp-local-agent: stands in for ssh when every "node" of a test cluster
  * is this machine.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # A small real cluster on this machine, made of network namespaces, and its
 # removal. See README.md beside this file.
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The exchange framework's base: what the core needs to drive it (not installed). */
 #ifndef HNP_EXCHANGE_BASE_H
 #define HNP_EXCHANGE_BASE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file hnp_exchange.h
  * @brief The `exchange` framework: an all-gather among the runtime's processes.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file hnp_plm.h
  * @brief The `plm` framework: phase 1, one daemon onto every node.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The plm framework's base: what the core needs to drive it (not installed). */
 #ifndef HNP_PLM_BASE_H
 #define HNP_PLM_BASE_H

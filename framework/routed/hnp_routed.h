@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file hnp_routed.h
  * @brief The `routed` framework: who forwards to whom.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The routed framework's base: what the core needs to drive it (not installed). */
 #ifndef HNP_ROUTED_BASE_H
 #define HNP_ROUTED_BASE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Binding to cores through hwloc, kept in a module of its own
  * (hnp_bind_hwloc.so, beside the components) that a daemon loads only when

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * --bind-to core with hwloc: local rank i runs on core i of its node (see
  * bind.h for why this is a module of its own).

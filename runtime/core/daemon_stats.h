@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What a daemon cost: sent to the HNP when it leaves, shown by --timing. */
 #ifndef HNP_DAEMON_STATS_H
 #define HNP_DAEMON_STATS_H

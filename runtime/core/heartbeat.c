@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Heartbeats between routing neighbours. A daemon that dies closes its
  * connections and is noticed at once; one whose node hangs or drops off the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Phase 1 as every spawner sees it (Algorithm 1, "accept connection"): a
  * child that calls back gets the job's size, the parameters, the HNP's

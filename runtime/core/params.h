@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The runtime core's own parameters. Registered by every program at
  * start-up (so hnp-info lists them) and read by the runtime.

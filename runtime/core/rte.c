@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The runtime services of hnp_rte.h: identity, topology, messaging with
  * routing and forwarding, timers. Shared by the HNP and the daemon.

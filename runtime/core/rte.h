@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The runtime context behind hnp_rte.h, shared by the HNP and the daemon
  * (not installed). Everything a process of the runtime holds lives here and

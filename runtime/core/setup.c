@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Creating and tearing down the runtime context, and choosing its
  * components.

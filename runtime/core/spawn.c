@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The launch service of hnp_rte.h: starting daemons through the agent with
  * the shared launcher, and reporting what failed in words.

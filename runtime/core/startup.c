@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Start-up shared by the programs: parameter sources from the command line,
  * the environment and the files, then the component architecture with the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Start-up shared by hnp, hnpd and hnp-info: the parameter sources, the
  * component architecture, and the three frameworks registered (not yet

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The command line of hnp, in the style of mpirun. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The HNP's view of the processes: their output, their ends, the clock. */
 #include "config.h"
 

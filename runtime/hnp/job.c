@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The HNP's side of a job: phase 1 through the selected plm, phase 2
  * through the selected exchange, phase 3 as a broadcast down the routing

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The HNP's side of a job: phases, messages from the daemons, the end. */
 #ifndef HNP_JOB_H
 #define HNP_JOB_H

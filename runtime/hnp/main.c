@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hnp: what the user runs. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * plm_prsh_model=auto in the HNP: before the spawn tree is built, set
  * plm_prsh_seq and plm_prsh_rem from the estimate kept for the agent; once

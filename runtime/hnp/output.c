@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Where the processes' output goes in the HNP: hnp's stdout and stderr
  * (with --tag-output, every line prefixed by its rank), and with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * hnp --plan: the launch plan, modeled instead of measured.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * hnp --plan: what a launch would do, without launching. The spawn tree the
  * selected plm would build, its shape, the launch model's time of it

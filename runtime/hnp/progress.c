@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Watching phase 1 from the HNP: which daemons have joined and when. On a
  * terminal, a one-line progress display; after plm_base_launch_warn

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Setting a job up in the HNP: the runtime's processes, the daemon's
  * path, the trees, the handlers; then phase 1. */
 #include "config.h"

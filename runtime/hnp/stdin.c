@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * hnp's stdin, read in chunks and sent to the daemons of the processes
  * that get it (--stdin: rank 0 by default, all, or none). At most

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * --bind-to core: local rank i runs on core i of its node. hwloc and its
  * topology are loaded only when binding is asked for (bind.h), so that a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The daemon's life: call back to the spawn parent, receive the job's size,
  * parameters and subtree (Algorithm 1), spawn its own children if the plm

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The daemon (hnpd): one a node. */
 #ifndef HNP_DAEMON_H
 #define HNP_DAEMON_H

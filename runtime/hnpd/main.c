@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * hnpd: the daemon, started on every node by a plm component, never by
  * hand. Its command line says who it is and whom to call; the job secret

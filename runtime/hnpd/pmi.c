@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * MPI programs find their peers through the PMI wire protocol this daemon
  * serves on a socket handed to each process (PMI_FD). A fence is an

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The application processes of this node: start them from the launch
  * message (phase 3), forward their output to the HNP a line at a time, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * hnp's stdin, forwarded into the processes that get it (rank 0 by
  * default). Chunks are written as each pipe allows; the HNP sends at most a

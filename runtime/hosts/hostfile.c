@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Node lists: the hosts of a job, from --host ("a,b:4,node[1-8]:2") and
  * from hostfiles ("node[01-16] slots=8", '#' comments).

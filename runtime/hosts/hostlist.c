@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Slurm-style host ranges: "node[001-128,140]", "r[1-2]n[01-04]",
  * "a,b,c[1-3]".

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Hosts: Slurm-style ranges ("node[001-128,140]"), --host lists
  * ("a,b:4,c"), hostfiles ("name slots=N" lines, '#' comments). Names are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The job map: which rank runs on which node. Ranks fill each node's slots
  * in turn (by slot), or go round the nodes (by node); -N puts K on every

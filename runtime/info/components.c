@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * hnp-info's default listing: every framework, the components found for it
  * and where each came from, and the files that were skipped and why.

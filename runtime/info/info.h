@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * hnp-info's own pieces, shared by its files: the command-line options and
  * the two listings. Not installed.

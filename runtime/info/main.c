@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * hnp-info: what this installation of hnp consists of (frameworks and
  * components, where each was loaded from) and every parameter with its

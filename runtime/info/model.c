@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * hnp-info's view of the launch model (plm_prsh_model=auto): the estimate
  * per agent in ~/.hnp/launch-model, so that a user can see what the next

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * hnp-info --param: parameters grouped as a user names them, by framework
  * and component. A framework's own parameters (`routed`,

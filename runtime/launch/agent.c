@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The words of a daemon launch (see launch.h): what is executed and the
  * same command written for people, plus the capture of what an agent

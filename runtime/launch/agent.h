@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Private to the daemon launcher: building the command lines and
  * capturing what an agent prints (launch_agent.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Starting daemons: the code every plm shares. A request names a vpid, a
  * node and the daemon's arguments; the launcher builds the agent's command

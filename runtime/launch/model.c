@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The launch model file (see launch_model.h): parsing, the weighted
  * update, the atomic write, and fitting SEQ and REM to join times.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The calibrated launch model (plm_prsh_model=auto): per remote-shell
  * agent, a running estimate of paper 001's SEQ and REM, kept in the user's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Addresses for the OOB: which local addresses carry traffic
  * (oob_tcp_if_include / oob_tcp_if_exclude), the URI syntax, and the order

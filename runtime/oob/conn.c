@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * One OOB connection: the outgoing connect through a peer's addresses, the
  * hello exchange, then frames in and out.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Private to the OOB's files (oob_tcp.c, oob_peer.c, oob_conn.c,
  * oob_addr.c) and its unit test. Nothing here is part of the contract of

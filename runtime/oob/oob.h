@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Out-of-band messaging over TCP on libevent: connections to direct peers
  * only. Routing (which peer is the next hop) is the caller's business.

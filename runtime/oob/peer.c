@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The OOB's peers: a table by vpid, each peer's send queue, and the
  * peer_up / peer_down transitions.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The OOB object: configuration, listeners, the public entry points of
  * oob.h, and the deferred teardown that lets user callbacks call anything.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The PMI requests and their answers, PMI-1 then PMI-2.
  *

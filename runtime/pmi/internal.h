@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Inside the PMI server (runtime/pmi*.c): the wire codec, the key-value
  * store, and the server's and connections' state shared by the connection

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The PMI key-value store of one node, the blob a fence ships, and the
  * process mapping string.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The PMI wire codec: where a message ends in a byte stream, what it says,
  * and how an answer is written, for both PMI-1 lines and PMI-2

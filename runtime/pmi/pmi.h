@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The PMI wire-protocol server a daemon embeds: it answers the application
  * processes of its node in the protocol MPICH, MVAPICH and Intel MPI speak

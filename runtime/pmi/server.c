@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The PMI server: one connection a local process, read and answered on the
  * daemon's event loop, and the node's side of every fence.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The child watcher: one SIGCHLD event on the loop, waitpid(-1) to reap.
  *

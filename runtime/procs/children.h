@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Child processes on the event loop: one SIGCHLD handler a process, and a
  * callback per watched pid when it is reaped. Used by the daemon launcher

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * vfork/exec with everything prepared before the vfork (see forkexec.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fork/exec shared by the local launcher (odls.c) and the daemon launcher
  * (launch.c). Private to the runtime core.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Local launch (see odls.h): fork/exec the node's processes, forward their
  * output as it comes, report each exit once its output is complete.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Local launch: a daemon forks and watches the application processes of its
  * node. Each process gets its environment, a working directory, stdin from

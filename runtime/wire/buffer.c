@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Message buffers: a growable packer and a bounds-checked reader.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The wire codec of runtime messages: the connection hello and the frame
  * header (see frame.h for the layout), and the job secret.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The wire format of runtime messages (pure codec, no I/O).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * A growable byte buffer with typed packing, and a bounds-checked reader.
  * Integers travel in network byte order; strings and blobs carry a 32-bit

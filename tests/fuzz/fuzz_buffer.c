@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Fuzz target: the message reader over arbitrary bytes.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Replays inputs through a fuzz target without libFuzzer, so every build
  * (gcc included) compiles the targets and runs the corpus in `make check`.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Fuzz target: the bytes a peer sends down a fresh connection.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Fuzz target: the PMI wire codec, fence blobs and process mappings
  * (runtime/pmi/parse.c, runtime/pmi/kvs.c).

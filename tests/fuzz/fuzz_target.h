@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * What every fuzz target provides, and how it reports a broken invariant.
  *

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Writes the seed corpus of the fuzz targets (tests/fuzz/corpus/) byte by
 # byte from the layouts documented in runtime/wire/frame.h and fuzz_frame.c /
 # fuzz_buffer.c, independently of the codec under test.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # plm_prsh_model=auto: two greedy launches through the local agent costing
 # SEQ = 0.05 s and REM = 0.2 s leave an estimate for the agent in
 # ~/.hnp/launch-model (HOME is private to the test), hnp-info shows it,

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # hnp on a real small cluster: network namespaces with real sshd and Slurm
 # (contrib/testcluster). rsh and prsh over ssh, slurm under salloc, with
 # both exchanges and every routing; each process must run on the node it

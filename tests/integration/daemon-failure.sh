@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # A daemon that dies, or whose node hangs, ends the job with a message
 # naming the node; its processes die with it, the other daemons leave, and
 # nothing is left behind.

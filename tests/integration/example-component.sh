@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # The out-of-tree example component, as a third party would use it:
 #   1. install this build tree into a scratch directory,
 #   2. build contrib/example-component with its own Makefile against that

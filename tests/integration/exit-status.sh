@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Exit statuses propagate, the first failure kills the rest, and hnp says
 # which rank on which node failed and why.
 . "$top_srcdir/tests/integration/lib.sh"

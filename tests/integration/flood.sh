@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The flood exchange (Algorithm 2) with real daemons: under plm rsh (a flat
 # spawn tree) with every routing topology, on 1, 2, 16 and 37 nodes, and
 # under plm prsh (a δ = 2 spawn tree) when it is built. Every rank runs once

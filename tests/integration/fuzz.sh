@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # The fuzz targets of the wire codec (tests/fuzz/). Always: checks that the
 # checked-in seed corpus is what make-corpus.sh writes, and replays it
 # through the replay programs `make check` built. Then, when clang can build

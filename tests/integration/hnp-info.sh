@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # hnp-info as a user sees it: the in-tree routed components with their
 # versions and origin, a broken file on the component path, every parameter
 # source and their precedence, and the errors and warnings a user gets for

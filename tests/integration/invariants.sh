@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The resource invariants of the scalable launch, measured at 128 nodes: a
 # daemon holds at most δ + 1 + k connections (spawn children, spawn
 # parent, routing neighbours), and the HNP O(δ + k), never O(N).

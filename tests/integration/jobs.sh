@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # What a user of mpirun expects of a job: several programs in one job,
 # environment and working directory, tagged and saved output, a time limit.
 . "$top_srcdir/tests/integration/lib.sh"

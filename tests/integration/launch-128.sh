@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # 128 simulated nodes started by the flat launcher (rsh: the HNP starts
 # every daemon; prsh.sh has the tree): one daemon each, every rank once, a
 # distinct node for every rank.

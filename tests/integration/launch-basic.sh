@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Every rank runs once, with the right environment, on the node the map
 # gives it; output is complete; nothing is left behind. 1, 2 and 16 nodes.
 . "$top_srcdir/tests/integration/lib.sh"

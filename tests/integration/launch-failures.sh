@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Launch failures: hnp stops the job, names each missing node with the exact
 # command and the agent's words, exits non-zero, and leaves nothing behind.
 . "$top_srcdir/tests/integration/lib.sh"

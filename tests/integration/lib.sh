@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Sourced by the integration tests: a simulated cluster on this machine.
 #
 # Daemons are started through the local agent (a stand-in for ssh) with node

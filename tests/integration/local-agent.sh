@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # hnp-local-agent behaves as ssh does for a launcher: options skipped,
 # the command run by a shell, stdin/stdout and exit status passed through,
 # refused and flaky hosts failing like ssh, and the launch-cost model

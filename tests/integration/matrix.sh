@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Every combination of launcher (rsh, prsh), routing (direct, radix,
 # binomial) and exchange (gather_scatter, flood) on node counts at the
 # trees' boundaries: δ, δ+1, δ²+δ+1 and a prime, with δ = k = 3.

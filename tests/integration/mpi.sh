@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # MPI programs built against an unmodified MPICH run under hnp: they find
 # their peers through the PMI wire protocol the daemons serve, the fences
 # going through either exchange component.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Output of every process arrives complete, each process's lines in order,
 # no line of one process cut into another's; stderr stays stderr.
 . "$top_srcdir/tests/integration/lib.sh"

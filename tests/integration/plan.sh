@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # hnp --plan: the launch model's ranking of spawn trees for 1000 processes
 # agrees with Table II of paper 001, csv and dot are well formed, nothing
 # is launched; and prsh launches along the greedy tree it plans.

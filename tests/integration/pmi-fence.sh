@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The applications' key-value fence at scale: 1024 processes on 64 nodes,
 # ~1 KB each, over both exchange components.
 . "$top_srcdir/tests/integration/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # plm prsh, the tree spawn: every daemon is started by its parent in the
 # spawn tree (δ-ary, or the routing tree for δ = 0), every rank runs once
 # on its node, a launch failure deep in the tree ends the job and names the

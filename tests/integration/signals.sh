@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Signals sent to hnp reach every process; a second SIGINT kills at once.
 . "$top_srcdir/tests/integration/lib.sh"
 

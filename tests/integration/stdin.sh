@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # hnp's stdin goes to rank 0 (or all ranks, or none); the others read end of
 # file; large input arrives whole.
 . "$top_srcdir/tests/integration/lib.sh"

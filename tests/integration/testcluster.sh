@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # contrib/testcluster for real: four nodes in network namespaces, each with
 # its own sshd and slurmd; ssh and srun reach every node under its own host
 # name; a second up changes nothing; down leaves nothing behind. Skipped

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A small MPI program for hnp's tests: a token around a ring, an
  * MPI_Allreduce and a barrier; each rank checks what it got and says so.
  * With an argument "abort R C", rank R calls MPI_Abort(..., C) instead. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * An MPI program for tests/pmi/mpich.sh: start-up (PMI puts, fences and
  * gets inside MPI_Init), a collective that needs every peer's address, and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # The PMI server against the clients MPI libraries really use, through
 # tests/pmi/pmi-serve (one node, N processes):
 #  - MPICH's PMI-1 client, inside an MPI program built with MPICH's mpicc:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * pmi-serve: run N copies of a program on this machine as one job, served
  * by the PMI server alone, the way hnpd will serve a node's processes. It

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * A PMI-2 client for tests/pmi/mpich.sh, built on Slurm's libpmi2 (the
  * MPICH PMI-2 client Slurm ships): init, job id and process mapping, a put

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * A PMI-1 client with no MPI library: puts a value as long as the server
  * allows, fences, and reads back the values of two other ranks — what an

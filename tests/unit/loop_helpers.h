@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Event-loop helpers for the unit tests of code that runs on libevent:
  * a timer callback that only wakes the loop, the monotonic clock, and

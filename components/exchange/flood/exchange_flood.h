@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file exchange_flood.h
  * @brief The `flood` exchange component: Algorithm 2 of paper 002.

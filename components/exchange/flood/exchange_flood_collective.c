@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The `flood` exchange: the table of one all-gather (one id) — its entries,
  * the order they were learnt in, each neighbour's cursor — and its report

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The `flood` exchange component: descriptor, the parameter
  * `exchange_flood_batch_delay` and selection.

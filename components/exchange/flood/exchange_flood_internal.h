@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The `flood` exchange's state and the functions its files share (not
  * installed). One flood_state_t a process; in it, one flood_coll_t per

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The `flood` exchange: a process's flooding state, its contribution, and
  * the flush that forwards, once per event-loop turn (or batch delay), all

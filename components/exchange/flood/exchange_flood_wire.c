@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The `flood` exchange on the wire: what goes out to one neighbour, cut
  * into messages of bounded size, and what comes in, checked whole before

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file exchange_gather_scatter.h
  * @brief The `gather_scatter` exchange component: the vanilla all-gather.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The `gather_scatter` exchange component: descriptor and selection. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The `gather_scatter` exchange: contributions go to the HNP, the full
  * table comes back. Several all-gathers (told apart by id) may run at once.

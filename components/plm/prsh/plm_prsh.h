@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file plm_prsh.h
  * @brief The `prsh` plm component: the tree spawn of paper 002 (Algorithm 1).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The `prsh` plm component: descriptor, the `plm_prsh_spawning_degree`
  * parameter and selection. The agent it starts daemons with is the one

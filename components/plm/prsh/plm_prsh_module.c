@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The `prsh` plm module: every process of the runtime spawns its own
  * children in the spawn tree (Algorithm 1 of paper 002).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file plm_rsh.h
  * @brief The `rsh` plm component: the vanilla launch.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The `rsh` plm component: descriptor and selection. Its parameters
  * (plm_rsh_agent, plm_rsh_num_concurrent, ...) belong to the launch code
  * every plm shares, so the runtime registers them. */

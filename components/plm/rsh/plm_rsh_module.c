@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The `rsh` plm module: the HNP loops over every daemon. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file plm_slurm.h
  * @brief The `slurm` plm component: one `srun` starts every daemon.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The `slurm` plm component: descriptor, parameters and selection. */
 #include "config.h"
 

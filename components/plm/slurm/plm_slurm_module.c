@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The `slurm` plm module: the allocation's nodes, and one srun. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file routed_binomial.h
  * @brief The `binomial` routed component: a binomial tree rooted at the HNP.

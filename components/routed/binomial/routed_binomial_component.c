@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The `binomial` routed component: descriptor and selection. The tree has
  * no shape to tune, so there is no parameter.

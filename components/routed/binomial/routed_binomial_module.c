@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The `binomial` routed module, answered by the shared tree math so that
  * the spawn tree and the routes are the same object.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file routed_direct.h
  * @brief The `direct` routed component: every daemon talks to the HNP.

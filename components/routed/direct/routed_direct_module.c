@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The `direct` routed module: the flat tree, where the HNP is everyone's
  * parent. Every answer comes from the shared tree math, so the spawn tree

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file routed_radix.h
  * @brief The `radix` routed component: a k-ary tree rooted at the HNP.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The `radix` routed component: descriptor, the `routed_radix_degree`
  * parameter and selection.

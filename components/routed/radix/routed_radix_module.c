@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The `radix` routed module: a k-ary tree with k = routed_radix_degree,
  * answered by the shared tree math so that the spawn tree and the routes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The simulated job of the flood exchange's unit tests (flood_sim.h). */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * A simulated job for the unit tests of the `flood` exchange: every process
  * of a spawn tree with its own flood state, the runtime services the

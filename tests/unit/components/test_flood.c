@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Unit tests of the `flood` exchange (Algorithm 2 of paper 002).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* plm slurm: reading Slurm's description of an allocation. */
 #include "config.h"
 

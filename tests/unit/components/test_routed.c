@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Unit tests of the three in-tree routed components (direct, radix,
  * binomial), whose sources are compiled into this program: their

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Helpers shared by the parameter registry's unit tests. */
 #ifndef HNP_TEST_PARAM_FIXTURE_H
 #define HNP_TEST_PARAM_FIXTURE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The fixture shared by the repository and framework tests. */
 #include "repository_fixture.h"
 

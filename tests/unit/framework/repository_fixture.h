@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The fixture shared by test_repository (the loader) and test_framework
  * (the lifecycle): a fresh temporary directory per test into which the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Unit tests of the framework lifecycle: selection by priority and by the
  * user's include or exclude list, the errors and warnings about components

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Unit tests of the greedy spawn tree and the launch model of paper 001
  * (framework/tree_greedy.c, framework/tree_explicit.c).

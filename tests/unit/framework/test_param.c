@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Unit tests of the parameter registry (framework/param*.c): types,
  * registration, sources and their precedence, synonyms.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Unit tests of the component repository: the test-only components
  * (tests/unit/framework/components) are copied from the build tree into a fresh

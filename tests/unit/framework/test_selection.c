@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Unit tests of selection lists: "a,b" includes, "^a,b" excludes. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Unit tests of host expressions (runtime/hosts/hostlist.c) and of node lists from
  * --host and hostfiles (runtime/hosts/hostfile.c).

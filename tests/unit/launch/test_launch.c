@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Unit tests of the daemon launcher (runtime/launch/launcher.c, launch_agent.c,
  * with children.c and forkexec.c).

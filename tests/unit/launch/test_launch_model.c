@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Unit tests of the launch model file (runtime/launch/model.c): parsing,
  * the weighted update, the atomic write and the fit of SEQ and REM.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The fixture of test_oob (see oob_fixture.h). */
 #include "config.h"
 

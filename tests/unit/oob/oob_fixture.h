@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The fixture of test_oob: one event base with a captured log per test,
  * OOB instances ("nodes") that record what their callbacks saw, and raw

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Unit tests of the OOB (runtime/oob_*.c): several instances in this one
  * process on one event base, talking over 127.0.0.1 only. Every wait has a

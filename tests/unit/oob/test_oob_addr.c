@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Unit tests of the OOB's address handling (runtime/oob/addr.c): URI syntax,
  * the order in which a peer's addresses are tried, and the

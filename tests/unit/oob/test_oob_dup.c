@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Unit tests of simultaneous connections (runtime/oob/internal.h,
  * "Simultaneous connections"): OOBs that really race each other, checked

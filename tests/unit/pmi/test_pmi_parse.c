@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Unit tests of the PMI wire codec (runtime/pmi/parse.c) and of the
  * key-value store, fence blobs and process mapping (runtime/pmi/kvs.c):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Unit tests of the PMI server (runtime/pmi/server.c, pmi_commands.c): the
  * tests play the processes' side over socketpairs and the daemon's side

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Unit tests of the child watcher (runtime/procs/children.c): exit statuses and
  * signals reach the callback of the right pid exactly once, unwatched and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Unit tests of local launch (runtime/procs/odls.c, with children.c and
  * forkexec.c): output complete and in order, every exit reported after its

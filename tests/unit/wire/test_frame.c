@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Unit tests of the wire codec (runtime/wire/frame.c): the hello, the frame
  * header and the job secret.

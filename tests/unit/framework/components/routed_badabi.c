@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Test-only component claiming a component-architecture version this hnp
  * does not have: the loader must reject it before reading any other field.

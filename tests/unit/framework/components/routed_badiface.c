@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Test-only component built against a routed interface one major version
  * ahead of this hnp's: the loader must reject it.

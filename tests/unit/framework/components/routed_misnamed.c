@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Test-only component whose file (mca_routed_misnamed.so) and symbol say
  * "misnamed" while its descriptor says "othername": the loader must reject it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Test-only shared object that exports a descriptor under the wrong name
  * (mca_routed_nosymbol_descriptor, not ..._component): the loader must

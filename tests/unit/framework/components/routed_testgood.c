@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Test-only component: a well-formed routed component with one parameter,
  * routed_testgood_priority, which its query returns as its priority.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
 #
-# check-includes.sh [SRCDIR]: the dependency rules of the source tree
+# check-layout.sh [SRCDIR]: the dependency rules of the source tree
 # (ARCHITECTURE.md, "Dependency direction"), checked on every #include "..."
 # of framework/, components/, runtime/ and tests/. Each quoted include is
 # resolved as the compiler resolves it (the including file's folder, then
@@ -18,6 +18,9 @@
 #   a component      its own folder and installed headers only
 #   X/internal.h, X/*_internal.h
 #                    only from folder X and from X's tests
+#
+# And every source file (C, shell, make fragments, man pages) carries an
+# SPDX-License-Identifier line.
 #
 # Prints one line a broken rule (file:line, the include, the rule) and exits
 # 1 if there is any; exits 0 silently otherwise.
@@ -132,6 +135,13 @@ while IFS= read -r file; do
                       print NR ":" n }' "$file")
 done < <(find framework components runtime tests -name '*.[ch]' | sort)
 
+while IFS= read -r file; do
+    grep -q 'SPDX-License-Identifier: ' "$file" && continue
+    echo "$file: no SPDX-License-Identifier line"
+    violations=$((violations + 1))
+done < <(git ls-files 2>/dev/null | grep -E '(\.(c|h|sh|inc|am|ac|gp|in|[178])|/Makefile|\.ci/run)$' ||
+         find framework components runtime tests contrib -name '*.[ch]' -o -name '*.sh' -o -name '*.inc')
+
 [ "$violations" -eq 0 ] && exit 0
-echo "$violations include(s) break the dependency rules" >&2
+echo "$violations line(s) above break the rules of the tree" >&2
 exit 1
