@@ -18,7 +18,6 @@
 struct hnp_rte_heartbeat {
     double interval;
     unsigned misses;
-    hnp_rte_silent_fn silent;
     hnp_vpid_t *neighbours; /* routing parent first (if any), then children */
     double *last_heard;     /* [nprocs], by vpid; 0: not heard from yet */
     uint32_t count;
@@ -67,15 +66,14 @@ static void beat(hnp_rte_t *rte, void *cbdata)
         if (hb->last_heard[v] > 0 && now - hb->last_heard[v] > limit) {
             double silent_for = now - hb->last_heard[v];
             hb->last_heard[v] = 0; /* report once */
-            hb->silent(rte, v, silent_for);
+            hnp_rte_neighbour_silent(rte, v, silent_for);
         }
     }
     if (!rte->closing)
         hb->timer = hnp_rte_timer_create(rte, hb->interval, beat, hb);
 }
 
-int hnp_rte_heartbeat_start(hnp_rte_t *rte, double interval, unsigned misses,
-                            hnp_rte_silent_fn silent)
+int hnp_rte_heartbeat_start(hnp_rte_t *rte, double interval, unsigned misses)
 {
     struct hnp_rte_heartbeat *hb;
     uint32_t kids;
@@ -98,7 +96,6 @@ int hnp_rte_heartbeat_start(hnp_rte_t *rte, double interval, unsigned misses,
     hb->count += hnp_rte_route_children(rte, hb->neighbours + hb->count, kids);
     hb->interval = interval;
     hb->misses = misses > 0 ? misses : 1;
-    hb->silent = silent;
     rte->heartbeat = hb;
     hnp_rte_recv(rte, HNP_TAG_HEARTBEAT, on_heartbeat, hb);
     hb->timer = hnp_rte_timer_create(rte, interval, beat, hb);

@@ -101,9 +101,8 @@ static void on_join(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
     rte->spawn_joined++;
     HNP_VERBOSE(rte->log, 5, "spawn child %u joined (%u of %u)", src,
                 rte->spawn_joined, hnp_rte_spawn_children(rte, NULL, 0));
-    if (rte->spawn_joined == hnp_rte_spawn_children(rte, NULL, 0) &&
-        rte->role.spawn_complete != NULL)
-        rte->role.spawn_complete(rte);
+    if (rte->spawn_joined == hnp_rte_spawn_children(rte, NULL, 0))
+        hnp_rte_spawn_complete(rte);
 }
 
 static int send_up(hnp_rte_t *rte, hnp_vpid_t vpid)

@@ -59,8 +59,14 @@ typedef struct hnp_rte_role {
     void (*peer_up)(hnp_rte_t *rte, hnp_vpid_t peer);
     void (*peer_down)(hnp_rte_t *rte, hnp_vpid_t peer, size_t unsent);
     void (*failure)(hnp_rte_t *rte, int status, const char *message);
-    /* every spawn child of this process has joined: phase 1 done here */
-    void (*spawn_complete)(hnp_rte_t *rte);
+    /* phase 2 has started here (every spawn child joined): the HNP sends
+     * the launch now, so that phase 3 overlaps phase 2 */
+    void (*exchange_started)(hnp_rte_t *rte);
+    /* this process holds every daemon's contact */
+    void (*contacts_complete)(hnp_rte_t *rte);
+    /* routing neighbour @p vpid is gone; @p why completes "the daemon on
+     * node N (vpid V) ..." (hnp_rte_describe_lost) */
+    void (*neighbour_lost)(hnp_rte_t *rte, hnp_vpid_t vpid, const char *why);
     /* HNP: daemon @p vpid has joined the job (reported up the spawn tree) */
     void (*daemon_up)(hnp_rte_t *rte, hnp_vpid_t vpid);
     /* the OOB holds nothing more to send: written, or dropped with its peer */
@@ -148,11 +154,19 @@ int hnp_rte_xcast(hnp_rte_t *rte, uint32_t tag, const void *data, size_t len);
 int hnp_rte_send_spawn_children(hnp_rte_t *rte, uint32_t tag,
                                 const void *data, size_t len);
 
-/* rte_heartbeat.c: routing neighbours that fall silent */
-typedef void (*hnp_rte_silent_fn)(hnp_rte_t *rte, hnp_vpid_t vpid,
-                                  double seconds);
-int hnp_rte_heartbeat_start(hnp_rte_t *rte, double interval, unsigned misses,
-                            hnp_rte_silent_fn silent);
+/* contacts.c: phase 2, the same in the HNP and in a daemon */
+/** Every spawn child of this process has joined (or it has none): offer
+ *  this process's contact to the exchange, then role.exchange_started. */
+void hnp_rte_spawn_complete(hnp_rte_t *rte);
+/** The heartbeat found routing neighbour @p vpid silent for @p seconds:
+ *  role.neighbour_lost with the one description of it. */
+void hnp_rte_neighbour_silent(hnp_rte_t *rte, hnp_vpid_t vpid, double seconds);
+/** "the daemon on node N (vpid V) WHY" into @p out; snprintf's result. */
+int hnp_rte_describe_lost(const hnp_rte_t *rte, hnp_vpid_t vpid,
+                          const char *why, char *out, size_t outlen);
+
+/* heartbeat.c: routing neighbours that fall silent */
+int hnp_rte_heartbeat_start(hnp_rte_t *rte, double interval, unsigned misses);
 void hnp_rte_heartbeat_stop(hnp_rte_t *rte);
 /** A message came from direct peer @p from: it is alive. */
 void hnp_rte_heartbeat_heard(hnp_rte_t *rte, hnp_vpid_t from);

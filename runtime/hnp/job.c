@@ -76,38 +76,11 @@ static void send_launch(hnp_job_t *job)
         hnp_job_abort(job, 1, "cannot forward stdin");
 }
 
-/* ------------------------------------------------------------ phase 2 */
-
-static void contact_learned(void *cbdata, hnp_vpid_t vpid, const void *data,
-                            size_t len)
+/* Phase 2 has started here: the launch goes down the routing tree now,
+ * while the exchange runs (a message waits for a contact still to come). */
+static void exchange_started(hnp_rte_t *rte)
 {
-    hnp_job_t *job = cbdata;
-    const char *uri = data;
-
-    if (vpid == 0 || vpid >= job->rte->nprocs || len == 0 || uri[len - 1] != '\0')
-        return;
-    hnp_rte_set_uri(job->rte, vpid, uri);
-}
-
-static void contact_complete(void *cbdata, int status)
-{
-    hnp_job_t *job = cbdata;
-
-    if (status != HNP_SUCCESS)
-        hnp_job_abort(job, 1, "the contact exchange failed");
-}
-
-static void spawn_complete(hnp_rte_t *rte)
-{
-    hnp_job_t *job = rte->role.ctx;
-    const char *uri = hnp_rte_my_uri(rte);
-    hnp_exchange_callbacks_t cb = { contact_learned, contact_complete, job };
-
-    if (rte->exchange->allgather(rte, 0, uri, strlen(uri) + 1, &cb) != HNP_SUCCESS) {
-        hnp_job_abort(job, 1, "cannot start the contact exchange");
-        return;
-    }
-    send_launch(job);
+    send_launch(rte->role.ctx);
 }
 
 /* ------------------------------------------------------------ failures */
@@ -180,8 +153,9 @@ static void on_peer_lost(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
                       "could not name");
         return;
     }
-    snprintf(msg, sizeof(msg), "the daemon on node %s (vpid %u) %s (noticed "
-             "by vpid %u)", hnp_rte_node_name(rte, lost), lost, why, src);
+    size_t n = (size_t)hnp_rte_describe_lost(rte, lost, why, msg, sizeof(msg));
+    if (n < sizeof(msg))
+        snprintf(msg + n, sizeof(msg) - n, " (noticed by vpid %u)", src);
     free(why);
     hnp_job_abort(cbdata, 1, msg);
 }
@@ -394,13 +368,11 @@ void hnp_job_abort(hnp_job_t *job, int status, const char *message)
     end_job(job);
 }
 
-static void neighbour_silent(hnp_rte_t *rte, hnp_vpid_t vpid, double seconds)
+static void neighbour_lost(hnp_rte_t *rte, hnp_vpid_t vpid, const char *why)
 {
     char msg[512];
 
-    snprintf(msg, sizeof(msg), "the daemon on node %s (vpid %u) stopped "
-             "responding: no heartbeat for %.0f s (hung, or off the network)",
-             hnp_rte_node_name(rte, vpid), vpid, seconds);
+    hnp_rte_describe_lost(rte, vpid, why, msg, sizeof(msg));
     hnp_job_abort(rte->role.ctx, 1, msg);
 }
 
@@ -409,7 +381,7 @@ void hnp_job_start_heartbeats(hnp_job_t *job)
     const hnp_core_params_t *core = job->rte->core;
 
     hnp_rte_heartbeat_start(job->rte, core->heartbeat_interval,
-                            core->heartbeat_misses, neighbour_silent);
+                            core->heartbeat_misses);
 }
 
 void hnp_job_register_handlers(hnp_job_t *job)
@@ -419,7 +391,8 @@ void hnp_job_register_handlers(hnp_job_t *job)
     rte->role.ctx = job;
     rte->role.failure = role_failure;
     rte->role.peer_down = role_peer_down;
-    rte->role.spawn_complete = spawn_complete;
+    rte->role.exchange_started = exchange_started;
+    rte->role.neighbour_lost = neighbour_lost;
     hnp_rte_recv(rte, HNP_TAG_FAILURE, on_failure, job);
     hnp_rte_recv(rte, HNP_TAG_PHASE2_DONE, on_daemon_reached, job);
     hnp_rte_recv(rte, HNP_TAG_PROCS_STARTED, on_daemon_reached, job);

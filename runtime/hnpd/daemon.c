@@ -72,37 +72,10 @@ static void leave_agent(hnpd_t *d)
     }
 }
 
-static void contact_learned(void *cbdata, hnp_vpid_t vpid, const void *data,
-                            size_t len)
+/* This daemon holds every contact: the HNP counts it (phase 2's end). */
+static void contacts_complete(hnp_rte_t *rte)
 {
-    hnpd_t *d = cbdata;
-    const char *uri = data;
-
-    if (len > 0 && uri[len - 1] == '\0')
-        hnp_rte_set_uri(d->rte, vpid, uri);
-}
-
-static void contact_complete(void *cbdata, int status)
-{
-    hnpd_t *d = cbdata;
-
-    if (status != HNP_SUCCESS) {
-        hnp_rte_fail(d->rte, 1, "node %s: the contact exchange failed", d->node);
-        return;
-    }
-    hnp_rte_send(d->rte, 0, HNP_TAG_PHASE2_DONE, NULL, 0);
-}
-
-/* Phase 1 is done here: enter phase 2 (Algorithm 2 starts from here). */
-static void spawn_complete(hnp_rte_t *rte)
-{
-    hnpd_t *d = rte->role.ctx;
-    const char *uri = hnp_rte_my_uri(rte);
-    hnp_exchange_callbacks_t cb = { contact_learned, contact_complete, d };
-
-    if (rte->exchange->allgather(rte, 0, uri, strlen(uri) + 1, &cb) != HNP_SUCCESS)
-        hnp_rte_fail(rte, 1, "node %s: cannot start the contact exchange",
-                     d->node);
+    hnp_rte_send(rte, 0, HNP_TAG_PHASE2_DONE, NULL, 0);
 }
 
 /* The names of this daemon's subtree: what its own spawning needs. */
@@ -236,13 +209,10 @@ static void report_lost_or_leave(hnpd_t *d, hnp_vpid_t vpid, const char *why)
         hnpd_lost_route(d, "cannot tell the HNP that a daemon was lost");
 }
 
-static void neighbour_silent(hnp_rte_t *rte, hnp_vpid_t vpid, double seconds)
+static void neighbour_lost(hnp_rte_t *rte, hnp_vpid_t vpid, const char *why)
 {
     hnpd_t *d = rte->role.ctx;
-    char why[256];
 
-    snprintf(why, sizeof(why), "stopped responding: no heartbeat for %.0f s "
-             "(hung, or off the network)", seconds);
     /* The parent on the way to the HNP: this daemon is cut off as well. */
     if (vpid == hnp_rte_route_parent(rte)) {
         report_lost(d, vpid, why);
@@ -283,10 +253,10 @@ static void on_welcome(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
     hnp_rte_set_ready(rte);
     hnp_rte_report_up(rte);
     hnp_rte_heartbeat_start(rte, rte->core->heartbeat_interval,
-                            rte->core->heartbeat_misses, neighbour_silent);
+                            rte->core->heartbeat_misses);
     hnp_rte_accept_joins(rte);
     if (hnp_rte_spawn_children(rte, NULL, 0) == 0)
-        spawn_complete(rte);
+        hnp_rte_spawn_complete(rte);
     else if (rte->plm->spawn_subtree == NULL ||
              rte->plm->spawn_subtree(rte) != HNP_SUCCESS)
         hnp_rte_fail(rte, 1, "node %s: cannot spawn the daemons of its "
@@ -508,7 +478,8 @@ int hnpd_start(hnpd_t *d, const char *parent_uri, char *err, size_t errlen)
     rte->role.peer_up = role_peer_up;
     rte->role.peer_down = role_peer_down;
     rte->role.drained = role_drained;
-    rte->role.spawn_complete = spawn_complete;
+    rte->role.contacts_complete = contacts_complete;
+    rte->role.neighbour_lost = neighbour_lost;
     hnp_rte_recv(rte, HNP_TAG_WELCOME, on_welcome, d);
     hnp_rte_recv(rte, HNP_TAG_SHUTDOWN, on_shutdown, d);
     hnpd_register_proc_handlers(d);
