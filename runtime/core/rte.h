@@ -171,7 +171,7 @@ void hnp_rte_heartbeat_stop(hnp_rte_t *rte);
 /** A message came from direct peer @p from: it is alive. */
 void hnp_rte_heartbeat_heard(hnp_rte_t *rte, hnp_vpid_t from);
 
-/* rte_join.c: answer JOIN from spawn children (Algorithm 1) */
+/* join.c: answer JOIN from spawn children (Algorithm 1) */
 int hnp_rte_accept_joins(hnp_rte_t *rte);
 
 /* rte.c: the trees of this job, from the selected routed and plm */
@@ -189,7 +189,7 @@ int hnp_rte_set_welcome_params(hnp_rte_t *rte, const void *params, size_t len);
 /** Daemon: tell the HNP, up the spawn tree, that it has joined. */
 int hnp_rte_report_up(hnp_rte_t *rte);
 
-/* rte_launch.c */
+/* spawn.c */
 int hnp_rte_launcher_start(hnp_rte_t *rte, char *err, size_t errlen);
 /** The agent command line the launcher uses (the first plm_rsh_agent
  *  alternative found, with plm_rsh_args), words joined by one blank:

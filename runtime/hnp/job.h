@@ -76,28 +76,28 @@ void hnp_job_arm_timeout(hnp_job_t *job);
 /** Abort unless every daemon called back within plm_base_launch_timeout. */
 void hnp_job_arm_launch_timer(hnp_job_t *job);
 
-/* hnp_job_io.c: output and exits of the processes */
+/* io.c: output and exits of the processes */
 void hnp_job_register_io(hnp_job_t *job);
 double hnp_job_now(const hnp_job_t *job);
 void hnp_job_mark(hnp_job_t *job, enum hnp_phase_mark mark);
-/* hnp_job_output.c: the processes' output, shown and saved */
+/* output.c: the processes' output, shown and saved */
 int hnp_job_output_init(hnp_job_t *job);
 void hnp_job_output(hnp_job_t *job, uint32_t rank, int stream,
                     const char *data, size_t len);
 void hnp_job_output_release(hnp_job_t *job);
 
-/* hnp_job_progress.c: phase 1 as the HNP sees it */
+/* progress.c: phase 1 as the HNP sees it */
 int hnp_job_progress_start(hnp_job_t *job);
 void hnp_job_progress_stop(hnp_job_t *job);
 void hnp_job_progress_release(hnp_job_t *job);
 void hnp_job_print_slowest(const hnp_job_t *job);
 
-/* hnp_job_model.c: plm_prsh_model=auto; apply before the spawn tree is
+/* model.c: plm_prsh_model=auto; apply before the spawn tree is
  * built, record once every daemon is up. Neither is ever fatal. */
 int hnp_job_model_apply(hnp_job_t *job);
 void hnp_job_model_record(hnp_job_t *job);
 
-/* hnp_job_stdin.c: hnp's stdin to the processes that get it */
+/* stdin.c: hnp's stdin to the processes that get it */
 int hnp_job_stdin_start(hnp_job_t *job);
 void hnp_job_stdin_release(hnp_job_t *job);
 

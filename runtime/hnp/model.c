@@ -9,7 +9,7 @@
  * emulates that with a lock), so the cost SEQ shows up only in when the
  * children join. The model puts the HNP's i-th child to join at
  * (i - 1)·SEQ + REM after its first agent started; the HNP sees its own
- * children's joins directly, so it fits both from them (launch_model.h).
+ * children's joins directly, so it fits both from them (launch/model.h).
  * Daemons' launches are not measured: that would need their start times
  * in DAEMON_UP, and the HNP's own children suffice once it has two.
  *

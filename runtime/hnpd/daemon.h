@@ -79,19 +79,19 @@ void hnpd_maybe_exit(hnpd_t *d);
 /** Lost the way to the HNP: kill the processes at once and leave. */
 void hnpd_lost_route(hnpd_t *d, const char *why);
 
-/* daemon_stdin.c: hnp's stdin into the processes that get it */
+/* stdin.c: hnp's stdin into the processes that get it */
 bool hnpd_stdin_wanted(const hnpd_t *d, uint32_t rank);
 void hnpd_stdin_register(hnpd_t *d);
 void hnpd_stdin_release(hnpd_proc_t *p);
 
-/* daemon_bind.c: --bind-to core */
+/* bind.c: --bind-to core */
 int hnpd_bind_prepare(hnpd_t *d, uint32_t nlocal, char *err, size_t errlen);
 int hnpd_bind_cpuset(const hnpd_t *d, uint32_t local_rank, cpu_set_t *set);
 void hnpd_bind_describe(const hnpd_t *d, uint32_t local_rank, char *buf,
                         size_t len);
 void hnpd_bind_release(hnpd_t *d);
 
-/* daemon_pmi.c: the PMI server of this node's processes */
+/* pmi.c: the PMI server of this node's processes */
 int hnpd_pmi_start(hnpd_t *d, uint32_t nprocs, const uint32_t *node_of,
                    char *err, size_t errlen);
 /** A socket for @p rank's PMI, of the job's @p appnum'th program: its end
@@ -101,7 +101,7 @@ int hnpd_pmi_connect(hnpd_t *d, uint32_t rank, int32_t appnum, int *child_fd,
                      char **env);
 void hnpd_pmi_release(hnpd_t *d);
 
-/* daemon_procs.c: the application processes of this node */
+/* procs.c: the application processes of this node */
 void hnpd_register_proc_handlers(hnpd_t *d);
 void hnpd_procs_release(hnpd_t *d);
 

@@ -28,7 +28,7 @@ typedef struct hnp_info_options {
 
 /* Every framework, its components and the files that failed to load. */
 int hnp_info_print_components(const hnp_setup_t *setup, bool parsable);
-/** The launch model's estimates in ~/.hnp/launch-model (hnp_info_model.c). */
+/** The launch model's estimates in ~/.hnp/launch-model (model.c). */
 void hnp_info_print_launch_model(bool parsable);
 
 /* The parameters that --param and --level select. A framework or component

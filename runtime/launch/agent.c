@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The words of a daemon launch (see launch.h): what is executed and the
+ * The words of a daemon launch (see launcher.h): what is executed and the
  * same command written for people, plus the capture of what an agent
- * prints. The state machine that runs them is launch.c.
+ * prints. The state machine that runs them is launcher.c.
  */
 #include "config.h"
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Private to the daemon launcher: building the command lines and
- * capturing what an agent prints (launch_agent.c).
+ * capturing what an agent prints (agent.c).
  */
 #ifndef HNP_LAUNCH_AGENT_H
 #define HNP_LAUNCH_AGENT_H

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The daemon launcher (see launch.h): a FIFO of requests, at most
+ * The daemon launcher (see launcher.h): a FIFO of requests, at most
  * max_concurrent agents alive, a retry with exponential backoff for an
  * agent that exits 255.
  *

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The launch model file (see launch_model.h): parsing, the weighted
+ * The launch model file (see model.h): parsing, the weighted
  * update, the atomic write, and fitting SEQ and REM to join times.
  */
 #include "config.h"

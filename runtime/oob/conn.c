@@ -8,7 +8,7 @@
  * Every event callback holds the OOB (oob_hold/oob_release): a connection
  * that ends inside a callback is only marked dead, and user callbacks may
  * call any hnp_oob_* function, hnp_oob_destroy() included. Duplicates from
- * simultaneous connects retire as oob_internal.h tells.
+ * simultaneous connects retire as internal.h tells.
  */
 #include "config.h"
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Private to the OOB's files (oob_tcp.c, oob_peer.c, oob_conn.c,
- * oob_addr.c) and its unit test. Nothing here is part of the contract of
+ * Private to the OOB's files (tcp.c, peer.c, conn.c,
+ * addr.c) and its unit test. Nothing here is part of the contract of
  * oob.h.
  *
  * Ownership: the hnp_oob_t owns its peers (kept until destroy) and its
@@ -208,7 +208,7 @@ static inline bool oob_conn_preferred(const oob_conn_t *c)
     return c->outgoing == (c->oob->self < c->peer->vpid);
 }
 
-/* oob_addr.c: interfaces, include/exclude lists, URIs. */
+/* addr.c: interfaces, include/exclude lists, URIs. */
 int oob_addr_select(const char *include, const char *exclude,
                     hnp_log_stream_t *log, oob_ifaddr_t **out, size_t *nout,
                     char *err, size_t errlen);
@@ -221,14 +221,14 @@ const char *oob_endpoint_str(const struct sockaddr *sa, char *buf,
 void oob_endpoints_order(const oob_ifaddr_t *local, size_t nlocal,
                          oob_endpoint_t *eps, size_t n);
 
-/* oob_tcp.c: the object itself. */
+/* tcp.c: the object itself. */
 void oob_hold(hnp_oob_t *oob);
 void oob_release(hnp_oob_t *oob);
 void oob_accept_waiting(hnp_oob_t *oob);
 /** Test hook: the handshake deadline (the default is 10 s). */
 void oob_set_handshake_timeout(hnp_oob_t *oob, double seconds);
 
-/* oob_peer.c: peers, their queues, up and down. */
+/* peer.c: peers, their queues, up and down. */
 oob_peer_t *oob_peer_find(const hnp_oob_t *oob, hnp_vpid_t vpid);
 oob_peer_t *oob_peer_get(hnp_oob_t *oob, hnp_vpid_t vpid);
 void oob_peers_free(hnp_oob_t *oob);
@@ -251,7 +251,7 @@ void oob_notify_drained(hnp_oob_t *oob);
 void oob_notify_deliver(hnp_oob_t *oob, hnp_vpid_t from,
                         const hnp_frame_header_t *hdr, const uint8_t *body);
 
-/* oob_conn.c: one connection's state machine. */
+/* conn.c: one connection's state machine. */
 int oob_conn_accepted(hnp_oob_t *oob, int fd, const struct sockaddr *sa);
 void oob_conn_connect(oob_peer_t *peer);
 void oob_conn_want_write(oob_conn_t *conn);

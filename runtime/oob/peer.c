@@ -6,7 +6,7 @@
  * A peer is "up" while it has at least one handshaken (OPEN) connection;
  * peer_up and peer_down alternate strictly. Which of two simultaneous
  * connections stays, and why switching between them keeps the frames in
- * order, is told in oob_internal.h. Frames are encoded into the
+ * order, is told in internal.h. Frames are encoded into the
  * queue when sent, so the caller's buffers are free at once, and the frame
  * lengths are kept beside the bytes so that a peer going down can report
  * exactly how many frames were not written.

@@ -2,7 +2,7 @@
 /*
  * Inside the PMI server (runtime/pmi*.c): the wire codec, the key-value
  * store, and the server's and connections' state shared by the connection
- * code (pmi_server.c) and the command handlers (pmi_commands.c). The unit
+ * code (server.c) and the command handlers (commands.c). The unit
  * and fuzz tests use the codec and the store directly; the daemon uses
  * pmi.h only.
  */
@@ -169,7 +169,7 @@ struct hnp_pmi_server {
     bool destroy_pending;
 };
 
-/* pmi_server.c */
+/* server.c */
 /** Report @p c to the daemon (client_error) and close its connection. */
 void pmi_client_fail(pmi_client_t *c, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -184,7 +184,7 @@ void pmi_fence_enter(pmi_client_t *c, const hnp_pmi_msg_t *req);
 /** A local rank finalized: the fence may be complete without it. */
 void pmi_fence_check(hnp_pmi_server_t *srv, uint32_t rank);
 
-/* pmi_commands.c */
+/* commands.c */
 /** Parse and answer one message as hnp_pmi_frame() delimited it. */
 void pmi_handle_message(pmi_client_t *c, const char *text, size_t len);
 /** Begin an answer; a PMI-2 one carries the request's thread id back. */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fork/exec shared by the local launcher (odls.c) and the daemon launcher
- * (launch.c). Private to the runtime core.
+ * (launch/launcher.c). Private to the runtime core.
  *
  * Everything the child needs is prepared before vfork(): between vfork and
  * exec the child, which borrows the parent's memory, only makes
