@@ -162,4 +162,33 @@ hnp_rte_timer_t *hnp_rte_timer_create(hnp_rte_t *rte, double seconds,
                                       hnp_rte_timer_fn fn, void *cbdata);
 void hnp_rte_timer_destroy(hnp_rte_timer_t *timer);
 
+/* ------------------------------------------------------------ descriptors */
+
+/** What a watch waits for, and what it found: a mask of these. */
+enum {
+    HNP_RTE_FD_READ = 1u << 0,  /**< readable, or at end of file, or in error */
+    HNP_RTE_FD_WRITE = 1u << 1, /**< writable, or in error */
+};
+
+typedef struct hnp_rte_fd_watch hnp_rte_fd_watch_t;
+/** @p ready: the HNP_RTE_FD_* the descriptor is ready for now. */
+typedef void (*hnp_rte_fd_fn)(hnp_rte_t *rte, int fd, unsigned ready,
+                              void *cbdata);
+
+/**
+ * Call @p fn from the event loop whenever @p fd is ready for what
+ * @p events asks (HNP_RTE_FD_READ, HNP_RTE_FD_WRITE or both), until the
+ * watch is destroyed: for a descriptor of the component's own, such as a
+ * batch system's socket. Never inside this call, even when @p fd is ready
+ * already. The descriptor stays the caller's: it is not made non-blocking
+ * and not closed, and must stay open while the watch exists. NULL on a bad
+ * argument or without memory. The watch is owned by the caller.
+ */
+hnp_rte_fd_watch_t *hnp_rte_fd_watch_create(hnp_rte_t *rte, int fd,
+                                            unsigned events, hnp_rte_fd_fn fn,
+                                            void *cbdata);
+/** Stop watching (also from inside @p fn) and free the watch; NULL is
+ *  ignored. @p fn is not called again. */
+void hnp_rte_fd_watch_destroy(hnp_rte_fd_watch_t *watch);
+
 #endif /* HNP_RTE_H */
