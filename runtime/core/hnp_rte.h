@@ -6,8 +6,9 @@
  * The runtime context is opaque. Through these functions a component sends
  * and receives messages by process name and tag, learns this process's place
  * among the runtime's processes (vpid 0 is the HNP, 1..N the daemons, daemon
- * r on node r), starts daemons through the remote-shell agent with the
- * shared launch code, and sets timers on the process's event loop.
+ * r on node r), starts daemons through the remote-shell agent or a command
+ * of its own with the shared launch code, and sets timers and watches
+ * descriptors (a batch system's socket) on the process's event loop.
  * Components never open sockets for runtime messages themselves.
  *
  * Everything here runs on the event loop's thread; callbacks are invoked
@@ -123,10 +124,10 @@ void hnp_rte_set_spawn_attached(hnp_rte_t *rte, bool attached);
 
 /**
  * The daemon's command (absolute path and the arguments that say whom to
- * call), followed by @p extra (NULL-terminated, may be NULL). malloc'd;
- * free with hnp_rte_free_argv(). For launchers that start daemons with a
- * command of their own (srun); the daemon then learns its vpid and node
- * from that command's environment.
+ * call and which plm started it), followed by @p extra (NULL-terminated,
+ * may be NULL). malloc'd; free with hnp_rte_free_argv(). For launchers
+ * that start every daemon with one command of their own (srun); each
+ * daemon then asks the plm's daemon_identity for its vpid and node.
  */
 char **hnp_rte_daemon_command(hnp_rte_t *rte, char *const *extra);
 void hnp_rte_free_argv(char **argv);
@@ -138,6 +139,20 @@ void hnp_rte_free_argv(char **argv);
  */
 int hnp_rte_spawn_command(hnp_rte_t *rte, char *const *argv,
                           const char *label);
+
+/**
+ * Start daemon @p vpid through @p command, a command of the launcher's own
+ * that runs what follows it on the daemon's node (a batch system's "run
+ * this on node N", as a tm-style spawn does), found as execvp finds it:
+ * the runtime appends the daemon's command (as hnp_rte_daemon_command()
+ * gives it) and runs the whole on this machine. The command must give the
+ * daemon the environment the plm's daemon_identity reads. The secret
+ * travels as the module's @c secret says; the command's output is captured
+ * and its failure reported with the node's name and the exact command; at
+ * most `plm_rsh_num_concurrent` run at once until their daemons join.
+ */
+int hnp_rte_spawn_daemon_with(hnp_rte_t *rte, hnp_vpid_t vpid,
+                              char *const *command);
 
 /** Expand a host list such as "node[001-128,140]" (no name is resolved). */
 int hnp_rte_expand_hostlist(const char *text, char ***names, size_t *count,
