@@ -56,7 +56,7 @@ build_and_check static --disable-dlopen
 # already run twice above, so distcheck runs the unit tests and the tests
 # of the installed tree.
 distcheck_tests=$(cd "$top" && ls tests/unit/*/test_*.c | sed 's/\.c$//' | paste -sd' ')
-distcheck_tests="$distcheck_tests tests/integration/launch-basic.sh tests/integration/hnp-info.sh tests/integration/example-component.sh"
+distcheck_tests="$distcheck_tests tests/integration/launch-basic.sh tests/integration/hnp-info.sh tests/integration/example-component.sh tests/integration/example-plm.sh"
 echo "=== make distcheck"
 if (cd "$top/_build/dlopen" && make -j"$jobs" distcheck TESTS="$distcheck_tests" >distcheck.out 2>&1); then
     echo "PASS: distcheck"

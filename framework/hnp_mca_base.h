@@ -46,6 +46,9 @@ typedef struct hnp_mca_component_entry {
     const hnp_mca_component_t *component;
     const char *path; /**< the .so it came from; NULL when built in */
     bool opened;      /**< open() succeeded and it was not filtered out */
+    bool queried;     /**< query() was called (at most once a process) */
+    const void *module; /**< what query() offered; NULL: declined, or not
+                             asked */
 } hnp_mca_component_entry_t;
 
 /** A file the repository skipped, and why. */
@@ -131,6 +134,20 @@ int hnp_mca_framework_open(hnp_mca_framework_t *fw, char *err, size_t errlen);
 int hnp_mca_framework_select(hnp_mca_framework_t *fw,
                              const hnp_mca_component_t **component,
                              const void **module, char *err, size_t errlen);
+
+/**
+ * The first module, in the order of the components' names, that @p accept
+ * takes, into *@p module: for what the core asks of a framework as a whole
+ * rather than of its selected component (the launch model that hnp --plan
+ * ranks every launcher's tree by). A component the selection list left out
+ * is opened and queried for it, once, and closed with the others; its
+ * module is described, never selected. The framework must be open.
+ * HNP_ERR_NOT_FOUND when @p accept takes none.
+ */
+int hnp_mca_framework_find_module(hnp_mca_framework_t *fw,
+                                  bool (*accept)(void *ctx,
+                                                 const void *module),
+                                  void *ctx, const void **module);
 
 /** The framework's log stream (verbosity `<fw>_base_verbose`). */
 hnp_log_stream_t *hnp_mca_framework_log(hnp_mca_framework_t *fw);

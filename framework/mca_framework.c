@@ -625,12 +625,17 @@ int hnp_mca_framework_open(hnp_mca_framework_t *fw, char *err, size_t errlen)
 
 /* ------------------------------------------------------------ select */
 
-/* Ask one component; true when it offers a module. */
+/* Ask one component, once; true when it offers a module (kept in the
+ * entry for hnp_mca_framework_find_module). */
 static bool query_component(hnp_mca_framework_t *fw,
-                            const hnp_mca_component_t *c, const void **module,
-                            int *priority)
+                            hnp_mca_component_entry_t *entry,
+                            const void **module, int *priority)
 {
+    const hnp_mca_component_t *c = entry->component;
     int rc = c->query(c, module, priority);
+
+    entry->queried = true;
+    entry->module = rc == HNP_SUCCESS ? *module : NULL;
 
     if (rc == HNP_SUCCESS && *module != NULL) {
         HNP_VERBOSE(fw->log, MCA_VERBOSE_LIFECYCLE, "component '%s' offers "
@@ -659,7 +664,7 @@ static void query_all(hnp_mca_framework_t *fw)
         int priority = 0;
 
         if (!fw->found.components[i].opened ||
-            !query_component(fw, c, &module, &priority))
+            !query_component(fw, &fw->found.components[i], &module, &priority))
             continue;
         if (fw->selected == NULL || priority > best) {
             fw->selected = c;
@@ -693,6 +698,49 @@ int hnp_mca_framework_select(hnp_mca_framework_t *fw,
     *component = fw->selected;
     *module = fw->module;
     return HNP_SUCCESS;
+}
+
+/* A component the selection left out, opened and queried to be described
+ * only; one that cannot be opened is marked asked, and never again. */
+static void describe_component(hnp_mca_framework_t *fw,
+                               hnp_mca_component_entry_t *entry)
+{
+    const hnp_mca_component_t *c = entry->component;
+    const void *module = NULL;
+    int priority = 0;
+
+    if (!entry->opened) {
+        entry->opened = (c->open != NULL ? c->open(c) : HNP_SUCCESS) ==
+                        HNP_SUCCESS;
+        if (!entry->opened) {
+            entry->queried = true;
+            return;
+        }
+        HNP_VERBOSE(fw->log, MCA_VERBOSE_LIFECYCLE, "component '%s' opened "
+                    "to be described", c->name);
+    }
+    query_component(fw, entry, &module, &priority);
+}
+
+int hnp_mca_framework_find_module(hnp_mca_framework_t *fw,
+                                  bool (*accept)(void *ctx,
+                                                 const void *module),
+                                  void *ctx, const void **module)
+{
+    if (!fw->opened)
+        return HNP_ERR_BAD_PARAM;
+    if (!fw->queried)
+        query_all(fw);
+    for (size_t i = 0; i < fw->found.ncomponents; i++) {
+        hnp_mca_component_entry_t *e = &fw->found.components[i];
+        if (!e->queried)
+            describe_component(fw, e);
+        if (e->module != NULL && accept(ctx, e->module)) {
+            *module = e->module;
+            return HNP_SUCCESS;
+        }
+    }
+    return HNP_ERR_NOT_FOUND;
 }
 
 /* ------------------------------------------------------------ accessors */

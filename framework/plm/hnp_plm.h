@@ -16,23 +16,90 @@
  *    once it has received its subtree from its parent, calls
  *    spawn_subtree() to start its own children.
  *
+ * The core never asks a launcher's name: what it needs to know is said
+ * here, by the capability flags and the optional hooks. A launcher that
+ * starts daemons with a command of its own (a batch system's: srun, a
+ * tm-style spawn) says how the job secret reaches them (@c secret) and
+ * tells each daemon who it is from that command's environment
+ * (daemon_identity).
+ *
  * The runtime context is opaque here; components reach it through the
  * runtime services header.
  */
 #ifndef HNP_PLM_H
 #define HNP_PLM_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #include "hnp_mca.h"
 #include "hnp_tree.h"
 
 /* 2.0: hnp_tree_t, which spawn_tree fills, grew the explicit kind.
  * 3.0: the caller owns the tree spawn_tree fills, and releases it; init
- *      and spawn_tree may be NULL. */
-#define HNP_PLM_INTERFACE_VERSION HNP_MCA_VERSION(3, 0, 0)
+ *      and spawn_tree may be NULL.
+ * 4.0: capability flags, the secret's way to the daemons, and the hooks
+ *      launch_model and daemon_identity. */
+#define HNP_PLM_INTERFACE_VERSION HNP_MCA_VERSION(4, 0, 0)
 
 struct hnp_rte;
 
+/** Capability flags, in hnp_plm_module_t::capabilities. */
+enum {
+    /** Daemons start daemons: spawn_subtree is set, and a daemon with
+     *  children in the spawn tree calls it. Without the flag every daemon
+     *  is started from the HNP. */
+    HNP_PLM_CAP_SPAWNS_TREE = 1u << 0,
+    /** The spawn tree follows the launch model: launch_model is set, and
+     *  the HNP calibrates the model when the hook asks it to. */
+    HNP_PLM_CAP_LAUNCH_MODEL = 1u << 1,
+};
+
+/**
+ * How the job secret reaches a daemon started through the launcher's own
+ * command (hnp_rte_spawn_daemon_with()). Never on a command line, never in
+ * an environment variable: both can be read by other users.
+ */
+typedef enum hnp_plm_secret {
+    /** One line of hex on the command's stdin, which the command hands to
+     *  the daemon (as the remote-shell agent and `srun --input=all` do). */
+    HNP_PLM_SECRET_STDIN = 0,
+    /** A file of mode 0600 in a directory of mode 0700 that the launching
+     *  process creates (O_EXCL, O_NOFOLLOW) under plm_base_secret_dir; the
+     *  daemon is given its path, reads it and removes it. For a command
+     *  that gives the daemon no stdin (a tm-style spawn). The launcher
+     *  removes a file no daemon read once the launch has failed or ended;
+     *  the directory must be visible where the daemons run. */
+    HNP_PLM_SECRET_FILE = 1,
+} hnp_plm_secret_t;
+
+/**
+ * The launch model of paper 001 that a tree launcher builds its tree for,
+ * and by which hnp --plan ranks the trees: a launching process spends
+ * @c seq seconds between starting two agents, and a daemon can start its
+ * own children @c rem seconds after its agent started.
+ */
+typedef struct hnp_plm_launch_model {
+    double seq;
+    double rem;
+    /** The parameters that hold seq and rem (their full names): where the
+     *  HNP writes its estimate when it calibrates, as a value from the
+     *  user's file, so that a value the user set anywhere else still wins
+     *  and every daemon receives it. */
+    const char *seq_param;
+    const char *rem_param;
+    /** The user asked for the estimate from earlier runs, and the tree
+     *  depends on it: the HNP applies the estimate before building the
+     *  tree and updates it from this launch. */
+    bool calibrate;
+} hnp_plm_launch_model_t;
+
 typedef struct hnp_plm_module {
+    /** HNP_PLM_CAP_* flags. The base rejects a module whose flags promise a
+     *  hook it lacks. */
+    uint32_t capabilities;
+    /** How the secret travels with hnp_rte_spawn_daemon_with(). */
+    hnp_plm_secret_t secret;
     /** Prepare this process (HNP or daemon) for launching. May be NULL. */
     int (*init)(struct hnp_rte *rte);
     /**
@@ -48,8 +115,8 @@ typedef struct hnp_plm_module {
     /** HNP only: start phase 1. Returns once the launches are under way. */
     int (*launch_daemons)(struct hnp_rte *rte);
     /**
-     * Daemon only: this daemon has received from its parent the list of its
-     * subtree; start its direct children. NULL for flat launchers.
+     * Daemon only, with HNP_PLM_CAP_SPAWNS_TREE: this daemon has received
+     * from its parent the list of its subtree; start its direct children.
      */
     int (*spawn_subtree)(struct hnp_rte *rte);
     /** Stop launches in progress and release resources. May be NULL. */
@@ -64,7 +131,28 @@ typedef struct hnp_plm_module {
                            void (*add)(void *ctx, const char *node,
                                        uint32_t slots),
                            void *ctx);
-    void *reserved[3]; /**< room to grow; NULL */
+    /**
+     * HNP only, with HNP_PLM_CAP_LAUNCH_MODEL (may be set without it, for
+     * hnp --plan alone): the launch model as this launcher's parameters
+     * give it now.
+     */
+    int (*launch_model)(struct hnp_rte *rte, hnp_plm_launch_model_t *out);
+    /**
+     * May be NULL. Daemon only, for a launcher whose command starts daemons
+     * that are not told who they are (hnp_rte_daemon_command(),
+     * hnp_rte_spawn_daemon_with()): the daemon loads this component alone
+     * and asks it, before the runtime exists and before the HNP's
+     * parameters arrive, for its vpid (1..N: daemon r runs on the r-th node
+     * the launcher was given) and its node's name (copied into @p node, at
+     * most @p len bytes with the NUL), from the environment the command
+     * gave it: `SLURM_NODEID` under srun, a task number elsewhere. Such a
+     * daemon stays the command's task for the job (it does not detach).
+     * HNP_ERR_NOT_FOUND, with @p err saying what is missing, when the
+     * environment does not say.
+     */
+    int (*daemon_identity)(hnp_vpid_t *vpid, char *node, size_t len,
+                           char *err, size_t errlen);
+    void *reserved[4]; /**< room to grow; NULL */
 } hnp_plm_module_t;
 
 #endif /* HNP_PLM_H */

@@ -6,8 +6,9 @@
  * The runtime context is opaque. Through these functions a component sends
  * and receives messages by process name and tag, learns this process's place
  * among the runtime's processes (vpid 0 is the HNP, 1..N the daemons, daemon
- * r on node r), starts daemons through the remote-shell agent with the
- * shared launch code, and sets timers on the process's event loop.
+ * r on node r), starts daemons through the remote-shell agent or a command
+ * of its own with the shared launch code, and sets timers and watches
+ * descriptors (a batch system's socket) on the process's event loop.
  * Components never open sockets for runtime messages themselves.
  *
  * Everything here runs on the event loop's thread; callbacks are invoked
@@ -123,10 +124,10 @@ void hnp_rte_set_spawn_attached(hnp_rte_t *rte, bool attached);
 
 /**
  * The daemon's command (absolute path and the arguments that say whom to
- * call), followed by @p extra (NULL-terminated, may be NULL). malloc'd;
- * free with hnp_rte_free_argv(). For launchers that start daemons with a
- * command of their own (srun); the daemon then learns its vpid and node
- * from that command's environment.
+ * call and which plm started it), followed by @p extra (NULL-terminated,
+ * may be NULL). malloc'd; free with hnp_rte_free_argv(). For launchers
+ * that start every daemon with one command of their own (srun); each
+ * daemon then asks the plm's daemon_identity for its vpid and node.
  */
 char **hnp_rte_daemon_command(hnp_rte_t *rte, char *const *extra);
 void hnp_rte_free_argv(char **argv);
@@ -138,6 +139,20 @@ void hnp_rte_free_argv(char **argv);
  */
 int hnp_rte_spawn_command(hnp_rte_t *rte, char *const *argv,
                           const char *label);
+
+/**
+ * Start daemon @p vpid through @p command, a command of the launcher's own
+ * that runs what follows it on the daemon's node (a batch system's "run
+ * this on node N", as a tm-style spawn does), found as execvp finds it:
+ * the runtime appends the daemon's command (as hnp_rte_daemon_command()
+ * gives it) and runs the whole on this machine. The command must give the
+ * daemon the environment the plm's daemon_identity reads. The secret
+ * travels as the module's @c secret says; the command's output is captured
+ * and its failure reported with the node's name and the exact command; at
+ * most `plm_rsh_num_concurrent` run at once until their daemons join.
+ */
+int hnp_rte_spawn_daemon_with(hnp_rte_t *rte, hnp_vpid_t vpid,
+                              char *const *command);
 
 /** Expand a host list such as "node[001-128,140]" (no name is resolved). */
 int hnp_rte_expand_hostlist(const char *text, char ***names, size_t *count,
@@ -161,5 +176,34 @@ typedef void (*hnp_rte_timer_fn)(hnp_rte_t *rte, void *cbdata);
 hnp_rte_timer_t *hnp_rte_timer_create(hnp_rte_t *rte, double seconds,
                                       hnp_rte_timer_fn fn, void *cbdata);
 void hnp_rte_timer_destroy(hnp_rte_timer_t *timer);
+
+/* ------------------------------------------------------------ descriptors */
+
+/** What a watch waits for, and what it found: a mask of these. */
+enum {
+    HNP_RTE_FD_READ = 1u << 0,  /**< readable, or at end of file, or in error */
+    HNP_RTE_FD_WRITE = 1u << 1, /**< writable, or in error */
+};
+
+typedef struct hnp_rte_fd_watch hnp_rte_fd_watch_t;
+/** @p ready: the HNP_RTE_FD_* the descriptor is ready for now. */
+typedef void (*hnp_rte_fd_fn)(hnp_rte_t *rte, int fd, unsigned ready,
+                              void *cbdata);
+
+/**
+ * Call @p fn from the event loop whenever @p fd is ready for what
+ * @p events asks (HNP_RTE_FD_READ, HNP_RTE_FD_WRITE or both), until the
+ * watch is destroyed: for a descriptor of the component's own, such as a
+ * batch system's socket. Never inside this call, even when @p fd is ready
+ * already. The descriptor stays the caller's: it is not made non-blocking
+ * and not closed, and must stay open while the watch exists. NULL on a bad
+ * argument or without memory. The watch is owned by the caller.
+ */
+hnp_rte_fd_watch_t *hnp_rte_fd_watch_create(hnp_rte_t *rte, int fd,
+                                            unsigned events, hnp_rte_fd_fn fn,
+                                            void *cbdata);
+/** Stop watching (also from inside @p fn) and free the watch; NULL is
+ *  ignored. @p fn is not called again. */
+void hnp_rte_fd_watch_destroy(hnp_rte_fd_watch_t *watch);
 
 #endif /* HNP_RTE_H */

@@ -36,6 +36,13 @@ int hnp_core_params_register(hnp_params_t *params, hnp_core_params_t *core,
                    "Seconds into the launch after which the nodes whose "
                    "daemons have not joined are named, with where they hang "
                    "in the spawn tree (0: never)"),
+        CORE_PARAM("plm", "base", "secret_dir", HNP_PARAM_STRING, "", 5,
+                   &core->secret_dir,
+                   "Directory in which a launcher that gives its daemons no "
+                   "stdin leaves the job secret: a private subdirectory "
+                   "(mode 0700) with one file (mode 0600) a daemon, which "
+                   "the daemon reads and removes. It must be visible where "
+                   "the daemons run; empty: $TMPDIR, else /tmp"),
         CORE_PARAM("oob", "tcp", "if_include", HNP_PARAM_STRING, "", 3,
                    &core->if_include,
                    "Interfaces (names or CIDR networks, comma-separated) to "

@@ -18,6 +18,7 @@ typedef struct hnp_core_params {
     unsigned rsh_retries;        /* plm_rsh_retries */
     double launch_timeout;       /* plm_base_launch_timeout */
     double launch_warn;          /* plm_base_launch_warn */
+    char *secret_dir;            /* plm_base_secret_dir */
     char *if_include;            /* oob_tcp_if_include */
     char *if_exclude;            /* oob_tcp_if_exclude */
     size_t max_frame;            /* oob_tcp_max_frame */

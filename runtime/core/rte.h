@@ -136,8 +136,17 @@ int hnp_rte_start_oob(hnp_rte_t *rte, uint32_t nprocs, char *err,
 /** Set the job size and node names (copied; NULL entries allowed). */
 int hnp_rte_set_procs(hnp_rte_t *rte, uint32_t nprocs,
                       char *const *node_names);
-/** Open and select the three frameworks' components. */
+/** Open and select the three frameworks' components (the plm only when
+ *  hnp_rte_set_plm() has not given it), checking the plm's module. */
 int hnp_rte_select_components(hnp_rte_t *rte, char *err, size_t errlen);
+/** A daemon: use @p module of plm component @p name, selected before the
+ *  runtime existed to learn who the daemon is (hnp_setup_select_plm). */
+void hnp_rte_set_plm(hnp_rte_t *rte, const char *name,
+                     const hnp_plm_module_t *module);
+/** HNP: the launch model of the selected plm, or, when it gives none (a
+ *  flat launcher), of the first plm component that does.
+ *  HNP_ERR_NOT_FOUND when none does. */
+int hnp_rte_launch_model(hnp_rte_t *rte, hnp_plm_launch_model_t *model);
 /** Leave the event loop (also when called before it runs). */
 void hnp_rte_stop_loop(hnp_rte_t *rte);
 /** The process knows its job: deliver what was held back. */

@@ -166,6 +166,31 @@ static int open_and_select(hnp_mca_framework_t *fw, const void **module,
     return HNP_SUCCESS;
 }
 
+void hnp_rte_set_plm(hnp_rte_t *rte, const char *name,
+                     const hnp_plm_module_t *module)
+{
+    snprintf(rte->selected[0], HNP_MCA_NAME_LEN, "%.*s", HNP_MCA_NAME_LEN - 1,
+             name);
+    rte->plm = module;
+}
+
+/* A daemon that asked its plm who it is has it selected already. */
+static int select_plm(hnp_rte_t *rte, char *err, size_t errlen)
+{
+    const void *module = NULL;
+    int rc;
+
+    if (rte->plm != NULL)
+        return HNP_SUCCESS;
+    rc = open_and_select(rte->setup->plm, &module, rte->selected[0], err,
+                         errlen);
+    if (rc == HNP_SUCCESS)
+        rc = hnp_plm_module_check(module, rte->selected[0], err, errlen);
+    if (rc == HNP_SUCCESS)
+        rte->plm = module;
+    return rc;
+}
+
 int hnp_rte_select_components(hnp_rte_t *rte, char *err, size_t errlen)
 {
     const void *module = NULL;
@@ -181,10 +206,27 @@ int hnp_rte_select_components(hnp_rte_t *rte, char *err, size_t errlen)
     if (rc != HNP_SUCCESS)
         return rc;
     rte->exchange = module;
-    rc = open_and_select(rte->setup->plm, &module, rte->selected[0], err,
-                         errlen);
-    if (rc != HNP_SUCCESS)
-        return rc;
-    rte->plm = module;
-    return HNP_SUCCESS;
+    return select_plm(rte, err, errlen);
+}
+
+static bool gives_launch_model(void *ctx, const void *module)
+{
+    const hnp_plm_module_t *plm = module;
+
+    (void)ctx;
+    return plm->launch_model != NULL;
+}
+
+/* hnp --plan ranks the trees of a flat launcher too: by the model of the
+ * framework, as the launchers that start daemons through the shared agent
+ * share its costs. */
+int hnp_rte_launch_model(hnp_rte_t *rte, hnp_plm_launch_model_t *model)
+{
+    const void *found = rte->plm;
+
+    if (rte->plm->launch_model == NULL &&
+        hnp_mca_framework_find_module(rte->setup->plm, gives_launch_model,
+                                      NULL, &found) != HNP_SUCCESS)
+        return HNP_ERR_NOT_FOUND;
+    return ((const hnp_plm_module_t *)found)->launch_model(rte, model);
 }

@@ -127,6 +127,7 @@ int hnp_rte_launcher_start(hnp_rte_t *rte, char *err, size_t errlen)
         .max_concurrent = rte->core->rsh_num_concurrent,
         .retries = rte->core->rsh_retries,
         .retry_delay = 0.2,
+        .secret_dir = rte->core->secret_dir,
     };
     hnp_launch_callbacks_t cb = { agent_failed, agent_done, rte };
     return hnp_launcher_create(&rte->launcher, rte->base, rte->children,
@@ -224,30 +225,79 @@ int hnp_rte_spawn_daemon(hnp_rte_t *rte, hnp_vpid_t vpid)
                                local);
 }
 
-char **hnp_rte_daemon_command(hnp_rte_t *rte, char *const *extra)
+/* The arguments of a daemon that asks the plm who it is: whom to call,
+ * which plm to ask, and where its secret is when it is in a file
+ * (@p secret_file, or NULL). */
+static size_t identity_args(hnp_rte_t *rte, char *parent_text,
+                            char *secret_file, char **args)
 {
-    char *args[20], parent_text[16];
-    size_t n = 0, nextra = 0;
-    char **argv;
+    size_t n = 0;
 
-    snprintf(parent_text, sizeof(parent_text), "%u", rte->self);
-    args[n++] = rte->daemon_path;
+    snprintf(parent_text, 16, "%u", rte->self);
     args[n++] = "--parent";
     args[n++] = parent_text;
     args[n++] = "--parent-uri";
     args[n++] = (char *)hnp_oob_uri(rte->oob);
+    args[n++] = "--plm";
+    args[n++] = rte->selected[0];
+    if (secret_file != NULL) {
+        args[n++] = "--secret-file";
+        args[n++] = secret_file;
+    }
     n += oob_args(rte, args + n);
+    args[n] = NULL;
+    return n;
+}
+
+char **hnp_rte_daemon_command(hnp_rte_t *rte, char *const *extra)
+{
+    char *args[20], parent_text[16];
+    size_t n = identity_args(rte, parent_text, NULL, args), nextra = 0;
+    char **argv;
+
     while (extra != NULL && extra[nextra] != NULL)
         nextra++;
-    argv = calloc(n + nextra + 1, sizeof(*argv));
+    argv = calloc(n + nextra + 2, sizeof(*argv));
     if (argv == NULL)
         return NULL;
-    for (size_t i = 0; i < n + nextra; i++)
-        if ((argv[i] = strdup(i < n ? args[i] : extra[i - n])) == NULL) {
+    for (size_t i = 0; i <= n + nextra; i++) {
+        const char *word = i == 0 ? rte->daemon_path
+                                  : i <= n ? args[i - 1] : extra[i - n - 1];
+        if ((argv[i] = strdup(word)) == NULL) {
             hnp_rte_free_argv(argv);
             return NULL;
         }
+    }
     return argv;
+}
+
+int hnp_rte_spawn_daemon_with(hnp_rte_t *rte, hnp_vpid_t vpid,
+                              char *const *command)
+{
+    char err[512] = "", parent_text[16], path[4096];
+    char *args[20], *secret_file = NULL;
+    const char *node;
+    int rc = HNP_SUCCESS;
+
+    if (vpid == 0 || vpid >= rte->nprocs || command == NULL ||
+        command[0] == NULL || (node = rte->node_names[vpid]) == NULL)
+        return HNP_ERR_BAD_PARAM;
+    rc = hnp_rte_launcher_start(rte, err, sizeof(err));
+    if (rc == HNP_SUCCESS && rte->plm->secret == HNP_PLM_SECRET_FILE) {
+        rc = hnp_launcher_secret_file(rte->launcher, vpid, path, sizeof(path),
+                                      err, sizeof(err));
+        secret_file = path;
+    }
+    if (rc == HNP_SUCCESS) {
+        identity_args(rte, parent_text, secret_file, args);
+        rc = hnp_launcher_submit_via(rte->launcher, vpid, node, command, args,
+                                     secret_file);
+    }
+    if (rc != HNP_SUCCESS)
+        hnp_rte_fail(rte, 1, "cannot start the daemon for node %s (vpid %u) "
+                     "with %s: %s", node, vpid, command[0],
+                     err[0] != '\0' ? err : hnp_strerror(rc));
+    return rc;
 }
 
 void hnp_rte_free_argv(char **argv)

@@ -157,10 +157,47 @@ fail:
     return rc;
 }
 
+int hnp_setup_select_plm(hnp_setup_t *setup, const char *name,
+                         const hnp_plm_module_t **module, char *err,
+                         size_t errlen)
+{
+    const hnp_mca_component_t *component = NULL;
+    const hnp_plm_module_t *plm = NULL;
+    const void *found = NULL;
+    int rc = hnp_param_set(hnp_mca_params(setup->mca), "plm", name,
+                           HNP_PARAM_SRC_FORWARDED, "the launcher (--plm)",
+                           err, errlen);
+
+    hnp_mca_load_selected_only(setup->mca, true);
+    if (rc == HNP_SUCCESS)
+        rc = hnp_mca_framework_register(setup->mca, &hnp_plm_framework,
+                                        &setup->plm, err, errlen);
+    if (rc == HNP_SUCCESS)
+        rc = hnp_mca_framework_open(setup->plm, err, errlen);
+    if (rc == HNP_SUCCESS)
+        rc = hnp_mca_framework_select(setup->plm, &component, &found, err,
+                                      errlen);
+    if (rc == HNP_SUCCESS)
+        rc = hnp_plm_module_check(found, name, err, errlen);
+    plm = found;
+    if (rc == HNP_SUCCESS && plm->daemon_identity == NULL) {
+        hnp_err_set(err, errlen, "plm component '%s' cannot tell a daemon "
+                    "who it is (it has no daemon_identity)", name);
+        rc = HNP_ERR_NOT_AVAILABLE;
+    }
+    if (rc == HNP_SUCCESS)
+        *module = plm;
+    return rc;
+}
+
+/* Each framework once: a daemon may have registered its plm already. */
 int hnp_setup_register_frameworks(hnp_setup_t *setup, char *err,
                                   size_t errlen)
 {
-    int rc = hnp_mca_framework_register(setup->mca, &hnp_plm_framework,
+    int rc = HNP_SUCCESS;
+
+    if (setup->plm == NULL)
+        rc = hnp_mca_framework_register(setup->mca, &hnp_plm_framework,
                                         &setup->plm, err, errlen);
     if (rc == HNP_SUCCESS)
         rc = hnp_mca_framework_register(setup->mca, &hnp_routed_framework,

@@ -11,6 +11,7 @@
 
 #include "params.h"
 #include "hnp_mca_base.h"
+#include "hnp_plm.h"
 
 typedef struct hnp_setup {
     hnp_mca_t *mca;
@@ -72,6 +73,16 @@ int hnp_setup_init_core(hnp_setup_t *setup, int *argc, char **argv,
  */
 int hnp_setup_register_frameworks(hnp_setup_t *setup, char *err,
                                   size_t errlen);
+
+/**
+ * A daemon started by a launcher's own command (hnpd --plm NAME): register
+ * the plm framework with component @p name alone, open and select it, and
+ * return its module, which must have a daemon_identity. Before
+ * hnp_setup_register_frameworks(), which then registers the other two.
+ */
+int hnp_setup_select_plm(hnp_setup_t *setup, const char *name,
+                         const hnp_plm_module_t **module, char *err,
+                         size_t errlen);
 
 /** The three frameworks in a fixed order, for loops (NULL-terminated). */
 size_t hnp_setup_frameworks(const hnp_setup_t *setup,

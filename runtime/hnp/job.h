@@ -92,8 +92,9 @@ void hnp_job_progress_stop(hnp_job_t *job);
 void hnp_job_progress_release(hnp_job_t *job);
 void hnp_job_print_slowest(const hnp_job_t *job);
 
-/* model.c: plm_prsh_model=auto; apply before the spawn tree is
- * built, record once every daemon is up. Neither is ever fatal. */
+/* model.c: the calibrated launch model, when the plm asks for it; apply
+ * before the spawn tree is built, record once every daemon is up. Neither
+ * is ever fatal. */
 int hnp_job_model_apply(hnp_job_t *job);
 void hnp_job_model_record(hnp_job_t *job);
 

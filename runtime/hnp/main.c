@@ -156,8 +156,8 @@ static int run_job(hnp_setup_t *setup, hnp_args_t *args)
         return 1;
     }
     if (args->plan != HNP_PLAN_NONE) {
-        /* With plm_prsh_model=auto, the plan is made for the estimate the
-         * launch itself would use. */
+        /* With a calibrated launch model, the plan is made for the
+         * estimate the launch itself would use. */
         hnp_job_model_apply(&job);
         rc = hnp_plan_print(job.rte, &job.map, args->plan, stdout, err,
                             sizeof(err));

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * plm_prsh_model=auto in the HNP: before the spawn tree is built, set
- * plm_prsh_seq and plm_prsh_rem from the estimate kept for the agent; once
- * every daemon is up, measure this launch and fold it into the estimate.
+ * The calibrated launch model in the HNP, for a launcher whose tree
+ * follows it (HNP_PLM_CAP_LAUNCH_MODEL) when its launch_model says the
+ * user asked for it (prsh: plm_prsh_model=auto with the greedy tree):
+ * before the spawn tree is built, set the model's parameters from the
+ * estimate kept for the agent; once every daemon is up, measure this
+ * launch and fold it into the estimate.
  *
  * What is measured is what the model predicts, not the forks: an agent is
  * forked at once, but a node's agents contend for its CPU (the local agent
@@ -19,7 +22,6 @@
 #include "config.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 #include "job.h"
 #include "launch/model.h"
@@ -27,30 +29,23 @@
 #define MODEL_AGENT_LEN 1024
 #define MODEL_PATH_LEN 4096
 
-static bool param_is(const hnp_params_t *params, const char *name,
-                     const char *value)
+/* The launcher asks for the estimate, and its tree depends on it; then
+ * @p model names the parameters the estimate goes to. */
+static bool model_is_auto(const hnp_job_t *job, hnp_plm_launch_model_t *model)
 {
-    hnp_param_info_t info;
+    const hnp_plm_module_t *plm = job->rte->plm;
 
-    return hnp_param_lookup(params, name, &info) == HNP_SUCCESS &&
-           strcmp(info.value, value) == 0;
-}
-
-/* Only the greedy tree of prsh uses seq and rem to launch. */
-static bool model_is_auto(const hnp_job_t *job)
-{
-    const hnp_params_t *params = hnp_mca_params(job->rte->setup->mca);
-
-    return strcmp(job->rte->selected[0], "prsh") == 0 &&
-           param_is(params, "plm_prsh_model", "auto") &&
-           param_is(params, "plm_prsh_tree", "greedy");
+    return (plm->capabilities & HNP_PLM_CAP_LAUNCH_MODEL) &&
+           plm->launch_model(job->rte, model) == HNP_SUCCESS &&
+           model->calibrate;
 }
 
 /* The user-file source: the estimate lives in the user's ~/.hnp, and a
  * value the user sets anywhere stronger (--mca, environment, --tune)
  * still wins over it, in the HNP and, forwarded, in every daemon. */
-static int set_estimate(hnp_job_t *job, const hnp_launch_model_entry_t *e,
-                        const char *path, char *err, size_t errlen)
+static int set_estimate(hnp_job_t *job, const hnp_plm_launch_model_t *model,
+                        const hnp_launch_model_entry_t *e, const char *path,
+                        char *err, size_t errlen)
 {
     hnp_params_t *params = hnp_mca_params(job->rte->setup->mca);
     char seq[64], rem[64];
@@ -58,10 +53,10 @@ static int set_estimate(hnp_job_t *job, const hnp_launch_model_entry_t *e,
 
     snprintf(seq, sizeof(seq), "%.17g", e->seq);
     snprintf(rem, sizeof(rem), "%.17g", e->rem);
-    rc = hnp_param_set(params, "plm_prsh_seq", seq, HNP_PARAM_SRC_USER_FILE,
+    rc = hnp_param_set(params, model->seq_param, seq, HNP_PARAM_SRC_USER_FILE,
                        path, err, errlen);
     if (rc == HNP_SUCCESS)
-        rc = hnp_param_set(params, "plm_prsh_rem", rem,
+        rc = hnp_param_set(params, model->rem_param, rem,
                            HNP_PARAM_SRC_USER_FILE, path, err, errlen);
     return rc;
 }
@@ -85,16 +80,19 @@ int hnp_job_model_apply(hnp_job_t *job)
 {
     char agent[MODEL_AGENT_LEN], path[MODEL_PATH_LEN], err[512] = "";
     hnp_launch_model_t model = { NULL, 0 };
+    hnp_plm_launch_model_t wanted;
     const hnp_launch_model_entry_t *e;
     int rc;
 
-    if (!model_is_auto(job) || model_names(job, agent, path) != HNP_SUCCESS)
+    if (!model_is_auto(job, &wanted) ||
+        model_names(job, agent, path) != HNP_SUCCESS)
         return HNP_SUCCESS;
     rc = hnp_launch_model_load(&model, path, err, sizeof(err));
     if (rc != HNP_SUCCESS && rc != HNP_ERR_NOT_FOUND)
         HNP_WARN(job->rte->log, "launch model ignored: %s", err);
     e = hnp_launch_model_find(&model, agent);
-    if (e != NULL && set_estimate(job, e, path, err, sizeof(err)) != 0)
+    if (e != NULL && set_estimate(job, &wanted, e, path, err,
+                                  sizeof(err)) != 0)
         HNP_WARN(job->rte->log, "launch model ignored: %s", err);
     else if (e != NULL)
         HNP_VERBOSE(job->rte->log, 1, "launch model for '%s': seq %.4f s, "
@@ -161,10 +159,11 @@ static void save_measurement(hnp_job_t *job, const char *agent,
 void hnp_job_model_record(hnp_job_t *job)
 {
     char agent[MODEL_AGENT_LEN], path[MODEL_PATH_LEN];
+    hnp_plm_launch_model_t wanted;
     double *delays = NULL, seq, rem;
     int n;
 
-    if (!model_is_auto(job) || job->rte->launcher == NULL ||
+    if (!model_is_auto(job, &wanted) || job->rte->launcher == NULL ||
         model_names(job, agent, path) != HNP_SUCCESS)
         return;
     n = collect_delays(job, &delays);

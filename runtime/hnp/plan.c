@@ -6,9 +6,9 @@
  * asks for it, so the plan shows what would happen rather than a guess made
  * from parameter values. The alternatives are the trees paper 001 ranks in
  * its Table II (flat, k-ary for k = 2 .. 512, greedy) plus the routing
- * topology's tree, which prsh uses for δ = 0. The model's costs are read
- * through the parameter registry (plm_prsh_seq, plm_prsh_rem): the core
- * never includes a component's header.
+ * topology's tree, which a tree launcher may spawn along. The model's
+ * costs come from the plm's launch_model (hnp_rte_launch_model): the core
+ * never includes a component's header nor reads its parameters by name.
  */
 #include "config.h"
 
@@ -16,7 +16,6 @@
 #include <string.h>
 
 #include "hnp_errors.h"
-#include "hnp_mca_base.h"
 #include "plan.h"
 #include "hnp_tree.h"
 
@@ -41,23 +40,24 @@ typedef struct plan {
     size_t nrows;
 } plan_t;
 
-static int read_cost(hnp_params_t *params, const char *name, double *out,
-                     char *err, size_t errlen)
+static int read_costs(plan_t *p, hnp_rte_t *rte, char *err, size_t errlen)
 {
-    hnp_param_info_t info;
-    char *end = NULL;
+    hnp_plm_launch_model_t model;
 
-    if (hnp_param_lookup(params, name, &info) != HNP_SUCCESS) {
-        hnp_err_set(err, errlen, "--plan needs the launch model's %s, which "
-                    "no component registered (is plm prsh available?)", name);
+    if (hnp_rte_launch_model(rte, &model) != HNP_SUCCESS) {
+        hnp_err_set(err, errlen, "--plan needs a launch model, which no plm "
+                    "component gives");
         return HNP_ERR_NOT_FOUND;
     }
-    *out = strtod(info.value, &end);
-    if (end == info.value || *out < 0) {
-        hnp_err_set(err, errlen, "%s = %s is not a duration in seconds", name,
-                    info.value);
+    if (!(model.seq >= 0) || !(model.rem >= 0)) {
+        bool seq = !(model.seq >= 0);
+        hnp_err_set(err, errlen, "%s = %g is not a duration in seconds",
+                    seq ? model.seq_param : model.rem_param,
+                    seq ? model.seq : model.rem);
         return HNP_ERR_BAD_PARAM;
     }
+    p->seq = model.seq;
+    p->rem = model.rem;
     return HNP_SUCCESS;
 }
 
@@ -282,12 +282,9 @@ static int print_dot(const plan_t *p, FILE *out)
 
 static int plan_trees(plan_t *p, hnp_rte_t *rte, char *err, size_t errlen)
 {
-    hnp_params_t *params = hnp_mca_params(rte->setup->mca);
     char name[32];
-    int rc = read_cost(params, "plm_prsh_seq", &p->seq, err, errlen);
+    int rc = read_costs(p, rte, err, errlen);
 
-    if (rc == HNP_SUCCESS)
-        rc = read_cost(params, "plm_prsh_rem", &p->rem, err, errlen);
     if (rc == HNP_SUCCESS)
         rc = rte->routed->spanning_tree(p->n, &p->routing);
     if (rc == HNP_SUCCESS)

@@ -18,8 +18,9 @@
 /**
  * Print the plan for the daemons of @p map (one a node, plus the HNP) to
  * @p out in @p format. @p rte has its components selected; nothing is
- * started. The launch model's SEQ and REM are the parameters plm_prsh_seq
- * and plm_prsh_rem. Errors say what was missing.
+ * started. The launch model's SEQ and REM are the plm's (its
+ * launch_model, or that of the plm component that has one). Errors say
+ * what was missing.
  */
 int hnp_plan_print(hnp_rte_t *rte, const hnp_job_map_t *map,
                    hnp_plan_format_t format, FILE *out, char *err,

@@ -46,7 +46,8 @@ static void role_peer_up(hnp_rte_t *rte, hnp_vpid_t peer)
  * ends, and this one leaves the session. Attached, the remote shell lives
  * on with the daemon, which from now on no longer dies with the process
  * that started it: a lost parent is noticed on the wire and reported, as
- * on a real node. Under srun nothing changes: srun keeps its tasks. */
+ * on a real node. Under a batch system's command (srun) nothing changes:
+ * it keeps its tasks. */
 static void leave_agent(hnpd_t *d)
 {
     int null_fd;
@@ -102,6 +103,12 @@ static int take_the_hnps_choices(hnpd_t *d, char *const chosen[3], char *err,
     static const char *const frameworks[3] = { "plm", "routed", "exchange" };
     hnp_params_t *params = hnp_mca_params(d->setup->mca);
 
+    /* A daemon that asked a plm who it is uses that one. */
+    if (d->rte->plm != NULL && strcmp(chosen[0], d->rte->selected[0]) != 0) {
+        hnp_err_set(err, errlen, "started by plm %s, but the HNP chose %s",
+                    d->rte->selected[0], chosen[0]);
+        return HNP_ERR_BAD_PARAM;
+    }
     for (int i = 0; i < 3; i++) {
         int rc = hnp_param_set(params, frameworks[i], chosen[i],
                                HNP_PARAM_SRC_FORWARDED, "the HNP's choice",
@@ -257,7 +264,7 @@ static void on_welcome(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
     hnp_rte_accept_joins(rte);
     if (hnp_rte_spawn_children(rte, NULL, 0) == 0)
         hnp_rte_spawn_complete(rte);
-    else if (rte->plm->spawn_subtree == NULL ||
+    else if (!(rte->plm->capabilities & HNP_PLM_CAP_SPAWNS_TREE) ||
              rte->plm->spawn_subtree(rte) != HNP_SUCCESS)
         hnp_rte_fail(rte, 1, "node %s: cannot spawn the daemons of its "
                      "subtree", d->node);

@@ -101,6 +101,11 @@ int hnpd_pmi_connect(hnpd_t *d, uint32_t rank, int32_t appnum, int *child_fd,
                      char **env);
 void hnpd_pmi_release(hnpd_t *d);
 
+/* secret.c: the job secret, from @p file (removed once open) or, when
+ * that is NULL, from stdin */
+int hnpd_read_secret(const char *file, uint8_t secret[HNP_SECRET_LEN],
+                     char *err, size_t errlen);
+
 /* procs.c: the application processes of this node */
 void hnpd_register_proc_handlers(hnpd_t *d);
 void hnpd_procs_release(hnpd_t *d);

@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * hnpd: the daemon, started on every node by a plm component, never by
- * hand. Its command line says who it is and whom to call; the job secret
- * comes on stdin; everything else comes in its parent's first message.
+ * hand. Its command line says who it is (or which plm to ask) and whom to
+ * call; the job secret comes on stdin or in a file; everything else comes
+ * in its parent's first message.
  */
 #include "config.h"
 
 #include <errno.h>
 #include <event2/event.h>
 #include <limits.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,21 +19,25 @@
 
 #include "daemon.h"
 
-#define SECRET_WAIT_MS 60000
+#define NODE_NAME_LEN 256
 
 typedef struct hnpd_args {
     hnp_vpid_t vpid;
     hnp_vpid_t parent;
     const char *node;
     const char *parent_uri;
-    bool slurm;      /* a task of srun: who it is comes from Slurm */
+    const char *plm;         /* started by this plm's own command: who it
+                                is comes from the plm, and it stays that
+                                command's task */
+    const char *secret_file; /* the secret is here, not on stdin */
     bool attached;   /* stays with the agent: no fork to leave it */
     const char *self; /* argv[0]: how this binary was started */
+    char node_buf[NODE_NAME_LEN]; /* the node's name as the plm gave it */
 } hnpd_args_t;
 
 static const hnp_setup_option_t hnpd_options[] = {
     { "--vpid", 1 }, { "--node", 1 }, { "--parent", 1 }, { "--parent-uri", 1 },
-    { NULL, 0 },
+    { "--plm", 1 }, { "--secret-file", 1 }, { NULL, 0 },
 };
 
 static int parse_vpid(const char *text, hnp_vpid_t *out)
@@ -47,20 +51,6 @@ static int parse_vpid(const char *text, hnp_vpid_t *out)
     return HNP_SUCCESS;
 }
 
-/* Under srun, SLURM_NODEID numbers the step's nodes from 0 in the order
- * the HNP gave them: daemon vpid = SLURM_NODEID + 1. */
-static bool identity_from_slurm(hnpd_args_t *a)
-{
-    const char *id = getenv("SLURM_NODEID");
-    hnp_vpid_t index;
-
-    a->node = getenv("SLURMD_NODENAME");
-    if (id == NULL || a->node == NULL || parse_vpid(id, &index) != HNP_SUCCESS)
-        return false;
-    a->vpid = index + 1;
-    return true;
-}
-
 static int parse_args(hnpd_args_t *a, int argc, char **argv, char *err,
                       size_t errlen)
 {
@@ -70,11 +60,6 @@ static int parse_args(hnpd_args_t *a, int argc, char **argv, char *err,
     a->self = argc > 0 ? argv[0] : NULL;
     for (int i = 1; i < argc; i++) {
         const char *opt = argv[i], *val = i + 1 < argc ? argv[i + 1] : "";
-        if (strcmp(opt, "--slurm") == 0) {
-            have_vpid = identity_from_slurm(a);
-            a->slurm = true;
-            continue;
-        }
         if (strcmp(opt, "--attached") == 0) {
             a->attached = true;
             continue;
@@ -87,44 +72,46 @@ static int parse_args(hnpd_args_t *a, int argc, char **argv, char *err,
             a->node = val;
         else if (strcmp(opt, "--parent-uri") == 0)
             a->parent_uri = val;
+        else if (strcmp(opt, "--plm") == 0)
+            a->plm = val;
+        else if (strcmp(opt, "--secret-file") == 0)
+            a->secret_file = val;
         i++;
     }
-    if (!have_vpid || !have_parent || a->vpid == 0 || a->node == NULL ||
-        a->parent_uri == NULL) {
+    if (((!have_vpid || a->vpid == 0 || a->node == NULL) && a->plm == NULL) ||
+        !have_parent || a->parent_uri == NULL) {
         hnp_err_set(err, errlen, "hnpd is started by hnp, not by hand (needs "
-                    "--vpid N --node NAME, or --slurm inside srun, --parent N "
-                    "--parent-uri URI and the job secret on stdin)");
+                    "--vpid N --node NAME, or --plm NAME inside that plm's "
+                    "command, --parent N --parent-uri URI and the job secret "
+                    "on stdin or in --secret-file FILE)");
         return HNP_ERR_BAD_PARAM;
     }
     return HNP_SUCCESS;
 }
 
-/* The secret: one line of hex on stdin, written there by the launcher. */
-static int read_secret(uint8_t secret[HNP_SECRET_LEN], char *err,
-                       size_t errlen)
+/* Started by a plm's own command (srun, a batch system's spawn): that plm
+ * knows, from the command's environment, which daemon this is. */
+static int identity_from_plm(hnp_setup_t *setup, hnpd_args_t *a,
+                             const hnp_plm_module_t **plm, char *err,
+                             size_t errlen)
 {
-    char line[2 * HNP_SECRET_LEN + 2];
-    size_t got = 0;
-    struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
+    char why[512] = "";
+    int rc = hnp_setup_select_plm(setup, a->plm, plm, why, sizeof(why));
 
-    while (got < sizeof(line) - 1) {
-        if (poll(&pfd, 1, SECRET_WAIT_MS) <= 0)
-            break;
-        ssize_t n = read(STDIN_FILENO, line + got, sizeof(line) - 1 - got);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        got += (size_t)n;
-        if (memchr(line, '\n', got) != NULL)
-            break;
+    if (rc == HNP_SUCCESS)
+        rc = (*plm)->daemon_identity(&a->vpid, a->node_buf,
+                                     sizeof(a->node_buf), why, sizeof(why));
+    if (rc == HNP_SUCCESS && (a->vpid == 0 || a->node_buf[0] == '\0')) {
+        snprintf(why, sizeof(why), "it gave vpid %u on node \"%s\"", a->vpid,
+                 a->node_buf);
+        rc = HNP_ERR_BAD_PARAM;
     }
-    line[got] = '\0';
-    line[strcspn(line, "\r\n")] = '\0';
-    if (hnp_secret_from_hex(line, secret) != HNP_SUCCESS) {
-        hnp_err_set(err, errlen, "no valid job secret on stdin");
-        return HNP_ERR_BAD_PARAM;
+    if (rc != HNP_SUCCESS) {
+        hnp_err_set(err, errlen, "plm %s cannot tell this daemon who it is: "
+                    "%s", a->plm, why[0] != '\0' ? why : hnp_strerror(rc));
+        return rc;
     }
+    a->node = a->node_buf;
     return HNP_SUCCESS;
 }
 
@@ -229,8 +216,8 @@ static void quick_exit_daemon(hnpd_t *d, hnp_setup_t *setup)
     exit(0);
 }
 
-static int run_daemon(hnpd_t *d, const hnpd_args_t *a, char *err,
-                      size_t errlen)
+static int run_daemon(hnpd_t *d, const hnpd_args_t *a,
+                      const hnp_plm_module_t *plm, char *err, size_t errlen)
 {
     int rc = hnp_rte_create(&d->rte, d->setup, false, a->vpid, err, errlen);
 
@@ -238,7 +225,10 @@ static int run_daemon(hnpd_t *d, const hnpd_args_t *a, char *err,
         rc = find_own_path(d->rte, a->self, err, errlen);
     if (rc != HNP_SUCCESS)
         return rc;
-    if (read_secret(d->rte->secret, err, errlen) != HNP_SUCCESS)
+    if (plm != NULL)
+        hnp_rte_set_plm(d->rte, a->plm, plm);
+    if (hnpd_read_secret(a->secret_file, d->rte->secret, err, errlen) !=
+        HNP_SUCCESS)
         return HNP_ERR_BAD_PARAM;
     hnp_secret_to_hex(d->rte->secret, d->rte->secret_hex);
     rc = hnpd_start(d, a->parent_uri, err, errlen);
@@ -252,6 +242,7 @@ int main(int argc, char **argv)
 {
     hnp_setup_t setup;
     hnpd_args_t args;
+    const hnp_plm_module_t *plm = NULL;
     hnpd_t d;
     char err[1024] = "", program[300];
     int rc;
@@ -262,23 +253,25 @@ int main(int argc, char **argv)
     memset(&d, 0, sizeof(d));
     d.detach_fd = -1;
     rc = hnp_setup_init_core(&setup, &argc, argv, hnpd_options, err, sizeof(err));
-    if (rc == HNP_SUCCESS && (rc = parse_args(&args, argc, argv, err,
-                                              sizeof(err))) != HNP_SUCCESS)
-        hnp_setup_fini(&setup);
+    if (rc == HNP_SUCCESS)
+        rc = parse_args(&args, argc, argv, err, sizeof(err));
+    if (rc == HNP_SUCCESS && args.plm != NULL)
+        rc = identity_from_plm(&setup, &args, &plm, err, sizeof(err));
     if (rc != HNP_SUCCESS) {
+        hnp_setup_fini(&setup);
         HNP_ERROR_LOG(hnp_log_stream("hnpd"), "%s", err);
         return 1;
     }
     snprintf(program, sizeof(program), "hnpd[%s]", args.node);
     hnp_log_set_program(program);
     setenv("HNP_NODE_NAME", args.node, 1);
-    /* srun's tasks stay its tasks: Slurm tracks and ends them, and a
-     * daemon told so stays with its agent. Otherwise the daemon goes on in
-     * a child, and the CPU of the process that will exit at detach is
-     * counted here. */
+    /* A batch system's tasks (srun's) stay its tasks: it tracks and ends
+     * them, and a daemon told so stays with its agent. Otherwise the daemon
+     * goes on in a child, and the CPU of the process that will exit at
+     * detach is counted here. */
     d.before_exec_us = cpu_before_exec();
-    d.attached = args.attached && !args.slurm;
-    if (!d.attached && !args.slurm) {
+    d.attached = args.attached && args.plm == NULL;
+    if (!d.attached && args.plm == NULL) {
         uint64_t rss_kb;
         hnp_daemon_stats_usage(&d.prefork_cpu_us, &rss_kb);
         if (fork_detachable(&d.detach_fd) != 0) {
@@ -290,7 +283,7 @@ int main(int argc, char **argv)
     d.setup = &setup;
     d.node = (char *)args.node;
     d.parent = args.parent;
-    rc = run_daemon(&d, &args, err, sizeof(err));
+    rc = run_daemon(&d, &args, plm, err, sizeof(err));
     if (rc < 0)
         HNP_ERROR_LOG(hnp_log_stream("hnpd"), "%s", err[0] ? err : hnp_strerror(rc));
     if (rc == 0 && d.clean_end)

@@ -53,21 +53,32 @@ void launch_strv_free(char **v)
     free(v);
 }
 
-char **launch_strv_copy(char *const *v)
+char **launch_strv_join(char *const *head, const char *word,
+                        char *const *tail)
 {
-    size_t n = launch_strv_len(v);
+    size_t nhead = launch_strv_len(head), ntail = launch_strv_len(tail);
+    size_t n = nhead + (word != NULL) + ntail, i = 0;
     char **out = calloc(n + 1, sizeof(*out));
 
     if (out == NULL)
         return NULL;
-    for (size_t i = 0; i < n; i++) {
-        out[i] = strdup(v[i]);
-        if (out[i] == NULL) {
-            launch_strv_free(out);
-            return NULL;
-        }
-    }
+    for (size_t k = 0; k < nhead; k++)
+        if ((out[i++] = strdup(head[k])) == NULL)
+            goto fail;
+    if (word != NULL && (out[i++] = strdup(word)) == NULL)
+        goto fail;
+    for (size_t k = 0; k < ntail; k++)
+        if ((out[i++] = strdup(tail[k])) == NULL)
+            goto fail;
     return out;
+fail:
+    launch_strv_free(out);
+    return NULL;
+}
+
+char **launch_strv_copy(char *const *v)
+{
+    return launch_strv_join(v, NULL, NULL);
 }
 
 /* @p first followed by @p rest, each quoted or not, joined with spaces. */

@@ -32,6 +32,9 @@ typedef struct launch_capture {
 size_t launch_strv_len(char *const *v);
 char **launch_strv_copy(char *const *v);
 void launch_strv_free(char **v);
+/** A copy of @p head, then @p word, then @p tail (each may be NULL). */
+char **launch_strv_join(char *const *head, const char *word,
+                        char *const *tail);
 
 /** agent_argv..., node, "'daemon_path' 'arg'...": fills @p out. */
 int launch_words_agent(char *const *agent_argv, const char *node,

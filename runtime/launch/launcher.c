@@ -45,6 +45,7 @@
 #include "procs/forkexec.h"
 #include "hnp_log.h"
 #include "agent.h"
+#include "secret.h"
 
 #define LAUNCH_CHUNK (64 * 1024)
 #define LAUNCH_DRAIN_READS 16
@@ -72,6 +73,8 @@ struct launch_req {
     bool local;
     bool daemon;                 /* hnpd itself, not a command (srun) */
     hnp_vpid_t vpid;
+    char *secret_file;           /* the secret goes here, not on stdin;
+                                    removed unless the daemon did */
     char *node;
     launch_words_t words;        /* argv freed once finished */
     unsigned attempt;            /* retries done so far */
@@ -90,6 +93,8 @@ struct hnp_launcher {
     char **agent_argv;           /* NULL: local launches only */
     char *daemon_path;
     char *secret_line;           /* the secret and a newline */
+    char *secret_base;           /* where secret_dir is made; NULL: TMPDIR */
+    char *secret_dir;            /* private (0700), made when first needed */
     unsigned max_concurrent;
     unsigned retries;
     double retry_delay;
@@ -121,6 +126,19 @@ static void req_release_run(launch_req_t *r)
     r->capture = NULL;
 }
 
+/* The daemon has read its secret file and removed it, or never will: a
+ * file still there is removed. */
+static void req_drop_secret(launch_req_t *r)
+{
+    if (r->secret_file == NULL)
+        return;
+    if (unlink(r->secret_file) == 0)
+        HNP_VERBOSE(r->l->log, 5, "vpid %u: removed its unread secret file",
+                    r->vpid);
+    free(r->secret_file);
+    r->secret_file = NULL;
+}
+
 /* Keeps what hnp_launcher_command needs, drops the rest. */
 static void req_finish(launch_req_t *r)
 {
@@ -136,6 +154,7 @@ static void req_finish(launch_req_t *r)
 static void req_free(launch_req_t *r)
 {
     req_finish(r);
+    req_drop_secret(r);
     free(r->words.command);
     free(r->node);
     free(r);
@@ -185,6 +204,7 @@ static void report_failure(launch_req_t *r, int wait_status)
                                       : NULL;
 
     req_finish(r);
+    req_drop_secret(r);
     if (l->cb.failed != NULL)
         l->cb.failed(l->cb.ctx, r->vpid, r->node, r->words.command,
                      wait_status, output != NULL ? output : "");
@@ -375,12 +395,28 @@ static int watch_agent(launch_req_t *r, char *err, size_t errlen)
     return rc;
 }
 
+/* The command's stdin: the secret, or /dev/null when the secret goes
+ * into a file (a leftover of an earlier attempt is replaced). */
+static int secret_stdin(launch_req_t *r, int *in_fd, char *err, size_t errlen)
+{
+    int rc;
+
+    if (r->secret_file == NULL)
+        return secret_pipe(r->l, in_fd, err, errlen);
+    unlink(r->secret_file);
+    rc = launch_secret_write(r->secret_file, r->l->secret_line, err, errlen);
+    if (rc != HNP_SUCCESS)
+        return rc;
+    *in_fd = hnp_open_devnull(err, errlen);
+    return *in_fd >= 0 ? HNP_SUCCESS : *in_fd;
+}
+
 /* Own process group (a ^C at the terminal is hnp's to handle, and cancel
  * can reach the whole group); SIGTERM if hnp dies first. */
 static int req_start(launch_req_t *r, char *err, size_t errlen)
 {
     int in_fd = -1, out_fd = -1;
-    int rc = secret_pipe(r->l, &in_fd, err, errlen);
+    int rc = secret_stdin(r, &in_fd, err, errlen);
 
     if (rc == HNP_SUCCESS)
         rc = open_output(r, &out_fd, err, errlen);
@@ -458,10 +494,11 @@ static launch_req_t *req_of(const hnp_launcher_t *l, hnp_vpid_t vpid)
 /* ------------------------------------------------------------ public */
 
 /* Queue a request whose program is @p program with @p args (local) or the
- * daemon through the agent (not local). @p daemon: the program is hnpd. */
+ * daemon through the agent (not local). @p daemon: it starts hnpd, whose
+ * secret goes into @p secret_file when that is not NULL. */
 static int submit(hnp_launcher_t *l, hnp_vpid_t vpid, const char *node,
                   const char *program, char *const *args, bool local,
-                  bool daemon)
+                  bool daemon, const char *secret_file)
 {
     launch_req_t *r;
     int rc;
@@ -478,7 +515,9 @@ static int submit(hnp_launcher_t *l, hnp_vpid_t vpid, const char *node,
     r->out_fd = r->errno_fd = -1;
     r->node = strdup(node);
     r->retry_ev = evtimer_new(l->base, retry_due, r);
-    if (local)
+    if (secret_file != NULL && (r->secret_file = strdup(secret_file)) == NULL)
+        rc = HNP_ERR_NOMEM;
+    else if (local)
         rc = launch_words_local(program, args, &r->words);
     else
         rc = launch_words_agent(l->agent_argv, node, program, args, &r->words);
@@ -497,7 +536,41 @@ static int submit(hnp_launcher_t *l, hnp_vpid_t vpid, const char *node,
 int hnp_launcher_submit(hnp_launcher_t *l, hnp_vpid_t vpid, const char *node,
                         char *const *args, bool local)
 {
-    return submit(l, vpid, node, l->daemon_path, args, local, true);
+    return submit(l, vpid, node, l->daemon_path, args, local, true, NULL);
+}
+
+int hnp_launcher_submit_via(hnp_launcher_t *l, hnp_vpid_t vpid,
+                            const char *node, char *const *command,
+                            char *const *args, const char *secret_file)
+{
+    char **words;
+    int rc;
+
+    if (command == NULL || command[0] == NULL)
+        return HNP_ERR_BAD_PARAM;
+    words = launch_strv_join(command + 1, l->daemon_path, args);
+    if (words == NULL)
+        return HNP_ERR_NOMEM;
+    rc = submit(l, vpid, node, command[0], words, true, true, secret_file);
+    launch_strv_free(words);
+    return rc;
+}
+
+int hnp_launcher_secret_file(hnp_launcher_t *l, hnp_vpid_t vpid, char *path,
+                             size_t len, char *err, size_t errlen)
+{
+    int rc = HNP_SUCCESS;
+
+    if (l->secret_dir == NULL)
+        rc = launch_secret_dir_create(l->secret_base, &l->secret_dir, err,
+                                      errlen);
+    if (rc != HNP_SUCCESS)
+        return rc;
+    if ((size_t)snprintf(path, len, "%s/%u", l->secret_dir, vpid) >= len) {
+        hnp_err_set(err, errlen, "the secret file's path is too long");
+        return HNP_ERR_TRUNCATED;
+    }
+    return HNP_SUCCESS;
 }
 
 int hnp_launcher_submit_command(hnp_launcher_t *l, hnp_vpid_t vpid,
@@ -505,7 +578,7 @@ int hnp_launcher_submit_command(hnp_launcher_t *l, hnp_vpid_t vpid,
 {
     if (argv == NULL || argv[0] == NULL)
         return HNP_ERR_BAD_PARAM;
-    return submit(l, vpid, label, argv[0], argv + 1, true, false);
+    return submit(l, vpid, label, argv[0], argv + 1, true, false, NULL);
 }
 
 const char *hnp_launcher_command(const hnp_launcher_t *l, hnp_vpid_t vpid)
@@ -530,7 +603,10 @@ void hnp_launcher_joined(hnp_launcher_t *l, hnp_vpid_t vpid)
 {
     launch_req_t *r = req_of(l, vpid);
 
-    if (r == NULL || !r->daemon || r->state != REQ_RUNNING)
+    if (r == NULL || !r->daemon)
+        return;
+    req_drop_secret(r);
+    if (r->state != REQ_RUNNING)
         return;
     r->state = REQ_JOINED;
     l->running--;
@@ -547,6 +623,7 @@ void hnp_launcher_cancel_all(hnp_launcher_t *l)
     HNP_VERBOSE(l->log, 5, "cancel: %zu agent(s) running, %zu queued, %zu "
                 "waiting to retry", l->running, l->queued, l->backing_off);
     for (launch_req_t *r = l->all; r != NULL; r = r->next_all) {
+        req_drop_secret(r);
         if (r->state == REQ_JOINED) {
             r->cancelled = true;
         } else if (r->state == REQ_RUNNING) {
@@ -606,6 +683,9 @@ static int copy_config(hnp_launcher_t *l, const hnp_launch_config_t *config)
     l->daemon_path = strdup(config->daemon_path);
     l->secret_line = malloc(len + 2);
     if (l->daemon_path == NULL || l->secret_line == NULL)
+        return HNP_ERR_NOMEM;
+    if (config->secret_dir != NULL && config->secret_dir[0] != '\0' &&
+        (l->secret_base = strdup(config->secret_dir)) == NULL)
         return HNP_ERR_NOMEM;
     memcpy(l->secret_line, config->secret_hex, len);
     memcpy(l->secret_line + len, "\n", 2);
@@ -667,6 +747,11 @@ void hnp_launcher_destroy(hnp_launcher_t *l)
             hnp_signal_child_group(r->pid, SIGTERM);
         req_free(r);
     }
+    if (l->secret_dir != NULL && rmdir(l->secret_dir) != 0)
+        HNP_WARN(l->log, "cannot remove %s: %s", l->secret_dir,
+                 strerror(errno));
+    free(l->secret_dir);
+    free(l->secret_base);
     free(l->by_vpid);
     if (l->pump != NULL)
         event_free(l->pump);

@@ -4,11 +4,12 @@
  * node and the daemon's arguments; the launcher builds the agent's command
  * line (agent and its arguments, the node, then the daemon's absolute path
  * and arguments, each quoted for the remote shell), writes the job secret
- * on the agent's stdin (never on a command line), captures what the agent
- * prints, runs at most max_concurrent agents at once, and retries an agent
- * that fails at the connection level (exit status 255, as ssh reports it)
- * with exponential backoff. A node that is this machine is started by a
- * plain fork/exec, without agent.
+ * on the agent's stdin or, for a launcher's own command that gives the
+ * daemon no stdin, into a file of mode 0600 (never on a command line),
+ * captures what the agent prints, runs at most max_concurrent agents at
+ * once, and retries an agent that fails at the connection level (exit
+ * status 255, as ssh reports it) with exponential backoff. A node that is
+ * this machine is started by a plain fork/exec, without agent.
  */
 #ifndef HNP_LAUNCH_H
 #define HNP_LAUNCH_H
@@ -31,6 +32,9 @@ typedef struct hnp_launch_config {
     unsigned max_concurrent;   /**< agents alive at once; 0 = unlimited */
     unsigned retries;          /**< extra attempts after an exit of 255 */
     double retry_delay;        /**< seconds before the first retry; doubles */
+    const char *secret_dir;    /**< where a private directory for secret
+                                    files is made; NULL or "": $TMPDIR or
+                                    /tmp */
 } hnp_launch_config_t;
 
 typedef struct hnp_launch_callbacks {
@@ -63,6 +67,29 @@ int hnp_launcher_submit(hnp_launcher_t *l, hnp_vpid_t vpid, const char *node,
  */
 int hnp_launcher_submit_command(hnp_launcher_t *l, hnp_vpid_t vpid,
                                 const char *label, char *const *argv);
+/**
+ * Queue the start of daemon @p vpid on @p node through @p command, a
+ * launcher's own (a batch system's "run this on node N"; command[0] found
+ * as execvp finds it), followed by the daemon's path and @p args, on this
+ * machine. Never retried; output captured and failure reported as for an
+ * agent, and the request is a daemon's (hnp_launcher_joined applies). With
+ * @p secret_file (from hnp_launcher_secret_file()) the secret goes into
+ * that file as the command starts, and the command's stdin is /dev/null;
+ * else the secret is on its stdin.
+ */
+int hnp_launcher_submit_via(hnp_launcher_t *l, hnp_vpid_t vpid,
+                            const char *node, char *const *command,
+                            char *const *args, const char *secret_file);
+/**
+ * Where daemon @p vpid's secret goes when it travels in a file: a path in
+ * this launcher's own directory (mode 0700, made on the first call under
+ * config->secret_dir), written into @p path. The file is made when the
+ * daemon's command starts, and removed, if the daemon has not removed it,
+ * when the daemon joins, when its start fails, and at cancel_all and
+ * destroy; the directory goes at destroy.
+ */
+int hnp_launcher_secret_file(hnp_launcher_t *l, hnp_vpid_t vpid, char *path,
+                             size_t len, char *err, size_t errlen);
 /** The command line used (or to be used) for @p vpid, or NULL. */
 const char *hnp_launcher_command(const hnp_launcher_t *l, hnp_vpid_t vpid);
 /**

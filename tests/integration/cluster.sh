@@ -77,8 +77,8 @@ expect_in "$tmp/err" "hnp: error:" "scancel: hnp says what happened"
 
 # Nothing of any job is left on the nodes.
 for _ in $(seq 50); do
-    pgrep -f "hnpd .*(--node node[1-4] |--slurm)" >/dev/null || break
+    pgrep -f "hnpd .*(--node node[1-4] |--plm slurm)" >/dev/null || break
     sleep 0.1
 done
-pgrep -af "hnpd .*(--node node[1-4] |--slurm)" && fail "daemons left on the cluster"
+pgrep -af "hnpd .*(--node node[1-4] |--plm slurm)" && fail "daemons left on the cluster"
 echo "PASS"

@@ -24,52 +24,21 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/hnp-example.XXXXXX")
 # Copies of a read-only source tree (make distcheck) are read-only too.
 trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
 
-# Show the end of a log, then fail.
-fail_log() {
-    tail -n 40 "$1" >&2 || true
-    fail "$2"
-}
+. "$top_srcdir/tests/integration/example-lib.sh"
 
-# --- 1. A staged install. DESTDIR, not a different prefix, because the
-# installed files (hnp-component.pc above all) name the configured prefix;
-# pkg-config's sysroot then maps the paths it prints into the stage. The
-# make running this test must not pass its own flags (jobserver, variables
-# of `make check`) to this one.
-dest=$tmp/dest
-env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
-    timeout 120 make -C "$top_builddir" install DESTDIR="$dest" \
-    >"$tmp/install.log" 2>&1 || fail_log "$tmp/install.log" "make install DESTDIR=$dest failed"
-
-find_one() { find "$dest" -name "$1" "$2" "$3" | head -n 1; }
-pc=$(find_one hnp-component.pc -type f)
-info=$(find_one hnp-info -type f)
-lib=$(find_one 'libhnpmca.so*' -type f)
-[ -n "$pc" ] || fail "make install did not install hnp-component.pc"
-[ -n "$info" ] || fail "make install did not install hnp-info"
-[ -n "$lib" ] || fail "make install did not install libhnpmca.so"
+# --- 1. A staged install.
+stage_install
 for h in hnp_mca.h hnp_routed.h hnp_param.h hnp_log.h hnp_tree.h hnp_errors.h; do
-    [ -n "$(find_one "$h" -type f)" ] || fail "make install did not install $h"
+    [ -n "$(staged "$h" -type f)" ] || fail "make install did not install $h"
 done
 
 # --- 2. Build the example in a copy, as someone who only has the
 # installation would.
-cp -R "$top_srcdir/contrib/example-component" "$tmp/example"
-chmod -R u+w "$tmp/example"
-rm -f "$tmp/example"/*.o "$tmp/example"/*.so
-PKG_CONFIG_PATH=$(dirname "$pc")
-PKG_CONFIG_SYSROOT_DIR=$dest
-export PKG_CONFIG_PATH PKG_CONFIG_SYSROOT_DIR
-env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
-    timeout 60 make -C "$tmp/example" CFLAGS="-O2 -Wall -Wextra -Werror" \
-    >"$tmp/build.log" 2>&1 || fail_log "$tmp/build.log" "the example component does not build"
-env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
-    timeout 30 make -C "$tmp/example" check-exports \
-    >"$tmp/exports.log" 2>&1 || fail_log "$tmp/exports.log" "the example component exports more than its descriptor"
+build_example example-component
 
 # --- 3. Its own install target, into a directory of our choosing.
 components=$tmp/components
-env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
-    timeout 30 make -C "$tmp/example" install COMPONENTDIR="$components" \
+plain_make 30 "$tmp/example-component" install COMPONENTDIR="$components" \
     >"$tmp/cinstall.log" 2>&1 || fail_log "$tmp/cinstall.log" "make install of the example failed"
 so=$components/mca_routed_chain.so
 [ -f "$so" ] || fail "make install did not put mca_routed_chain.so in $components"

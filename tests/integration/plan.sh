@@ -56,6 +56,17 @@ paste -d' ' "$tmp/ours" <(echo "$table2") | awk '
     END { if (NR != 11) { print NR " rows"; bad = 1 }; exit bad }' ||
     fail "--plan ranking differs from Table II: $(cat "$tmp/out")"
 
+# A flat launcher builds no tree from the model, but is planned with it
+# all the same: the same ranking, the flat tree chosen.
+cp "$tmp/out" "$tmp/prsh.csv"
+run_hnp --plan=csv --mca plm rsh --mca plm_prsh_seq 0.007 --mca plm_prsh_rem 0.172 \
+    --mca plm_rsh_agent "$tmp/agent" --host "$(hosts 999)"
+expect_status 0 "--plan=csv with plm rsh"
+diff <(cut -d, -f1-4 "$tmp/prsh.csv") <(cut -d, -f1-4 "$tmp/out") >/dev/null ||
+    fail "--plan with rsh ranks otherwise than with prsh: $(cat "$tmp/out")"
+[ "$(grep -c ',1$' "$tmp/out")" = 1 ] && grep -q '^[0-9]*,flat,.*,1$' "$tmp/out" ||
+    fail "--plan with rsh must choose the flat tree alone: $(cat "$tmp/out")"
+
 # The text form names the chosen tree, its shape and the connections.
 run_hnp --plan "${paper[@]}" --mca plm_prsh_tree greedy \
     --mca plm_rsh_agent "$tmp/agent" --host "$(hosts 999)"

@@ -63,12 +63,13 @@ enum plm_prsh_model_source {
                                    (~/.hnp/launch-model), updated by each */
 };
 
-/** `plm_prsh_tree`, `plm_prsh_seq`, `plm_prsh_rem`; owned like the degree.
- *  `plm_prsh_model` has no variable here: the runtime acts on it (it owns
- *  the measurements) and reads it by name. */
+/** `plm_prsh_tree`, `plm_prsh_seq`, `plm_prsh_rem`, `plm_prsh_model`;
+ *  owned like the degree. The runtime acts on the model (it owns the
+ *  measurements) when the module's launch_model asks it to. */
 extern int plm_prsh_tree;
 extern double plm_prsh_seq;
 extern double plm_prsh_rem;
+extern int plm_prsh_model;
 
 /** The module the component offers (plm_prsh_module.c). */
 extern const hnp_plm_module_t plm_prsh_module;

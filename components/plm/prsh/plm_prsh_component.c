@@ -28,6 +28,7 @@ unsigned int plm_prsh_spawning_degree = PLM_PRSH_DEFAULT_DEGREE;
 int plm_prsh_tree = PLM_PRSH_TREE_KARY;
 double plm_prsh_seq;
 double plm_prsh_rem;
+int plm_prsh_model = PLM_PRSH_MODEL_FIXED;
 
 static const hnp_param_enum_value_t plm_prsh_tree_values[] = {
     { "kary", PLM_PRSH_TREE_KARY },
@@ -86,7 +87,8 @@ static const hnp_param_desc_t plm_prsh_params[] = {
               "two parameters as set) or auto (hnp measures them on every "
               "launch and keeps a running estimate per agent in "
               "~/.hnp/launch-model; hnp-info shows it).",
-      .level = 4, .enum_values = plm_prsh_model_values },
+      .level = 4, .enum_values = plm_prsh_model_values,
+      .storage = &plm_prsh_model },
 };
 
 static int plm_prsh_register_params(const hnp_mca_component_t *self,

@@ -64,10 +64,30 @@ static int plm_prsh_spawn_children(struct hnp_rte *rte)
     return rc;
 }
 
+/* The model the greedy tree is built for; calibrated only when the user
+ * asked for it (plm_prsh_model=auto) and the tree depends on it. */
+static int plm_prsh_launch_model(struct hnp_rte *rte,
+                                 hnp_plm_launch_model_t *out)
+{
+    (void)rte;
+    *out = (hnp_plm_launch_model_t){
+        .seq = plm_prsh_seq,
+        .rem = plm_prsh_rem,
+        .seq_param = "plm_prsh_seq",
+        .rem_param = "plm_prsh_rem",
+        .calibrate = plm_prsh_model == PLM_PRSH_MODEL_AUTO &&
+                     plm_prsh_tree == PLM_PRSH_TREE_GREEDY,
+    };
+    return HNP_SUCCESS;
+}
+
 /* No finalize: the agents belong to the runtime's launcher, which
  * cancels them. */
 const hnp_plm_module_t plm_prsh_module = {
+    .capabilities = HNP_PLM_CAP_SPAWNS_TREE | HNP_PLM_CAP_LAUNCH_MODEL,
+    .secret = HNP_PLM_SECRET_STDIN,
     .spawn_tree = plm_prsh_spawn_tree,
     .launch_daemons = plm_prsh_spawn_children,
     .spawn_subtree = plm_prsh_spawn_children,
+    .launch_model = plm_prsh_launch_model,
 };

@@ -27,7 +27,9 @@ static int plm_rsh_launch_daemons(struct hnp_rte *rte)
     return rc;
 }
 
-/* No spawn_tree: the flat one, every daemon's spawn parent is the HNP. */
+/* No spawn_tree: the flat one, every daemon's spawn parent is the HNP.
+ * No capability: daemons spawn nothing, and a flat tree needs no model. */
 const hnp_plm_module_t plm_rsh_module = {
+    .secret = HNP_PLM_SECRET_STDIN,
     .launch_daemons = plm_rsh_launch_daemons,
 };

@@ -6,7 +6,8 @@
  * Inside a Slurm allocation (SLURM_JOB_ID set) the nodes and their slots
  * come from SLURM_JOB_NODELIST and SLURM_TASKS_PER_NODE, and the HNP runs a
  * single `srun --ntasks-per-node=1` over the job's nodes; each daemon learns
- * its vpid from SLURM_NODEID and its node from SLURMD_NODENAME, reads the
+ * its vpid from SLURM_NODEID and its node from SLURMD_NODENAME (the
+ * module's daemon_identity, asked by hnpd --plm slurm), reads the
  * job secret from srun's stdin (`--input=all`, never a command line) and
  * calls back to the HNP: a flat spawn tree, like rsh, with Slurm's own
  * fast fan-out doing the remote starts.
@@ -24,5 +25,9 @@ extern const hnp_plm_module_t plm_slurm_module;
 /** Parse SLURM_TASKS_PER_NODE ("2(x3),1") into @p slots for @p count
  *  nodes; HNP_ERR_BAD_PARAM when it does not describe that many. */
 int plm_slurm_tasks_per_node(const char *text, uint32_t *slots, size_t count);
+
+/** The module's daemon_identity: vpid SLURM_NODEID + 1 on SLURMD_NODENAME. */
+int plm_slurm_daemon_identity(hnp_vpid_t *vpid, char *node, size_t len,
+                              char *err, size_t errlen);
 
 #endif /* PLM_SLURM_H */

@@ -120,11 +120,10 @@ static char **srun_argv(struct hnp_rte *rte, char *nodes_opt, char *ntasks,
 
 static int plm_slurm_launch_daemons(struct hnp_rte *rte)
 {
-    char *const extra[] = { "--slurm", NULL };
     uint32_t n = hnp_rte_num_procs(rte) - 1;
     char ntasks[32], nnodes[32], *nodes = daemon_nodelist(rte), *opt = NULL;
     char *args = strdup(plm_slurm_args != NULL ? plm_slurm_args : "");
-    char **daemon = hnp_rte_daemon_command(rte, extra), **argv = NULL;
+    char **daemon = hnp_rte_daemon_command(rte, NULL), **argv = NULL;
     int rc = HNP_ERR_NOMEM;
 
     snprintf(ntasks, sizeof(ntasks), "--ntasks=%u", n);
@@ -141,8 +140,43 @@ static int plm_slurm_launch_daemons(struct hnp_rte *rte)
     return rc;
 }
 
-/* No spawn_tree: the flat one (srun does the fan-out). */
+/* Under srun, SLURM_NODEID numbers the step's nodes from 0 in the order
+ * the HNP gave them (--nodelist, in vpid order): vpid = SLURM_NODEID + 1. */
+int plm_slurm_daemon_identity(hnp_vpid_t *vpid, char *node, size_t len,
+                              char *err, size_t errlen)
+{
+    const char *id = getenv("SLURM_NODEID");
+    const char *name = getenv("SLURMD_NODENAME");
+    char *end = NULL;
+    unsigned long index = 0;
+
+    if (id != NULL && *id != '\0') {
+        errno = 0;
+        index = strtoul(id, &end, 10);
+    }
+    if (id == NULL || end == NULL || *end != '\0' || errno != 0 ||
+        index >= HNP_VPID_INVALID - 1 || name == NULL || name[0] == '\0') {
+        hnp_err_set(err, errlen, "not a task of srun: SLURM_NODEID is %s%s%s "
+                    "and SLURMD_NODENAME is %s%s%s",
+                    id != NULL ? "\"" : "", id != NULL ? id : "unset",
+                    id != NULL ? "\"" : "", name != NULL ? "\"" : "",
+                    name != NULL ? name : "unset", name != NULL ? "\"" : "");
+        return HNP_ERR_NOT_FOUND;
+    }
+    if ((size_t)snprintf(node, len, "%s", name) >= len) {
+        hnp_err_set(err, errlen, "SLURMD_NODENAME is longer than %zu bytes",
+                    len - 1);
+        return HNP_ERR_TRUNCATED;
+    }
+    *vpid = (hnp_vpid_t)index + 1;
+    return HNP_SUCCESS;
+}
+
+/* No spawn_tree: the flat one (srun does the fan-out). The secret goes on
+ * srun's stdin, which --input=all hands to every daemon. */
 const hnp_plm_module_t plm_slurm_module = {
+    .secret = HNP_PLM_SECRET_STDIN,
     .launch_daemons = plm_slurm_launch_daemons,
     .allocated_nodes = plm_slurm_allocated_nodes,
+    .daemon_identity = plm_slurm_daemon_identity,
 };

@@ -1,276 +1,30 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Unit tests of the daemon launcher (runtime/launch/launcher.c, launch_agent.c,
- * with children.c and forkexec.c).
- *
- * The agent is a shell script written by the test: it records its argv
- * and stdin, then behaves as its first argument says (succeed, fail like
- * ssh with 255 for a number of attempts, fail with 1, print a lot, hang,
- * leave a process holding its output, stay until told what status to exit
- * with, as an agent with its daemon attached does) and finally runs its last argument
- * with `sh -c`, as a remote shell would. The "daemon" is another script
- * that records its argv and stdin. The temporary directory has a space in
- * its name, so the daemon's own path needs quoting too.
+ * Unit tests of the daemon launcher (runtime/launch/launcher.c, agent.c,
+ * with children.c and forkexec.c), through the agent and daemon scripts
+ * of launch_fixture.h. The temporary directory has a space in its name,
+ * so the daemon's own path needs quoting too.
  *
  * Every wait runs the event loop with a deadline, and alarm() bounds the
  * whole program; every process started is ended before its test returns.
  */
 #include "config.h"
 
-#include <errno.h>
-#include <limits.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
-#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
-#include <event2/event.h>
 
 #include "hnp_errors.h"
-#include "launch/launcher.h"
-#include "../loop_helpers.h"
-
-#define TEST_DEADLINE 15.0
-#define TEST_ALARM 180
-#define MAX_VPIDS 8
-#define SECRET "00112233445566778899aabbccddeeff"
-
-static const char agent_script[] =
-    "#!/bin/sh\n"
-    "d=$(dirname \"$0\")\n"
-    "mode=$1 node=$2 cmd=$3\n"
-    "if [ $# -ne 3 ]; then echo \"agent: $# arguments\" >&2; exit 2; fi\n"
-    "printf '%s\\0' \"$@\" > \"$d/agent-argv.$node\"\n"
-    "cat > \"$d/agent-stdin.$node\"\n"
-    "echo $$ > \"$d/agent-pid.$node\"\n"
-    "case $mode in\n"
-    "flaky:*)\n"
-    "  n=$(cat \"$d/count.$node\" 2>/dev/null || echo 0); n=$((n + 1))\n"
-    "  echo $n > \"$d/count.$node\"\n"
-    "  if [ $n -le ${mode#flaky:} ]; then\n"
-    "    echo \"ssh: connect to host $node port 22: Connection refused\" >&2\n"
-    "    exit 255\n"
-    "  fi ;;\n"
-    "fail) echo 'Permission denied (publickey).' >&2; exit 1 ;;\n"
-    "noisy)\n"
-    "  awk 'BEGIN { for (i = 0; i < 20000; i++) printf \"line %05d\\n\", i }' >&2\n"
-    "  exit 1 ;;\n"
-    "slow)\n"
-    "  echo \"start $node\" >> \"$d/timeline\"; sleep 0.3\n"
-    "  echo \"end $node\" >> \"$d/timeline\" ;;\n"
-    "hang) sleep 60 & echo $! > \"$d/grandchild.$node\"; wait; exit 0 ;;\n"
-    "leave-sleeper) sleep 60 & echo $! > \"$d/grandchild.$node\"; exit 0 ;;\n"
-    "attached)\n"
-    "  while [ ! -s \"$d/release.$node\" ]; do sleep 0.02; done\n"
-    "  exit $(cat \"$d/release.$node\") ;;\n"
-    "esac\n"
-    "exec sh -c \"$cmd\" < \"$d/agent-stdin.$node\"\n";
-
-/* The daemon: its first argument names where to record (without one, beside
- * the script: never in the current directory). */
-static const char daemon_script[] =
-    "#!/bin/sh\n"
-    "rec=\"${1:-$0.noargs}\"\n"
-    "printf '%s\\0' \"$@\" > \"$rec.argv\"\n"
-    "cat > \"$rec.stdin\"\n"
-    "echo daemon says hello\n";
-
-typedef struct outcome {
-    int done;
-    int failed;
-    int status;
-    char *node, *command, *output;
-} outcome_t;
-
-typedef struct fixture {
-    struct event_base *base;
-    struct event *tick;
-    hnp_children_t *children;
-    hnp_launcher_t *launcher;
-    outcome_t outcomes[MAX_VPIDS + 1]; /* the last: every larger vpid */
-    char dir[64];
-    char agent[PATH_MAX];
-    char daemon[PATH_MAX];
-} fixture_t;
-
-/* ------------------------------------------------------------ helpers */
-
-typedef bool (*cond_fn)(fixture_t *f, void *arg);
-
-static bool run_until(fixture_t *f, cond_fn cond, void *arg)
-{
-    return LOOP_UNTIL(f->base, TEST_DEADLINE, cond(f, arg));
-}
-
-static bool nothing_pending(fixture_t *f, void *arg)
-{
-    (void)arg;
-    return hnp_launcher_pending(f->launcher) == 0;
-}
-
-static bool file_exists(fixture_t *f, void *arg)
-{
-    (void)f;
-    return access(arg, F_OK) == 0;
-}
-
-static bool pid_gone(fixture_t *f, void *arg)
-{
-    (void)f;
-    return process_gone(*(pid_t *)arg);
-}
-
-/* The whole of @p path (NUL bytes included), NUL-terminated; *len set. */
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *fp = fopen(path, "r");
-    char *buf = NULL;
-    size_t n = 0;
-
-    if (fp == NULL)
-        return NULL;
-    buf = malloc(1 << 16);
-    assert_non_null(buf);
-    n = fread(buf, 1, (1 << 16) - 1, fp);
-    buf[n] = '\0';
-    fclose(fp);
-    if (len != NULL)
-        *len = n;
-    return buf;
-}
-
-static char *path_in(fixture_t *f, const char *name, const char *node)
-{
-    static char path[PATH_MAX];
-    snprintf(path, sizeof(path), "%s/%s.%s", f->dir, name, node);
-    return path;
-}
-
-static pid_t read_pid(fixture_t *f, const char *name, const char *node)
-{
-    char *text = slurp(path_in(f, name, node), NULL);
-    assert_non_null(text);
-    pid_t pid = (pid_t)atoi(text);
-    free(text);
-    return pid;
-}
-
-/* Compare a file of NUL-terminated words with @p words. */
-static void assert_words(const char *path, char *const *words)
-{
-    size_t len = 0, off = 0, i = 0;
-    char *text = slurp(path, &len);
-
-    assert_non_null(text);
-    for (; words[i] != NULL; i++) {
-        assert_true(off < len);
-        assert_string_equal(text + off, words[i]);
-        off += strlen(text + off) + 1;
-    }
-    assert_int_equal(off, len);
-    free(text);
-}
-
-static outcome_t *outcome_of(void *ctx, hnp_vpid_t vpid)
-{
-    return &((fixture_t *)ctx)->outcomes[vpid < MAX_VPIDS ? vpid : MAX_VPIDS];
-}
-
-static void on_failed(void *ctx, hnp_vpid_t vpid, const char *node,
-                      const char *command, int wait_status,
-                      const char *output)
-{
-    outcome_t *o = outcome_of(ctx, vpid);
-
-    o->failed++;
-    o->status = wait_status;
-    free(o->node);
-    free(o->command);
-    free(o->output);
-    o->node = strdup(node);
-    o->command = strdup(command);
-    o->output = strdup(output);
-}
-
-static void on_done(void *ctx, hnp_vpid_t vpid)
-{
-    outcome_of(ctx, vpid)->done++;
-}
-
-static int launcher_new(fixture_t *f, char *const *agent, unsigned max,
-                        unsigned retries, double delay)
-{
-    hnp_launch_config_t config = { agent, f->daemon, SECRET, max, retries,
-                                   delay };
-    hnp_launch_callbacks_t cb = { on_failed, on_done, f };
-    char err[256] = "";
-    int rc = hnp_launcher_create(&f->launcher, f->base, f->children, &config,
-                                 &cb, err, sizeof(err));
-    if (rc != 0)
-        fail_msg("hnp_launcher_create: %s", err);
-    return rc;
-}
-
-static void write_script(fixture_t *f, const char *name, const char *text,
-                         char *path)
-{
-    snprintf(path, PATH_MAX, "%s/%s", f->dir, name);
-    FILE *fp = fopen(path, "w");
-    assert_non_null(fp);
-    fputs(text, fp);
-    fclose(fp);
-    assert_int_equal(chmod(path, 0755), 0);
-}
-
-static int setup(void **state)
-{
-    fixture_t *f = calloc(1, sizeof(*f));
-    struct timeval tv = { 0, 10000 };
-
-    assert_non_null(f);
-    f->base = event_base_new();
-    f->tick = event_new(f->base, -1, EV_PERSIST, loop_tick, NULL);
-    assert_int_equal(event_add(f->tick, &tv), 0);
-    assert_int_equal(hnp_children_create(&f->children, f->base), 0);
-    snprintf(f->dir, sizeof(f->dir), "/tmp/hnp test launch.XXXXXX");
-    assert_non_null(mkdtemp(f->dir));
-    write_script(f, "agent.sh", agent_script, f->agent);
-    write_script(f, "daemon.sh", daemon_script, f->daemon);
-    *state = f;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    fixture_t *f = *state;
-    char cmd[128];
-
-    hnp_launcher_destroy(f->launcher);
-    hnp_children_destroy(f->children);
-    event_free(f->tick);
-    event_base_free(f->base);
-    for (int i = 0; i <= MAX_VPIDS; i++) {
-        free(f->outcomes[i].node);
-        free(f->outcomes[i].command);
-        free(f->outcomes[i].output);
-    }
-    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", f->dir);
-    assert_int_equal(system(cmd), 0);
-    free(f);
-    return 0;
-}
-
-#define AGENT(f, mode) ((char *const[]){ (f)->agent, (mode), NULL })
+#include "launch_fixture.h"
 
 /* ------------------------------------------------------------ quoting */
 
@@ -708,7 +462,7 @@ static void test_bad_config(void **state)
     fixture_t *f = *state;
     hnp_launch_callbacks_t cb = { on_failed, on_done, f };
     hnp_launch_config_t config = { AGENT(f, "ok"), "relative/hnpd", SECRET,
-                                   0, 0, 0.1 };
+                                   0, 0, 0.1, NULL };
     hnp_launcher_t *l = NULL;
     char err[256] = "";
 
@@ -731,7 +485,7 @@ static void test_bad_config(void **state)
 
 int main(void)
 {
-#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+#define T(name) cmocka_unit_test_setup_teardown(name, launch_setup, launch_teardown)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shell_quote),
         T(test_agent_round_trip),
