@@ -12,20 +12,31 @@
 
 #include "hnp_buffer.h"
 #include "rte.h"
+#include "wire/join.h"
+#include "wire/welcome.h"
 
-static int pack_subtree(hnp_rte_t *rte, hnp_buffer_t *buf, hnp_vpid_t child)
+/* The (vpid, node) list of @p child's subtree, the child first: what its
+ * own spawning needs. The names are lent. */
+static int list_subtree(hnp_rte_t *rte, hnp_vpid_t child,
+                        hnp_wire_welcome_t *w)
 {
     uint32_t n = hnp_tree_descendants(&rte->spawn_tree, child, NULL, 0);
     hnp_vpid_t *below = malloc((n + 1) * sizeof(*below));
 
-    if (below == NULL)
+    w->subtree = calloc(n + 1, sizeof(*w->subtree));
+    if (below == NULL || w->subtree == NULL) {
+        free(below);
+        free(w->subtree);
+        w->subtree = NULL;
         return HNP_ERR_NOMEM;
+    }
     below[0] = child;
     hnp_tree_descendants(&rte->spawn_tree, child, below + 1, n);
-    hnp_pack_u32(buf, n + 1);
+    w->nsubtree = n + 1;
     for (uint32_t i = 0; i <= n; i++) {
-        hnp_pack_u32(buf, below[i]);
-        hnp_pack_string(buf, hnp_rte_node_name(rte, below[i]));
+        w->subtree[i].vpid = below[i];
+        w->subtree[i].name = rte->node_names != NULL
+                                 ? rte->node_names[below[i]] : NULL;
     }
     free(below);
     return HNP_SUCCESS;
@@ -59,17 +70,21 @@ static int send_welcome(hnp_rte_t *rte, hnp_vpid_t child)
             return rc;
         rte->welcome_params = packed;
     }
+    hnp_wire_welcome_t w = {
+        .nprocs = rte->nprocs,
+        .hnp_uri = rte->hnp_uri,
+        .params = rte->welcome_params,
+        .params_len = rte->welcome_params_len,
+        .components = { rte->selected[0], rte->selected[1], rte->selected[2] },
+    };
+    rc = list_subtree(rte, child, &w);
+    if (rc != HNP_SUCCESS)
+        return rc;
     hnp_buffer_init(&buf);
-    hnp_pack_u32(&buf, rte->nprocs);
-    hnp_pack_string(&buf, rte->hnp_uri);
-    hnp_pack_blob(&buf, rte->welcome_params, rte->welcome_params_len);
-    for (int i = 0; i < 3; i++)
-        hnp_pack_string(&buf, rte->selected[i]);
-    rc = pack_subtree(rte, &buf, child);
-    if (rc == HNP_SUCCESS)
-        rc = hnp_buffer_status(&buf);
+    rc = hnp_wire_welcome_pack(&buf, &w);
     if (rc == HNP_SUCCESS)
         rc = hnp_rte_send_direct(rte, child, HNP_TAG_WELCOME, buf.data, buf.len);
+    free(w.subtree); /* the rest is lent */
     hnp_buffer_release(&buf);
     return rc;
 }
@@ -77,20 +92,20 @@ static int send_welcome(hnp_rte_t *rte, hnp_vpid_t child)
 static void on_join(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
                     const void *data, size_t len, void *cbdata)
 {
+    hnp_wire_join_t join;
     hnp_reader_t rd;
-    char *uri;
 
     (void)tag;
     (void)cbdata;
     hnp_reader_init(&rd, data, len);
-    uri = hnp_unpack_string(&rd);
-    if (uri == NULL || hnp_tree_parent(&rte->spawn_tree, src) != rte->self) {
+    if (hnp_wire_join_unpack(&rd, &join) != HNP_SUCCESS ||
+        hnp_tree_parent(&rte->spawn_tree, src) != rte->self) {
         HNP_WARN(rte->log, "unexpected join from vpid %u ignored", src);
-        free(uri);
+        hnp_wire_join_clear(&join);
         return;
     }
-    hnp_rte_set_uri(rte, src, uri);
-    free(uri);
+    hnp_rte_set_uri(rte, src, join.uri);
+    hnp_wire_join_clear(&join);
     if (send_welcome(rte, src) != HNP_SUCCESS) {
         hnp_rte_fail(rte, 1, "cannot welcome the daemon of node %s",
                      hnp_rte_node_name(rte, src));
@@ -108,12 +123,12 @@ static void on_join(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
 static int send_up(hnp_rte_t *rte, hnp_vpid_t vpid)
 {
     hnp_vpid_t parent = hnp_tree_parent(&rte->spawn_tree, rte->self);
+    hnp_wire_daemon_up_t up = { .vpid = vpid };
     hnp_buffer_t buf;
     int rc;
 
     hnp_buffer_init(&buf);
-    hnp_pack_u32(&buf, vpid);
-    rc = hnp_buffer_status(&buf);
+    rc = hnp_wire_daemon_up_pack(&buf, &up);
     if (rc == HNP_SUCCESS)
         rc = hnp_rte_send_direct(rte, parent, HNP_TAG_DAEMON_UP, buf.data,
                                  buf.len);
@@ -127,14 +142,16 @@ static int send_up(hnp_rte_t *rte, hnp_vpid_t vpid)
 static void on_daemon_up(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
                          const void *data, size_t len, void *cbdata)
 {
+    hnp_wire_daemon_up_t up;
     hnp_reader_t rd;
 
     (void)tag;
     (void)cbdata;
     hnp_reader_init(&rd, data, len);
-    hnp_vpid_t vpid = hnp_unpack_u32(&rd);
-    if (hnp_reader_status(&rd) != HNP_SUCCESS || vpid == 0 || vpid >= rte->nprocs)
+    if (hnp_wire_daemon_up_unpack(&rd, &up) != HNP_SUCCESS || up.vpid == 0 ||
+        up.vpid >= rte->nprocs)
         return;
+    hnp_vpid_t vpid = up.vpid;
     /* A spawn child's own report: it has applied its welcome and let go of
      * its agent's stdio, so its start can no longer fail. Until then an
      * exit is a launch failure, reported with what the daemon printed. */

@@ -13,6 +13,8 @@
 
 #include "hnp_buffer.h"
 #include "rte.h"
+#include "wire/failure.h"
+#include "wire/xcast.h"
 
 /* A message that arrived for a tag nobody listens to yet. */
 typedef struct hnp_held_message {
@@ -171,18 +173,17 @@ void hnp_rte_set_ready(hnp_rte_t *rte)
 static void handle_xcast(hnp_rte_t *rte, hnp_vpid_t src, const uint8_t *data,
                          size_t len)
 {
+    hnp_wire_xcast_t inner;
     hnp_reader_t rd;
-    hnp_reader_init(&rd, data, len);
-    uint32_t inner = hnp_unpack_u32(&rd);
-    size_t inner_len = 0;
-    const void *inner_data = hnp_unpack_blob(&rd, &inner_len);
 
-    if (hnp_reader_status(&rd) != HNP_SUCCESS || inner == HNP_TAG_XCAST) {
+    hnp_reader_init(&rd, data, len);
+    if (hnp_wire_xcast_unpack(&rd, &inner) != HNP_SUCCESS ||
+        inner.tag == HNP_TAG_XCAST) {
         HNP_WARN(rte->log, "malformed broadcast from vpid %u dropped", src);
         return;
     }
-    hnp_rte_xcast(rte, inner, inner_data, inner_len);
-    dispatch(rte, src, inner, inner_data, inner_len);
+    hnp_rte_xcast(rte, inner.tag, inner.data, inner.len);
+    dispatch(rte, src, inner.tag, inner.data, inner.len);
 }
 
 static void dispatch(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
@@ -296,6 +297,7 @@ int hnp_rte_xcast(hnp_rte_t *rte, uint32_t tag, const void *data, size_t len)
     hnp_vpid_t children[1024];
     uint32_t total = rte->routed->children(rte->self, rte->nprocs, NULL, 0);
     hnp_vpid_t *kids = children;
+    hnp_wire_xcast_t envelope = { .tag = tag, .data = data, .len = len };
     hnp_buffer_t buf;
     bool packed;
     int rc;
@@ -304,9 +306,7 @@ int hnp_rte_xcast(hnp_rte_t *rte, uint32_t tag, const void *data, size_t len)
         return HNP_ERR_NOMEM;
     rte->routed->children(rte->self, rte->nprocs, kids, total);
     hnp_buffer_init(&buf);
-    hnp_pack_u32(&buf, tag);
-    hnp_pack_blob(&buf, data, len);
-    rc = hnp_buffer_status(&buf);
+    rc = hnp_wire_xcast_pack(&buf, &envelope);
     packed = rc == HNP_SUCCESS;
     /* A child that cannot be reached (one that never came up, while a job
      * ends) must not keep the message from its siblings. */
@@ -533,13 +533,12 @@ void hnp_rte_fail(hnp_rte_t *rte, int status, const char *fmt, ...)
             rte->role.failure(rte, status, message);
         return;
     }
+    hnp_wire_failure_t failure = { .status = status, .message = message };
     hnp_buffer_t buf;
     hnp_buffer_init(&buf);
-    hnp_pack_i32(&buf, status);
-    hnp_pack_string(&buf, message);
     /* Straight to the HNP: the routing tree may not be connected yet (a
      * failure during phase 1 can keep it from ever being). */
-    if (hnp_buffer_status(&buf) != HNP_SUCCESS ||
+    if (hnp_wire_failure_pack(&buf, &failure) != HNP_SUCCESS ||
         hnp_rte_send_direct(rte, 0, HNP_TAG_FAILURE, buf.data, buf.len) != HNP_SUCCESS)
         HNP_ERROR_LOG(rte->log, "%s", message);
     hnp_buffer_release(&buf);

@@ -13,6 +13,10 @@
 #include "hnp_buffer.h"
 #include "job.h"
 #include "procs/odls.h"
+#include "wire/iof.h"
+#include "wire/pmi_abort.h"
+#include "wire/proc_exit.h"
+#include "wire/report.h"
 
 double hnp_job_now(const hnp_job_t *job)
 {
@@ -32,20 +36,17 @@ void hnp_job_mark(hnp_job_t *job, enum hnp_phase_mark mark)
 static void on_iof(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
                    const void *data, size_t len, void *cbdata)
 {
+    hnp_wire_iof_t out;
     hnp_reader_t rd;
-    size_t n = 0;
 
     (void)tag;
     hnp_reader_init(&rd, data, len);
-    uint32_t rank = hnp_unpack_u32(&rd);
-    uint8_t stream = hnp_unpack_u8(&rd);
-    const void *bytes = hnp_unpack_blob(&rd, &n);
-    if (hnp_reader_status(&rd) != HNP_SUCCESS ||
-        (stream != HNP_STDOUT && stream != HNP_STDERR)) {
+    if (hnp_wire_iof_unpack(&rd, &out) != HNP_SUCCESS ||
+        (out.stream != HNP_STDOUT && out.stream != HNP_STDERR)) {
         HNP_WARN(rte->log, "malformed output message from vpid %u", src);
         return;
     }
-    hnp_job_output(cbdata, rank, stream, bytes, n);
+    hnp_job_output(cbdata, out.rank, out.stream, out.data, out.len);
 }
 
 static const char *rank_node(const hnp_job_t *job, uint32_t rank)
@@ -88,29 +89,28 @@ static void on_proc_exit(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
                          const void *data, size_t len, void *cbdata)
 {
     hnp_job_t *job = cbdata;
+    hnp_wire_proc_exit_t e;
     hnp_reader_t rd;
 
     (void)tag;
     hnp_reader_init(&rd, data, len);
-    uint32_t rank = hnp_unpack_u32(&rd);
-    int32_t pid = hnp_unpack_i32(&rd);
-    int32_t wstatus = hnp_unpack_i32(&rd);
-    int32_t exec_errno = hnp_unpack_i32(&rd);
-    char *why = hnp_unpack_string(&rd);
-    if (why == NULL || rank >= job->map.nprocs) {
+    if (hnp_wire_proc_exit_unpack(&rd, &e) != HNP_SUCCESS ||
+        e.rank >= job->map.nprocs) {
         HNP_WARN(rte->log, "malformed exit report from vpid %u", src);
-        free(why);
+        hnp_wire_proc_exit_clear(&e);
         return;
     }
-    bool clean = exec_errno == 0 && WIFEXITED(wstatus) &&
-                 WEXITSTATUS(wstatus) == 0;
+    bool clean = e.exec_errno == 0 && WIFEXITED(e.wait_status) &&
+                 WEXITSTATUS(e.wait_status) == 0;
     if (!clean && !job->ending) {
-        if (exec_errno != 0 || WIFSIGNALED(wstatus) || rte->core->abort_on_nonzero)
-            report_abnormal(job, rank, pid, wstatus, exec_errno, why);
+        if (e.exec_errno != 0 || WIFSIGNALED(e.wait_status) ||
+            rte->core->abort_on_nonzero)
+            report_abnormal(job, e.rank, e.pid, e.wait_status, e.exec_errno,
+                            e.why);
         else if (job->exit_status == 0)
-            job->exit_status = WEXITSTATUS(wstatus);
+            job->exit_status = WEXITSTATUS(e.wait_status);
     }
-    free(why);
+    hnp_wire_proc_exit_clear(&e);
     if (++job->procs_exited == job->map.nprocs)
         hnp_job_finish(job);
 }
@@ -118,19 +118,18 @@ static void on_proc_exit(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
 static void on_report(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
                       const void *data, size_t len, void *cbdata)
 {
+    hnp_wire_report_t report;
     hnp_reader_t rd;
-    char *line;
 
     (void)tag;
     (void)cbdata;
     hnp_reader_init(&rd, data, len);
-    line = hnp_unpack_string(&rd);
-    if (line == NULL) {
+    if (hnp_wire_report_unpack(&rd, &report) != HNP_SUCCESS) {
         HNP_WARN(rte->log, "malformed report from vpid %u", src);
         return;
     }
-    HNP_INFO(rte->log, "%s", line);
-    free(line);
+    HNP_INFO(rte->log, "%s", report.line);
+    hnp_wire_report_clear(&report);
 }
 
 /* A process called PMI abort (MPI_Abort): the job ends with its code. */
@@ -138,24 +137,23 @@ static void on_pmi_abort(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
                          const void *data, size_t len, void *cbdata)
 {
     hnp_job_t *job = cbdata;
+    hnp_wire_pmi_abort_t req;
     hnp_reader_t rd;
     char msg[1024];
 
     (void)tag;
     hnp_reader_init(&rd, data, len);
-    uint32_t rank = hnp_unpack_u32(&rd);
-    int32_t code = hnp_unpack_i32(&rd);
-    char *words = hnp_unpack_string(&rd);
-    if (words == NULL || rank >= job->map.nprocs) {
+    if (hnp_wire_pmi_abort_unpack(&rd, &req) != HNP_SUCCESS ||
+        req.rank >= job->map.nprocs) {
         HNP_WARN(rte->log, "malformed abort request from vpid %u", src);
-        free(words);
+        hnp_wire_pmi_abort_clear(&req);
         return;
     }
     snprintf(msg, sizeof(msg), "rank %u on node %s called abort with exit "
-             "code %d%s%s", rank, rank_node(job, rank), code,
-             words[0] != '\0' ? ": " : "", words);
-    free(words);
-    hnp_job_abort(job, code != 0 ? code : 1, msg);
+             "code %d%s%s", req.rank, rank_node(job, req.rank), req.code,
+             req.words[0] != '\0' ? ": " : "", req.words);
+    hnp_job_abort(job, req.code != 0 ? req.code : 1, msg);
+    hnp_wire_pmi_abort_clear(&req);
 }
 
 void hnp_job_register_io(hnp_job_t *job)

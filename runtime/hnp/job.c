@@ -15,6 +15,9 @@
 
 #include "hnp_buffer.h"
 #include "job.h"
+#include "wire/control.h"
+#include "wire/failure.h"
+#include "wire/launch.h"
 
 #define HNP_JOBID 1
 
@@ -23,32 +26,38 @@ static void end_job(hnp_job_t *job);
 /* ------------------------------------------------------------ phase 3 */
 
 /* The launch message: where every rank runs, what each app context runs,
- * and how (environment, directory, binding, stdin). */
+ * and how (environment, directory, binding, stdin). It lends the job's
+ * arrays and strings. */
 static int pack_launch(const hnp_job_t *job, hnp_buffer_t *buf)
 {
     const hnp_args_t *args = job->args;
+    hnp_wire_launch_t m = {
+        .jobid = HNP_JOBID,
+        .nprocs = job->map.nprocs,
+        .nnodes = job->map.nnodes,
+        .node_of = job->map.node_of,
+        .wdir = args->wdir != NULL ? args->wdir : job->wdir,
+        .nenv = (uint32_t)args->nenv,
+        .env = args->env,
+        .bind_to = (uint8_t)args->bind_to,
+        .report_bindings = args->report_bindings,
+        .stdin_target = (int32_t)args->stdin_target,
+        .napps = (uint32_t)args->napps,
+    };
+    int rc;
 
-    hnp_pack_u32(buf, HNP_JOBID);
-    hnp_pack_u32(buf, job->map.nprocs);
-    hnp_pack_u32(buf, job->map.nnodes);
-    for (uint32_t r = 0; r < job->map.nprocs; r++)
-        hnp_pack_u32(buf, job->map.node_of[r]);
-    hnp_pack_string(buf, args->wdir != NULL ? args->wdir : job->wdir);
-    hnp_pack_u32(buf, (uint32_t)args->nenv);
-    for (size_t i = 0; i < args->nenv; i++)
-        hnp_pack_string(buf, args->env[i]);
-    hnp_pack_u8(buf, (uint8_t)args->bind_to);
-    hnp_pack_u8(buf, args->report_bindings);
-    hnp_pack_i32(buf, (int32_t)args->stdin_target);
-    hnp_pack_u32(buf, (uint32_t)args->napps);
+    m.apps = calloc(args->napps > 0 ? args->napps : 1, sizeof(*m.apps));
+    if (m.apps == NULL)
+        return HNP_ERR_NOMEM;
     for (size_t a = 0; a < args->napps; a++) {
-        hnp_pack_u32(buf, args->apps[a].first_rank);
-        hnp_pack_u32(buf, args->apps[a].np);
-        hnp_pack_u32(buf, (uint32_t)args->apps[a].argc);
-        for (int i = 0; i < args->apps[a].argc; i++)
-            hnp_pack_string(buf, args->apps[a].argv[i]);
+        m.apps[a].first_rank = args->apps[a].first_rank;
+        m.apps[a].np = args->apps[a].np;
+        m.apps[a].argc = (uint32_t)args->apps[a].argc;
+        m.apps[a].argv = args->apps[a].argv;
     }
-    return hnp_buffer_status(buf);
+    rc = hnp_wire_launch_pack(buf, &m);
+    free(m.apps);
+    return rc;
 }
 
 /* The launch message goes down the routing tree as soon as the HNP's own
@@ -118,45 +127,44 @@ static void launch_timed_out(hnp_rte_t *rte, void *cbdata)
 static void on_failure(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
                        const void *data, size_t len, void *cbdata)
 {
+    hnp_wire_failure_t failure;
     hnp_reader_t rd;
-    int32_t status;
-    char *text;
 
     (void)rte;
     (void)tag;
     hnp_reader_init(&rd, data, len);
-    status = hnp_unpack_i32(&rd);
-    text = hnp_unpack_string(&rd);
-    if (text == NULL) {
+    if (hnp_wire_failure_unpack(&rd, &failure) != HNP_SUCCESS) {
         hnp_job_abort(cbdata, 1, "a daemon reported a failure it could not "
                       "describe");
         return;
     }
     HNP_VERBOSE(rte->log, 1, "failure reported by vpid %u", src);
-    hnp_job_abort(cbdata, status != 0 ? status : 1, text);
-    free(text);
+    hnp_job_abort(cbdata, failure.status != 0 ? failure.status : 1,
+                  failure.message);
+    hnp_wire_failure_clear(&failure);
 }
 
 static void on_peer_lost(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
                          const void *data, size_t len, void *cbdata)
 {
+    hnp_wire_peer_lost_t lost;
     hnp_reader_t rd;
     char msg[512];
 
     (void)tag;
     hnp_reader_init(&rd, data, len);
-    hnp_vpid_t lost = hnp_unpack_u32(&rd);
-    char *why = hnp_unpack_string(&rd);
-    if (why == NULL || lost == 0 || lost >= rte->nprocs) {
-        free(why);
+    if (hnp_wire_peer_lost_unpack(&rd, &lost) != HNP_SUCCESS ||
+        lost.vpid == 0 || lost.vpid >= rte->nprocs) {
+        hnp_wire_peer_lost_clear(&lost);
         hnp_job_abort(cbdata, 1, "a daemon reported a lost neighbour it "
                       "could not name");
         return;
     }
-    size_t n = (size_t)hnp_rte_describe_lost(rte, lost, why, msg, sizeof(msg));
+    size_t n = (size_t)hnp_rte_describe_lost(rte, lost.vpid, lost.why, msg,
+                                             sizeof(msg));
     if (n < sizeof(msg))
         snprintf(msg + n, sizeof(msg) - n, " (noticed by vpid %u)", src);
-    free(why);
+    hnp_wire_peer_lost_clear(&lost);
     hnp_job_abort(cbdata, 1, msg);
 }
 
@@ -207,12 +215,12 @@ static void on_stats(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
                      const void *data, size_t len, void *cbdata)
 {
     hnp_job_t *job = cbdata;
-    hnp_daemon_stats_t s;
+    hnp_wire_stats_t s;
     hnp_reader_t rd;
 
     (void)tag;
     hnp_reader_init(&rd, data, len);
-    if (hnp_daemon_stats_unpack(&rd, &s) != HNP_SUCCESS) {
+    if (hnp_wire_stats_unpack(&rd, &s) != HNP_SUCCESS) {
         HNP_WARN(rte->log, "malformed statistics from vpid %u", src);
         return;
     }
@@ -259,14 +267,19 @@ static void end_timed_out(hnp_rte_t *rte, void *cbdata)
 static void send_shutdown(hnp_job_t *job)
 {
     hnp_rte_t *rte = job->rte;
-    uint8_t now = job->kill_now;
+    hnp_wire_shutdown_t req = { .now = job->kill_now };
+    hnp_buffer_t buf;
 
     if (rte->routed == NULL || rte->oob == NULL)
         return;
-    hnp_rte_xcast(rte, HNP_TAG_SHUTDOWN, &now, sizeof(now));
-    /* A daemon joined but not yet routed to (phase 2 incomplete) is
-     * reached through the spawn tree; each daemon passes it on. */
-    hnp_rte_send_spawn_children(rte, HNP_TAG_SHUTDOWN, &now, sizeof(now));
+    hnp_buffer_init(&buf);
+    if (hnp_wire_shutdown_pack(&buf, &req) == HNP_SUCCESS) {
+        hnp_rte_xcast(rte, HNP_TAG_SHUTDOWN, buf.data, buf.len);
+        /* A daemon joined but not yet routed to (phase 2 incomplete) is
+         * reached through the spawn tree; each daemon passes it on. */
+        hnp_rte_send_spawn_children(rte, HNP_TAG_SHUTDOWN, buf.data, buf.len);
+    }
+    hnp_buffer_release(&buf);
 }
 
 /* Tell every daemon to end its processes and exit, then wait until the
@@ -322,6 +335,7 @@ void hnp_job_arm_timeout(hnp_job_t *job)
  * abnormal exit does). A second SIGINT means "now": everything is killed. */
 void hnp_job_signal(hnp_job_t *job, int sig)
 {
+    hnp_wire_signal_t req = { .signo = sig };
     hnp_buffer_t buf;
     int rc;
 
@@ -343,8 +357,7 @@ void hnp_job_signal(hnp_job_t *job, int sig)
              sig, strsignal(sig), sig == SIGINT ? " (interrupt again to kill "
              "them at once)" : "");
     hnp_buffer_init(&buf);
-    hnp_pack_i32(&buf, sig);
-    rc = hnp_buffer_status(&buf);
+    rc = hnp_wire_signal_pack(&buf, &req);
     if (rc == HNP_SUCCESS)
         rc = hnp_rte_xcast(job->rte, HNP_TAG_SIGNAL, buf.data, buf.len);
     hnp_buffer_release(&buf);

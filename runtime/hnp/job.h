@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "core/daemon_stats.h"
+#include "wire/stats.h"
 #include "args.h"
 #include "hosts/jobmap.h"
 #include "core/rte.h"
@@ -41,7 +41,7 @@ typedef struct hnp_job {
     struct timespec start;
     double marks[HNP_MARK_COUNT];
     uint32_t stats_reports;
-    hnp_daemon_stats_t worst;     /* per field, the largest a daemon reported */
+    hnp_wire_stats_t worst;     /* per field, the largest a daemon reported */
     hnp_vpid_t most_connected;    /* the daemon that held the most */
     uint64_t daemons_cpu_us;      /* all daemons' CPU, summed */
     /* [2 * ndaemons]: the daemons' start-up CPU as reports came, exec to

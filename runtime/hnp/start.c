@@ -154,7 +154,7 @@ void hnp_job_print_timing(const hnp_job_t *job)
         "launch message sent", "all processes started",
         "all processes exited", "all daemons exited",
     };
-    const hnp_daemon_stats_t *w = &job->worst;
+    const hnp_wire_stats_t *w = &job->worst;
 
     fprintf(stderr, "hnp: timing for %u daemons, %u processes (seconds since "
             "start):\n", job->ndaemons, job->map.nprocs);

@@ -15,6 +15,7 @@
 
 #include "hnp_buffer.h"
 #include "job.h"
+#include "wire/stdin.h"
 
 #define STDIN_CHUNK (64 * 1024)
 #define STDIN_WINDOW 4
@@ -48,14 +49,13 @@ static bool window_open(const hnp_job_t *job)
 static int send_chunk(hnp_job_t *job, const void *data, size_t len, bool eof)
 {
     int64_t t = job->args->stdin_target;
+    hnp_wire_stdin_t chunk = { .seq = ++job->in->seq, .eof = eof,
+                               .data = data, .len = len };
     hnp_buffer_t buf;
     int rc;
 
     hnp_buffer_init(&buf);
-    hnp_pack_u32(&buf, ++job->in->seq);
-    hnp_pack_u8(&buf, eof);
-    hnp_pack_blob(&buf, data, len);
-    rc = hnp_buffer_status(&buf);
+    rc = hnp_wire_stdin_pack(&buf, &chunk);
     if (rc == HNP_SUCCESS && t == HNP_STDIN_ALL)
         rc = hnp_rte_xcast(job->rte, HNP_TAG_STDIN, buf.data, buf.len);
     else if (rc == HNP_SUCCESS)
@@ -115,15 +115,16 @@ static void on_stdin_ack(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
                          const void *data, size_t len, void *cbdata)
 {
     hnp_job_t *job = cbdata;
+    hnp_wire_stdin_ack_t ack;
     hnp_reader_t rd;
 
     (void)tag;
     hnp_reader_init(&rd, data, len);
-    uint32_t seq = hnp_unpack_u32(&rd);
-    if (hnp_reader_status(&rd) != HNP_SUCCESS || src == 0 || src >= rte->nprocs)
+    if (hnp_wire_stdin_ack_unpack(&rd, &ack) != HNP_SUCCESS || src == 0 ||
+        src >= rte->nprocs)
         return;
-    if (seq > job->in->acked[src])
-        job->in->acked[src] = seq;
+    if (ack.seq > job->in->acked[src])
+        job->in->acked[src] = ack.seq;
     stdin_resume(job);
 }
 

@@ -17,6 +17,10 @@
 
 #include "hnp_buffer.h"
 #include "daemon.h"
+#include "wire/control.h"
+#include "wire/failure.h"
+#include "wire/join.h"
+#include "wire/welcome.h"
 
 /* The daemon's own CPU from this process's @p usage: plus what the first
  * process had used before the fork that detaches from the agent, less
@@ -79,21 +83,17 @@ static void contacts_complete(hnp_rte_t *rte)
     hnp_rte_send(rte, 0, HNP_TAG_PHASE2_DONE, NULL, 0);
 }
 
-/* The names of this daemon's subtree: what its own spawning needs. */
-static int unpack_subtree(hnp_reader_t *rd, uint32_t nprocs, char **names)
+/* The names of this daemon's subtree, by vpid: what its own spawning
+ * needs. @p names[nprocs] borrows them from @p w. */
+static int place_subtree(const hnp_wire_welcome_t *w, char **names)
 {
-    uint32_t count = hnp_unpack_u32(rd);
-
-    for (uint32_t i = 0; i < count && hnp_reader_status(rd) == HNP_SUCCESS; i++) {
-        hnp_vpid_t v = hnp_unpack_u32(rd);
-        char *name = hnp_unpack_string(rd);
-        if (name == NULL || v >= nprocs || names[v] != NULL) {
-            free(name);
+    for (uint32_t i = 0; i < w->nsubtree; i++) {
+        hnp_vpid_t v = w->subtree[i].vpid;
+        if (names[v] != NULL)
             return HNP_ERR_BAD_PARAM;
-        }
-        names[v] = name;
+        names[v] = w->subtree[i].name;
     }
-    return hnp_reader_status(rd);
+    return HNP_SUCCESS;
 }
 
 /* The daemon uses the components the HNP chose, and loads no other. */
@@ -120,27 +120,22 @@ static int take_the_hnps_choices(hnpd_t *d, char *const chosen[3], char *err,
     return HNP_SUCCESS;
 }
 
-static int apply_welcome(hnpd_t *d, hnp_reader_t *rd, char *err, size_t errlen)
+static int apply_welcome(hnpd_t *d, hnp_wire_welcome_t *w, char *err,
+                         size_t errlen)
 {
     hnp_rte_t *rte = d->rte;
-    uint32_t nprocs = hnp_unpack_u32(rd);
-    char *hnp_uri = hnp_unpack_string(rd);
-    size_t params_len = 0;
-    const void *params = hnp_unpack_blob(rd, &params_len);
-    char *chosen[3] = { hnp_unpack_string(rd), hnp_unpack_string(rd),
-                        hnp_unpack_string(rd) };
     char **names = NULL;
     int rc = HNP_ERR_BAD_PARAM;
 
-    if (hnp_reader_status(rd) != HNP_SUCCESS || nprocs <= rte->self ||
-        (names = calloc(nprocs, sizeof(*names))) == NULL)
+    if (w->nprocs <= rte->self ||
+        (names = calloc(w->nprocs, sizeof(*names))) == NULL)
         goto out;
     /* The HNP's contact first: whatever fails from here on is told to it. */
-    rte->hnp_uri = hnp_uri;
-    hnp_uri = NULL;
+    rte->hnp_uri = w->hnp_uri;
+    w->hnp_uri = NULL;
     if ((rc = hnp_rte_set_uri(rte, 0, rte->hnp_uri)) != HNP_SUCCESS)
         goto out;
-    if ((rc = unpack_subtree(rd, nprocs, names)) != HNP_SUCCESS)
+    if ((rc = place_subtree(w, names)) != HNP_SUCCESS)
         goto out;
     /* A daemon placed by someone else (srun) checks it is where the HNP
      * thinks it is. */
@@ -150,26 +145,36 @@ static int apply_welcome(hnpd_t *d, hnp_reader_t *rd, char *err, size_t errlen)
         rc = HNP_ERR_BAD_PARAM;
         goto out;
     }
-    rc = hnp_params_unpack(hnp_mca_params(d->setup->mca), params, params_len,
-                           HNP_PARAM_SRC_FORWARDED, err, errlen);
+    rc = hnp_params_unpack(hnp_mca_params(d->setup->mca), w->params,
+                           w->params_len, HNP_PARAM_SRC_FORWARDED, err, errlen);
     /* The OOB started before the HNP's values came. */
     if (rc == HNP_SUCCESS)
         hnp_oob_set_max_frame(rte->oob, rte->core->max_frame);
     if (rc == HNP_SUCCESS)
-        rc = hnp_rte_set_welcome_params(rte, params, params_len);
+        rc = hnp_rte_set_welcome_params(rte, w->params, w->params_len);
     if (rc == HNP_SUCCESS)
-        rc = take_the_hnps_choices(d, chosen, err, errlen);
+        rc = take_the_hnps_choices(d, w->components, err, errlen);
     if (rc == HNP_SUCCESS)
         rc = hnp_setup_register_frameworks(d->setup, err, errlen);
     if (rc == HNP_SUCCESS)
-        rc = hnp_rte_set_procs(rte, nprocs, names);
+        rc = hnp_rte_set_procs(rte, w->nprocs, names);
 out:
-    for (uint32_t i = 0; names != NULL && i < nprocs; i++)
-        free(names[i]);
     free(names);
-    free(hnp_uri);
-    for (int i = 0; i < 3; i++)
-        free(chosen[i]);
+    return rc;
+}
+
+static int take_welcome(hnpd_t *d, const void *data, size_t len, char *err,
+                        size_t errlen)
+{
+    hnp_wire_welcome_t w;
+    hnp_reader_t rd;
+    int rc;
+
+    hnp_reader_init(&rd, data, len);
+    rc = hnp_wire_welcome_unpack(&rd, &w);
+    if (rc == HNP_SUCCESS)
+        rc = apply_welcome(d, &w, err, errlen);
+    hnp_wire_welcome_clear(&w);
     if (rc != HNP_SUCCESS && err[0] == '\0')
         hnp_err_set(err, errlen, "malformed welcome from the parent");
     return rc;
@@ -195,13 +200,12 @@ static int join_the_job(hnpd_t *d, char *err, size_t errlen)
  * be told. */
 static bool report_lost(hnpd_t *d, hnp_vpid_t vpid, const char *why)
 {
+    hnp_wire_peer_lost_t lost = { .vpid = vpid, .why = (char *)why };
     hnp_buffer_t buf;
     bool told;
 
     hnp_buffer_init(&buf);
-    hnp_pack_u32(&buf, vpid);
-    hnp_pack_string(&buf, why);
-    told = hnp_buffer_status(&buf) == HNP_SUCCESS &&
+    told = hnp_wire_peer_lost_pack(&buf, &lost) == HNP_SUCCESS &&
            hnp_rte_send_direct(d->rte, 0, HNP_TAG_PEER_LOST, buf.data,
                                buf.len) == HNP_SUCCESS;
     hnp_buffer_release(&buf);
@@ -233,15 +237,13 @@ static void on_welcome(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
                        const void *data, size_t len, void *cbdata)
 {
     hnpd_t *d = cbdata;
-    hnp_reader_t rd;
     char err[1024] = "";
 
     (void)tag;
     if (d->welcomed || src != d->parent)
         return;
     d->welcomed = true;
-    hnp_reader_init(&rd, data, len);
-    if (apply_welcome(d, &rd, err, sizeof(err)) != HNP_SUCCESS ||
+    if (take_welcome(d, data, len, err, sizeof(err)) != HNP_SUCCESS ||
         join_the_job(d, err, sizeof(err)) != HNP_SUCCESS) {
         /* Said to the HNP itself: its parent would only see it gone (a
          * component missing on this node, say, would go unexplained). */
@@ -354,8 +356,7 @@ static void send_stats(hnpd_t *d)
     hnp_daemon_stats_usage(&cpu_us, &d->stats.peak_rss_kb);
     d->stats.total_cpu_us = own_cpu_us(d, cpu_us);
     hnp_buffer_init(&buf);
-    hnp_daemon_stats_pack(&buf, &d->stats);
-    if (hnp_buffer_status(&buf) == HNP_SUCCESS)
+    if (hnp_wire_stats_pack(&buf, &d->stats) == HNP_SUCCESS)
         hnp_rte_send(d->rte, 0, HNP_TAG_STATS, buf.data, buf.len);
     hnp_buffer_release(&buf);
 }
@@ -373,12 +374,17 @@ static void on_shutdown(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
                         const void *data, size_t len, void *cbdata)
 {
     hnpd_t *d = cbdata;
-    bool now = len >= 1 && ((const uint8_t *)data)[0] != 0;
+    hnp_wire_shutdown_t req;
+    hnp_reader_t rd;
 
     (void)src;
     (void)tag;
+    /* Malformed, it still ends the job: after the grace period (an unpack
+     * that fails leaves now false). */
+    hnp_reader_init(&rd, data, len);
+    (void)hnp_wire_shutdown_unpack(&rd, &req);
     if (d->ending) {
-        if (now && d->odls != NULL)
+        if (req.now && d->odls != NULL)
             hnp_odls_kill_all(d->odls, 0);
         return;
     }
@@ -390,7 +396,7 @@ static void on_shutdown(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
      * routing tree: its spawn parent tells it too. */
     hnp_rte_send_spawn_children(rte, HNP_TAG_SHUTDOWN, data, len);
     if (d->odls != NULL)
-        hnp_odls_kill_all(d->odls, now ? 0 : rte->core->kill_grace);
+        hnp_odls_kill_all(d->odls, req.now ? 0 : rte->core->kill_grace);
     d->exit_timer = hnp_rte_timer_create(rte, rte->core->kill_grace + 8.0,
                                          exit_timed_out, d);
     hnpd_maybe_exit(d);
@@ -477,7 +483,7 @@ static void role_peer_down(hnp_rte_t *rte, hnp_vpid_t peer, size_t unsent)
 int hnpd_start(hnpd_t *d, const char *parent_uri, char *err, size_t errlen)
 {
     hnp_rte_t *rte = d->rte;
-    const char *uri;
+    hnp_wire_join_t join;
     hnp_buffer_t buf;
     int rc;
 
@@ -498,10 +504,9 @@ int hnpd_start(hnpd_t *d, const char *parent_uri, char *err, size_t errlen)
             hnp_err_set(err, errlen, "bad parent URI \"%s\"", parent_uri);
         return rc;
     }
-    uri = hnp_rte_my_uri(rte);
+    join.uri = (char *)hnp_rte_my_uri(rte);
     hnp_buffer_init(&buf);
-    hnp_pack_string(&buf, uri);
-    rc = hnp_buffer_status(&buf);
+    rc = hnp_wire_join_pack(&buf, &join);
     if (rc == HNP_SUCCESS)
         rc = hnp_rte_send_direct(rte, d->parent, HNP_TAG_JOIN, buf.data, buf.len);
     hnp_buffer_release(&buf);

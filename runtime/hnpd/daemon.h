@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "core/daemon_stats.h"
+#include "wire/stats.h"
 #include "procs/odls.h"
 #include "core/rte.h"
 
@@ -58,7 +59,7 @@ typedef struct hnpd {
     hnp_rte_timer_t *drain_timer;
     unsigned leave_polls;           /* drain checks while leaving */
     hnp_rte_timer_t *output_timer; /* output paused: check the queue */
-    hnp_daemon_stats_t stats;
+    hnp_wire_stats_t stats;
     uint64_t prefork_cpu_us;        /* this process's CPU at the detaching
                                        fork (0 without one) */
     uint64_t before_exec_us;        /* the agent's CPU before it exec'd

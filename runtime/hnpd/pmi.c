@@ -16,6 +16,7 @@
 #include "hnp_buffer.h"
 #include "daemon.h"
 #include "pmi/pmi.h"
+#include "wire/pmi_abort.h"
 
 /* All-gather ids of the fences: 0 is the contact exchange of phase 2. */
 #define PMI_FENCE_ID_BASE 1
@@ -72,13 +73,12 @@ static void fence_ready(void *ctx, uint32_t seq, const void *blob, size_t len)
 static void pmi_abort(void *ctx, uint32_t rank, int exit_code, const char *msg)
 {
     hnpd_t *d = ctx;
+    hnp_wire_pmi_abort_t req = { .rank = rank, .code = exit_code,
+                                 .words = (char *)msg };
     hnp_buffer_t buf;
 
     hnp_buffer_init(&buf);
-    hnp_pack_u32(&buf, rank);
-    hnp_pack_i32(&buf, exit_code);
-    hnp_pack_string(&buf, msg != NULL ? msg : "");
-    if (hnp_buffer_status(&buf) == HNP_SUCCESS)
+    if (hnp_wire_pmi_abort_pack(&buf, &req) == HNP_SUCCESS)
         hnp_rte_send(d->rte, 0, HNP_TAG_PMI_ABORT, buf.data, buf.len);
     hnp_buffer_release(&buf);
 }

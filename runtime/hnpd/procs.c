@@ -18,6 +18,11 @@
 #include "hnp_buffer.h"
 #include "daemon.h"
 #include "pmi/pmi.h"
+#include "wire/control.h"
+#include "wire/iof.h"
+#include "wire/launch.h"
+#include "wire/proc_exit.h"
+#include "wire/report.h"
 
 #define LINEBUF_FLUSH (64 * 1024)
 
@@ -61,15 +66,14 @@ static void throttle_output(hnpd_t *d)
 static void send_output(hnpd_t *d, uint32_t rank, int stream,
                         const char *data, size_t len)
 {
+    hnp_wire_iof_t out = { .rank = rank, .stream = (uint8_t)stream,
+                           .data = data, .len = len };
     hnp_buffer_t buf;
 
     if (len == 0)
         return;
     hnp_buffer_init(&buf);
-    hnp_pack_u32(&buf, rank);
-    hnp_pack_u8(&buf, (uint8_t)stream);
-    hnp_pack_blob(&buf, data, len);
-    if (hnp_buffer_status(&buf) == HNP_SUCCESS)
+    if (hnp_wire_iof_pack(&buf, &out) == HNP_SUCCESS)
         hnp_rte_send(d->rte, 0, HNP_TAG_IOF, buf.data, buf.len);
     hnp_buffer_release(&buf);
     throttle_output(d);
@@ -127,15 +131,14 @@ static void output_arrived(void *ctx, uint32_t rank, int stream,
 static void report_exit(hnpd_t *d, uint32_t rank, pid_t pid, int wait_status,
                         int exec_errno, const char *why)
 {
+    hnp_wire_proc_exit_t report = { .rank = rank, .pid = (int32_t)pid,
+                                    .wait_status = wait_status,
+                                    .exec_errno = exec_errno,
+                                    .why = (char *)why };
     hnp_buffer_t buf;
 
     hnp_buffer_init(&buf);
-    hnp_pack_u32(&buf, rank);
-    hnp_pack_i32(&buf, (int32_t)pid);
-    hnp_pack_i32(&buf, wait_status);
-    hnp_pack_i32(&buf, exec_errno);
-    hnp_pack_string(&buf, why);
-    if (hnp_buffer_status(&buf) == HNP_SUCCESS)
+    if (hnp_wire_proc_exit_pack(&buf, &report) == HNP_SUCCESS)
         hnp_rte_send(d->rte, 0, HNP_TAG_PROC_EXIT, buf.data, buf.len);
     hnp_buffer_release(&buf);
 }
@@ -149,104 +152,8 @@ static void proc_exited(void *ctx, uint32_t rank, pid_t pid, int wait_status,
     hnpd_maybe_exit(d);
 }
 
-/* The launch message: the job's ranks, where each runs, what to run. */
-typedef struct launch_app {
-    uint32_t first_rank;
-    uint32_t np;
-    uint32_t argc;
-    char **argv;
-} launch_app_t;
-
-typedef struct launch_msg {
-    uint32_t jobid;
-    uint32_t nprocs;
-    uint32_t nnodes;
-    uint32_t *node_of;
-    char *wdir;
-    uint32_t nenv;
-    char **env;
-    uint8_t bind_to;
-    uint8_t report_bindings;
-    int32_t stdin_target;
-    uint32_t napps;
-    launch_app_t *apps;
-} launch_msg_t;
-
-static void free_strings(char **v, uint32_t n)
-{
-    for (uint32_t i = 0; v != NULL && i < n; i++)
-        free(v[i]);
-    free(v);
-}
-
-static void launch_msg_free(launch_msg_t *m)
-{
-    for (uint32_t a = 0; m->apps != NULL && a < m->napps; a++)
-        free_strings(m->apps[a].argv, m->apps[a].argc);
-    free(m->apps);
-    free_strings(m->env, m->nenv);
-    free(m->node_of);
-    free(m->wdir);
-}
-
-/* @p n strings into a new NULL-terminated vector. */
-static char **unpack_strings(hnp_reader_t *rd, uint32_t n)
-{
-    char **v;
-
-    if (n > hnp_reader_remaining(rd) || (v = calloc(n + 1, sizeof(*v))) == NULL)
-        return NULL;
-    for (uint32_t i = 0; i < n; i++)
-        v[i] = hnp_unpack_string(rd);
-    return v;
-}
-
-static int unpack_apps(launch_msg_t *m, hnp_reader_t *rd)
-{
-    m->napps = hnp_unpack_u32(rd);
-    if (hnp_reader_status(rd) != HNP_SUCCESS || m->napps == 0 ||
-        m->napps > hnp_reader_remaining(rd) ||
-        (m->apps = calloc(m->napps, sizeof(*m->apps))) == NULL)
-        return HNP_ERR_BAD_PARAM;
-    for (uint32_t a = 0; a < m->napps; a++) {
-        launch_app_t *app = &m->apps[a];
-        app->first_rank = hnp_unpack_u32(rd);
-        app->np = hnp_unpack_u32(rd);
-        app->argc = hnp_unpack_u32(rd);
-        if (hnp_reader_status(rd) != HNP_SUCCESS || app->argc == 0 ||
-            (app->argv = unpack_strings(rd, app->argc)) == NULL)
-            return HNP_ERR_BAD_PARAM;
-    }
-    return hnp_reader_status(rd);
-}
-
-static int launch_msg_unpack(launch_msg_t *m, const void *data, size_t len)
-{
-    hnp_reader_t rd;
-
-    memset(m, 0, sizeof(*m));
-    hnp_reader_init(&rd, data, len);
-    m->jobid = hnp_unpack_u32(&rd);
-    m->nprocs = hnp_unpack_u32(&rd);
-    m->nnodes = hnp_unpack_u32(&rd);
-    if (hnp_reader_status(&rd) != HNP_SUCCESS ||
-        (size_t)m->nprocs * 4 > hnp_reader_remaining(&rd) ||
-        (m->node_of = calloc(m->nprocs + 1, sizeof(uint32_t))) == NULL)
-        return HNP_ERR_BAD_PARAM;
-    for (uint32_t r = 0; r < m->nprocs; r++)
-        m->node_of[r] = hnp_unpack_u32(&rd);
-    m->wdir = hnp_unpack_string(&rd);
-    m->nenv = hnp_unpack_u32(&rd);
-    if (hnp_reader_status(&rd) != HNP_SUCCESS ||
-        (m->env = unpack_strings(&rd, m->nenv)) == NULL)
-        return HNP_ERR_BAD_PARAM;
-    m->bind_to = hnp_unpack_u8(&rd);
-    m->report_bindings = hnp_unpack_u8(&rd);
-    m->stdin_target = hnp_unpack_i32(&rd);
-    return unpack_apps(m, &rd);
-}
-
-static const launch_app_t *app_of(const launch_msg_t *m, uint32_t rank)
+static const hnp_wire_launch_app_t *app_of(const hnp_wire_launch_t *m,
+                                           uint32_t rank)
 {
     for (uint32_t a = m->napps; a-- > 0;)
         if (rank >= m->apps[a].first_rank)
@@ -255,7 +162,7 @@ static const launch_app_t *app_of(const launch_msg_t *m, uint32_t rank)
 }
 
 /* Whether -x gives the variable of @p entry ("NAME=value") a value. */
-static bool overridden(const launch_msg_t *m, const char *entry)
+static bool overridden(const hnp_wire_launch_t *m, const char *entry)
 {
     size_t len = strcspn(entry, "=");
 
@@ -266,7 +173,7 @@ static bool overridden(const launch_msg_t *m, const char *entry)
 }
 
 /* The environment of one rank: the daemon's, with the job's variables. */
-static char **proc_environment(const hnpd_t *d, const launch_msg_t *m,
+static char **proc_environment(const hnpd_t *d, const hnp_wire_launch_t *m,
                                uint32_t rank, uint32_t local_rank,
                                char **pmi_env)
 {
@@ -306,7 +213,7 @@ static void free_environment(char **env)
 
 /* A working directory that is missing here is the user's mistake: say so,
  * rather than let exec's ENOENT blame the program. */
-static bool check_wdir(hnpd_t *d, const launch_msg_t *m, uint32_t rank)
+static bool check_wdir(hnpd_t *d, const hnp_wire_launch_t *m, uint32_t rank)
 {
     struct stat st;
     char why[PATH_MAX + 128];
@@ -329,19 +236,19 @@ static bool check_wdir(hnpd_t *d, const launch_msg_t *m, uint32_t rank)
 static void report_binding(hnpd_t *d, uint32_t rank, uint32_t local_rank)
 {
     char where[300], line[512];
+    hnp_wire_report_t report = { .line = line };
     hnp_buffer_t buf;
 
     hnpd_bind_describe(d, local_rank, where, sizeof(where));
     snprintf(line, sizeof(line), "rank %u on node %s bound to %s", rank,
              d->node, where);
     hnp_buffer_init(&buf);
-    hnp_pack_string(&buf, line);
-    if (hnp_buffer_status(&buf) == HNP_SUCCESS)
+    if (hnp_wire_report_pack(&buf, &report) == HNP_SUCCESS)
         hnp_rte_send(d->rte, 0, HNP_TAG_REPORT, buf.data, buf.len);
     hnp_buffer_release(&buf);
 }
 
-static void start_rank(hnpd_t *d, const launch_msg_t *m, uint32_t rank,
+static void start_rank(hnpd_t *d, const hnp_wire_launch_t *m, uint32_t rank,
                        uint32_t local_rank)
 {
     char *pmi_env[HNP_PMI_ENV_COUNT] = { NULL };
@@ -398,7 +305,7 @@ static int bind_or_fail(hnpd_t *d)
     return rc;
 }
 
-static int pmi_or_fail(hnpd_t *d, const launch_msg_t *m)
+static int pmi_or_fail(hnpd_t *d, const hnp_wire_launch_t *m)
 {
     char err[256] = "";
     int rc = hnpd_pmi_start(d, m->nprocs, m->node_of, err, sizeof(err));
@@ -414,15 +321,17 @@ static void on_launch(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
 {
     hnpd_t *d = cbdata;
     uint32_t my_node = rte->self - 1;
-    launch_msg_t m;
+    hnp_wire_launch_t m;
+    hnp_reader_t rd;
 
     (void)src;
     (void)tag;
     if (d->ending || d->procs != NULL)
         return;
-    if (launch_msg_unpack(&m, data, len) != HNP_SUCCESS || create_odls(d) != 0) {
+    hnp_reader_init(&rd, data, len);
+    if (hnp_wire_launch_unpack(&rd, &m) != HNP_SUCCESS || create_odls(d) != 0) {
         hnp_rte_fail(rte, 1, "node %s: malformed launch message", d->node);
-        launch_msg_free(&m);
+        hnp_wire_launch_clear(&m);
         return;
     }
     for (uint32_t r = 0; r < m.nprocs; r++)
@@ -439,13 +348,13 @@ static void on_launch(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
         }
     if (pmi_or_fail(d, &m) != HNP_SUCCESS ||
         (m.bind_to != 0 && bind_or_fail(d) != HNP_SUCCESS)) {
-        launch_msg_free(&m);
+        hnp_wire_launch_clear(&m);
         return;
     }
     for (uint32_t i = 0; d->procs != NULL && i < d->nlocal; i++)
         start_rank(d, &m, d->procs[i].rank, i);
     hnp_rte_send(rte, 0, HNP_TAG_PROCS_STARTED, NULL, 0);
-    launch_msg_free(&m);
+    hnp_wire_launch_clear(&m);
 }
 
 /* A signal the user sent hnp, for every process of this node. */
@@ -453,18 +362,18 @@ static void on_signal(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
                       const void *data, size_t len, void *cbdata)
 {
     hnpd_t *d = cbdata;
+    hnp_wire_signal_t req;
     hnp_reader_t rd;
 
     (void)src;
     (void)tag;
     hnp_reader_init(&rd, data, len);
-    int32_t sig = hnp_unpack_i32(&rd);
-    if (hnp_reader_status(&rd) != HNP_SUCCESS) {
+    if (hnp_wire_signal_unpack(&rd, &req) != HNP_SUCCESS) {
         HNP_WARN(rte->log, "malformed signal request dropped");
         return;
     }
-    if (d->odls != NULL && sig > 0 && sig < NSIG)
-        hnp_odls_signal_all(d->odls, sig);
+    if (d->odls != NULL && req.signo > 0 && req.signo < NSIG)
+        hnp_odls_signal_all(d->odls, req.signo);
 }
 
 void hnpd_register_proc_handlers(hnpd_t *d)

@@ -45,6 +45,7 @@ void hnpd_stdin_release(hnpd_proc_t *p)
  * is gone): the HNP may send more. */
 static void ack_if_drained(hnpd_t *d)
 {
+    hnp_wire_stdin_ack_t ack = { .seq = d->stdin_seq };
     hnp_buffer_t buf;
 
     for (uint32_t i = 0; i < d->nlocal; i++) {
@@ -53,8 +54,7 @@ static void ack_if_drained(hnpd_t *d)
             return;
     }
     hnp_buffer_init(&buf);
-    hnp_pack_u32(&buf, d->stdin_seq);
-    if (hnp_buffer_status(&buf) == HNP_SUCCESS)
+    if (hnp_wire_stdin_ack_pack(&buf, &ack) == HNP_SUCCESS)
         hnp_rte_send(d->rte, 0, HNP_TAG_STDIN_ACK, buf.data, buf.len);
     hnp_buffer_release(&buf);
 }
@@ -105,23 +105,20 @@ static void on_stdin(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
                      const void *data, size_t len, void *cbdata)
 {
     hnpd_t *d = cbdata;
+    hnp_wire_stdin_t chunk;
     hnp_reader_t rd;
-    size_t n = 0;
 
     (void)src;
     (void)tag;
     hnp_reader_init(&rd, data, len);
-    uint32_t seq = hnp_unpack_u32(&rd);
-    uint8_t eof = hnp_unpack_u8(&rd);
-    const void *bytes = hnp_unpack_blob(&rd, &n);
-    if (hnp_reader_status(&rd) != HNP_SUCCESS) {
+    if (hnp_wire_stdin_unpack(&rd, &chunk) != HNP_SUCCESS) {
         HNP_WARN(rte->log, "malformed stdin chunk dropped");
         return;
     }
-    d->stdin_seq = seq;
+    d->stdin_seq = chunk.seq;
     for (uint32_t i = 0; i < d->nlocal; i++)
         if (hnpd_stdin_wanted(d, d->procs[i].rank))
-            sink_append(d, &d->procs[i], bytes, n, eof != 0);
+            sink_append(d, &d->procs[i], chunk.data, chunk.len, chunk.eof);
     ack_if_drained(d);
 }
 

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* A signal for the job's processes, and the end of the job (see
+ * control.h). */
+#include "config.h"
+
+#include <string.h>
+
+#include "control.h"
+#include "hnp_errors.h"
+
+int hnp_wire_signal_pack(hnp_buffer_t *buf, const hnp_wire_signal_t *m)
+{
+    hnp_pack_i32(buf, m->signo);
+    return hnp_buffer_status(buf);
+}
+
+int hnp_wire_signal_unpack(hnp_reader_t *rd, hnp_wire_signal_t *m)
+{
+    m->signo = hnp_unpack_i32(rd);
+    if (hnp_reader_status(rd) != HNP_SUCCESS) {
+        memset(m, 0, sizeof(*m));
+        return HNP_ERR_TRUNCATED;
+    }
+    return HNP_SUCCESS;
+}
+
+int hnp_wire_shutdown_pack(hnp_buffer_t *buf, const hnp_wire_shutdown_t *m)
+{
+    hnp_pack_u8(buf, m->now ? 1 : 0);
+    return hnp_buffer_status(buf);
+}
+
+int hnp_wire_shutdown_unpack(hnp_reader_t *rd, hnp_wire_shutdown_t *m)
+{
+    m->now = hnp_unpack_u8(rd) != 0;
+    if (hnp_reader_status(rd) != HNP_SUCCESS) {
+        memset(m, 0, sizeof(*m));
+        return HNP_ERR_TRUNCATED;
+    }
+    return HNP_SUCCESS;
+}

@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The launch message of phase 3 (see launch.h). */
+#include "config.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hnp_errors.h"
+#include "launch.h"
+
+static void pack_strings(hnp_buffer_t *buf, char *const *v, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        hnp_pack_string(buf, v[i]);
+}
+
+int hnp_wire_launch_pack(hnp_buffer_t *buf, const hnp_wire_launch_t *m)
+{
+    hnp_pack_u32(buf, m->jobid);
+    hnp_pack_u32(buf, m->nprocs);
+    hnp_pack_u32(buf, m->nnodes);
+    for (uint32_t r = 0; r < m->nprocs; r++)
+        hnp_pack_u32(buf, m->node_of[r]);
+    hnp_pack_string(buf, m->wdir);
+    hnp_pack_u32(buf, m->nenv);
+    pack_strings(buf, m->env, m->nenv);
+    hnp_pack_u8(buf, m->bind_to);
+    hnp_pack_u8(buf, m->report_bindings);
+    hnp_pack_i32(buf, m->stdin_target);
+    hnp_pack_u32(buf, m->napps);
+    for (uint32_t a = 0; a < m->napps; a++) {
+        hnp_pack_u32(buf, m->apps[a].first_rank);
+        hnp_pack_u32(buf, m->apps[a].np);
+        hnp_pack_u32(buf, m->apps[a].argc);
+        pack_strings(buf, m->apps[a].argv, m->apps[a].argc);
+    }
+    return hnp_buffer_status(buf);
+}
+
+/* Whether @p count entries of at least @p size bytes each could still be
+ * in the message: a count no message could hold is refused before
+ * anything is allocated for it. */
+static bool count_fits(const hnp_reader_t *rd, uint32_t count, size_t size)
+{
+    return hnp_reader_status(rd) == HNP_SUCCESS &&
+           count <= hnp_reader_remaining(rd) / size;
+}
+
+/* @p n strings into *out, a new NULL-terminated vector. */
+static int unpack_strings(hnp_reader_t *rd, uint32_t n, char ***out)
+{
+    char **v;
+
+    if (!count_fits(rd, n, 4))
+        return HNP_ERR_TRUNCATED;
+    v = calloc((size_t)n + 1, sizeof(*v));
+    if (v == NULL)
+        return HNP_ERR_NOMEM;
+    *out = v;
+    for (uint32_t i = 0; i < n; i++)
+        v[i] = hnp_unpack_string(rd);
+    return hnp_reader_status(rd);
+}
+
+static void free_strings(char **v, uint32_t n)
+{
+    for (uint32_t i = 0; v != NULL && i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
+static int unpack_node_of(hnp_reader_t *rd, hnp_wire_launch_t *m)
+{
+    if (!count_fits(rd, m->nprocs, 4))
+        return HNP_ERR_TRUNCATED;
+    m->node_of = calloc((size_t)m->nprocs + 1, sizeof(*m->node_of));
+    if (m->node_of == NULL)
+        return HNP_ERR_NOMEM;
+    for (uint32_t r = 0; r < m->nprocs; r++)
+        m->node_of[r] = hnp_unpack_u32(rd);
+    return hnp_reader_status(rd);
+}
+
+/* An app takes at least 16 bytes: three counts and one string. */
+static int unpack_apps(hnp_reader_t *rd, hnp_wire_launch_t *m)
+{
+    int rc;
+
+    m->napps = hnp_unpack_u32(rd);
+    if (!count_fits(rd, m->napps, 16))
+        return HNP_ERR_TRUNCATED;
+    if (m->napps == 0)
+        return HNP_ERR_BAD_PARAM;
+    m->apps = calloc(m->napps, sizeof(*m->apps));
+    if (m->apps == NULL)
+        return HNP_ERR_NOMEM;
+    for (uint32_t a = 0; a < m->napps; a++) {
+        hnp_wire_launch_app_t *app = &m->apps[a];
+        app->first_rank = hnp_unpack_u32(rd);
+        app->np = hnp_unpack_u32(rd);
+        app->argc = hnp_unpack_u32(rd);
+        if (hnp_reader_status(rd) == HNP_SUCCESS && app->argc == 0)
+            return HNP_ERR_BAD_PARAM;
+        rc = unpack_strings(rd, app->argc, &app->argv);
+        if (rc != HNP_SUCCESS)
+            return rc;
+    }
+    return HNP_SUCCESS;
+}
+
+int hnp_wire_launch_unpack(hnp_reader_t *rd, hnp_wire_launch_t *m)
+{
+    int rc;
+
+    memset(m, 0, sizeof(*m));
+    m->jobid = hnp_unpack_u32(rd);
+    m->nprocs = hnp_unpack_u32(rd);
+    m->nnodes = hnp_unpack_u32(rd);
+    rc = unpack_node_of(rd, m);
+    if (rc == HNP_SUCCESS) {
+        m->wdir = hnp_unpack_string(rd);
+        m->nenv = hnp_unpack_u32(rd);
+        rc = unpack_strings(rd, m->nenv, &m->env);
+    }
+    if (rc == HNP_SUCCESS) {
+        m->bind_to = hnp_unpack_u8(rd);
+        m->report_bindings = hnp_unpack_u8(rd);
+        m->stdin_target = hnp_unpack_i32(rd);
+        rc = unpack_apps(rd, m);
+    }
+    if (rc != HNP_SUCCESS)
+        hnp_wire_launch_clear(m);
+    return rc;
+}
+
+void hnp_wire_launch_clear(hnp_wire_launch_t *m)
+{
+    for (uint32_t a = 0; m->apps != NULL && a < m->napps; a++)
+        free_strings(m->apps[a].argv, m->apps[a].argc);
+    free(m->apps);
+    free_strings(m->env, m->nenv);
+    free(m->node_of);
+    free(m->wdir);
+    memset(m, 0, sizeof(*m));
+}

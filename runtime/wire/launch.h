@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The launch message (HNP_TAG_LAUNCH, in a broadcast): phase 3. Where every
+ * rank of the job runs, what each app context runs, and how (environment,
+ * directory, binding, who gets stdin). Every daemon starts the ranks of its
+ * own node from it.
+ *
+ *   jobid u32 | nprocs u32 | nnodes u32 | nprocs x node u32 |
+ *   wdir string | nenv u32 | nenv x "NAME=value" string |
+ *   bind_to u8 | report_bindings u8 | stdin_target i32 |
+ *   napps u32 | napps x (first_rank u32 | np u32 | argc u32 |
+ *                        argc x string)
+ *
+ * Contract of runtime/wire: see join.h. A struct filled in for packing
+ * only lends its arrays and strings: clear only what an unpack filled.
+ */
+#ifndef HNP_WIRE_LAUNCH_H
+#define HNP_WIRE_LAUNCH_H
+
+#include <stdint.h>
+
+#include "hnp_buffer.h"
+
+typedef struct hnp_wire_launch_app {
+    uint32_t first_rank; /**< the app's ranks start here */
+    uint32_t np;
+    uint32_t argc;       /**< at least 1 */
+    char **argv;         /**< [argc], NULL-terminated once unpacked */
+} hnp_wire_launch_app_t;
+
+typedef struct hnp_wire_launch {
+    uint32_t jobid;
+    uint32_t nprocs;
+    uint32_t nnodes;
+    uint32_t *node_of;     /**< [nprocs]: the node index of each rank */
+    char *wdir;            /**< "" (or NULL when packing): the daemon's own */
+    uint32_t nenv;
+    char **env;            /**< [nenv], NULL-terminated once unpacked */
+    uint8_t bind_to;       /**< 0: no binding */
+    uint8_t report_bindings;
+    int32_t stdin_target;  /**< a rank, HNP_STDIN_NONE or HNP_STDIN_ALL */
+    uint32_t napps;        /**< at least 1 */
+    hnp_wire_launch_app_t *apps; /**< [napps] */
+} hnp_wire_launch_t;
+
+int hnp_wire_launch_pack(hnp_buffer_t *buf, const hnp_wire_launch_t *m);
+/** Also fails (HNP_ERR_BAD_PARAM) on a launch without an app or an app
+ *  without a program. */
+int hnp_wire_launch_unpack(hnp_reader_t *rd, hnp_wire_launch_t *m);
+void hnp_wire_launch_clear(hnp_wire_launch_t *m);
+
+#endif /* HNP_WIRE_LAUNCH_H */

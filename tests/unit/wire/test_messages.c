@@ -1,0 +1,902 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Unit tests of the runtime messages (runtime/wire/<message>.c).
+ *
+ * Every message goes through the same checks, driven by a table of codecs:
+ * a round trip of non-trivial values (empty strings, extreme integers,
+ * several entries) that must read back equal and consume the whole
+ * message; every truncation of it, which must fail and leave the struct
+ * zeroed with nothing allocated; and every allocation the unpack makes,
+ * failed in turn, with the same demands. Inputs are exact-size heap copies,
+ * so an over-read shows under valgrind or AddressSanitizer. Golden byte
+ * strings pin the layout each message had before it moved here, and the
+ * cases that only some messages have (counts no message could hold, a
+ * launch without a program, a subtree outside the job) follow.
+ *
+ * The test is linked with -Wl,--wrap for malloc, calloc, realloc and free:
+ * it counts the live blocks of the code under test, and can fail any one
+ * allocation.
+ */
+#include "config.h"
+
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "hnp_buffer.h"
+#include "hnp_errors.h"
+#include "control.h"
+#include "failure.h"
+#include "iof.h"
+#include "join.h"
+#include "launch.h"
+#include "pmi_abort.h"
+#include "proc_exit.h"
+#include "report.h"
+#include "stats.h"
+#include "stdin.h"
+#include "welcome.h"
+#include "xcast.h"
+
+/* ------------------------------------------------------------ allocations */
+
+void *__real_malloc(size_t size);
+void *__real_calloc(size_t n, size_t size);
+void *__real_realloc(void *ptr, size_t size);
+void __real_free(void *ptr);
+void *__wrap_malloc(size_t size);
+void *__wrap_calloc(size_t n, size_t size);
+void *__wrap_realloc(void *ptr, size_t size);
+void __wrap_free(void *ptr);
+
+static long live_blocks;   /* allocated and not yet freed */
+static long fail_countdown = -1; /* allocations left before one fails */
+static size_t largest_asked;
+
+/* Whether this allocation is the one that must fail. */
+static bool allocation_fails(size_t size)
+{
+    if (size > largest_asked)
+        largest_asked = size;
+    if (fail_countdown < 0)
+        return false;
+    return fail_countdown-- == 0;
+}
+
+void *__wrap_malloc(size_t size)
+{
+    void *p = allocation_fails(size) ? NULL : __real_malloc(size);
+
+    live_blocks += p != NULL;
+    return p;
+}
+
+void *__wrap_calloc(size_t n, size_t size)
+{
+    void *p = allocation_fails(n * size) ? NULL : __real_calloc(n, size);
+
+    live_blocks += p != NULL;
+    return p;
+}
+
+void *__wrap_realloc(void *ptr, size_t size)
+{
+    void *p = allocation_fails(size) ? NULL : __real_realloc(ptr, size);
+
+    live_blocks += ptr == NULL && p != NULL;
+    return p;
+}
+
+void __wrap_free(void *ptr)
+{
+    live_blocks -= ptr != NULL;
+    __real_free(ptr);
+}
+
+/* ------------------------------------------------------------ the codecs */
+
+/* One message, seen through void pointers so that one set of checks serves
+ * them all. */
+typedef struct codec {
+    const char *name;
+    size_t size; /* of its struct */
+    int (*pack)(hnp_buffer_t *buf, const void *m);
+    int (*unpack)(hnp_reader_t *rd, void *m);
+    void (*clear)(void *m); /* NULL: the struct owns nothing */
+    bool (*equal)(const void *a, const void *b);
+} codec_t;
+
+#define CODEC_CALLS(msg)                                                  \
+    static int pack_##msg(hnp_buffer_t *buf, const void *m)               \
+    {                                                                     \
+        return hnp_wire_##msg##_pack(buf, m);                             \
+    }                                                                     \
+    static int unpack_##msg(hnp_reader_t *rd, void *m)                    \
+    {                                                                     \
+        return hnp_wire_##msg##_unpack(rd, m);                            \
+    }
+#define CLEAR_CALL(msg)                                                   \
+    static void clear_##msg(void *m) { hnp_wire_##msg##_clear(m); }
+
+/* Strings as they come back: NULL packs like "". */
+static bool same_string(const char *a, const char *b)
+{
+    return strcmp(a != NULL ? a : "", b != NULL ? b : "") == 0;
+}
+
+static bool same_bytes(const void *a, size_t alen, const void *b, size_t blen)
+{
+    return alen == blen && (alen == 0 || memcmp(a, b, alen) == 0);
+}
+
+/* @p n strings, and the vector NULL-terminated (as an unpack leaves it) */
+static bool same_strings(char *const *packed, char *const *unpacked,
+                         uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (!same_string(packed[i], unpacked[i]))
+            return false;
+    return unpacked[n] == NULL;
+}
+
+static bool equal_join(const void *a, const void *b)
+{
+    const hnp_wire_join_t *x = a, *y = b;
+
+    return same_string(x->uri, y->uri);
+}
+
+static bool equal_daemon_up(const void *a, const void *b)
+{
+    const hnp_wire_daemon_up_t *x = a, *y = b;
+
+    return x->vpid == y->vpid;
+}
+
+static bool equal_welcome(const void *a, const void *b)
+{
+    const hnp_wire_welcome_t *x = a, *y = b;
+
+    if (x->nprocs != y->nprocs || !same_string(x->hnp_uri, y->hnp_uri) ||
+        !same_bytes(x->params, x->params_len, y->params, y->params_len) ||
+        x->nsubtree != y->nsubtree)
+        return false;
+    for (int i = 0; i < HNP_WIRE_WELCOME_NCOMPONENTS; i++)
+        if (!same_string(x->components[i], y->components[i]))
+            return false;
+    for (uint32_t i = 0; i < x->nsubtree; i++)
+        if (x->subtree[i].vpid != y->subtree[i].vpid ||
+            !same_string(x->subtree[i].name, y->subtree[i].name))
+            return false;
+    return true;
+}
+
+static bool equal_xcast(const void *a, const void *b)
+{
+    const hnp_wire_xcast_t *x = a, *y = b;
+
+    return x->tag == y->tag && same_bytes(x->data, x->len, y->data, y->len);
+}
+
+static bool equal_launch(const void *a, const void *b)
+{
+    const hnp_wire_launch_t *x = a, *y = b;
+
+    if (x->jobid != y->jobid || x->nprocs != y->nprocs ||
+        x->nnodes != y->nnodes || !same_string(x->wdir, y->wdir) ||
+        x->nenv != y->nenv || x->bind_to != y->bind_to ||
+        x->report_bindings != y->report_bindings ||
+        x->stdin_target != y->stdin_target || x->napps != y->napps ||
+        !same_strings(x->env, y->env, x->nenv))
+        return false;
+    for (uint32_t r = 0; r < x->nprocs; r++)
+        if (x->node_of[r] != y->node_of[r])
+            return false;
+    for (uint32_t i = 0; i < x->napps; i++) {
+        const hnp_wire_launch_app_t *p = &x->apps[i], *q = &y->apps[i];
+        if (p->first_rank != q->first_rank || p->np != q->np ||
+            p->argc != q->argc || !same_strings(p->argv, q->argv, p->argc))
+            return false;
+    }
+    return true;
+}
+
+static bool equal_signal(const void *a, const void *b)
+{
+    const hnp_wire_signal_t *x = a, *y = b;
+
+    return x->signo == y->signo;
+}
+
+static bool equal_shutdown(const void *a, const void *b)
+{
+    const hnp_wire_shutdown_t *x = a, *y = b;
+
+    return x->now == y->now;
+}
+
+static bool equal_iof(const void *a, const void *b)
+{
+    const hnp_wire_iof_t *x = a, *y = b;
+
+    return x->rank == y->rank && x->stream == y->stream &&
+           same_bytes(x->data, x->len, y->data, y->len);
+}
+
+static bool equal_proc_exit(const void *a, const void *b)
+{
+    const hnp_wire_proc_exit_t *x = a, *y = b;
+
+    return x->rank == y->rank && x->pid == y->pid &&
+           x->wait_status == y->wait_status &&
+           x->exec_errno == y->exec_errno && same_string(x->why, y->why);
+}
+
+static bool equal_stdin(const void *a, const void *b)
+{
+    const hnp_wire_stdin_t *x = a, *y = b;
+
+    return x->seq == y->seq && x->eof == y->eof &&
+           same_bytes(x->data, x->len, y->data, y->len);
+}
+
+static bool equal_stdin_ack(const void *a, const void *b)
+{
+    const hnp_wire_stdin_ack_t *x = a, *y = b;
+
+    return x->seq == y->seq;
+}
+
+static bool equal_report(const void *a, const void *b)
+{
+    const hnp_wire_report_t *x = a, *y = b;
+
+    return same_string(x->line, y->line);
+}
+
+static bool equal_failure(const void *a, const void *b)
+{
+    const hnp_wire_failure_t *x = a, *y = b;
+
+    return x->status == y->status && same_string(x->message, y->message);
+}
+
+static bool equal_peer_lost(const void *a, const void *b)
+{
+    const hnp_wire_peer_lost_t *x = a, *y = b;
+
+    return x->vpid == y->vpid && same_string(x->why, y->why);
+}
+
+static bool equal_pmi_abort(const void *a, const void *b)
+{
+    const hnp_wire_pmi_abort_t *x = a, *y = b;
+
+    return x->rank == y->rank && x->code == y->code &&
+           same_string(x->words, y->words);
+}
+
+static bool equal_stats(const void *a, const void *b)
+{
+    const hnp_wire_stats_t *x = a, *y = b;
+
+    return x->max_connections == y->max_connections &&
+           x->startup_cpu_us == y->startup_cpu_us &&
+           x->startup_rss_kb == y->startup_rss_kb &&
+           x->total_cpu_us == y->total_cpu_us &&
+           x->peak_rss_kb == y->peak_rss_kb &&
+           x->connected_cpu_us == y->connected_cpu_us;
+}
+
+CODEC_CALLS(join)
+CLEAR_CALL(join)
+CODEC_CALLS(daemon_up)
+CODEC_CALLS(welcome)
+CLEAR_CALL(welcome)
+CODEC_CALLS(xcast)
+CODEC_CALLS(launch)
+CLEAR_CALL(launch)
+CODEC_CALLS(signal)
+CODEC_CALLS(shutdown)
+CODEC_CALLS(iof)
+CODEC_CALLS(proc_exit)
+CLEAR_CALL(proc_exit)
+CODEC_CALLS(stdin)
+CODEC_CALLS(stdin_ack)
+CODEC_CALLS(report)
+CLEAR_CALL(report)
+CODEC_CALLS(failure)
+CLEAR_CALL(failure)
+CODEC_CALLS(peer_lost)
+CLEAR_CALL(peer_lost)
+CODEC_CALLS(pmi_abort)
+CLEAR_CALL(pmi_abort)
+CODEC_CALLS(stats)
+
+#define CODEC(msg, clear)                                                 \
+    { #msg, sizeof(hnp_wire_##msg##_t), pack_##msg, unpack_##msg, clear,  \
+      equal_##msg }
+
+static const codec_t join_codec = CODEC(join, clear_join);
+static const codec_t daemon_up_codec = CODEC(daemon_up, NULL);
+static const codec_t welcome_codec = CODEC(welcome, clear_welcome);
+static const codec_t xcast_codec = CODEC(xcast, NULL);
+static const codec_t launch_codec = CODEC(launch, clear_launch);
+static const codec_t signal_codec = CODEC(signal, NULL);
+static const codec_t shutdown_codec = CODEC(shutdown, NULL);
+static const codec_t iof_codec = CODEC(iof, NULL);
+static const codec_t proc_exit_codec = CODEC(proc_exit, clear_proc_exit);
+static const codec_t stdin_codec = CODEC(stdin, NULL);
+static const codec_t stdin_ack_codec = CODEC(stdin_ack, NULL);
+static const codec_t report_codec = CODEC(report, clear_report);
+static const codec_t failure_codec = CODEC(failure, clear_failure);
+static const codec_t peer_lost_codec = CODEC(peer_lost, clear_peer_lost);
+static const codec_t pmi_abort_codec = CODEC(pmi_abort, clear_pmi_abort);
+static const codec_t stats_codec = CODEC(stats, NULL);
+
+/* ------------------------------------------------------------ the checks */
+
+/* The bytes of @p value as @p c packs them (caller frees). */
+static uint8_t *packed(const codec_t *c, const void *value, size_t *len)
+{
+    hnp_buffer_t buf;
+
+    hnp_buffer_init(&buf);
+    assert_int_equal(c->pack(&buf, value), HNP_SUCCESS);
+    return hnp_buffer_steal(&buf, len);
+}
+
+/* Unpack the first @p len bytes of @p bytes from an exact-size copy into
+ * @p out (c->size bytes); the reader's remaining bytes in *left. */
+static int unpack_prefix(const codec_t *c, const uint8_t *bytes, size_t len,
+                         void *out, uint8_t **copy, size_t *left)
+{
+    hnp_reader_t rd;
+    int rc;
+
+    *copy = malloc(len > 0 ? len : 1);
+    assert_non_null(*copy);
+    if (len > 0)
+        memcpy(*copy, bytes, len);
+    hnp_reader_init(&rd, *copy, len);
+    rc = c->unpack(&rd, out);
+    *left = hnp_reader_remaining(&rd);
+    return rc;
+}
+
+static void assert_zeroed(const void *m, size_t size)
+{
+    static const uint8_t zero[512];
+
+    assert_true(size <= sizeof(zero));
+    assert_memory_equal(m, zero, size);
+}
+
+/* A failed unpack: a negative code, the struct zeroed, nothing left
+ * allocated beyond @p baseline blocks. */
+static void assert_failed_cleanly(const codec_t *c, int rc, const void *m,
+                                  long baseline)
+{
+    assert_true(rc < 0);
+    assert_zeroed(m, c->size);
+    assert_int_equal(live_blocks, baseline);
+}
+
+static void check_round_trip(const codec_t *c, const uint8_t *bytes,
+                             size_t len, const void *value)
+{
+    long baseline = live_blocks;
+    void *out = calloc(1, c->size);
+    uint8_t *copy;
+    size_t left;
+
+    assert_non_null(out);
+    assert_int_equal(unpack_prefix(c, bytes, len, out, &copy, &left),
+                     HNP_SUCCESS);
+    assert_int_equal(left, 0); /* every byte is a field */
+    assert_true(c->equal(value, out));
+    if (c->clear != NULL) {
+        c->clear(out);
+        assert_zeroed(out, c->size); /* cleared twice is harmless */
+        c->clear(out);
+    }
+    free(copy);
+    free(out);
+    assert_int_equal(live_blocks, baseline);
+}
+
+static void check_truncations(const codec_t *c, const uint8_t *bytes,
+                              size_t len)
+{
+    void *out = malloc(c->size);
+
+    assert_non_null(out);
+    for (size_t cut = 0; cut < len; cut++) {
+        long baseline = live_blocks;
+        uint8_t *copy;
+        size_t left;
+        int rc;
+
+        memset(out, 0xa5, c->size);
+        rc = unpack_prefix(c, bytes, cut, out, &copy, &left);
+        free(copy);
+        assert_failed_cleanly(c, rc, out, baseline);
+    }
+    free(out);
+}
+
+/* Fail the unpack's first allocation, then its second, and so on, until
+ * it makes no more. */
+static void check_allocation_failures(const codec_t *c, const uint8_t *bytes,
+                                      size_t len, const void *value)
+{
+    void *out = malloc(c->size);
+    hnp_reader_t rd;
+    int rc;
+
+    assert_non_null(out);
+    for (long n = 0;; n++) {
+        long baseline = live_blocks;
+
+        assert_true(n < 1000);
+        memset(out, 0xa5, c->size);
+        hnp_reader_init(&rd, bytes, len);
+        fail_countdown = n;
+        rc = c->unpack(&rd, out);
+        fail_countdown = -1;
+        if (rc == HNP_SUCCESS) {
+            assert_true(c->equal(value, out));
+            if (c->clear != NULL)
+                c->clear(out);
+            assert_int_equal(live_blocks, baseline);
+            break;
+        }
+        assert_failed_cleanly(c, rc, out, baseline);
+    }
+    free(out);
+}
+
+/* Everything a message must survive, for @p value. */
+static void check_message(const codec_t *c, const void *value)
+{
+    long baseline = live_blocks;
+    size_t len;
+    uint8_t *bytes = packed(c, value, &len);
+
+    check_round_trip(c, bytes, len, value);
+    check_truncations(c, bytes, len);
+    check_allocation_failures(c, bytes, len, value);
+    free(bytes);
+    assert_int_equal(live_blocks, baseline);
+}
+
+/* The bytes @p value packs to are @p expect. */
+static void check_golden(const codec_t *c, const void *value,
+                         const uint8_t *expect, size_t expect_len)
+{
+    size_t len;
+    uint8_t *bytes = packed(c, value, &len);
+
+    assert_int_equal(len, expect_len);
+    assert_memory_equal(bytes, expect, len);
+    free(bytes);
+}
+
+/* Unpacking @p bytes fails with @p expect, cleanly. */
+static void check_refused(const codec_t *c, const uint8_t *bytes, size_t len,
+                          int expect)
+{
+    long baseline = live_blocks;
+    void *out = malloc(c->size);
+    uint8_t *copy;
+    size_t left;
+    int rc;
+
+    assert_non_null(out);
+    memset(out, 0xa5, c->size);
+    largest_asked = 0;
+    rc = unpack_prefix(c, bytes, len, out, &copy, &left);
+    free(copy);
+    assert_int_equal(rc, expect);
+    assert_failed_cleanly(c, rc, out, baseline + 1);
+    free(out);
+    assert_true(largest_asked <= len + 64); /* nothing sized by a lie */
+}
+
+#define U32(v)                                                            \
+    (uint8_t)((uint32_t)(v) >> 24), (uint8_t)((uint32_t)(v) >> 16),       \
+        (uint8_t)((uint32_t)(v) >> 8), (uint8_t)(v)
+#define U64(v) U32((uint64_t)(v) >> 32), U32(v)
+
+/* ------------------------------------------------------------ phase 1 */
+
+static void test_join(void **state)
+{
+    hnp_wire_join_t uri = { .uri = "tcp://10.0.0.7:40123" };
+    hnp_wire_join_t empty = { .uri = "" };
+    hnp_wire_join_t null = { .uri = NULL };
+    static const uint8_t golden[] = { U32(3), 't', 'c', 'p' };
+    hnp_wire_join_t three = { .uri = "tcp" };
+
+    (void)state;
+    check_message(&join_codec, &uri);
+    check_message(&join_codec, &empty);
+    check_message(&join_codec, &null);
+    check_golden(&join_codec, &three, golden, sizeof(golden));
+}
+
+static void test_daemon_up(void **state)
+{
+    hnp_wire_daemon_up_t up = { .vpid = 17 };
+    hnp_wire_daemon_up_t max = { .vpid = UINT32_MAX };
+    static const uint8_t golden[] = { U32(0x01020304) };
+    hnp_wire_daemon_up_t g = { .vpid = 0x01020304 };
+
+    (void)state;
+    check_message(&daemon_up_codec, &up);
+    check_message(&daemon_up_codec, &max);
+    check_golden(&daemon_up_codec, &g, golden, sizeof(golden));
+}
+
+static void test_welcome(void **state)
+{
+    static const char params[] = { 'p', '\0', 'q', '\0', 0x7f };
+    hnp_wire_welcome_node_t nodes[] = {
+        { 3, "node003" }, { 7, "" }, { 8, "node008.cluster" }, { 9, NULL },
+    };
+    hnp_wire_welcome_t full = {
+        .nprocs = 10, .hnp_uri = "tcp://head:1", .params = params,
+        .params_len = sizeof(params),
+        .components = { "prsh", "radix", "flood" },
+        .nsubtree = 4, .subtree = nodes,
+    };
+    hnp_wire_welcome_t bare = { .nprocs = UINT32_MAX, .nsubtree = 1,
+                                .subtree = nodes };
+
+    (void)state;
+    check_message(&welcome_codec, &full);
+    check_message(&welcome_codec, &bare);
+}
+
+/* The order of the fields, the three components's above all: plm,
+ * routed, exchange. */
+static void test_welcome_layout(void **state)
+{
+    hnp_wire_welcome_node_t node = { 1, "n1" };
+    hnp_wire_welcome_t w = {
+        .nprocs = 2, .hnp_uri = "u", .params = "P", .params_len = 1,
+        .components = { "a", "bb", "" }, .nsubtree = 1, .subtree = &node,
+    };
+    static const uint8_t golden[] = {
+        U32(2), U32(1), 'u', U32(1), 'P',
+        U32(1), 'a', U32(2), 'b', 'b', U32(0),
+        U32(1), U32(1), U32(2), 'n', '1',
+    };
+
+    (void)state;
+    check_golden(&welcome_codec, &w, golden, sizeof(golden));
+}
+
+static void test_welcome_refuses_a_subtree_outside_the_job(void **state)
+{
+    static const uint8_t outside[] = {
+        U32(2), U32(0), U32(0), U32(0), U32(0), U32(0),
+        U32(2), U32(1), U32(0), U32(2), U32(0), /* vpid 2 of 2 */
+    };
+    static const uint8_t huge_count[] = {
+        U32(2), U32(0), U32(0), U32(0), U32(0), U32(0),
+        U32(0x40000000), U32(1), U32(0),
+    };
+
+    (void)state;
+    check_refused(&welcome_codec, outside, sizeof(outside), HNP_ERR_BAD_PARAM);
+    check_refused(&welcome_codec, huge_count, sizeof(huge_count),
+                  HNP_ERR_TRUNCATED);
+}
+
+/* ------------------------------------------------------------ broadcasts */
+
+static void test_xcast(void **state)
+{
+    static const uint8_t inner[] = { 0, 1, 2, 0, 0xff };
+    hnp_wire_xcast_t x = { .tag = 4, .data = inner, .len = sizeof(inner) };
+    hnp_wire_xcast_t empty = { .tag = UINT32_MAX, .data = NULL, .len = 0 };
+    static const uint8_t golden[] = { U32(4), U32(5), 0, 1, 2, 0, 0xff };
+
+    (void)state;
+    check_message(&xcast_codec, &x);
+    check_message(&xcast_codec, &empty);
+    check_golden(&xcast_codec, &x, golden, sizeof(golden));
+}
+
+static void test_launch(void **state)
+{
+    uint32_t node_of[] = { 0, 0, 1, 2, UINT32_MAX };
+    char *env[] = { "A=1", "", "PATH=/usr/bin:/bin" };
+    char *argv0[] = { "/bin/true" };
+    char *argv1[] = { "./app", "", "--flag=x y" };
+    hnp_wire_launch_app_t apps[] = { { 0, 2, 1, argv0 }, { 2, 3, 3, argv1 } };
+    hnp_wire_launch_t full = {
+        .jobid = 1, .nprocs = 5, .nnodes = 3, .node_of = node_of,
+        .wdir = "/scratch/run", .nenv = 3, .env = env, .bind_to = 1,
+        .report_bindings = 1, .stdin_target = HNP_STDIN_ALL, .napps = 2,
+        .apps = apps,
+    };
+    hnp_wire_launch_t bare = {
+        .jobid = UINT32_MAX, .wdir = NULL, .bind_to = UINT8_MAX,
+        .stdin_target = INT32_MIN, .napps = 1, .apps = apps,
+    };
+
+    (void)state;
+    check_message(&launch_codec, &full);
+    check_message(&launch_codec, &bare);
+}
+
+static void test_launch_layout(void **state)
+{
+    uint32_t node_of[] = { 0, 1 };
+    char *env[] = { "A=1" };
+    char *argv[] = { "x", "-v" };
+    hnp_wire_launch_app_t app = { 0, 2, 2, argv };
+    hnp_wire_launch_t m = {
+        .jobid = 1, .nprocs = 2, .nnodes = 2, .node_of = node_of,
+        .wdir = "/w", .nenv = 1, .env = env, .bind_to = 1,
+        .report_bindings = 0, .stdin_target = HNP_STDIN_NONE, .napps = 1,
+        .apps = &app,
+    };
+    static const uint8_t golden[] = {
+        U32(1), U32(2), U32(2), U32(0), U32(1),
+        U32(2), '/', 'w', U32(1), U32(3), 'A', '=', '1',
+        1, 0, 0xff, 0xff, 0xff, 0xff,
+        U32(1), U32(0), U32(2), U32(2), U32(1), 'x', U32(2), '-', 'v',
+    };
+
+    (void)state;
+    check_golden(&launch_codec, &m, golden, sizeof(golden));
+}
+
+/* What no HNP sends: refused, and counts no message could hold are
+ * refused before anything is allocated for them. */
+static void test_launch_refusals(void **state)
+{
+    static const uint8_t no_app[] = {
+        U32(1), U32(0), U32(0), U32(0), U32(0), 0, 0, U32(0), U32(0),
+    };
+    static const uint8_t no_program[] = {
+        U32(1), U32(0), U32(0), U32(0), U32(0), 0, 0, U32(0),
+        U32(1), U32(0), U32(0), U32(0), U32(0),
+    };
+    static const uint8_t huge_nprocs[] = {
+        U32(1), U32(0x40000000), U32(1), U32(0), U32(0), U32(0),
+    };
+    static const uint8_t huge_env[] = {
+        U32(1), U32(0), U32(0), U32(0), U32(0xffffffff), U32(0), U32(0),
+    };
+    static const uint8_t huge_napps[] = {
+        U32(1), U32(0), U32(0), U32(0), U32(0), 0, 0, U32(0),
+        U32(0x10000000), U32(0), U32(0), U32(1), U32(0),
+    };
+    static const uint8_t huge_argc[] = {
+        U32(1), U32(0), U32(0), U32(0), U32(0), 0, 0, U32(0),
+        U32(1), U32(0), U32(0), U32(0x7fffffff), U32(0),
+    };
+
+    (void)state;
+    check_refused(&launch_codec, no_app, sizeof(no_app), HNP_ERR_BAD_PARAM);
+    check_refused(&launch_codec, no_program, sizeof(no_program),
+                  HNP_ERR_BAD_PARAM);
+    check_refused(&launch_codec, huge_nprocs, sizeof(huge_nprocs),
+                  HNP_ERR_TRUNCATED);
+    check_refused(&launch_codec, huge_env, sizeof(huge_env),
+                  HNP_ERR_TRUNCATED);
+    check_refused(&launch_codec, huge_napps, sizeof(huge_napps),
+                  HNP_ERR_TRUNCATED);
+    check_refused(&launch_codec, huge_argc, sizeof(huge_argc),
+                  HNP_ERR_TRUNCATED);
+}
+
+static void test_control(void **state)
+{
+    hnp_wire_signal_t term = { .signo = 15 };
+    hnp_wire_signal_t min = { .signo = INT32_MIN };
+    hnp_wire_shutdown_t now = { .now = true };
+    hnp_wire_shutdown_t later = { .now = false };
+    static const uint8_t golden_signal[] = { U32(15) };
+    static const uint8_t golden_now[] = { 1 };
+    static const uint8_t golden_later[] = { 0 };
+
+    (void)state;
+    check_message(&signal_codec, &term);
+    check_message(&signal_codec, &min);
+    check_message(&shutdown_codec, &now);
+    check_message(&shutdown_codec, &later);
+    check_golden(&signal_codec, &term, golden_signal, sizeof(golden_signal));
+    check_golden(&shutdown_codec, &now, golden_now, sizeof(golden_now));
+    check_golden(&shutdown_codec, &later, golden_later, sizeof(golden_later));
+}
+
+/* Any byte but 0 means now, as it did when the byte was read by hand. */
+static void test_shutdown_any_nonzero_byte_is_now(void **state)
+{
+    static const uint8_t two[] = { 2 };
+    hnp_wire_shutdown_t m = { .now = false };
+    hnp_reader_t rd;
+
+    (void)state;
+    hnp_reader_init(&rd, two, sizeof(two));
+    assert_int_equal(hnp_wire_shutdown_unpack(&rd, &m), HNP_SUCCESS);
+    assert_true(m.now);
+}
+
+/* ------------------------------------------------------------ daemon -> HNP */
+
+static void test_iof(void **state)
+{
+    static const char line[] = "hello\n\0binary\xff";
+    hnp_wire_iof_t out = { .rank = 3, .stream = 2, .data = line,
+                           .len = sizeof(line) - 1 };
+    hnp_wire_iof_t empty = { .rank = UINT32_MAX, .stream = UINT8_MAX };
+    static const uint8_t golden[] = { U32(3), 1, U32(2), 'o', 'k' };
+    hnp_wire_iof_t g = { .rank = 3, .stream = 1, .data = "ok", .len = 2 };
+
+    (void)state;
+    check_message(&iof_codec, &out);
+    check_message(&iof_codec, &empty);
+    check_golden(&iof_codec, &g, golden, sizeof(golden));
+}
+
+static void test_proc_exit(void **state)
+{
+    hnp_wire_proc_exit_t killed = { .rank = 12, .pid = 4242,
+                                    .wait_status = 9, .exec_errno = 0,
+                                    .why = NULL };
+    hnp_wire_proc_exit_t failed = { .rank = UINT32_MAX, .pid = INT32_MIN,
+                                    .wait_status = INT32_MAX,
+                                    .exec_errno = -1,
+                                    .why = "working directory /nope: No such "
+                                           "file or directory" };
+    static const uint8_t golden[] = {
+        U32(1), U32(100), U32(0x100), U32(2), U32(1), 'w',
+    };
+    hnp_wire_proc_exit_t g = { .rank = 1, .pid = 100, .wait_status = 0x100,
+                               .exec_errno = 2, .why = "w" };
+
+    (void)state;
+    check_message(&proc_exit_codec, &killed);
+    check_message(&proc_exit_codec, &failed);
+    check_golden(&proc_exit_codec, &g, golden, sizeof(golden));
+}
+
+static void test_stdin(void **state)
+{
+    static const uint8_t bytes[] = { 'a', 0, '\n', 0xfe };
+    hnp_wire_stdin_t chunk = { .seq = 1, .eof = false, .data = bytes,
+                               .len = sizeof(bytes) };
+    hnp_wire_stdin_t last = { .seq = UINT32_MAX, .eof = true };
+    hnp_wire_stdin_ack_t ack = { .seq = UINT32_MAX };
+    static const uint8_t golden_chunk[] = { U32(5), 1, U32(1), 'z' };
+    hnp_wire_stdin_t g = { .seq = 5, .eof = true, .data = "z", .len = 1 };
+    static const uint8_t golden_ack[] = { U32(5) };
+    hnp_wire_stdin_ack_t gack = { .seq = 5 };
+
+    (void)state;
+    check_message(&stdin_codec, &chunk);
+    check_message(&stdin_codec, &last);
+    check_message(&stdin_ack_codec, &ack);
+    check_golden(&stdin_codec, &g, golden_chunk, sizeof(golden_chunk));
+    check_golden(&stdin_ack_codec, &gack, golden_ack, sizeof(golden_ack));
+}
+
+static void test_report(void **state)
+{
+    hnp_wire_report_t line = { .line = "rank 0 on node n1 bound to core 0" };
+    hnp_wire_report_t empty = { .line = "" };
+    static const uint8_t golden[] = { U32(2), 'o', 'k' };
+    hnp_wire_report_t g = { .line = "ok" };
+
+    (void)state;
+    check_message(&report_codec, &line);
+    check_message(&report_codec, &empty);
+    check_golden(&report_codec, &g, golden, sizeof(golden));
+}
+
+static void test_failure(void **state)
+{
+    hnp_wire_failure_t f = { .status = 1,
+                             .message = "node n3: cannot serve PMI" };
+    hnp_wire_failure_t extremes = { .status = INT32_MIN, .message = "" };
+    hnp_wire_peer_lost_t lost = { .vpid = 5, .why = "died (its connection "
+                                                    "closed)" };
+    hnp_wire_peer_lost_t max = { .vpid = UINT32_MAX, .why = NULL };
+    static const uint8_t golden_failure[] = { U32(-2), U32(1), 'x' };
+    hnp_wire_failure_t gf = { .status = -2, .message = "x" };
+    static const uint8_t golden_lost[] = { U32(9), U32(1), 'y' };
+    hnp_wire_peer_lost_t gl = { .vpid = 9, .why = "y" };
+
+    (void)state;
+    check_message(&failure_codec, &f);
+    check_message(&failure_codec, &extremes);
+    check_message(&peer_lost_codec, &lost);
+    check_message(&peer_lost_codec, &max);
+    check_golden(&failure_codec, &gf, golden_failure, sizeof(golden_failure));
+    check_golden(&peer_lost_codec, &gl, golden_lost, sizeof(golden_lost));
+}
+
+static void test_pmi_abort(void **state)
+{
+    hnp_wire_pmi_abort_t req = { .rank = 7, .code = 3,
+                                 .words = "MPI_Abort called" };
+    hnp_wire_pmi_abort_t bare = { .rank = UINT32_MAX, .code = INT32_MIN,
+                                  .words = NULL };
+    static const uint8_t golden[] = { U32(7), U32(3), U32(1), 'w' };
+    hnp_wire_pmi_abort_t g = { .rank = 7, .code = 3, .words = "w" };
+
+    (void)state;
+    check_message(&pmi_abort_codec, &req);
+    check_message(&pmi_abort_codec, &bare);
+    check_golden(&pmi_abort_codec, &g, golden, sizeof(golden));
+}
+
+static void test_stats(void **state)
+{
+    hnp_wire_stats_t s = { 3, 1500, 2048, 90000, 4096, 700 };
+    hnp_wire_stats_t max = { UINT32_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX,
+                             UINT64_MAX, UINT64_MAX };
+    static const uint8_t golden[] = {
+        U32(1), U64(2), U64(3), U64(4), U64(0x0102030405060708ull), U64(6),
+    };
+    hnp_wire_stats_t g = { 1, 2, 3, 4, 0x0102030405060708ull, 6 };
+
+    (void)state;
+    check_message(&stats_codec, &s);
+    check_message(&stats_codec, &max);
+    check_golden(&stats_codec, &g, golden, sizeof(golden));
+}
+
+/* A string with a NUL inside is malformed, whatever message carries it. */
+static void test_embedded_nul_is_refused(void **state)
+{
+    static const uint8_t report[] = { U32(3), 'a', 0, 'b' };
+    static const uint8_t proc_exit[] = {
+        U32(0), U32(0), U32(0), U32(0), U32(2), 0, 'x',
+    };
+
+    (void)state;
+    check_refused(&report_codec, report, sizeof(report), HNP_ERR_TRUNCATED);
+    check_refused(&proc_exit_codec, proc_exit, sizeof(proc_exit),
+                  HNP_ERR_TRUNCATED);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_join),
+        cmocka_unit_test(test_daemon_up),
+        cmocka_unit_test(test_welcome),
+        cmocka_unit_test(test_welcome_layout),
+        cmocka_unit_test(test_welcome_refuses_a_subtree_outside_the_job),
+        cmocka_unit_test(test_xcast),
+        cmocka_unit_test(test_launch),
+        cmocka_unit_test(test_launch_layout),
+        cmocka_unit_test(test_launch_refusals),
+        cmocka_unit_test(test_control),
+        cmocka_unit_test(test_shutdown_any_nonzero_byte_is_now),
+        cmocka_unit_test(test_iof),
+        cmocka_unit_test(test_proc_exit),
+        cmocka_unit_test(test_stdin),
+        cmocka_unit_test(test_report),
+        cmocka_unit_test(test_failure),
+        cmocka_unit_test(test_pmi_abort),
+        cmocka_unit_test(test_stats),
+        cmocka_unit_test(test_embedded_nul_is_refused),
+    };
+
+    return cmocka_run_group_tests_name("messages", tests, NULL, NULL);
+}
