@@ -77,7 +77,13 @@ int hnp_rte_send(hnp_rte_t *rte, hnp_vpid_t dest, uint32_t tag,
 int hnp_rte_send_direct(hnp_rte_t *rte, hnp_vpid_t dest, uint32_t tag,
                         const void *data, size_t len);
 
-/** Deliver messages with @p tag to @p fn (one handler a tag; NULL removes). */
+/**
+ * Deliver messages with @p tag to @p fn (one handler a tag; NULL removes).
+ * Messages that arrived for @p tag while it had no handler are held; once a
+ * handler is posted they are delivered from the event loop after this call
+ * returns, in arrival order, to the handler the tag has then (held on if it
+ * has none by then). Messages arriving meanwhile wait behind them.
+ */
 int hnp_rte_recv(hnp_rte_t *rte, uint32_t tag, hnp_rte_recv_fn fn,
                  void *cbdata);
 
