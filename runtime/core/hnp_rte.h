@@ -150,10 +150,6 @@ int hnp_rte_expand_hostlist(const char *text, char ***names, size_t *count,
                             char *err, size_t errlen);
 void hnp_rte_free_hostlist(char **names, size_t count);
 
-/** Tell the runtime which spawn tree this launch follows (plm only); the
- *  runtime owns @p tree from then on, as one from plm spawn_tree. */
-int hnp_rte_set_spawn_tree(hnp_rte_t *rte, const hnp_tree_t *tree);
-
 /** Report a fatal launch failure; the HNP ends the job with @p message. */
 void hnp_rte_fail(hnp_rte_t *rte, int status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -80,13 +80,6 @@ int hnp_rte_build_trees(hnp_rte_t *rte)
     return rc;
 }
 
-int hnp_rte_set_spawn_tree(hnp_rte_t *rte, const hnp_tree_t *tree)
-{
-    hnp_rte_release_spawn_tree(&rte->spawn_tree, &rte->routing_tree);
-    rte->spawn_tree = *tree;
-    return HNP_SUCCESS;
-}
-
 /* ------------------------------------------------------------ receiving */
 
 /*
