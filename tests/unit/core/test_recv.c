@@ -106,18 +106,36 @@ static int teardown(void **state)
     return 0;
 }
 
+/* Turn the loop: the handler of @p seen then has @p text, one payload a
+ * character, and none of it came inside hnp_rte_recv(). */
+static void expect_delivered(hnp_rte_t *rte, const seen_t *seen,
+                             const char *text)
+{
+    run_loop(rte);
+    assert_string_equal(seen->text, text);
+    assert_int_equal(seen->count, strlen(text));
+    assert_false(seen->inside_recv);
+}
+
+/* Post @p seen's handler for @p tag: nothing before the loop turns, then
+ * @p text (all it has had). */
+static void post_and_expect(hnp_rte_t *rte, uint32_t tag, seen_t *seen,
+                            const char *text)
+{
+    unsigned before = seen->count;
+
+    assert_int_equal(post(rte, tag, record, seen), HNP_SUCCESS);
+    assert_int_equal(seen->count, before);
+    expect_delivered(rte, seen, text);
+}
+
 static void test_held_message_waits_for_the_loop(void **state)
 {
     fixture_t *f = *state;
     seen_t seen = { 0 };
 
     hold(f->rte, TAG, "a");
-    assert_int_equal(post(f->rte, TAG, record, &seen), HNP_SUCCESS);
-    assert_false(seen.inside_recv);
-    assert_int_equal(seen.count, 0);
-    run_loop(f->rte);
-    assert_int_equal(seen.count, 1);
-    assert_string_equal(seen.text, "a");
+    post_and_expect(f->rte, TAG, &seen, "a");
     assert_null(f->rte->held);
 }
 
@@ -133,10 +151,7 @@ static void test_held_messages_keep_arrival_order(void **state)
     send_self(f->rte, TAG, "3");
     assert_int_equal(post(f->rte, TAG, record, &seen), HNP_SUCCESS);
     send_self(f->rte, TAG, "4");
-    run_loop(f->rte);
-    assert_int_equal(seen.count, 4);
-    assert_false(seen.inside_recv);
-    assert_string_equal(seen.text, "1234");
+    expect_delivered(f->rte, &seen, "1234");
 }
 
 static void test_replaced_handler_gets_the_held_messages(void **state)
@@ -148,11 +163,8 @@ static void test_replaced_handler_gets_the_held_messages(void **state)
     hold(f->rte, TAG, "y");
     assert_int_equal(post(f->rte, TAG, record, &first), HNP_SUCCESS);
     assert_int_equal(post(f->rte, TAG, record, &second), HNP_SUCCESS);
-    run_loop(f->rte);
-    assert_int_equal(second.count, 2);
-    assert_string_equal(second.text, "xy");
+    expect_delivered(f->rte, &second, "xy");
     assert_int_equal(first.count, 0);
-    assert_false(second.inside_recv);
 }
 
 static void test_removed_handler_leaves_them_held(void **state)
@@ -163,17 +175,11 @@ static void test_removed_handler_leaves_them_held(void **state)
     hold(f->rte, TAG, "k");
     assert_int_equal(post(f->rte, TAG, record, &seen), HNP_SUCCESS);
     assert_int_equal(post(f->rte, TAG, NULL, NULL), HNP_SUCCESS);
-    run_loop(f->rte);
-    assert_int_equal(seen.count, 0);
+    expect_delivered(f->rte, &seen, "");
     assert_non_null(f->rte->held);
     /* Arrivals after the removal wait behind it, for the next handler. */
     hold(f->rte, TAG, "l");
-    assert_int_equal(post(f->rte, TAG, record, &seen), HNP_SUCCESS);
-    assert_int_equal(seen.count, 0);
-    run_loop(f->rte);
-    assert_int_equal(seen.count, 2);
-    assert_string_equal(seen.text, "kl");
-    assert_false(seen.inside_recv);
+    post_and_expect(f->rte, TAG, &seen, "kl");
 }
 
 static void test_other_tags_stay_held(void **state)
@@ -183,17 +189,9 @@ static void test_other_tags_stay_held(void **state)
 
     hold(f->rte, OTHER_TAG, "o");
     hold(f->rte, TAG, "t");
-    assert_int_equal(post(f->rte, TAG, record, &seen), HNP_SUCCESS);
-    run_loop(f->rte);
-    assert_int_equal(seen.count, 1);
-    assert_string_equal(seen.text, "t");
-    run_loop(f->rte);
+    post_and_expect(f->rte, TAG, &seen, "t");
     assert_non_null(f->rte->held);
-    assert_int_equal(post(f->rte, OTHER_TAG, record, &other), HNP_SUCCESS);
-    assert_int_equal(other.count, 0);
-    run_loop(f->rte);
-    assert_int_equal(other.count, 1);
-    assert_string_equal(other.text, "o");
+    post_and_expect(f->rte, OTHER_TAG, &other, "o");
     assert_null(f->rte->held);
 }
 
