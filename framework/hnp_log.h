@@ -32,7 +32,8 @@ typedef struct hnp_log_stream {
     int verbose;      /**< messages with level <= verbose are shown */
 } hnp_log_stream_t;
 
-/** The stream called @p name, created on first use. Never NULL. */
+/** The stream called @p name, created on first use. Never NULL: past 64
+ *  names, the later ones share one stream called "log". */
 hnp_log_stream_t *hnp_log_stream(const char *name);
 
 /** Receives every message that passes its filter. */

@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file hnp_mca.h
- * @brief The common header every component starts with.
+ * @brief The descriptor every component exports, and the version rules.
  *
  * A component is a shared object `mca_<framework>_<name>.so` exporting one
- * symbol, `mca_<framework>_<name>_component`, whose type is the framework's
- * component struct. That struct's first member is an hnp_mca_component_t.
+ * symbol, `mca_<framework>_<name>_component`: a const hnp_mca_component_t,
+ * the same struct in every framework. What the component does for its
+ * framework is the module its query returns: the struct of the framework's
+ * header (hnp_plm_module_t, hnp_routed_module_t, hnp_exchange_module_t).
  * The loader reads @c mca_abi_version first, and only when it matches does
  * it look at anything else: then the framework and component names (which
- * must agree with the file name) and the framework interface version.
+ * must agree with the file name), the framework interface version, and
+ * that there is a query.
  *
  * Version rules. HNP_MCA_ABI_VERSION changes when the layout of this header
  * changes; a component built for another one is never used. A framework's
@@ -40,11 +43,13 @@
 struct hnp_mca_component;
 
 /**
- * The common component header.
+ * The component descriptor.
  *
- * Every entry point may be NULL except @c query. They are called in this
- * order, each at most once per process: register_params, open, query
- * (only when open succeeded), close (only when open succeeded).
+ * Every entry point may be NULL except @c query (a component without one is
+ * refused). They are called in this order, each at most once per process:
+ * register_params, open (only when the user's selection list allows the
+ * component), query (only when open succeeded), close (only when open
+ * succeeded).
  */
 typedef struct hnp_mca_component {
     uint32_t mca_abi_version;          /**< HNP_MCA_ABI_VERSION */

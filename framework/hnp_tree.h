@@ -74,9 +74,10 @@ hnp_vpid_t hnp_tree_next_hop(const hnp_tree_t *t, hnp_vpid_t self,
                              hnp_vpid_t dest);
 
 /**
- * The greedy spawn tree of paper 001 for @p n vertices: each vertex in turn
- * takes the open position (the next child of a placed vertex) that the
- * launch model starts earliest, so no tree over n vertices has a smaller
+ * The greedy spawn tree of "An optimal bootstrapping strategy" (the LIBI
+ * launch-tree paper) for @p n vertices: each vertex in turn takes the open
+ * position (the next child of a placed vertex) that the launch model
+ * starts earliest, so no tree over n vertices has a smaller
  * hnp_tree_model_time(). Vertices are numbered in the order they start and
  * each vertex's children are listed in spawn order. Deterministic: equal
  * (n, seq, rem) give the same tree in every process. O(n log n) time, O(n)
@@ -91,10 +92,10 @@ int hnp_tree_greedy(uint32_t n, double seq, double rem, hnp_tree_t *out);
 void hnp_tree_release(hnp_tree_t *t);
 
 /**
- * The modeled launch time of @p t (paper 001, equation 2): the root starts
- * at 0, the i-th child (1-based, in the order hnp_tree_children() lists
- * them) of a vertex p at start(p) + seq * (i - 1) + rem, and the tree's time
- * is the latest start. Writes it to @p out. HNP_ERR_NOMEM when the O(n)
+ * The modeled launch time of @p t (equations 1 and 2 of "An optimal
+ * bootstrapping strategy"): the root starts at 0, the i-th child (1-based,
+ * in the order hnp_tree_children() lists them) of a vertex p at start(p) +
+ * seq * (i - 1) + rem, and the tree's time is the latest start. Writes it to @p out. HNP_ERR_NOMEM when the O(n)
  * scratch cannot be had, HNP_ERR_BAD_PARAM for an empty tree.
  */
 int hnp_tree_model_time(const hnp_tree_t *t, double seq, double rem,

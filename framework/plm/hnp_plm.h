@@ -6,9 +6,10 @@
  * The HNP calls launch_daemons() once. A module starts the daemons it is
  * responsible for through the runtime's launch services (command line,
  * environment, secret and agent error capture are shared runtime code) and
- * describes the spawn tree it builds, so that the exchange can flood along
- * it (Algorithm 2 of the design) and the runtime can hand every connecting
- * child the list of its subtree (Algorithm 1):
+ * describes the spawn tree it builds, so that the runtime can hand every
+ * connecting child the list of its subtree and the exchange can flood along
+ * it (Algorithms 1 and 2 of Bosilca, Herault, Rezmerita and Dongarra, "On
+ * Scalability for MPI Runtime Systems"):
  *
  *  - a flat launcher (rsh, slurm) spawns every daemon from the HNP: its
  *    spawn tree is flat, and daemons never call spawn_subtree();
@@ -74,10 +75,11 @@ typedef enum hnp_plm_secret {
 } hnp_plm_secret_t;
 
 /**
- * The launch model of paper 001 that a tree launcher builds its tree for,
- * and by which hnp --plan ranks the trees: a launching process spends
- * @c seq seconds between starting two agents, and a daemon can start its
- * own children @c rem seconds after its agent started.
+ * The launch model ("An optimal bootstrapping strategy") that a tree
+ * launcher builds its tree for, and by which hnp --plan ranks the trees: a
+ * launching process spends @c seq seconds between starting two agents, and
+ * a daemon can start its own children @c rem seconds after its agent
+ * started.
  */
 typedef struct hnp_plm_launch_model {
     double seq;

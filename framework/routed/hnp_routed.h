@@ -6,8 +6,8 @@
  * A routed module answers, for the runtime's processes 0..nprocs-1 (0 is
  * the HNP, 1..N the daemons), the parent and children of a process and the
  * next hop towards any destination. It is used for the launch broadcast of
- * phase 3 and for every message after it; the runtime keeps connections only
- * to a process's routing neighbours.
+ * phase 3 and for every message after it: a daemon talks to its routing
+ * neighbours, and otherwise only to its spawn-tree neighbours and the HNP.
  *
  * The functions are pure: the same arguments give the same answer in every
  * process, which is what lets each daemon compute its part of the topology
@@ -37,5 +37,46 @@ typedef struct hnp_routed_module {
     hnp_vpid_t (*next_hop)(hnp_vpid_t self, hnp_vpid_t dest, uint32_t nprocs);
     void *reserved[4]; /**< room to grow; NULL */
 } hnp_routed_module_t;
+
+/**
+ * Define @p module, a routed module whose topology is a tree given by
+ * formula: @p tree_of is a function `hnp_tree_t tree_of(uint32_t nprocs)`
+ * (hnp_tree_binomial(), or one of the component's own, which may read a
+ * parameter at every call). Every answer comes from the tree math of
+ * hnp_tree.h, so the spanning tree and the routes agree by construction.
+ * Only for trees given by formula: an explicit one would be built again at
+ * every call and never released.
+ */
+#define HNP_ROUTED_TREE_MODULE(module, tree_of)                            \
+    static int module##_spanning_tree(uint32_t nprocs, hnp_tree_t *out)  \
+    {                                                                      \
+        if (out == NULL || nprocs == 0)                                    \
+            return HNP_ERR_BAD_PARAM;                                      \
+        *out = tree_of(nprocs);                                            \
+        return HNP_SUCCESS;                                                \
+    }                                                                      \
+    static hnp_vpid_t module##_parent(hnp_vpid_t vpid, uint32_t nprocs)   \
+    {                                                                      \
+        hnp_tree_t t = tree_of(nprocs);                                    \
+        return hnp_tree_parent(&t, vpid);                                  \
+    }                                                                      \
+    static uint32_t module##_children(hnp_vpid_t vpid, uint32_t nprocs,   \
+                                      hnp_vpid_t *out, uint32_t max)       \
+    {                                                                      \
+        hnp_tree_t t = tree_of(nprocs);                                    \
+        return hnp_tree_children(&t, vpid, out, max);                      \
+    }                                                                      \
+    static hnp_vpid_t module##_next_hop(hnp_vpid_t self, hnp_vpid_t dest, \
+                                        uint32_t nprocs)                   \
+    {                                                                      \
+        hnp_tree_t t = tree_of(nprocs);                                    \
+        return hnp_tree_next_hop(&t, self, dest);                          \
+    }                                                                      \
+    const hnp_routed_module_t module = {                                   \
+        .spanning_tree = module##_spanning_tree,                           \
+        .parent = module##_parent,                                         \
+        .children = module##_children,                                     \
+        .next_hop = module##_next_hop,                                     \
+    }
 
 #endif /* HNP_ROUTED_H */

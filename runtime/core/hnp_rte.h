@@ -25,7 +25,9 @@
 
 typedef struct hnp_rte hnp_rte_t;
 
-/** Message tags. Each framework owns a range; the core owns the rest. */
+/** Message tags, 1..HNP_TAG_USER_LAST (hnp_rte_recv() refuses others). The
+ *  core owns 1..99 and each framework a hundred; 400 and up are not
+ *  assigned. */
 enum {
     HNP_TAG_PLM_FIRST = 100, /**< 100..199: plm components */
     HNP_TAG_EXCHANGE_FIRST = 200, /**< 200..299: exchange components */
@@ -78,7 +80,13 @@ int hnp_rte_send(hnp_rte_t *rte, hnp_vpid_t dest, uint32_t tag,
 int hnp_rte_send_direct(hnp_rte_t *rte, hnp_vpid_t dest, uint32_t tag,
                         const void *data, size_t len);
 
-/** Deliver messages with @p tag to @p fn (one handler a tag; NULL removes). */
+/**
+ * Deliver messages with @p tag to @p fn (one handler a tag; NULL removes).
+ * Messages that arrived for @p tag while it had no handler are held; once a
+ * handler is posted they are delivered from the event loop after this call
+ * returns, in arrival order, to the handler the tag has then (held on if it
+ * has none by then). Messages arriving meanwhile wait behind them.
+ */
 int hnp_rte_recv(hnp_rte_t *rte, uint32_t tag, hnp_rte_recv_fn fn,
                  void *cbdata);
 
@@ -97,10 +105,12 @@ int hnp_rte_set_uri(hnp_rte_t *rte, hnp_vpid_t vpid, const char *uri);
 
 /**
  * Start daemon @p vpid on its node through the remote-shell agent
- * (`plm_rsh_agent`), telling it to connect to this process. Command line,
- * environment, secret (on the agent's stdin, never on a command line),
- * capture of the agent's stderr and retries of connection-level failures are
- * the runtime's; failures are reported to the HNP with the node's name.
+ * (`plm_rsh_agent`), telling it to connect to this process; a node that is
+ * this machine (`localhost` or its host name) is started without the agent.
+ * Command line, environment, secret (on the agent's stdin, never on a
+ * command line), capture of the agent's output and retries of
+ * connection-level failures (exit status 255, `plm_rsh_retries`) are the
+ * runtime's; failures are reported to the HNP with the node's name.
  */
 int hnp_rte_spawn_daemon(hnp_rte_t *rte, hnp_vpid_t vpid);
 
@@ -115,7 +125,8 @@ int hnp_rte_spawn_daemons(hnp_rte_t *rte, const hnp_vpid_t *vpids,
  * their agent (the remote shell) for the whole job. Attached, a daemon
  * saves the fork that leaves it, and the starting node keeps one agent per
  * daemon it started: right for a tree launch, where that is a few. At most
- * `plm_rsh_num_concurrent` daemons of a process are attached; the others
+ * `plm_rsh_num_concurrent` daemons of a process are attached (all of them
+ * when it is 0); the others
  * detach, as all do by default, since a flat launch would keep one agent
  * per node on one node: a detached daemon leaves its agent once it has
  * joined, and the agent ends.
@@ -159,11 +170,9 @@ int hnp_rte_expand_hostlist(const char *text, char ***names, size_t *count,
                             char *err, size_t errlen);
 void hnp_rte_free_hostlist(char **names, size_t count);
 
-/** Tell the runtime which spawn tree this launch follows (plm only); the
- *  runtime owns @p tree from then on, as one from plm spawn_tree. */
-int hnp_rte_set_spawn_tree(hnp_rte_t *rte, const hnp_tree_t *tree);
-
-/** Report a fatal launch failure; the HNP ends the job with @p message. */
+/** Report a fatal failure: in a daemon it goes straight to the HNP, which
+ *  ends the job with @p status and the message (or, when it cannot be
+ *  sent, it is logged here). */
 void hnp_rte_fail(hnp_rte_t *rte, int status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 

@@ -82,17 +82,21 @@ int hnp_rte_build_trees(hnp_rte_t *rte)
     return rc;
 }
 
-int hnp_rte_set_spawn_tree(hnp_rte_t *rte, const hnp_tree_t *tree)
-{
-    hnp_rte_release_spawn_tree(&rte->spawn_tree, &rte->routing_tree);
-    rte->spawn_tree = *tree;
-    return HNP_SUCCESS;
-}
-
 /* ------------------------------------------------------------ receiving */
+
+/*
+ * Messages for a tag with no handler yet (or, in a daemon before its
+ * welcome, for any tag but the welcome) are held in arrival order. When a
+ * handler is posted or the daemon becomes ready, the held messages that can
+ * now be delivered are due: they are delivered by an event of the loop, so
+ * that no handler runs inside the call that registered it, and until then
+ * every message that arrives waits behind them.
+ */
 
 static void dispatch(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
                      const uint8_t *data, size_t len);
+static void deliver(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
+                    const uint8_t *data, size_t len);
 static void want_uri(hnp_rte_t *rte, hnp_vpid_t hop);
 
 static void hold_message(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
@@ -125,29 +129,56 @@ static bool deliverable(const hnp_rte_t *rte, uint32_t tag)
 
 /* Deliver, in arrival order, what was held and can be delivered now. A
  * delivery may hold or release other messages, so each search starts over
- * from the head. */
-static void release_held(hnp_rte_t *rte)
+ * from the head. What a delivery unwraps (an xcast's message) arrived with
+ * it, ahead of everything still held: it goes straight on. */
+static void release_held(evutil_socket_t fd, short what, void *arg)
 {
+    hnp_rte_t *rte = arg;
+
+    (void)fd;
+    (void)what;
     for (;;) {
         held_message_t **link = &rte->held;
         while (*link != NULL && !deliverable(rte, (*link)->tag))
             link = &(*link)->next;
         if (*link == NULL)
-            return;
+            break;
         held_message_t *m = *link;
         *link = m->next;
-        dispatch(rte, m->src, m->tag, m->data, m->len);
+        rte->held_due = false;
+        deliver(rte, m->src, m->tag, m->data, m->len);
+        rte->held_due = true;
         free(m);
     }
+    rte->held_due = false;
 }
 
-void hnp_rte_drop_held(hnp_rte_t *rte)
+/* Held messages may have become deliverable: deliver them from the loop. */
+static void release_held_later(hnp_rte_t *rte)
+{
+    if (rte->held == NULL || rte->held_due)
+        return;
+    rte->held_due = true;
+    event_active(rte->deliver_held, EV_TIMEOUT, 0);
+}
+
+int hnp_rte_held_create(hnp_rte_t *rte)
+{
+    rte->deliver_held = event_new(rte->base, -1, 0, release_held, rte);
+    return rte->deliver_held != NULL ? HNP_SUCCESS : HNP_ERR_NOMEM;
+}
+
+void hnp_rte_held_destroy(hnp_rte_t *rte)
 {
     while (rte->held != NULL) {
         held_message_t *m = rte->held;
         rte->held = m->next;
         free(m);
     }
+    if (rte->deliver_held != NULL)
+        event_free(rte->deliver_held);
+    rte->deliver_held = NULL;
+    rte->held_due = false;
 }
 
 int hnp_rte_recv(hnp_rte_t *rte, uint32_t tag, hnp_rte_recv_fn fn,
@@ -158,14 +189,14 @@ int hnp_rte_recv(hnp_rte_t *rte, uint32_t tag, hnp_rte_recv_fn fn,
     rte->handlers[tag].fn = fn;
     rte->handlers[tag].cbdata = cbdata;
     if (fn != NULL)
-        release_held(rte);
+        release_held_later(rte);
     return HNP_SUCCESS;
 }
 
 void hnp_rte_set_ready(hnp_rte_t *rte)
 {
     rte->ready = true;
-    release_held(rte);
+    release_held_later(rte);
 }
 
 /* Forward an xcast to this process's routing children, then deliver the
@@ -194,10 +225,17 @@ static void dispatch(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
                  tag, src);
         return;
     }
-    if (!deliverable(rte, tag)) {
+    if (rte->held_due || !deliverable(rte, tag)) {
         hold_message(rte, src, tag, data, len);
         return;
     }
+    deliver(rte, src, tag, data, len);
+}
+
+/* A message whose tag is deliverable, to its handler. */
+static void deliver(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
+                    const uint8_t *data, size_t len)
+{
     if (tag == HNP_TAG_XCAST) {
         handle_xcast(rte, src, data, len);
         return;

@@ -118,6 +118,8 @@ struct hnp_rte {
 
     hnp_rte_handler_t handlers[HNP_RTE_MAX_TAG];
     struct hnp_held_message *held; /* arrived before their handler */
+    struct event *deliver_held; /* delivers them from the loop */
+    bool held_due;              /* some are deliverable: arrivals wait */
     hnp_rte_role_t role;
 
     const hnp_core_params_t *core; /* the core's parameters (in setup) */
@@ -149,10 +151,13 @@ void hnp_rte_set_plm(hnp_rte_t *rte, const char *name,
 int hnp_rte_launch_model(hnp_rte_t *rte, hnp_plm_launch_model_t *model);
 /** Leave the event loop (also when called before it runs). */
 void hnp_rte_stop_loop(hnp_rte_t *rte);
-/** The process knows its job: deliver what was held back. */
+/** The process knows its job: what was held back is delivered from the
+ *  loop. */
 void hnp_rte_set_ready(hnp_rte_t *rte);
-/** Free the messages still waiting for a handler. */
-void hnp_rte_drop_held(hnp_rte_t *rte);
+/** The event that delivers held messages (rte->base must exist). */
+int hnp_rte_held_create(hnp_rte_t *rte);
+/** Free the messages still waiting for a handler, and that event. */
+void hnp_rte_held_destroy(hnp_rte_t *rte);
 /** Send @p data to every routing child (wrapped for forwarding) — the
  *  launch broadcast; the caller handles its own copy. */
 int hnp_rte_xcast(hnp_rte_t *rte, uint32_t tag, const void *data, size_t len);

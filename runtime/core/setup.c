@@ -47,6 +47,10 @@ int hnp_rte_create(hnp_rte_t **out, hnp_setup_t *setup, bool is_hnp,
         hnp_err_set(err, errlen, "cannot create the event loop");
         goto fail;
     }
+    if (hnp_rte_held_create(rte) != HNP_SUCCESS) {
+        hnp_err_set(err, errlen, "out of memory");
+        goto fail;
+    }
     if (hnp_children_create(&rte->children, rte->base) != HNP_SUCCESS) {
         hnp_err_set(err, errlen, "cannot watch child processes");
         goto fail;
@@ -98,7 +102,7 @@ void hnp_rte_destroy(hnp_rte_t *rte)
         free(rte->node_names);
     }
     free_uris(rte);
-    hnp_rte_drop_held(rte);
+    hnp_rte_held_destroy(rte);
     free(rte->daemon_path);
     free(rte->hnp_uri);
     free(rte->welcome_params);

@@ -216,7 +216,7 @@ static void print_text(const plan_t *p, const uint32_t *conns, FILE *out)
     fprintf(out, "spawn tree: %s\n", p->chosen_name);
     print_levels(p, out);
     print_busiest(p, conns, out);
-    fprintf(out, "modeled launch time (paper 001), best first:\n");
+    fprintf(out, "modeled launch time (SEQ/REM launch model), best first:\n");
     fprintf(out, "  %4s  %-22s %10s %10s %8s\n", "rank", "topology",
             "time (s)", "gap (s)", "vs best");
     for (size_t i = 0; i < p->nrows; i++) {

@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/*
- * A growable byte buffer with typed packing, and a bounds-checked reader.
- * Integers travel in network byte order; strings and blobs carry a 32-bit
- * length. Every runtime message body is built with these.
+/**
+ * @file hnp_buffer.h
+ * @brief Message bodies: a growable buffer with typed packing, and a
+ * bounds-checked reader.
+ *
+ * Integers travel in network byte order, doubles as their IEEE 754 bits in
+ * a u64; strings and blobs carry a 32-bit length. Every runtime message
+ * body is built with these.
  */
 #ifndef HNP_BUFFER_H
 #define HNP_BUFFER_H
@@ -15,12 +19,15 @@ typedef struct hnp_buffer {
     uint8_t *data;
     size_t len;
     size_t cap;
-    bool failed; /**< an allocation failed: every later pack is a no-op */
+    bool failed; /**< a pack failed (no memory, or a blob too long for its
+                      32-bit length): every later pack is a no-op */
 } hnp_buffer_t;
 
 void hnp_buffer_init(hnp_buffer_t *buf);
 void hnp_buffer_release(hnp_buffer_t *buf);
-/** Hand the bytes over to the caller (who frees them); the buffer is empty. */
+/** Hand the bytes over to the caller (who frees them); the buffer is empty.
+ *  NULL when a pack failed (the buffer is then released); an empty buffer
+ *  gives a one-byte allocation and *len 0. */
 uint8_t *hnp_buffer_steal(hnp_buffer_t *buf, size_t *len);
 
 /* Packing never fails visibly; check buf->failed (or the return of
@@ -35,7 +42,7 @@ void hnp_pack_string(hnp_buffer_t *buf, const char *s);
 void hnp_pack_blob(hnp_buffer_t *buf, const void *data, size_t len);
 /** Raw bytes without a length. */
 void hnp_pack_bytes(hnp_buffer_t *buf, const void *data, size_t len);
-/** HNP_SUCCESS, or HNP_ERR_NOMEM when any pack failed. */
+/** HNP_SUCCESS, or HNP_ERR_NOMEM when any pack failed (for any reason). */
 int hnp_buffer_status(const hnp_buffer_t *buf);
 
 /** Reads what the packers wrote. Never reads past the end: a short or
@@ -56,7 +63,8 @@ double hnp_unpack_double(hnp_reader_t *rd);
 /** A string packed by hnp_pack_string(), malloc'd (caller frees); NULL on
  *  failure, including an embedded NUL or a length past the end. */
 char *hnp_unpack_string(hnp_reader_t *rd);
-/** A blob without copying: points into the reader's data. */
+/** A blob without copying: points into the reader's data; NULL (and
+ *  *len 0) when the read fails. */
 const void *hnp_unpack_blob(hnp_reader_t *rd, size_t *len);
 /** HNP_SUCCESS, or HNP_ERR_TRUNCATED when any read failed. */
 int hnp_reader_status(const hnp_reader_t *rd);
