@@ -4,11 +4,12 @@
  * @brief The common header every component starts with.
  *
  * A component is a shared object `mca_<framework>_<name>.so` exporting one
- * symbol, `mca_<framework>_<name>_component`, whose type is the framework's
- * component struct. That struct's first member is an hnp_mca_component_t.
- * The loader reads @c mca_abi_version first, and only when it matches does
- * it look at anything else: then the framework and component names (which
- * must agree with the file name) and the framework interface version.
+ * symbol, `mca_<framework>_<name>_component` (declared HNP_COMPONENT_EXPORT),
+ * whose type is the framework's component struct. That struct's first
+ * member is an hnp_mca_component_t. The loader reads @c mca_abi_version
+ * first, and only when it matches does it look at anything else: then the
+ * framework and component names (which must agree with the file name) and
+ * the framework interface version.
  *
  * Version rules. HNP_MCA_ABI_VERSION changes when the layout of this header
  * changes; a component built for another one is never used. A framework's
@@ -21,6 +22,7 @@
 #include <stdint.h>
 
 #include "hnp_errors.h"
+#include "hnp_export.h"
 #include "hnp_param.h"
 
 /** Layout version of hnp_mca_component_t. */
@@ -72,6 +74,19 @@ typedef struct hnp_mca_component {
 
     void *reserved[8]; /**< room to grow; zero */
 } hnp_mca_component_t;
+
+/**
+ * Marks a component's descriptor, the one symbol its shared object exports:
+ * compile the component with -fvisibility=hidden and declare or define the
+ * descriptor `HNP_COMPONENT_EXPORT const ... mca_<framework>_<name>_component`.
+ * An in-tree component linked into the programs (--disable-dlopen) is
+ * compiled with HNP_COMPONENT_BUILTIN and keeps its descriptor hidden there.
+ */
+#ifdef HNP_COMPONENT_BUILTIN
+#define HNP_COMPONENT_EXPORT
+#else
+#define HNP_COMPONENT_EXPORT HNP_EXPORT
+#endif
 
 /** Fill the common header in a component's static initializer. */
 #define HNP_MCA_COMPONENT_INIT(fw, comp, iface_version, comp_version)       \

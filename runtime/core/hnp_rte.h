@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hnp_export.h"
 #include "hnp_tree.h"
 
 typedef struct hnp_rte hnp_rte_t;
@@ -35,26 +36,26 @@ enum {
 /* ------------------------------------------------------------ identity */
 
 /** This process's vpid (0 in the HNP). */
-hnp_vpid_t hnp_rte_my_vpid(const hnp_rte_t *rte);
+HNP_EXPORT hnp_vpid_t hnp_rte_my_vpid(const hnp_rte_t *rte);
 /** The runtime's processes: the HNP and its daemons (N + 1). */
-uint32_t hnp_rte_num_procs(const hnp_rte_t *rte);
-bool hnp_rte_is_hnp(const hnp_rte_t *rte);
+HNP_EXPORT uint32_t hnp_rte_num_procs(const hnp_rte_t *rte);
+HNP_EXPORT bool hnp_rte_is_hnp(const hnp_rte_t *rte);
 /** The node name of vpid (the HNP's is its host name), or NULL. */
-const char *hnp_rte_node_name(const hnp_rte_t *rte, hnp_vpid_t vpid);
+HNP_EXPORT const char *hnp_rte_node_name(const hnp_rte_t *rte, hnp_vpid_t vpid);
 /** This process's contact URI (what the exchange spreads). */
-const char *hnp_rte_my_uri(const hnp_rte_t *rte);
+HNP_EXPORT const char *hnp_rte_my_uri(const hnp_rte_t *rte);
 
 /* ------------------------------------------------------------ topology */
 
 /** The routing topology's answers (from the selected routed module). */
-hnp_vpid_t hnp_rte_route_parent(const hnp_rte_t *rte);
-uint32_t hnp_rte_route_children(const hnp_rte_t *rte, hnp_vpid_t *out,
-                                uint32_t max);
+HNP_EXPORT hnp_vpid_t hnp_rte_route_parent(const hnp_rte_t *rte);
+HNP_EXPORT uint32_t hnp_rte_route_children(const hnp_rte_t *rte,
+                                           hnp_vpid_t *out, uint32_t max);
 /** The spawn tree the selected plm built. */
-const hnp_tree_t *hnp_rte_spawn_tree(const hnp_rte_t *rte);
+HNP_EXPORT const hnp_tree_t *hnp_rte_spawn_tree(const hnp_rte_t *rte);
 /** The vpids this daemon must spawn itself (its spawn-tree children). */
-uint32_t hnp_rte_spawn_children(const hnp_rte_t *rte, hnp_vpid_t *out,
-                                uint32_t max);
+HNP_EXPORT uint32_t hnp_rte_spawn_children(const hnp_rte_t *rte,
+                                           hnp_vpid_t *out, uint32_t max);
 
 /* ------------------------------------------------------------ messaging */
 
@@ -66,20 +67,20 @@ typedef void (*hnp_rte_recv_fn)(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
  * for a process whose contact URI is not known yet waits until the exchange
  * delivers it. Returns once the message is queued.
  */
-int hnp_rte_send(hnp_rte_t *rte, hnp_vpid_t dest, uint32_t tag,
-                 const void *data, size_t len);
+HNP_EXPORT int hnp_rte_send(hnp_rte_t *rte, hnp_vpid_t dest, uint32_t tag,
+                            const void *data, size_t len);
 
 /**
  * Send to a direct neighbour (a spawn-tree parent or child, or any process
  * whose URI is known), bypassing the routing topology: what the phase-1 and
  * phase-2 algorithms use. Waits like hnp_rte_send() when the URI is unknown.
  */
-int hnp_rte_send_direct(hnp_rte_t *rte, hnp_vpid_t dest, uint32_t tag,
-                        const void *data, size_t len);
+HNP_EXPORT int hnp_rte_send_direct(hnp_rte_t *rte, hnp_vpid_t dest,
+                                   uint32_t tag, const void *data, size_t len);
 
 /** Deliver messages with @p tag to @p fn (one handler a tag; NULL removes). */
-int hnp_rte_recv(hnp_rte_t *rte, uint32_t tag, hnp_rte_recv_fn fn,
-                 void *cbdata);
+HNP_EXPORT int hnp_rte_recv(hnp_rte_t *rte, uint32_t tag, hnp_rte_recv_fn fn,
+                            void *cbdata);
 
 /**
  * An exchange component saw a message of all-gather @p id, which this
@@ -87,10 +88,11 @@ int hnp_rte_recv(hnp_rte_t *rte, uint32_t tag, hnp_rte_recv_fn fn,
  * HNP, in the applications' fences) then joins with an empty contribution;
  * elsewhere this does nothing. Called from the event loop.
  */
-void hnp_rte_collective_seen(hnp_rte_t *rte, uint32_t id);
+HNP_EXPORT void hnp_rte_collective_seen(hnp_rte_t *rte, uint32_t id);
 
 /** Record @p vpid's contact URI (the exchange calls this as it learns). */
-int hnp_rte_set_uri(hnp_rte_t *rte, hnp_vpid_t vpid, const char *uri);
+HNP_EXPORT int hnp_rte_set_uri(hnp_rte_t *rte, hnp_vpid_t vpid,
+                               const char *uri);
 
 /* ------------------------------------------------------------ launching */
 
@@ -101,13 +103,13 @@ int hnp_rte_set_uri(hnp_rte_t *rte, hnp_vpid_t vpid, const char *uri);
  * capture of the agent's stderr and retries of connection-level failures are
  * the runtime's; failures are reported to the HNP with the node's name.
  */
-int hnp_rte_spawn_daemon(hnp_rte_t *rte, hnp_vpid_t vpid);
+HNP_EXPORT int hnp_rte_spawn_daemon(hnp_rte_t *rte, hnp_vpid_t vpid);
 
 /** Start the daemons of every vpid in @p vpids, at most
  *  `plm_rsh_num_concurrent` agents at a time; an agent stops counting
  *  once its daemon has called back. */
-int hnp_rte_spawn_daemons(hnp_rte_t *rte, const hnp_vpid_t *vpids,
-                          uint32_t count);
+HNP_EXPORT int hnp_rte_spawn_daemons(hnp_rte_t *rte, const hnp_vpid_t *vpids,
+                                     uint32_t count);
 
 /**
  * Whether the daemons this process starts from now on stay attached to
@@ -119,7 +121,7 @@ int hnp_rte_spawn_daemons(hnp_rte_t *rte, const hnp_vpid_t *vpids,
  * per node on one node: a detached daemon leaves its agent once it has
  * joined, and the agent ends.
  */
-void hnp_rte_set_spawn_attached(hnp_rte_t *rte, bool attached);
+HNP_EXPORT void hnp_rte_set_spawn_attached(hnp_rte_t *rte, bool attached);
 
 /**
  * The daemon's command (absolute path and the arguments that say whom to
@@ -128,28 +130,29 @@ void hnp_rte_set_spawn_attached(hnp_rte_t *rte, bool attached);
  * command of their own (srun); the daemon then learns its vpid and node
  * from that command's environment.
  */
-char **hnp_rte_daemon_command(hnp_rte_t *rte, char *const *extra);
-void hnp_rte_free_argv(char **argv);
+HNP_EXPORT char **hnp_rte_daemon_command(hnp_rte_t *rte, char *const *extra);
+HNP_EXPORT void hnp_rte_free_argv(char **argv);
 
 /**
  * Run @p argv on this machine to start daemons elsewhere (one `srun` for
  * all of them): the job secret on its stdin, its output captured, and its
  * failure reported as the failure of @p label with the exact command.
  */
-int hnp_rte_spawn_command(hnp_rte_t *rte, char *const *argv,
-                          const char *label);
+HNP_EXPORT int hnp_rte_spawn_command(hnp_rte_t *rte, char *const *argv,
+                                     const char *label);
 
 /** Expand a host list such as "node[001-128,140]" (no name is resolved). */
-int hnp_rte_expand_hostlist(const char *text, char ***names, size_t *count,
-                            char *err, size_t errlen);
-void hnp_rte_free_hostlist(char **names, size_t count);
+HNP_EXPORT int hnp_rte_expand_hostlist(const char *text, char ***names,
+                                       size_t *count, char *err,
+                                       size_t errlen);
+HNP_EXPORT void hnp_rte_free_hostlist(char **names, size_t count);
 
 /** Tell the runtime which spawn tree this launch follows (plm only); the
  *  runtime owns @p tree from then on, as one from plm spawn_tree. */
-int hnp_rte_set_spawn_tree(hnp_rte_t *rte, const hnp_tree_t *tree);
+HNP_EXPORT int hnp_rte_set_spawn_tree(hnp_rte_t *rte, const hnp_tree_t *tree);
 
 /** Report a fatal launch failure; the HNP ends the job with @p message. */
-void hnp_rte_fail(hnp_rte_t *rte, int status, const char *fmt, ...)
+HNP_EXPORT void hnp_rte_fail(hnp_rte_t *rte, int status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /* ------------------------------------------------------------ timers */
@@ -158,8 +161,10 @@ typedef struct hnp_rte_timer hnp_rte_timer_t;
 typedef void (*hnp_rte_timer_fn)(hnp_rte_t *rte, void *cbdata);
 
 /** Call @p fn once after @p seconds. The timer is owned by the caller. */
-hnp_rte_timer_t *hnp_rte_timer_create(hnp_rte_t *rte, double seconds,
-                                      hnp_rte_timer_fn fn, void *cbdata);
-void hnp_rte_timer_destroy(hnp_rte_timer_t *timer);
+HNP_EXPORT hnp_rte_timer_t *hnp_rte_timer_create(hnp_rte_t *rte,
+                                                 double seconds,
+                                                 hnp_rte_timer_fn fn,
+                                                 void *cbdata);
+HNP_EXPORT void hnp_rte_timer_destroy(hnp_rte_timer_t *timer);
 
 #endif /* HNP_RTE_H */
