@@ -53,10 +53,10 @@ build_and_check dlopen
 build_and_check static --disable-dlopen
 
 # The tarball must build, install and pass its tests; the full suite has
-# already run twice above, so distcheck runs the unit tests and the tests
-# of the installed tree.
+# already run twice above, so distcheck runs the unit tests, the tests of
+# the installed tree, and the check of what the programs export.
 distcheck_tests=$(cd "$top" && ls tests/unit/*/test_*.c | sed 's/\.c$//' | paste -sd' ')
-distcheck_tests="$distcheck_tests tests/integration/launch-basic.sh tests/integration/hnp-info.sh tests/integration/example-component.sh tests/integration/example-plm.sh"
+distcheck_tests="$distcheck_tests tests/integration/launch-basic.sh tests/integration/hnp-info.sh tests/integration/example-component.sh tests/integration/example-plm.sh tests/integration/symbols.sh"
 echo "=== make distcheck"
 if (cd "$top/_build/dlopen" && make -j"$jobs" distcheck TESTS="$distcheck_tests" >distcheck.out 2>&1); then
     echo "PASS: distcheck"

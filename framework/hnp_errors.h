@@ -12,6 +12,8 @@
 
 #include <stddef.h>
 
+#include "hnp_export.h"
+
 enum {
     HNP_SUCCESS = 0,
     HNP_ERROR = -1,             /**< unspecified failure */
@@ -29,13 +31,13 @@ enum {
 };
 
 /** A short, static description of an HNP_ERR_* code. */
-const char *hnp_strerror(int code);
+HNP_EXPORT const char *hnp_strerror(int code);
 
 /**
  * Fill an error buffer printf-style. Does nothing when @p buf is NULL or
  * @p len is 0, so callees can report unconditionally.
  */
-void hnp_err_set(char *buf, size_t len, const char *fmt, ...)
+HNP_EXPORT void hnp_err_set(char *buf, size_t len, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 #endif /* HNP_ERRORS_H */

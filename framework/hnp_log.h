@@ -19,6 +19,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "hnp_export.h"
+
 typedef enum hnp_log_severity {
     HNP_LOG_ERROR,
     HNP_LOG_WARN,
@@ -34,21 +36,23 @@ typedef struct hnp_log_stream {
 
 /** The stream called @p name, created on first use. Never NULL: past 64
  *  names, the later ones share one stream called "log". */
-hnp_log_stream_t *hnp_log_stream(const char *name);
+HNP_EXPORT hnp_log_stream_t *hnp_log_stream(const char *name);
 
 /** Receives every message that passes its filter. */
 typedef void (*hnp_log_handler_fn)(void *ctx, hnp_log_severity_t sev,
                                    const char *stream, const char *message);
 
 /** Send messages to @p fp (not closed by the facility); NULL means stderr. */
-void hnp_log_set_file(FILE *fp);
+HNP_EXPORT void hnp_log_set_file(FILE *fp);
 /** Send messages to @p fn instead of a file; NULL restores the file sink. */
-void hnp_log_set_handler(hnp_log_handler_fn fn, void *ctx);
+HNP_EXPORT void hnp_log_set_handler(hnp_log_handler_fn fn, void *ctx);
 /** The prefix of every line, e.g. "hnp" or "hnpd[node7]"; copied. */
-void hnp_log_set_program(const char *program);
+HNP_EXPORT void hnp_log_set_program(const char *program);
 
+HNP_EXPORT
 void hnp_log_emit(const hnp_log_stream_t *stream, hnp_log_severity_t sev,
                   const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+HNP_EXPORT
 void hnp_log_vemit(const hnp_log_stream_t *stream, hnp_log_severity_t sev,
                    const char *fmt, va_list ap);
 

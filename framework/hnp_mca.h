@@ -4,10 +4,11 @@
  * @brief The descriptor every component exports, and the version rules.
  *
  * A component is a shared object `mca_<framework>_<name>.so` exporting one
- * symbol, `mca_<framework>_<name>_component`: a const hnp_mca_component_t,
- * the same struct in every framework. What the component does for its
- * framework is the module its query returns: the struct of the framework's
- * header (hnp_plm_module_t, hnp_routed_module_t, hnp_exchange_module_t).
+ * symbol, `mca_<framework>_<name>_component` (declared HNP_COMPONENT_EXPORT):
+ * a const hnp_mca_component_t, the same struct in every framework. What the
+ * component does for its framework is the module its query returns: the
+ * struct of the framework's header (hnp_plm_module_t, hnp_routed_module_t,
+ * hnp_exchange_module_t).
  * The loader reads @c mca_abi_version first, and only when it matches does
  * it look at anything else: then the framework and component names (which
  * must agree with the file name), the framework interface version, and
@@ -24,6 +25,7 @@
 #include <stdint.h>
 
 #include "hnp_errors.h"
+#include "hnp_export.h"
 #include "hnp_param.h"
 
 /** Layout version of hnp_mca_component_t. */
@@ -77,6 +79,19 @@ typedef struct hnp_mca_component {
 
     void *reserved[8]; /**< room to grow; zero */
 } hnp_mca_component_t;
+
+/**
+ * Marks a component's descriptor, the one symbol its shared object exports:
+ * compile the component with -fvisibility=hidden and declare or define the
+ * descriptor `HNP_COMPONENT_EXPORT const ... mca_<framework>_<name>_component`.
+ * An in-tree component linked into the programs (--disable-dlopen) is
+ * compiled with HNP_COMPONENT_BUILTIN and keeps its descriptor hidden there.
+ */
+#ifdef HNP_COMPONENT_BUILTIN
+#define HNP_COMPONENT_EXPORT
+#else
+#define HNP_COMPONENT_EXPORT HNP_EXPORT
+#endif
 
 /** Fill the common header in a component's static initializer. */
 #define HNP_MCA_COMPONENT_INIT(fw, comp, iface_version, comp_version)       \

@@ -34,6 +34,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "hnp_export.h"
+
 typedef enum hnp_param_type {
     HNP_PARAM_INT,      /**< int; storage: int * */
     HNP_PARAM_UNSIGNED, /**< unsigned int; storage: unsigned int * */
@@ -107,8 +109,8 @@ typedef struct hnp_param_info {
     const char *const *synonyms;
 } hnp_param_info_t;
 
-hnp_params_t *hnp_params_create(void);
-void hnp_params_destroy(hnp_params_t *params);
+HNP_EXPORT hnp_params_t *hnp_params_create(void);
+HNP_EXPORT void hnp_params_destroy(hnp_params_t *params);
 
 /**
  * Register a parameter and write its value (the strongest one set so far,
@@ -116,8 +118,9 @@ void hnp_params_destroy(hnp_params_t *params);
  * is taken or the value does not parse as the type; @p err then names the
  * parameter, the value, where it came from, and the expected type.
  */
-int hnp_param_register(hnp_params_t *params, const hnp_param_desc_t *desc,
-                       char *err, size_t errlen);
+HNP_EXPORT int hnp_param_register(hnp_params_t *params,
+                                  const hnp_param_desc_t *desc, char *err,
+                                  size_t errlen);
 
 /**
  * Set @p name to @p value from @p source. A weaker source than the one that
@@ -125,13 +128,13 @@ int hnp_param_register(hnp_params_t *params, const hnp_param_desc_t *desc,
  * exactly (e.g. "/etc/hnp-mca-params.conf:12"); may be NULL. For a registered
  * parameter the value is parsed at once and a bad value is an error.
  */
-int hnp_param_set(hnp_params_t *params, const char *name, const char *value,
-                  hnp_param_source_t source, const char *detail,
-                  char *err, size_t errlen);
+HNP_EXPORT int hnp_param_set(hnp_params_t *params, const char *name,
+                             const char *value, hnp_param_source_t source,
+                             const char *detail, char *err, size_t errlen);
 
 /** Read every `HNP_MCA_<name>=<value>` of @p envp (NULL-terminated). */
-int hnp_params_load_env(hnp_params_t *params, char *const *envp,
-                        char *err, size_t errlen);
+HNP_EXPORT int hnp_params_load_env(hnp_params_t *params, char *const *envp,
+                                   char *err, size_t errlen);
 
 /**
  * Read a file of `name = value` lines (`#` starts a comment) as @p source.
@@ -143,19 +146,20 @@ int hnp_params_load_env(hnp_params_t *params, char *const *envp,
  * line wins. A malformed line is HNP_ERR_BAD_PARAM naming `file:line`; a
  * missing required file HNP_ERR_NOT_FOUND; an unreadable one HNP_ERR_IO.
  */
-int hnp_params_load_file(hnp_params_t *params, const char *path,
-                         hnp_param_source_t source, bool optional,
-                         char *err, size_t errlen);
+HNP_EXPORT int hnp_params_load_file(hnp_params_t *params, const char *path,
+                                    hnp_param_source_t source, bool optional,
+                                    char *err, size_t errlen);
 
 /** Look a registered parameter up by full name or synonym. */
-int hnp_param_lookup(const hnp_params_t *params, const char *name,
-                     hnp_param_info_t *info);
+HNP_EXPORT int hnp_param_lookup(const hnp_params_t *params, const char *name,
+                                hnp_param_info_t *info);
 
 /** Call @p fn for each registered parameter, in registration order; stops
  *  and returns the first non-zero value @p fn returns. */
-int hnp_params_foreach(const hnp_params_t *params,
-                       int (*fn)(const hnp_param_info_t *info, void *ctx),
-                       void *ctx);
+HNP_EXPORT int hnp_params_foreach(const hnp_params_t *params,
+                                  int (*fn)(const hnp_param_info_t *info,
+                                            void *ctx),
+                                  void *ctx);
 
 /** The most suggestions hnp_params_check_unknown() passes for one name. */
 #define HNP_PARAM_MAX_SUGGESTIONS 3
@@ -170,28 +174,30 @@ int hnp_params_foreach(const hnp_params_t *params,
  * come in the order they were first set. @p fn may be NULL to count only. Returns the number
  * of unknown names, or a negative HNP_ERR_* code.
  */
-int hnp_params_check_unknown(const hnp_params_t *params,
-                             void (*fn)(const char *name,
+HNP_EXPORT int hnp_params_check_unknown(const hnp_params_t *params,
+                                        void (*fn)(const char *name,
                                         hnp_param_source_t source,
                                         const char *detail,
                                         const char *const *suggestions,
                                         void *ctx),
-                             void *ctx);
+                                        void *ctx);
 
 /**
  * Pack every value that does not come from the default into a compact,
  * self-delimiting buffer (what the HNP sends its daemons). *out is malloc'd.
  */
-int hnp_params_pack(const hnp_params_t *params, char **out, size_t *len);
+HNP_EXPORT int hnp_params_pack(const hnp_params_t *params, char **out,
+                               size_t *len);
 
 /** Apply a buffer made by hnp_params_pack() as source @p source. A corrupt
  *  buffer is rejected whole: HNP_ERR_TRUNCATED when it ends early,
  *  HNP_ERR_BAD_PARAM when it is damaged or a value does not parse as the
  *  type registered here. */
-int hnp_params_unpack(hnp_params_t *params, const char *buf, size_t len,
-                      hnp_param_source_t source, char *err, size_t errlen);
+HNP_EXPORT int hnp_params_unpack(hnp_params_t *params, const char *buf,
+                                 size_t len, hnp_param_source_t source,
+                                 char *err, size_t errlen);
 
-const char *hnp_param_type_name(hnp_param_type_t type);
-const char *hnp_param_source_name(hnp_param_source_t source);
+HNP_EXPORT const char *hnp_param_type_name(hnp_param_type_t type);
+HNP_EXPORT const char *hnp_param_source_name(hnp_param_source_t source);
 
 #endif /* HNP_PARAM_H */

@@ -15,6 +15,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "hnp_export.h"
+
 typedef uint32_t hnp_vpid_t;
 #define HNP_VPID_INVALID UINT32_MAX
 
@@ -42,36 +44,37 @@ typedef struct hnp_tree {
 } hnp_tree_t;
 
 /** A k-ary tree (k = 0: flat) or a binomial tree over n vertices. */
-hnp_tree_t hnp_tree_kary(uint32_t n, uint32_t k);
-hnp_tree_t hnp_tree_binomial(uint32_t n);
+HNP_EXPORT hnp_tree_t hnp_tree_kary(uint32_t n, uint32_t k);
+HNP_EXPORT hnp_tree_t hnp_tree_binomial(uint32_t n);
 
 /** The parent of @p v; HNP_VPID_INVALID for the root or v >= n. */
-hnp_vpid_t hnp_tree_parent(const hnp_tree_t *t, hnp_vpid_t v);
+HNP_EXPORT hnp_vpid_t hnp_tree_parent(const hnp_tree_t *t, hnp_vpid_t v);
 
 /**
  * The children of @p v in increasing order. Writes at most @p max of them to
  * @p out (which may be NULL when max is 0) and returns how many there are.
  */
-uint32_t hnp_tree_children(const hnp_tree_t *t, hnp_vpid_t v, hnp_vpid_t *out,
-                           uint32_t max);
+HNP_EXPORT uint32_t hnp_tree_children(const hnp_tree_t *t, hnp_vpid_t v,
+                                      hnp_vpid_t *out, uint32_t max);
 
 /** Whether @p v lies in the subtree rooted at @p root (itself included). */
-bool hnp_tree_in_subtree(const hnp_tree_t *t, hnp_vpid_t root, hnp_vpid_t v);
+HNP_EXPORT bool hnp_tree_in_subtree(const hnp_tree_t *t, hnp_vpid_t root,
+                                    hnp_vpid_t v);
 
 /**
  * The vertices below @p v (not v itself), in breadth-first order. Same
  * contract as hnp_tree_children() for @p out and @p max.
  */
-uint32_t hnp_tree_descendants(const hnp_tree_t *t, hnp_vpid_t v,
-                              hnp_vpid_t *out, uint32_t max);
+HNP_EXPORT uint32_t hnp_tree_descendants(const hnp_tree_t *t, hnp_vpid_t v,
+                                         hnp_vpid_t *out, uint32_t max);
 
 /**
  * The neighbour to which @p self forwards a message for @p dest: the child
  * whose subtree holds dest, else the parent. @p self when dest == self;
  * HNP_VPID_INVALID when either is out of range.
  */
-hnp_vpid_t hnp_tree_next_hop(const hnp_tree_t *t, hnp_vpid_t self,
-                             hnp_vpid_t dest);
+HNP_EXPORT hnp_vpid_t hnp_tree_next_hop(const hnp_tree_t *t, hnp_vpid_t self,
+                                        hnp_vpid_t dest);
 
 /**
  * The greedy spawn tree of "An optimal bootstrapping strategy" (the LIBI
@@ -85,11 +88,12 @@ hnp_vpid_t hnp_tree_next_hop(const hnp_tree_t *t, hnp_vpid_t self,
  * caller owns the tree and releases it with hnp_tree_release(); on failure
  * (HNP_ERR_BAD_PARAM, HNP_ERR_NOMEM) *out is unchanged.
  */
-int hnp_tree_greedy(uint32_t n, double seq, double rem, hnp_tree_t *out);
+HNP_EXPORT int hnp_tree_greedy(uint32_t n, double seq, double rem,
+                               hnp_tree_t *out);
 
 /** Free what hnp_tree_greedy() allocated for @p t (the owner's copy) and
  *  empty @p t. A no-op for formula kinds. */
-void hnp_tree_release(hnp_tree_t *t);
+HNP_EXPORT void hnp_tree_release(hnp_tree_t *t);
 
 /**
  * The modeled launch time of @p t (equations 1 and 2 of "An optimal
@@ -98,12 +102,12 @@ void hnp_tree_release(hnp_tree_t *t);
  * seq * (i - 1) + rem, and the tree's time is the latest start. Writes it to @p out. HNP_ERR_NOMEM when the O(n)
  * scratch cannot be had, HNP_ERR_BAD_PARAM for an empty tree.
  */
-int hnp_tree_model_time(const hnp_tree_t *t, double seq, double rem,
-                        double *out);
+HNP_EXPORT int hnp_tree_model_time(const hnp_tree_t *t, double seq, double rem,
+                                   double *out);
 
 /** Edges from @p v up to the root. */
-uint32_t hnp_tree_depth(const hnp_tree_t *t, hnp_vpid_t v);
+HNP_EXPORT uint32_t hnp_tree_depth(const hnp_tree_t *t, hnp_vpid_t v);
 /** The largest depth of any vertex. */
-uint32_t hnp_tree_height(const hnp_tree_t *t);
+HNP_EXPORT uint32_t hnp_tree_height(const hnp_tree_t *t);
 
 #endif /* HNP_TREE_H */

@@ -21,9 +21,6 @@
 
 #include "hnp_param.h"
 
-/* Shared between the registry's files but not part of libhnpmca's ABI. */
-#define PARAM_HIDDEN __attribute__((visibility("hidden")))
-
 #define PARAM_NSOURCES ((int)HNP_PARAM_SRC_CMDLINE + 1)
 
 /* Room for the canonical text of any number (an unsigned 64-bit value has
@@ -107,16 +104,15 @@ typedef struct param_assignment {
 /** Set every assignment from @p source, all or none. A name given twice
  *  keeps the later value, as a later line of a file overrides an earlier
  *  one. */
-PARAM_HIDDEN int param_assign(hnp_params_t *params,
-                              const param_assignment_t *assignments,
-                              size_t count, hnp_param_source_t source,
-                              char *err, size_t errlen);
+int param_assign(hnp_params_t *params, const param_assignment_t *assignments,
+                 size_t count, hnp_param_source_t source, char *err,
+                 size_t errlen);
 
 /** The registered parameter whose full name or synonym is @p name. */
-PARAM_HIDDEN param_t *param_find(const hnp_params_t *params, const char *name);
+param_t *param_find(const hnp_params_t *params, const char *name);
 
 /** The strongest slot set in @p setting, and its source. */
-PARAM_HIDDEN const param_slot_t *
+const param_slot_t *
 param_setting_strongest(const param_setting_t *setting,
                         hnp_param_source_t *source);
 
@@ -124,26 +120,25 @@ param_setting_strongest(const param_setting_t *setting,
 
 /** Parse @p text as @p type. Strings always parse (and are not stored in
  *  @p out). */
-PARAM_HIDDEN param_parse_status_t
+param_parse_status_t
 param_value_parse(hnp_param_type_t type, const hnp_param_enum_value_t *enums,
                   const char *text, param_datum_t *out);
 
 /** The canonical text of @p datum: a pointer into @p buf (numbers and
  *  bools), to the enum's name, or to the string itself. */
-PARAM_HIDDEN const char *
+const char *
 param_value_format(hnp_param_type_t type, const hnp_param_enum_value_t *enums,
                    const param_datum_t *datum, char *buf, size_t buflen);
 
 /** Write @p datum to the registrant's variable; nothing when NULL. */
-PARAM_HIDDEN void param_value_store(hnp_param_type_t type, void *storage,
-                                    const param_datum_t *datum);
+void param_value_store(hnp_param_type_t type, void *storage,
+                       const param_datum_t *datum);
 
 /** The message for a value that failed to parse: it names the parameter,
  *  the value, where the value came from and what was expected. */
-PARAM_HIDDEN void param_value_explain(const param_t *param, const char *text,
-                                      hnp_param_source_t source,
-                                      const char *detail,
-                                      param_parse_status_t status, char *err,
-                                      size_t errlen);
+void param_value_explain(const param_t *param, const char *text,
+                         hnp_param_source_t source, const char *detail,
+                         param_parse_status_t status, char *err,
+                         size_t errlen);
 
 #endif /* PARAM_INTERNAL_H */

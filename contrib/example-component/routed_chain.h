@@ -17,10 +17,6 @@
 
 #include <hnp_routed.h>
 
-/* The shared object exports the descriptor and nothing else: the Makefile
- * builds with -fvisibility=hidden and this marks the one exception. */
-#define CHAIN_EXPORT __attribute__((visibility("default")))
-
 /** The priority when nobody raises it: below every in-tree topology, so
  *  that installing the example never changes what hnp selects. */
 #define ROUTED_CHAIN_DEFAULT_PRIORITY 1
@@ -28,8 +24,11 @@
 /** The value of `routed_chain_priority`, bound by the registration. */
 extern int routed_chain_priority;
 
-/** The component descriptor, the one symbol hnp looks up. */
-extern CHAIN_EXPORT const hnp_mca_component_t mca_routed_chain_component;
+/** The component descriptor, the one symbol hnp looks up and the one the
+ *  shared object exports: the Makefile builds with -fvisibility=hidden and
+ *  HNP_COMPONENT_EXPORT (hnp_mca.h) marks the exception. */
+HNP_COMPONENT_EXPORT
+extern const hnp_mca_component_t mca_routed_chain_component;
 
 /** The module the component offers (routed_chain_module.c). */
 extern const hnp_routed_module_t routed_chain_module;

@@ -70,7 +70,7 @@ static int chain_query(const hnp_mca_component_t *self, const void **module,
 
 /* The one exported symbol. Its name must be mca_<framework>_<name>_component
  * and agree with the file name mca_<framework>_<name>.so. */
-CHAIN_EXPORT const hnp_mca_component_t mca_routed_chain_component = {
+const hnp_mca_component_t mca_routed_chain_component = {
     HNP_MCA_COMPONENT_INIT("routed", "chain", HNP_ROUTED_INTERFACE_VERSION,
                            HNP_MCA_VERSION(1, 0, 0)),
     .register_params = chain_register_params,

@@ -28,9 +28,6 @@
 
 #include <hnp_plm.h>
 
-/* The descriptor is the one symbol the shared object exports. */
-#define BATCH_EXPORT __attribute__((visibility("default")))
-
 /** Below every in-tree launcher (rsh has 10): installing the example never
  *  changes which plm hnp selects; name it with --mca plm batch. */
 #define PLM_BATCH_DEFAULT_PRIORITY 5
@@ -43,8 +40,11 @@
 extern char *plm_batch_command;
 extern int plm_batch_priority;
 
-/** The component descriptor, the one symbol hnp looks up. */
-extern BATCH_EXPORT const hnp_mca_component_t mca_plm_batch_component;
+/** The component descriptor, the one symbol hnp looks up and the one the
+ *  shared object exports: the Makefile builds with -fvisibility=hidden and
+ *  HNP_COMPONENT_EXPORT (hnp_mca.h) marks the exception. */
+HNP_COMPONENT_EXPORT
+extern const hnp_mca_component_t mca_plm_batch_component;
 
 /** The module the component offers (plm_batch_module.c). */
 extern const hnp_plm_module_t plm_batch_module;

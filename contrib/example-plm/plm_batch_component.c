@@ -69,7 +69,7 @@ static int batch_query(const hnp_mca_component_t *self, const void **module,
     return HNP_SUCCESS;
 }
 
-BATCH_EXPORT const hnp_mca_component_t mca_plm_batch_component = {
+HNP_COMPONENT_EXPORT const hnp_mca_component_t mca_plm_batch_component = {
     HNP_MCA_COMPONENT_INIT("plm", "batch", HNP_PLM_INTERFACE_VERSION,
                            HNP_MCA_VERSION(1, 0, 0)),
     .register_params = batch_register_params,

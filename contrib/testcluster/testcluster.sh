@@ -407,8 +407,7 @@ UsePAM no
 # A launcher opens many connections at once: none may be refused.
 MaxStartups 1024
 MaxSessions 256
-# Lets a test run hnp from a build tree: ssh -o SendEnv=LD_LIBRARY_PATH.
-AcceptEnv LANG LC_* LD_LIBRARY_PATH HNP_*
+AcceptEnv LANG LC_* HNP_*
 PrintMotd no
 PrintLastLog no
 X11Forwarding no

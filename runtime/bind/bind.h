@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hnp_export.h"
+
 #define HNP_BIND_MODULE "hnp_bind_hwloc"
 #define HNP_BIND_SYMBOL "hnp_bind_hwloc_ops"
 
@@ -28,6 +30,15 @@ typedef struct hnp_bind_ops {
     void (*release)(void *topo);
 } hnp_bind_ops_t;
 
+/* The module's one export, looked up by name; hidden when it is part of
+ * hnpd. */
+#ifdef HNP_BIND_BUILTIN
+#define HNP_BIND_EXPORT
+#else
+#define HNP_BIND_EXPORT HNP_EXPORT
+#endif
+
+HNP_BIND_EXPORT
 extern const hnp_bind_ops_t hnp_bind_hwloc_ops;
 
 #endif /* HNP_BIND_H */

@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hnp_export.h"
 #include "hnp_tree.h"
 
 typedef struct hnp_rte hnp_rte_t;
@@ -38,24 +39,26 @@ enum {
 /* ------------------------------------------------------------ identity */
 
 /** This process's vpid (0 in the HNP). */
-hnp_vpid_t hnp_rte_my_vpid(const hnp_rte_t *rte);
+HNP_EXPORT hnp_vpid_t hnp_rte_my_vpid(const hnp_rte_t *rte);
 /** The runtime's processes: the HNP and its daemons (N + 1). */
-uint32_t hnp_rte_num_procs(const hnp_rte_t *rte);
-bool hnp_rte_is_hnp(const hnp_rte_t *rte);
+HNP_EXPORT uint32_t hnp_rte_num_procs(const hnp_rte_t *rte);
+HNP_EXPORT bool hnp_rte_is_hnp(const hnp_rte_t *rte);
 /** The node name of vpid (the HNP's is its host name), or NULL. */
-const char *hnp_rte_node_name(const hnp_rte_t *rte, hnp_vpid_t vpid);
+HNP_EXPORT const char *hnp_rte_node_name(const hnp_rte_t *rte, hnp_vpid_t vpid);
 /** This process's contact URI (what the exchange spreads). */
-const char *hnp_rte_my_uri(const hnp_rte_t *rte);
+HNP_EXPORT const char *hnp_rte_my_uri(const hnp_rte_t *rte);
 
 /* ------------------------------------------------------------ topology */
 
 /** The routing topology's answers (from the selected routed module). */
-hnp_vpid_t hnp_rte_route_parent(const hnp_rte_t *rte);
+HNP_EXPORT hnp_vpid_t hnp_rte_route_parent(const hnp_rte_t *rte);
+HNP_EXPORT
 uint32_t hnp_rte_route_children(const hnp_rte_t *rte, hnp_vpid_t *out,
                                 uint32_t max);
 /** The spawn tree the selected plm built. */
-const hnp_tree_t *hnp_rte_spawn_tree(const hnp_rte_t *rte);
+HNP_EXPORT const hnp_tree_t *hnp_rte_spawn_tree(const hnp_rte_t *rte);
 /** The vpids this daemon must spawn itself (its spawn-tree children). */
+HNP_EXPORT
 uint32_t hnp_rte_spawn_children(const hnp_rte_t *rte, hnp_vpid_t *out,
                                 uint32_t max);
 
@@ -69,14 +72,15 @@ typedef void (*hnp_rte_recv_fn)(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
  * for a process whose contact URI is not known yet waits until the exchange
  * delivers it. Returns once the message is queued.
  */
-int hnp_rte_send(hnp_rte_t *rte, hnp_vpid_t dest, uint32_t tag,
-                 const void *data, size_t len);
+HNP_EXPORT int hnp_rte_send(hnp_rte_t *rte, hnp_vpid_t dest, uint32_t tag,
+                            const void *data, size_t len);
 
 /**
  * Send to a direct neighbour (a spawn-tree parent or child, or any process
  * whose URI is known), bypassing the routing topology: what the phase-1 and
  * phase-2 algorithms use. Waits like hnp_rte_send() when the URI is unknown.
  */
+HNP_EXPORT
 int hnp_rte_send_direct(hnp_rte_t *rte, hnp_vpid_t dest, uint32_t tag,
                         const void *data, size_t len);
 
@@ -87,8 +91,8 @@ int hnp_rte_send_direct(hnp_rte_t *rte, hnp_vpid_t dest, uint32_t tag,
  * returns, in arrival order, to the handler the tag has then (held on if it
  * has none by then). Messages arriving meanwhile wait behind them.
  */
-int hnp_rte_recv(hnp_rte_t *rte, uint32_t tag, hnp_rte_recv_fn fn,
-                 void *cbdata);
+HNP_EXPORT int hnp_rte_recv(hnp_rte_t *rte, uint32_t tag, hnp_rte_recv_fn fn,
+                            void *cbdata);
 
 /**
  * An exchange component saw a message of all-gather @p id, which this
@@ -96,9 +100,10 @@ int hnp_rte_recv(hnp_rte_t *rte, uint32_t tag, hnp_rte_recv_fn fn,
  * HNP, in the applications' fences) then joins with an empty contribution;
  * elsewhere this does nothing. Called from the event loop.
  */
-void hnp_rte_collective_seen(hnp_rte_t *rte, uint32_t id);
+HNP_EXPORT void hnp_rte_collective_seen(hnp_rte_t *rte, uint32_t id);
 
 /** Record @p vpid's contact URI (the exchange calls this as it learns). */
+HNP_EXPORT
 int hnp_rte_set_uri(hnp_rte_t *rte, hnp_vpid_t vpid, const char *uri);
 
 /* ------------------------------------------------------------ launching */
@@ -112,13 +117,13 @@ int hnp_rte_set_uri(hnp_rte_t *rte, hnp_vpid_t vpid, const char *uri);
  * connection-level failures (exit status 255, `plm_rsh_retries`) are the
  * runtime's; failures are reported to the HNP with the node's name.
  */
-int hnp_rte_spawn_daemon(hnp_rte_t *rte, hnp_vpid_t vpid);
+HNP_EXPORT int hnp_rte_spawn_daemon(hnp_rte_t *rte, hnp_vpid_t vpid);
 
 /** Start the daemons of every vpid in @p vpids, at most
  *  `plm_rsh_num_concurrent` agents at a time; an agent stops counting
  *  once its daemon has called back. */
-int hnp_rte_spawn_daemons(hnp_rte_t *rte, const hnp_vpid_t *vpids,
-                          uint32_t count);
+HNP_EXPORT int hnp_rte_spawn_daemons(hnp_rte_t *rte, const hnp_vpid_t *vpids,
+                                     uint32_t count);
 
 /**
  * Whether the daemons this process starts from now on stay attached to
@@ -131,7 +136,7 @@ int hnp_rte_spawn_daemons(hnp_rte_t *rte, const hnp_vpid_t *vpids,
  * per node on one node: a detached daemon leaves its agent once it has
  * joined, and the agent ends.
  */
-void hnp_rte_set_spawn_attached(hnp_rte_t *rte, bool attached);
+HNP_EXPORT void hnp_rte_set_spawn_attached(hnp_rte_t *rte, bool attached);
 
 /**
  * The daemon's command (absolute path and the arguments that say whom to
@@ -140,16 +145,16 @@ void hnp_rte_set_spawn_attached(hnp_rte_t *rte, bool attached);
  * that start every daemon with one command of their own (srun); each
  * daemon then asks the plm's daemon_identity for its vpid and node.
  */
-char **hnp_rte_daemon_command(hnp_rte_t *rte, char *const *extra);
-void hnp_rte_free_argv(char **argv);
+HNP_EXPORT char **hnp_rte_daemon_command(hnp_rte_t *rte, char *const *extra);
+HNP_EXPORT void hnp_rte_free_argv(char **argv);
 
 /**
  * Run @p argv on this machine to start daemons elsewhere (one `srun` for
  * all of them): the job secret on its stdin, its output captured, and its
  * failure reported as the failure of @p label with the exact command.
  */
-int hnp_rte_spawn_command(hnp_rte_t *rte, char *const *argv,
-                          const char *label);
+HNP_EXPORT int hnp_rte_spawn_command(hnp_rte_t *rte, char *const *argv,
+                                     const char *label);
 
 /**
  * Start daemon @p vpid through @p command, a command of the launcher's own
@@ -162,19 +167,20 @@ int hnp_rte_spawn_command(hnp_rte_t *rte, char *const *argv,
  * and its failure reported with the node's name and the exact command; at
  * most `plm_rsh_num_concurrent` run at once until their daemons join.
  */
-int hnp_rte_spawn_daemon_with(hnp_rte_t *rte, hnp_vpid_t vpid,
-                              char *const *command);
+HNP_EXPORT int hnp_rte_spawn_daemon_with(hnp_rte_t *rte, hnp_vpid_t vpid,
+                                         char *const *command);
 
 /** Expand a host list such as "node[001-128,140]" (no name is resolved). */
+HNP_EXPORT
 int hnp_rte_expand_hostlist(const char *text, char ***names, size_t *count,
                             char *err, size_t errlen);
-void hnp_rte_free_hostlist(char **names, size_t count);
+HNP_EXPORT void hnp_rte_free_hostlist(char **names, size_t count);
 
 /** Report a fatal failure: in a daemon it goes straight to the HNP, which
  *  ends the job with @p status and the message (or, when it cannot be
  *  sent, it is logged here). */
-void hnp_rte_fail(hnp_rte_t *rte, int status, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+HNP_EXPORT void hnp_rte_fail(hnp_rte_t *rte, int status, const char *fmt, ...)
+               __attribute__((format(printf, 3, 4)));
 
 /* ------------------------------------------------------------ timers */
 
@@ -182,9 +188,10 @@ typedef struct hnp_rte_timer hnp_rte_timer_t;
 typedef void (*hnp_rte_timer_fn)(hnp_rte_t *rte, void *cbdata);
 
 /** Call @p fn once after @p seconds. The timer is owned by the caller. */
+HNP_EXPORT
 hnp_rte_timer_t *hnp_rte_timer_create(hnp_rte_t *rte, double seconds,
                                       hnp_rte_timer_fn fn, void *cbdata);
-void hnp_rte_timer_destroy(hnp_rte_timer_t *timer);
+HNP_EXPORT void hnp_rte_timer_destroy(hnp_rte_timer_t *timer);
 
 /* ------------------------------------------------------------ descriptors */
 
@@ -208,11 +215,12 @@ typedef void (*hnp_rte_fd_fn)(hnp_rte_t *rte, int fd, unsigned ready,
  * and not closed, and must stay open while the watch exists. NULL on a bad
  * argument or without memory. The watch is owned by the caller.
  */
+HNP_EXPORT
 hnp_rte_fd_watch_t *hnp_rte_fd_watch_create(hnp_rte_t *rte, int fd,
                                             unsigned events, hnp_rte_fd_fn fn,
                                             void *cbdata);
 /** Stop watching (also from inside @p fn) and free the watch; NULL is
  *  ignored. @p fn is not called again. */
-void hnp_rte_fd_watch_destroy(hnp_rte_fd_watch_t *watch);
+HNP_EXPORT void hnp_rte_fd_watch_destroy(hnp_rte_fd_watch_t *watch);
 
 #endif /* HNP_RTE_H */

@@ -19,9 +19,9 @@ timeout 300 bash "$tc" up 4 >"$tmp/up.log" 2>&1 || up_status=$?
 [ "$up_status" = 0 ] || { cat "$tmp/up.log"; fail "the test cluster did not come up"; }
 eval "$(bash "$tc" env)"
 unset HNP_MCA_plm_rsh_agent
-# The daemons run from this build tree: ssh hands them its library path
-# (the cluster's sshd accepts it); an installed hnp needs none of this.
-agent="ssh -o SendEnv=LD_LIBRARY_PATH"
+# The daemons run from this build tree, which every node sees; they need
+# no library path (the runtime is in the programs).
+agent=ssh
 app='echo "$HNP_RANK $HNP_NODE $(hostname)"'
 
 # every_node_right WHAT: one line a node, each ran where it was mapped.

@@ -43,10 +43,7 @@ plain_make 30 "$tmp/example-component" install COMPONENTDIR="$components" \
 so=$components/mca_routed_chain.so
 [ -f "$so" ] || fail "make install did not put mca_routed_chain.so in $components"
 
-# --- 4. The installed hnp-info, with the installed library (its run path
-# names the configured libdir, which may hold another hnp or nothing).
-LD_LIBRARY_PATH=$(dirname "$lib")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-export LD_LIBRARY_PATH
+# --- 4. The installed hnp-info.
 run_info() {
     timeout 30 "$info" --mca mca_base_component_path "$components" "$@"
 }
@@ -92,7 +89,6 @@ cat >"$tmp/agent" <<AGENT
 exec "$top_builddir/contrib/local-agent/hnp-local-agent" "\$@"
 AGENT
 chmod +x "$tmp/agent"
-LD_LIBRARY_PATH=$top_builddir/framework/.libs:$top_builddir/runtime/.libs
 cpath=$(printf '%s:' "$top_builddir"/components/*/*/.libs)
 leftovers() { pgrep -f -- "$mark" || true; }
 trap 'for p in $(leftovers); do kill -KILL "$p" 2>/dev/null || true; done

@@ -40,12 +40,11 @@ plain_make 30 "$tmp/example-plm" install COMPONENTDIR="$components" \
 batch=$tmp/batch-bin/example-batch-run
 [ -x "$batch" ] || fail "make install-batch did not install example-batch-run"
 
-# The installed programs, their libraries and components, and the example.
-# A daemon loads its plm before hnp's parameters reach it, so the component
-# path comes from the environment, which the batch command passes on.
-libdir=$(dirname "$lib")
-export LD_LIBRARY_PATH="$libdir"
-export HNP_MCA_mca_base_component_path="$libdir/hnp:$components"
+# The installed programs and components, and the example. A daemon loads
+# its plm before hnp's parameters reach it, so the component path comes
+# from the environment, which the batch command passes on.
+compdir=$(dirname "$(staged mca_plm_rsh.so -type f)")
+export HNP_MCA_mca_base_component_path="$compdir:$components"
 secrets=$tmp/secrets
 mkdir -p "$secrets"
 batch_opts=(--mca plm batch --mca plm_batch_command "$batch"

@@ -34,11 +34,10 @@ mkdir -p "$HOME"
 export HNP_AGENT_LOCKDIR="$tmp/locks"
 export HNP_MCA_plm_rsh_agent="$AGENT"
 export HNP_MCA_oob_tcp_if_include="127.0.0.1/8"
-# The daemons run from the build tree: their libraries are there too.
-export LD_LIBRARY_PATH="$top_builddir/framework/.libs:$top_builddir/runtime/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+# The daemons run from the build tree, and so do their components and the
+# binding module (runtime/bind/bind.h), which sits beside them once
+# installed.
 if [ "${HNP_DLOPEN:-yes}" = yes ]; then
-    # and the binding module (runtime/bind/bind.h), which sits beside them
-    # once installed
     component_path=$(printf '%s:' "$top_builddir"/components/*/*/.libs)
     export HNP_MCA_mca_base_component_path="${component_path}$top_builddir/runtime/.libs"
 fi
@@ -50,7 +49,7 @@ skip() { echo "SKIP: $*"; exit 77; }
 # whose shadow memory and quarantine of freed blocks make their memory
 # figures say nothing about ours.
 address_sanitized() {
-    nm -D "$top_builddir/bin/.libs/hnpd" 2>/dev/null | grep -q __asan_init
+    nm -D "$top_builddir/bin/hnpd" 2>/dev/null | grep -q __asan_init
 }
 
 # hosts N: a host expression for N simulated nodes of this test.

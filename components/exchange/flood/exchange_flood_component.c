@@ -66,6 +66,7 @@ static int flood_query(const hnp_mca_component_t *self, const void **module,
     return HNP_SUCCESS;
 }
 
+HNP_COMPONENT_EXPORT
 const hnp_mca_component_t mca_exchange_flood_component = {
     HNP_MCA_COMPONENT_INIT("exchange", "flood", HNP_EXCHANGE_INTERFACE_VERSION,
                            HNP_MCA_VERSION(1, 0, 0)),

@@ -17,6 +17,7 @@ static int gather_scatter_query(const hnp_mca_component_t *self,
     return HNP_SUCCESS;
 }
 
+HNP_COMPONENT_EXPORT
 const hnp_mca_component_t mca_exchange_gather_scatter_component = {
     HNP_MCA_COMPONENT_INIT("exchange", "gather_scatter",
                            HNP_EXCHANGE_INTERFACE_VERSION,

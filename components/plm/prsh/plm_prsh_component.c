@@ -116,6 +116,7 @@ static int plm_prsh_query(const hnp_mca_component_t *self,
     return HNP_SUCCESS;
 }
 
+HNP_COMPONENT_EXPORT
 const hnp_mca_component_t mca_plm_prsh_component = {
     HNP_MCA_COMPONENT_INIT("plm", "prsh", HNP_PLM_INTERFACE_VERSION,
                            HNP_MCA_VERSION(1, 0, 0)),

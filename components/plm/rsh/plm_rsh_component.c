@@ -18,6 +18,7 @@ static int plm_rsh_query(const hnp_mca_component_t *self, const void **module,
     return HNP_SUCCESS;
 }
 
+HNP_COMPONENT_EXPORT
 const hnp_mca_component_t mca_plm_rsh_component = {
     HNP_MCA_COMPONENT_INIT("plm", "rsh", HNP_PLM_INTERFACE_VERSION,
                            HNP_MCA_VERSION(1, 0, 0)),

@@ -47,6 +47,7 @@ static int plm_slurm_query(const hnp_mca_component_t *self,
     return HNP_SUCCESS;
 }
 
+HNP_COMPONENT_EXPORT
 const hnp_mca_component_t mca_plm_slurm_component = {
     HNP_MCA_COMPONENT_INIT("plm", "slurm", HNP_PLM_INTERFACE_VERSION,
                            HNP_MCA_VERSION(1, 0, 0)),

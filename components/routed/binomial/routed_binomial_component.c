@@ -25,6 +25,7 @@ static int routed_binomial_query(const hnp_mca_component_t *self,
     return HNP_SUCCESS;
 }
 
+HNP_COMPONENT_EXPORT
 const hnp_mca_component_t mca_routed_binomial_component = {
     HNP_MCA_COMPONENT_INIT("routed", "binomial", HNP_ROUTED_INTERFACE_VERSION,
                            HNP_MCA_VERSION(1, 0, 0)),

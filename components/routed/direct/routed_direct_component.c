@@ -26,6 +26,7 @@ static int routed_direct_query(const hnp_mca_component_t *self,
     return HNP_SUCCESS;
 }
 
+HNP_COMPONENT_EXPORT
 const hnp_mca_component_t mca_routed_direct_component = {
     HNP_MCA_COMPONENT_INIT("routed", "direct", HNP_ROUTED_INTERFACE_VERSION,
                            HNP_MCA_VERSION(1, 0, 0)),

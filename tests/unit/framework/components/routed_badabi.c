@@ -8,6 +8,7 @@
 
 #include "hnp_routed.h"
 
+HNP_COMPONENT_EXPORT
 extern const hnp_mca_component_t mca_routed_badabi_component;
 
 const hnp_mca_component_t mca_routed_badabi_component = {

@@ -11,6 +11,7 @@
     HNP_MCA_VERSION(HNP_MCA_VERSION_MAJOR(HNP_ROUTED_INTERFACE_VERSION) + 1, \
                     0, 0)
 
+HNP_COMPONENT_EXPORT
 extern const hnp_mca_component_t mca_routed_badiface_component;
 
 static int badiface_query(const hnp_mca_component_t *self, const void **module,

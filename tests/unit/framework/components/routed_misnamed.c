@@ -7,6 +7,7 @@
 
 #include "hnp_routed.h"
 
+HNP_COMPONENT_EXPORT
 extern const hnp_mca_component_t mca_routed_misnamed_component;
 
 static int misnamed_query(const hnp_mca_component_t *self, const void **module,

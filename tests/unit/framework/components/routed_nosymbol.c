@@ -8,6 +8,7 @@
 
 #include "hnp_routed.h"
 
+HNP_COMPONENT_EXPORT
 extern const hnp_mca_component_t mca_routed_nosymbol_descriptor;
 
 static int nosymbol_query(const hnp_mca_component_t *self, const void **module,

@@ -7,6 +7,7 @@
 
 #include "hnp_routed.h"
 
+HNP_COMPONENT_EXPORT
 extern const hnp_mca_component_t mca_routed_testgood_component;
 
 static int testgood_priority;
