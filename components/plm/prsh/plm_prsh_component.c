@@ -66,7 +66,7 @@ static const hnp_param_desc_t plm_prsh_params[] = {
       .help = "Spawn tree: kary (plm_prsh_spawning_degree children each), "
               "routed (the routing topology's tree, as degree 0), or greedy "
               "(the fastest tree under the launch model with plm_prsh_seq "
-              "and plm_prsh_rem, after "An optimal bootstrapping strategy").",
+              "and plm_prsh_rem, after \"An optimal bootstrapping strategy\").",
       .level = 4, .enum_values = plm_prsh_tree_values,
       .storage = &plm_prsh_tree },
     { .framework = "plm", .component = "prsh", .name = "seq",
