@@ -21,18 +21,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hnp_exchange.h"
 #include "hnp_export.h"
 #include "hnp_tree.h"
 
 typedef struct hnp_rte hnp_rte_t;
 
 /** Message tags, 1..HNP_TAG_USER_LAST (hnp_rte_recv() refuses others). The
- *  core owns 1..99 and each framework a hundred; 400 and up are not
+ *  core owns 1..99 and each framework a hundred; 500 and up are not
  *  assigned. */
 enum {
     HNP_TAG_PLM_FIRST = 100, /**< 100..199: plm components */
     HNP_TAG_EXCHANGE_FIRST = 200, /**< 200..299: exchange components */
     HNP_TAG_ROUTED_FIRST = 300, /**< 300..399: routed components */
+    HNP_TAG_PMI_FIRST = 400, /**< 400..499: pmi components */
     HNP_TAG_USER_LAST = 999,
 };
 
@@ -181,6 +183,75 @@ HNP_EXPORT void hnp_rte_free_hostlist(char **names, size_t count);
  *  sent, it is logged here). */
 HNP_EXPORT void hnp_rte_fail(hnp_rte_t *rte, int status, const char *fmt, ...)
                __attribute__((format(printf, 3, 4)));
+
+/* ------------------------------------------------------------ application jobs */
+
+/*
+ * Services of a daemon to the components that serve the application
+ * processes of its node (the pmi framework), during a job: between the
+ * job_start() and the job_end() of hnp_pmi.h. Elsewhere they fail with
+ * HNP_ERR_BAD_PARAM (or do nothing).
+ */
+
+/**
+ * All-gather number @p seq of @p series (hnp_pmi_job_t::series) among the
+ * daemons of the job, over the selected exchange component: @p data
+ * (copied, at most hnp_pmi_job_t::max_allgather_bytes) is this daemon's
+ * contribution, and @p cb learns every daemon's, then completion, as
+ * hnp_exchange.h says. Every daemon of the job calls it once per seq, in
+ * increasing seq from 0; a daemon without ranks of its own, and the HNP,
+ * join with an empty contribution (zero bytes) when they see the others'.
+ * The callbacks run from the event loop, never inside this call.
+ */
+HNP_EXPORT int hnp_rte_allgather(hnp_rte_t *rte, uint32_t series,
+                                 uint32_t seq, const void *data, size_t len,
+                                 const hnp_exchange_callbacks_t *cb);
+
+typedef struct hnp_rte_request hnp_rte_request_t;
+/** A request for @p rank of the job arrived from daemon @p src: answer it
+ *  with hnp_rte_reply(), now or later from the event loop. */
+typedef void (*hnp_rte_serve_fn)(hnp_rte_t *rte, hnp_rte_request_t *req,
+                                 hnp_vpid_t src, uint32_t rank,
+                                 const void *data, size_t len, void *cbdata);
+/** The answer to hnp_rte_request(): @p status HNP_SUCCESS with the
+ *  server's @p data, or the error of the server, of the way there or of
+ *  the job's end. Called once, from the event loop. */
+typedef void (*hnp_rte_reply_fn)(hnp_rte_t *rte, int status,
+                                 const void *data, size_t len, void *cbdata);
+
+/** Serve requests of @p service (a tag of the caller's framework range)
+ *  in this daemon; NULL stops. Requests that arrive before are held. */
+HNP_EXPORT int hnp_rte_serve(hnp_rte_t *rte, uint32_t service,
+                             hnp_rte_serve_fn fn, void *cbdata);
+/**
+ * Ask the daemon that hosts @p rank of the job, through its
+ * hnp_rte_serve() handler for @p service, with @p data (copied). @p fn
+ * gets the answer, or an error if the daemon or the job ends first;
+ * never inside this call. The daemon hosting the rank may be this one.
+ */
+HNP_EXPORT int hnp_rte_request(hnp_rte_t *rte, uint32_t service,
+                               uint32_t rank, const void *data, size_t len,
+                               hnp_rte_reply_fn fn, void *cbdata);
+/** Answer @p req (exactly once) and free it. @p data is copied. */
+HNP_EXPORT void hnp_rte_reply(hnp_rte_request_t *req, int status,
+                              const void *data, size_t len);
+
+/** End the job as @p rank asked (MPI_Abort): hnp exits with @p code and
+ *  prints @p msg (may be NULL) with the rank and its node. */
+HNP_EXPORT void hnp_rte_abort_job(hnp_rte_t *rte, uint32_t rank, int code,
+                                  const char *msg);
+
+/** Where a rank is in its wire-up, as its component sees it. */
+typedef enum hnp_rte_proc_state {
+    HNP_RTE_PROC_CONNECTED = 1, /**< its library initialized (MPI_Init) */
+    HNP_RTE_PROC_FINALIZED = 2, /**< it finalized (MPI_Finalize) */
+} hnp_rte_proc_state_t;
+
+/** Tell the runtime that @p rank reached @p state. A rank that exits
+ *  CONNECTED but not FINALIZED ends the job with an error that names it,
+ *  whatever its exit status, as mpirun does. */
+HNP_EXPORT void hnp_rte_proc_state(hnp_rte_t *rte, uint32_t rank,
+                                   hnp_rte_proc_state_t state);
 
 /* ------------------------------------------------------------ timers */
 

@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file hnp_pmi.h
+ * @brief The `pmi` framework: a daemon and the application processes it
+ * starts.
+ *
+ * An MPI library finds its peers through its process manager: MPICH
+ * through the PMI-1/PMI-2 wire protocol, Open MPI through PMIx. A `pmi`
+ * component serves one such interface in every daemon. Unlike the other
+ * frameworks, every component that does not decline is active at once
+ * (highest priority first), so that MPICH and Open MPI programs both run
+ * with no option; `--mca pmi NAME[,NAME]` restricts, `^NAME` excludes.
+ *
+ * In a daemon, for each application job:
+ *
+ *  1. job_start() with what the daemon knows of the job
+ *     (hnp_pmi_job_t): every rank's node, every node's name, this node's
+ *     ranks, the apps, a private scratch directory. Called before the
+ *     node's first process is forked.
+ *  2. child_setup() once per local rank, before its fork: the component
+ *     adds the variables the rank needs and the descriptors it inherits
+ *     (hnp_pmi_fork_setenv(), hnp_pmi_fork_keep_fd()). Every active
+ *     component sets up every rank: the rank's library picks its protocol.
+ *  3. child_exited() when a rank has been reaped.
+ *  4. job_end() when the job is over here: release everything, leave
+ *     nothing behind (files, segments, sockets).
+ *
+ * What needs the rest of the job goes through the runtime services
+ * (hnp_rte.h): an all-gather among the job's daemons over the selected
+ * `exchange` (hnp_rte_allgather(), the fence), a request to the daemon that
+ * hosts a given rank (hnp_rte_request(), direct modex), ending the job with
+ * a rank's exit code (hnp_rte_abort_job(), MPI_Abort), and telling the
+ * runtime that a rank began and finished its wire-up
+ * (hnp_rte_proc_state(), so that a rank that exits between the two is
+ * reported, as mpirun does).
+ *
+ * Every hook runs on the daemon's event loop thread. A component whose
+ * library calls it from another thread (libpmix) hands the call over to
+ * the loop (hnp_rte_fd_watch_create() on an eventfd or a pipe) before it
+ * touches runtime state.
+ *
+ * In the HNP the framework is opened and selected only to know, and
+ * forward, which components the daemons must load; no hook but query is
+ * called there.
+ */
+#ifndef HNP_PMI_H
+#define HNP_PMI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "hnp_export.h"
+#include "hnp_mca.h"
+
+#define HNP_PMI_INTERFACE_VERSION HNP_MCA_VERSION(1, 0, 0)
+
+struct hnp_rte;
+
+/** Interfaces a component serves (hnp_pmi_module_t::serves): what the
+ *  HNP checks a program against before launch, so that a program that
+ *  needs one no active component serves is refused with its name, never
+ *  run as singletons. */
+enum {
+    HNP_PMI_SERVES_PMI1 = 1u << 0, /**< PMI-1 wire protocol (MPICH) */
+    HNP_PMI_SERVES_PMI2 = 1u << 1, /**< PMI-2 wire protocol (MPICH) */
+    HNP_PMI_SERVES_PMIX = 1u << 2, /**< PMIx (Open MPI 4 and 5) */
+};
+
+/** One app context of the job (the programs of an MPMD command line). */
+typedef struct hnp_pmi_app {
+    uint32_t first_rank; /**< its ranks are first_rank .. +nprocs-1 */
+    uint32_t nprocs;
+    char *const *argv;   /**< NULL-terminated */
+} hnp_pmi_app_t;
+
+/**
+ * What a daemon knows of an application job, valid from job_start() until
+ * job_end() returns. Nodes are numbered 0..nnodes-1 in the job's node
+ * list: node n is run by daemon vpid n + 1.
+ */
+typedef struct hnp_pmi_job {
+    uint32_t jobid;              /**< 1, 2, ... within this hnp */
+    const char *name;            /**< unique to this hnp run and job, fit
+                                      for a namespace or kvs name */
+    uint32_t nprocs;             /**< ranks in the job */
+    uint32_t universe_size;      /**< slots of the allocation (>= nprocs) */
+    uint32_t nnodes;
+    const uint32_t *node_of;     /**< [nprocs] each rank's node */
+    const char *const *node_names; /**< [nnodes] as hnp names the nodes */
+    uint32_t my_node;            /**< this daemon's node */
+    const uint32_t *local_ranks; /**< [nlocal] this node's ranks, ascending */
+    uint32_t nlocal;
+    uint32_t slots;              /**< this node's slots; nlocal > slots:
+                                      the node is oversubscribed */
+    uint32_t napps;
+    const hnp_pmi_app_t *apps;   /**< [napps] */
+    /** A directory of this daemon's, mode 0700, for this job and this
+     *  component alone; the daemon removes it, and all under it, after
+     *  job_end(). */
+    const char *tmpdir;
+    /** The series of this component's all-gathers in this job
+     *  (hnp_rte_allgather()): the same on every daemon. */
+    uint32_t series;
+    /** The largest contribution hnp_rte_allgather() carries per daemon. */
+    size_t max_allgather_bytes;
+} hnp_pmi_job_t;
+
+/** One local rank about to be forked. */
+typedef struct hnp_pmi_child {
+    uint32_t rank;        /**< in the job */
+    uint32_t local_rank;  /**< among this node's ranks, from 0 */
+    uint32_t node_rank;   /**< = local_rank: one job a node */
+    uint32_t appnum;      /**< its app context */
+    uint32_t app_rank;    /**< rank within its app context */
+} hnp_pmi_child_t;
+
+/** The environment and descriptors one child gets: opaque, filled with
+ *  the two functions below. */
+typedef struct hnp_pmi_fork hnp_pmi_fork_t;
+
+/** Set @p name to @p value (both copied) in the child's environment; a
+ *  later value for the same name replaces an earlier one, and any value
+ *  replaces the daemon's own. HNP_ERR_BAD_PARAM: an empty name or one
+ *  with '='. */
+HNP_EXPORT int hnp_pmi_fork_setenv(hnp_pmi_fork_t *fork, const char *name,
+                                   const char *value);
+/** The child inherits @p fd (> 2) under the same number; the daemon
+ *  closes its own copy once the child is forked (or failed to be), so the
+ *  component hands the descriptor over with this call. */
+HNP_EXPORT int hnp_pmi_fork_keep_fd(hnp_pmi_fork_t *fork, int fd);
+
+typedef struct hnp_pmi_module {
+    /** HNP_PMI_SERVES_* flags. */
+    uint32_t serves;
+    /** Prepare this daemon, once, before any job (may be NULL). */
+    int (*init)(struct hnp_rte *rte, char *err, size_t errlen);
+    /** A job begins on this node: keep what it needs in *@p state. An
+     *  error ends the job with the message, naming the node. */
+    int (*job_start)(struct hnp_rte *rte, const hnp_pmi_job_t *job,
+                     void **state, char *err, size_t errlen);
+    /** Before @p child's fork: its variables and descriptors. An error
+     *  ends the job, naming the rank. */
+    int (*child_setup)(void *state, const hnp_pmi_child_t *child,
+                       hnp_pmi_fork_t *fork, char *err, size_t errlen);
+    /** @p rank was forked as @p pid (may be NULL). */
+    void (*child_started)(void *state, uint32_t rank, pid_t pid);
+    /** @p rank was reaped with @p wait_status, or never started
+     *  (@p exec_errno non-zero) (may be NULL). */
+    void (*child_exited)(void *state, uint32_t rank, int wait_status,
+                         int exec_errno);
+    /** The job is over here: release @p state and all it holds. */
+    void (*job_end)(void *state);
+    /** The daemon leaves (may be NULL). */
+    void (*finalize)(struct hnp_rte *rte);
+    void *reserved[4]; /**< room to grow; NULL */
+} hnp_pmi_module_t;
+
+#endif /* HNP_PMI_H */
