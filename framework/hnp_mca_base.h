@@ -49,6 +49,7 @@ typedef struct hnp_mca_component_entry {
     bool queried;     /**< query() was called (at most once a process) */
     const void *module; /**< what query() offered; NULL: declined, or not
                              asked */
+    int priority;     /**< what query() offered with it */
 } hnp_mca_component_entry_t;
 
 /** A file the repository skipped, and why. */
@@ -136,6 +137,18 @@ int hnp_mca_framework_select(hnp_mca_framework_t *fw,
                              const void **module, char *err, size_t errlen);
 
 /**
+ * Every component the selection list allows whose query offered a module,
+ * highest priority first (ties: the name that sorts first), as pointers
+ * into the framework's entries: for a framework whose components are all
+ * active at once (pmi). At most @p max in @p out; *@p count says how many
+ * there are (may be 0, which is no error).
+ */
+int hnp_mca_framework_select_all(hnp_mca_framework_t *fw,
+                                 const hnp_mca_component_entry_t **out,
+                                 size_t max, size_t *count, char *err,
+                                 size_t errlen);
+
+/**
  * The first module, in the order of the components' names, that @p accept
  * takes, into *@p module: for what the core asks of a framework as a whole
  * rather than of its selected component (the launch model that hnp --plan
@@ -175,5 +188,14 @@ int hnp_mca_selection_parse(const char *text, hnp_mca_selection_t *sel,
 void hnp_mca_selection_free(hnp_mca_selection_t *sel);
 /** Whether @p name passes the selection. */
 bool hnp_mca_selection_allows(const hnp_mca_selection_t *sel, const char *name);
+/**
+ * The entries of @p entries (sorted by name) that @p sel allows and whose
+ * query offered a module, highest priority first, ties in the order given:
+ * at most @p max of them in @p out. Returns how many there are.
+ */
+size_t hnp_mca_selection_rank(const hnp_mca_component_entry_t *entries,
+                              size_t n, const hnp_mca_selection_t *sel,
+                              const hnp_mca_component_entry_t **out,
+                              size_t max);
 
 #endif /* HNP_MCA_BASE_H */

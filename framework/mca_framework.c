@@ -636,6 +636,7 @@ static bool query_component(hnp_mca_framework_t *fw,
 
     entry->queried = true;
     entry->module = rc == HNP_SUCCESS ? *module : NULL;
+    entry->priority = rc == HNP_SUCCESS ? *priority : 0;
 
     if (rc == HNP_SUCCESS && *module != NULL) {
         HNP_VERBOSE(fw->log, MCA_VERBOSE_LIFECYCLE, "component '%s' offers "
@@ -697,6 +698,28 @@ int hnp_mca_framework_select(hnp_mca_framework_t *fw,
     }
     *component = fw->selected;
     *module = fw->module;
+    return HNP_SUCCESS;
+}
+
+int hnp_mca_framework_select_all(hnp_mca_framework_t *fw,
+                                 const hnp_mca_component_entry_t **out,
+                                 size_t max, size_t *count, char *err,
+                                 size_t errlen)
+{
+    if (!fw->opened) {
+        hnp_err_set(err, errlen, "framework %s is not open", fw->desc->name);
+        return HNP_ERR_BAD_PARAM;
+    }
+    if (!fw->queried)
+        query_all(fw);
+    /* Components find_module opened only to describe them are allowed by
+     * no selection list: rank() leaves them out. */
+    *count = hnp_mca_selection_rank(fw->found.components,
+                                    fw->found.ncomponents, &fw->sel, out, max);
+    for (size_t i = 0; i < *count && i < max; i++)
+        HNP_VERBOSE(fw->log, MCA_VERBOSE_LIFECYCLE, "active component '%s' "
+                    "(priority %d)", out[i]->component->name,
+                    out[i]->priority);
     return HNP_SUCCESS;
 }
 

@@ -143,3 +143,32 @@ bool hnp_mca_selection_allows(const hnp_mca_selection_t *sel, const char *name)
         listed = strcmp(sel->names[i], name) == 0;
     return sel->exclude ? !listed : listed;
 }
+
+size_t hnp_mca_selection_rank(const hnp_mca_component_entry_t *entries,
+                              size_t n, const hnp_mca_selection_t *sel,
+                              const hnp_mca_component_entry_t **out,
+                              size_t max)
+{
+    size_t count = 0;
+
+    for (size_t i = 0; i < n; i++) {
+        const hnp_mca_component_entry_t *e = &entries[i];
+        size_t at;
+
+        if (e->module == NULL ||
+            !hnp_mca_selection_allows(sel, e->component->name))
+            continue;
+        /* Insertion after every entry of the same or a higher priority
+         * keeps ties in the order given. */
+        at = count < max ? count : max;
+        while (at > 0 && out[at - 1]->priority < e->priority)
+            at--;
+        if (at < max) {
+            size_t last = count < max ? count : max - 1;
+            memmove(&out[at + 1], &out[at], (last - at) * sizeof(*out));
+            out[at] = e;
+        }
+        count++;
+    }
+    return count;
+}

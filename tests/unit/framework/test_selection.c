@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Unit tests of selection lists: "a,b" includes, "^a,b" excludes. */
+/* Unit tests of selection lists: "a,b" includes, "^a,b" excludes; the
+ * ranking of every accepted component (a framework of several active). */
 #include "config.h"
 
 #include <setjmp.h>
@@ -163,6 +164,80 @@ static void test_free_is_idempotent(void **state)
     hnp_mca_selection_free(NULL);
 }
 
+/* Components named a..e, sorted by name, as the repository lists them:
+ * c declined (no module). */
+static const hnp_mca_component_t rank_components[5] = {
+    { .name = "a" }, { .name = "b" }, { .name = "c" }, { .name = "d" },
+    { .name = "e" },
+};
+static const int rank_module;
+
+static void rank_entries(hnp_mca_component_entry_t e[5],
+                         const int priorities[5])
+{
+    for (int i = 0; i < 5; i++) {
+        memset(&e[i], 0, sizeof(e[i]));
+        e[i].component = &rank_components[i];
+        e[i].module = i == 2 ? NULL : &rank_module;
+        e[i].priority = priorities[i];
+    }
+}
+
+static void expect_ranked(const hnp_mca_component_entry_t **out, size_t n,
+                          const char *want)
+{
+    char got[64] = "";
+
+    for (size_t i = 0; i < n; i++) {
+        strcat(got, out[i]->component->name);
+        strcat(got, i + 1 < n ? "," : "");
+    }
+    assert_string_equal(got, want);
+}
+
+/* Every accepted component, highest priority first, ties by name; what
+ * the list allows alone; a declined one never. */
+static void test_rank_all_accepted(void **state)
+{
+    static const int prio[5] = { 10, 30, 99, 10, 20 };
+    hnp_mca_component_entry_t e[5];
+    const hnp_mca_component_entry_t *out[5];
+    hnp_mca_selection_t sel;
+    char err[ERR_LEN];
+
+    (void)state;
+    rank_entries(e, prio);
+    assert_int_equal(hnp_mca_selection_rank(e, 5, NULL, out, 5), 4);
+    expect_ranked(out, 4, "b,e,a,d");
+
+    assert_int_equal(hnp_mca_selection_parse("d,c,a", &sel, err, sizeof(err)),
+                     HNP_SUCCESS);
+    assert_int_equal(hnp_mca_selection_rank(e, 5, &sel, out, 5), 2);
+    expect_ranked(out, 2, "a,d");
+    hnp_mca_selection_free(&sel);
+
+    assert_int_equal(hnp_mca_selection_parse("^b", &sel, err, sizeof(err)),
+                     HNP_SUCCESS);
+    assert_int_equal(hnp_mca_selection_rank(e, 5, &sel, out, 5), 3);
+    expect_ranked(out, 3, "e,a,d");
+    hnp_mca_selection_free(&sel);
+}
+
+/* A short output keeps the best, and the count says how many there are. */
+static void test_rank_truncated(void **state)
+{
+    static const int prio[5] = { 1, 2, 0, 3, 4 };
+    hnp_mca_component_entry_t e[5];
+    const hnp_mca_component_entry_t *out[2];
+
+    (void)state;
+    rank_entries(e, prio);
+    assert_int_equal(hnp_mca_selection_rank(e, 5, NULL, out, 2), 4);
+    expect_ranked(out, 2, "e,d");
+    assert_int_equal(hnp_mca_selection_rank(e, 5, NULL, out, 0), 4);
+    assert_int_equal(hnp_mca_selection_rank(e, 0, NULL, out, 2), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -173,6 +248,8 @@ int main(void)
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_longest_name),
         cmocka_unit_test(test_free_is_idempotent),
+        cmocka_unit_test(test_rank_all_accepted),
+        cmocka_unit_test(test_rank_truncated),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
