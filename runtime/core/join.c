@@ -58,6 +58,7 @@ int hnp_rte_set_welcome_params(hnp_rte_t *rte, const void *params, size_t len)
 static int send_welcome(hnp_rte_t *rte, hnp_vpid_t child)
 {
     hnp_buffer_t buf;
+    char pmi[HNP_PMI_MAX_ACTIVE * HNP_MCA_NAME_LEN];
     int rc;
 
     /* The HNP packs its parameters at the first join, when every choice
@@ -75,8 +76,14 @@ static int send_welcome(hnp_rte_t *rte, hnp_vpid_t child)
         .hnp_uri = rte->hnp_uri,
         .params = rte->welcome_params,
         .params_len = rte->welcome_params_len,
-        .components = { rte->selected[0], rte->selected[1], rte->selected[2] },
+        .components = { rte->selected[0], rte->selected[1], rte->selected[2],
+                        pmi },
     };
+    /* A daemon passes on what it was told; the HNP, what it selected. */
+    if (rte->pmi_wanted != NULL)
+        snprintf(pmi, sizeof(pmi), "%s", rte->pmi_wanted);
+    else
+        hnp_pmi_base_names(&rte->pmi, pmi, sizeof(pmi));
     rc = list_subtree(rte, child, &w);
     if (rc != HNP_SUCCESS)
         return rc;

@@ -16,6 +16,7 @@
 #include "hnp_exchange.h"
 #include "hnp_log.h"
 #include "hnp_plm.h"
+#include "pmi_base.h"
 #include "hnp_routed.h"
 #include "hnp_rte.h"
 #include "startup.h"
@@ -99,6 +100,10 @@ struct hnp_rte {
     /* the components chosen, as "plm", "routed", "exchange" name them: the
      * HNP tells its daemons, which then load those alone */
     char selected[3][HNP_MCA_NAME_LEN];
+    /* the active pmi components; a daemon takes the HNP's list (NULL in
+     * the HNP, "" for none) before it selects */
+    hnp_pmi_active_t pmi;
+    const char *pmi_wanted;
     hnp_tree_t spawn_tree;
     hnp_tree_t routing_tree;
     uint32_t spawn_joined;      /* spawn children that called back */
@@ -138,8 +143,9 @@ int hnp_rte_start_oob(hnp_rte_t *rte, uint32_t nprocs, char *err,
 /** Set the job size and node names (copied; NULL entries allowed). */
 int hnp_rte_set_procs(hnp_rte_t *rte, uint32_t nprocs,
                       char *const *node_names);
-/** Open and select the three frameworks' components (the plm only when
- *  hnp_rte_set_plm() has not given it), checking the plm's module. */
+/** Open and select the frameworks' components (the plm only when
+ *  hnp_rte_set_plm() has not given it), checking the plm's module; of pmi,
+ *  every active one (rte->pmi). */
 int hnp_rte_select_components(hnp_rte_t *rte, char *err, size_t errlen);
 /** A daemon: use @p module of plm component @p name, selected before the
  *  runtime existed to learn who the daemon is (hnp_setup_select_plm). */

@@ -210,6 +210,10 @@ int hnp_rte_select_components(hnp_rte_t *rte, char *err, size_t errlen)
     if (rc != HNP_SUCCESS)
         return rc;
     rte->exchange = module;
+    rc = hnp_pmi_base_select(rte->setup->pmi, rte->pmi_wanted, &rte->pmi,
+                             err, errlen);
+    if (rc != HNP_SUCCESS)
+        return rc;
     return select_plm(rte, err, errlen);
 }
 

@@ -14,6 +14,7 @@
 #include "startup.h"
 #include "hnp_static_components.h"
 #include "exchange_base.h"
+#include "pmi_base.h"
 #include "plm_base.h"
 #include "routed_base.h"
 
@@ -205,6 +206,9 @@ int hnp_setup_register_frameworks(hnp_setup_t *setup, char *err,
     if (rc == HNP_SUCCESS)
         rc = hnp_mca_framework_register(setup->mca, &hnp_exchange_framework,
                                         &setup->exchange, err, errlen);
+    if (rc == HNP_SUCCESS)
+        rc = hnp_mca_framework_register(setup->mca, &hnp_pmi_framework,
+                                        &setup->pmi, err, errlen);
     if (rc < 0)
         return rc;
     /* Only now is every name that will ever be registered known. */
@@ -226,7 +230,7 @@ int hnp_setup_init_opts(hnp_setup_t *setup, int *argc, char **argv,
 }
 
 size_t hnp_setup_frameworks(const hnp_setup_t *setup,
-                            hnp_mca_framework_t *out[4])
+                            hnp_mca_framework_t *out[5])
 {
     size_t n = 0;
 
@@ -236,6 +240,8 @@ size_t hnp_setup_frameworks(const hnp_setup_t *setup,
         out[n++] = setup->routed;
     if (setup->exchange != NULL)
         out[n++] = setup->exchange;
+    if (setup->pmi != NULL)
+        out[n++] = setup->pmi;
     out[n] = NULL;
     return n;
 }

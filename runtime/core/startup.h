@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Start-up shared by hnp, hnpd and hnp-info: the parameter sources, the
- * component architecture, and the three frameworks registered (not yet
+ * component architecture, and the frameworks registered (not yet
  * opened: a program opens and selects what it uses).
  */
 #ifndef HNP_SETUP_H
@@ -18,6 +18,7 @@ typedef struct hnp_setup {
     hnp_mca_framework_t *plm;
     hnp_mca_framework_t *routed;
     hnp_mca_framework_t *exchange;
+    hnp_mca_framework_t *pmi;
     hnp_core_params_t core; /**< the runtime core's parameters */
 } hnp_setup_t;
 
@@ -84,9 +85,9 @@ int hnp_setup_select_plm(hnp_setup_t *setup, const char *name,
                          const hnp_plm_module_t **module, char *err,
                          size_t errlen);
 
-/** The three frameworks in a fixed order, for loops (NULL-terminated). */
+/** The frameworks in a fixed order, for loops (NULL-terminated). */
 size_t hnp_setup_frameworks(const hnp_setup_t *setup,
-                            hnp_mca_framework_t *out[4]);
+                            hnp_mca_framework_t *out[5]);
 
 void hnp_setup_fini(hnp_setup_t *setup);
 

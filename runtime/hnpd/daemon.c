@@ -96,12 +96,14 @@ static int place_subtree(const hnp_wire_welcome_t *w, char **names)
     return HNP_SUCCESS;
 }
 
-/* The daemon uses the components the HNP chose, and loads no other. */
-static int take_the_hnps_choices(hnpd_t *d, char *const chosen[3], char *err,
+/* The daemon uses the components the HNP chose, and loads no other; of
+ * pmi, exactly those active in the HNP (none: the framework stays shut). */
+static int take_the_hnps_choices(hnpd_t *d, char *const chosen[4], char *err,
                                  size_t errlen)
 {
     static const char *const frameworks[3] = { "plm", "routed", "exchange" };
     hnp_params_t *params = hnp_mca_params(d->setup->mca);
+    int rc = HNP_SUCCESS;
 
     /* A daemon that asked a plm who it is uses that one. */
     if (d->rte->plm != NULL && strcmp(chosen[0], d->rte->selected[0]) != 0) {
@@ -109,13 +111,19 @@ static int take_the_hnps_choices(hnpd_t *d, char *const chosen[3], char *err,
                     d->rte->selected[0], chosen[0]);
         return HNP_ERR_BAD_PARAM;
     }
-    for (int i = 0; i < 3; i++) {
-        int rc = hnp_param_set(params, frameworks[i], chosen[i],
-                               HNP_PARAM_SRC_FORWARDED, "the HNP's choice",
-                               err, errlen);
-        if (rc != HNP_SUCCESS)
-            return rc;
-    }
+    for (int i = 0; i < 3 && rc == HNP_SUCCESS; i++)
+        rc = hnp_param_set(params, frameworks[i], chosen[i],
+                           HNP_PARAM_SRC_FORWARDED, "the HNP's choice", err,
+                           errlen);
+    const char *pmi = chosen[HNP_WIRE_WELCOME_PMI];
+    if (rc == HNP_SUCCESS && pmi[0] != '\0')
+        rc = hnp_param_set(params, "pmi", pmi, HNP_PARAM_SRC_FORWARDED,
+                           "the HNP's choice", err, errlen);
+    if (rc == HNP_SUCCESS && (d->pmi_wanted = strdup(pmi)) == NULL)
+        rc = HNP_ERR_NOMEM;
+    if (rc != HNP_SUCCESS)
+        return rc;
+    d->rte->pmi_wanted = d->pmi_wanted;
     hnp_mca_load_selected_only(d->setup->mca, true);
     return HNP_SUCCESS;
 }

@@ -10,6 +10,7 @@
 #include "core/daemon_stats.h"
 #include "wire/stats.h"
 #include "procs/odls.h"
+#include "wire/launch.h"
 #include "core/rte.h"
 
 /* Output of one rank's stream, held until a line is complete so that no
@@ -68,10 +69,10 @@ typedef struct hnpd {
     void *topology;                  /* loaded for --bind-to only */
     const struct hnp_bind_ops *bind; /* hwloc's binding, then */
     void *bind_module;               /* its module, when loaded */
-    struct hnp_pmi_server *pmi;      /* the PMI wire protocol, served */
-    char *pmi_mapping;               /* PMI_process_mapping */
-    uint32_t *local_ranks;
+    struct hnpd_pmi *pmi;            /* the job, to the pmi components */
+    char *pmi_root;                  /* this daemon's scratch directory */
     uint32_t stdin_seq;     /* the last chunk received */
+    char *pmi_wanted;       /* the HNP's active pmi components ("a,b") */
 } hnpd_t;
 
 /* daemon.c: joining, phases, the end */
@@ -92,14 +93,22 @@ void hnpd_bind_describe(const hnpd_t *d, uint32_t local_rank, char *buf,
                         size_t len);
 void hnpd_bind_release(hnpd_t *d);
 
-/* pmi.c: the PMI server of this node's processes */
-int hnpd_pmi_start(hnpd_t *d, uint32_t nprocs, const uint32_t *node_of,
-                   char *err, size_t errlen);
-/** A socket for @p rank's PMI, of the job's @p appnum'th program: its end
- *  in *child_fd, and the 4 "NAME=value" variables that tell it so in @p env
- *  (caller frees). */
-int hnpd_pmi_connect(hnpd_t *d, uint32_t rank, int32_t appnum, int *child_fd,
-                     char **env);
+/* pmi.c: the active pmi components, driven through the job */
+/** The job begins here: every active component's job_start. */
+int hnpd_pmi_job_start(hnpd_t *d, const hnp_wire_launch_t *m, char *err,
+                       size_t errlen);
+/** Before @p child's fork: every component's variables and descriptors. */
+int hnpd_pmi_child_setup(hnpd_t *d, const hnp_pmi_child_t *child,
+                         hnp_pmi_fork_t *fork, char *err, size_t errlen);
+void hnpd_pmi_child_started(hnpd_t *d, uint32_t rank, pid_t pid);
+/** A rank was reaped; one that initialized and did not finalize ends the
+ *  job with an error naming it. */
+void hnpd_pmi_child_exited(hnpd_t *d, uint32_t rank, int wait_status,
+                           int exec_errno);
+/** The job is over here: job_end of each, then its scratch directory. */
+void hnpd_pmi_job_end(hnpd_t *d);
+/** The daemon leaves: the job's end if not yet, and the private
+ *  directory. */
 void hnpd_pmi_release(hnpd_t *d);
 
 /* secret.c: the job secret, from @p file (removed once open) or, when

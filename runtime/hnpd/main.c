@@ -211,6 +211,7 @@ static int find_own_path(hnp_rte_t *rte, const char *argv0, char *err,
  */
 static void quick_exit_daemon(hnpd_t *d, hnp_setup_t *setup)
 {
+    hnpd_pmi_release(d); /* nothing may be left in /tmp */
     hnp_rte_finalize(d->rte);
     hnp_mca_close(setup->mca);
     exit(0);
@@ -289,6 +290,7 @@ int main(int argc, char **argv)
     if (rc == 0 && d.clean_end)
         quick_exit_daemon(&d, &setup);
     hnpd_procs_release(&d);
+    free(d.pmi_wanted);
     hnp_rte_timer_destroy(d.exit_timer);
     hnp_rte_timer_destroy(d.drain_timer);
     hnp_rte_destroy(d.rte);

@@ -1,153 +1,252 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * MPI programs find their peers through the PMI wire protocol this daemon
- * serves on a socket handed to each process (PMI_FD). A fence is an
- * all-gather over the selected exchange component: this node's puts travel
- * as one contribution, and every node's come back into the local store.
+ * The daemon's driver of the active pmi components (hnp_pmi.h): at launch
+ * each one's job_start with the whole node map, before each fork each
+ * one's child_setup into the child's one hnp_pmi_fork_t, at each exit
+ * child_exited, and at the job's end job_end, then its scratch directory
+ * goes. Scratch directories live under one directory private to this
+ * daemon ($TMPDIR or /tmp, hnp-USER-PID-XXXXXX), removed on every way out.
  */
 #include "config.h"
 
+#define _XOPEN_SOURCE_EXTENDED 1
+#include <errno.h>
+#include <ftw.h>
+#include <limits.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
-#include "hnp_buffer.h"
 #include "daemon.h"
-#include "pmi/pmi.h"
-#include "wire/pmi_abort.h"
 
-/* All-gather ids of the fences: 0 is the contact exchange of phase 2. */
-#define PMI_FENCE_ID_BASE 1
+struct hnpd_pmi {
+    hnp_pmi_job_t job;
+    char name[64];
+    uint32_t *local_ranks;
+    hnp_pmi_app_t *apps;
+    void *state[HNP_PMI_MAX_ACTIVE];
+    char *tmpdir[HNP_PMI_MAX_ACTIVE];
+    size_t started;          /* modules whose job_start succeeded */
+    bool rte_job;            /* hnp_rte_job_begin() succeeded */
+};
 
-typedef struct pmi_fence {
-    hnpd_t *d;
-    uint32_t seq;
-} pmi_fence_t;
+/* ------------------------------------------------------------ scratch */
 
-static void fence_learned(void *cbdata, hnp_vpid_t vpid, const void *data,
-                          size_t len)
+static int remove_entry(const char *path, const struct stat *st, int type,
+                        struct FTW *ftw)
 {
-    pmi_fence_t *f = cbdata;
-    char err[256] = "";
-
-    if (f->d->pmi == NULL)
-        return;
-    if (hnp_pmi_fence_merge(f->d->pmi, f->seq, data, len, err,
-                            sizeof(err)) != HNP_SUCCESS)
-        hnp_rte_fail(f->d->rte, 1, "node %s: the key-value data of vpid %u in "
-                     "fence %u: %s", f->d->node, vpid, f->seq, err);
+    (void)st;
+    (void)type;
+    (void)ftw;
+    remove(path);
+    return 0;
 }
 
-static void fence_complete(void *cbdata, int status)
+static void remove_tree(const char *path)
 {
-    pmi_fence_t *f = cbdata;
-
-    if (f->d->pmi != NULL)
-        hnp_pmi_fence_complete(f->d->pmi, f->seq, status);
-    free(f);
+    if (path != NULL)
+        nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-static void fence_ready(void *ctx, uint32_t seq, const void *blob, size_t len)
+/* This daemon's private directory, made at the first job that needs it. */
+static int make_root(hnpd_t *d, char *err, size_t errlen)
 {
-    hnpd_t *d = ctx;
-    pmi_fence_t *f = malloc(sizeof(*f));
-    hnp_exchange_callbacks_t cb = { fence_learned, fence_complete, f };
+    const char *base = getenv("TMPDIR");
+    const struct passwd *pw = getpwuid(getuid());
+    char path[PATH_MAX];
 
-    if (f == NULL) {
-        hnp_rte_fail(d->rte, 1, "node %s: out of memory in a PMI fence", d->node);
-        return;
+    if (d->pmi_root != NULL)
+        return HNP_SUCCESS;
+    if (base == NULL || base[0] == '\0')
+        base = "/tmp";
+    if (snprintf(path, sizeof(path), "%s/hnp-%s-%ld-XXXXXX", base,
+                 pw != NULL ? pw->pw_name : "user", (long)getpid()) >=
+            (int)sizeof(path) ||
+        mkdtemp(path) == NULL || (d->pmi_root = strdup(path)) == NULL) {
+        hnp_err_set(err, errlen, "cannot make a private directory under %s: "
+                    "%s", base, strerror(errno));
+        return HNP_ERR_IO;
     }
-    f->d = d;
-    f->seq = seq;
-    if (d->rte->exchange->allgather(d->rte, PMI_FENCE_ID_BASE + seq, blob, len,
-                                    &cb) != HNP_SUCCESS) {
-        free(f);
-        hnp_rte_fail(d->rte, 1, "node %s: cannot start PMI fence %u", d->node,
-                     seq);
+    return HNP_SUCCESS;
+}
+
+static int make_tmpdir(hnpd_t *d, const char *component, char **out,
+                       char *err, size_t errlen)
+{
+    char path[PATH_MAX];
+
+    if (snprintf(path, sizeof(path), "%s/job%u-%s", d->pmi_root, d->jobid,
+                 component) >= (int)sizeof(path) ||
+        mkdir(path, 0700) != 0 || (*out = strdup(path)) == NULL) {
+        hnp_err_set(err, errlen, "cannot make %s: %s", path, strerror(errno));
+        return HNP_ERR_IO;
     }
+    return HNP_SUCCESS;
 }
 
-/* PMI_Abort: the job ends with the process's code and words. */
-static void pmi_abort(void *ctx, uint32_t rank, int exit_code, const char *msg)
-{
-    hnpd_t *d = ctx;
-    hnp_wire_pmi_abort_t req = { .rank = rank, .code = exit_code,
-                                 .words = (char *)msg };
-    hnp_buffer_t buf;
+/* ------------------------------------------------------------ the job */
 
-    hnp_buffer_init(&buf);
-    if (hnp_wire_pmi_abort_pack(&buf, &req) == HNP_SUCCESS)
-        hnp_rte_send(d->rte, 0, HNP_TAG_PMI_ABORT, buf.data, buf.len);
-    hnp_buffer_release(&buf);
+/* The same on every daemon of this hnp run and unlike another run's: a
+ * hash of the HNP's contact (host and port). */
+static uint32_t run_id(const hnpd_t *d)
+{
+    uint32_t h = 2166136261u;
+
+    for (const char *c = d->rte->hnp_uri; c != NULL && *c != '\0'; c++)
+        h = (h ^ (uint8_t)*c) * 16777619u;
+    return h;
 }
 
-static void pmi_client_error(void *ctx, uint32_t rank, int code,
-                             const char *msg)
+static int describe_job(hnpd_t *d, struct hnpd_pmi *p,
+                        const hnp_wire_launch_t *m)
 {
-    hnpd_t *d = ctx;
+    hnp_pmi_job_t *job = &p->job;
+    uint32_t my_node = d->rte->self - 1;
 
-    hnp_rte_fail(d->rte, 1, "rank %u on node %s: PMI: %s (%s)", rank, d->node,
-                 msg != NULL ? msg : "protocol error", hnp_strerror(code));
-}
-
-int hnpd_pmi_start(hnpd_t *d, uint32_t nprocs, const uint32_t *node_of,
-                   char *err, size_t errlen)
-{
-    hnp_pmi_callbacks_t cb = { fence_ready, pmi_abort, pmi_client_error,
-                               NULL, d };
-    char kvsname[64];
-    int rc;
-
-    snprintf(kvsname, sizeof(kvsname), "hnp_job_%u", d->jobid);
-    d->local_ranks = calloc(d->nlocal + 1, sizeof(uint32_t));
-    if (d->local_ranks == NULL)
+    p->local_ranks = calloc(d->nlocal + 1, sizeof(*p->local_ranks));
+    p->apps = calloc(m->napps, sizeof(*p->apps));
+    if (p->local_ranks == NULL || p->apps == NULL)
         return HNP_ERR_NOMEM;
     for (uint32_t i = 0; i < d->nlocal; i++)
-        d->local_ranks[i] = d->procs[i].rank;
-    rc = hnp_pmi_process_mapping(node_of, nprocs, &d->pmi_mapping);
-    if (rc != HNP_SUCCESS)
-        return rc;
-    hnp_pmi_config_t cfg = {
-        .size = nprocs, .kvsname = kvsname,
-        .process_mapping = d->pmi_mapping,
-        .local_ranks = d->local_ranks, .nlocal = d->nlocal,
-        /* a fence's data must fit in one runtime message, with room */
-        .max_fence_bytes = hnp_oob_max_frame(d->rte->oob) / 2,
+        p->local_ranks[i] = d->procs[i].rank;
+    for (uint32_t a = 0; a < m->napps; a++)
+        p->apps[a] = (hnp_pmi_app_t){ m->apps[a].first_rank, m->apps[a].np,
+                                      m->apps[a].argv };
+    snprintf(p->name, sizeof(p->name), "hnp-%08x-%u", run_id(d), m->jobid);
+    *job = (hnp_pmi_job_t){
+        .jobid = m->jobid, .name = p->name, .nprocs = m->nprocs,
+        .universe_size = m->universe_size, .nnodes = m->nnodes,
+        .node_of = m->node_of,
+        .node_names = (const char *const *)m->node_names,
+        .my_node = my_node, .local_ranks = p->local_ranks,
+        .nlocal = d->nlocal, .slots = m->node_slots[my_node],
+        .napps = m->napps, .apps = p->apps,
+        /* a contribution must fit in one runtime message, with room */
+        .max_allgather_bytes = hnp_oob_max_frame(d->rte->oob) / 2,
     };
-    return hnp_pmi_server_create(&d->pmi, d->rte->base, &cfg, &cb, err, errlen);
+    return HNP_SUCCESS;
 }
 
-int hnpd_pmi_connect(hnpd_t *d, uint32_t rank, int32_t appnum, int *child_fd,
-                     char **env)
+/* Module @p i's job_start, in its own scratch directory. */
+static int start_module(hnpd_t *d, struct hnpd_pmi *p, size_t i, char *err,
+                        size_t errlen)
 {
-    int fds[2];
+    const hnp_pmi_active_t *active = &d->rte->pmi;
+    char why[256] = "";
+    int rc = make_tmpdir(d, active->names[i], &p->tmpdir[i], why,
+                         sizeof(why));
+
+    p->job.tmpdir = p->tmpdir[i];
+    p->job.series = (uint32_t)i + 1;
+    if (rc == HNP_SUCCESS)
+        rc = active->modules[i]->job_start(d->rte, &p->job, &p->state[i], why,
+                                           sizeof(why));
+    if (rc != HNP_SUCCESS)
+        hnp_err_set(err, errlen, "pmi component %s: %s", active->names[i],
+                    why[0] != '\0' ? why : hnp_strerror(rc));
+    return rc;
+}
+
+int hnpd_pmi_job_start(hnpd_t *d, const hnp_wire_launch_t *m, char *err,
+                       size_t errlen)
+{
+    struct hnpd_pmi *p;
     int rc;
 
-    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
-        return HNP_ERR_IO;
-    rc = hnp_pmi_server_add_client(d->pmi, fds[0], rank, appnum);
-    if (rc != HNP_SUCCESS) { /* fds[0] is the server's, closed */
-        close(fds[1]);
-        return rc;
+    if (d->rte->pmi.count == 0 || d->nlocal == 0)
+        return HNP_SUCCESS;
+    if ((p = calloc(1, sizeof(*p))) == NULL)
+        return HNP_ERR_NOMEM;
+    d->pmi = p;
+    rc = describe_job(d, p, m);
+    if (rc == HNP_SUCCESS)
+        rc = make_root(d, err, errlen);
+    if (rc == HNP_SUCCESS)
+        rc = hnp_rte_job_begin(d->rte, m->jobid, m->nprocs, m->node_of,
+                               d->nlocal);
+    p->rte_job = rc == HNP_SUCCESS;
+    for (size_t i = 0; rc == HNP_SUCCESS && i < d->rte->pmi.count; i++) {
+        rc = start_module(d, p, i, err, errlen);
+        if (rc == HNP_SUCCESS)
+            p->started = i + 1;
     }
-    rc = hnp_pmi_client_env(d->pmi, rank, fds[1], env);
-    if (rc < 0) { /* else the number of variables */
-        close(fds[1]);
-        return rc;
+    if (rc == HNP_ERR_NOMEM && err[0] == '\0')
+        hnp_err_set(err, errlen, "out of memory");
+    return rc;
+}
+
+int hnpd_pmi_child_setup(hnpd_t *d, const hnp_pmi_child_t *child,
+                         hnp_pmi_fork_t *fork, char *err, size_t errlen)
+{
+    struct hnpd_pmi *p = d->pmi;
+
+    for (size_t i = 0; p != NULL && i < p->started; i++) {
+        char why[256] = "";
+        int rc = d->rte->pmi.modules[i]->child_setup(p->state[i], child, fork,
+                                                     why, sizeof(why));
+        if (rc != HNP_SUCCESS) {
+            hnp_err_set(err, errlen, "pmi component %s: %s",
+                        d->rte->pmi.names[i],
+                        why[0] != '\0' ? why : hnp_strerror(rc));
+            return rc;
+        }
     }
-    *child_fd = fds[1];
     return HNP_SUCCESS;
+}
+
+void hnpd_pmi_child_started(hnpd_t *d, uint32_t rank, pid_t pid)
+{
+    struct hnpd_pmi *p = d->pmi;
+
+    for (size_t i = 0; p != NULL && i < p->started; i++)
+        if (d->rte->pmi.modules[i]->child_started != NULL)
+            d->rte->pmi.modules[i]->child_started(p->state[i], rank, pid);
+}
+
+void hnpd_pmi_child_exited(hnpd_t *d, uint32_t rank, int wait_status,
+                           int exec_errno)
+{
+    struct hnpd_pmi *p = d->pmi;
+
+    if (p == NULL)
+        return;
+    for (size_t i = 0; i < p->started; i++)
+        if (d->rte->pmi.modules[i]->child_exited != NULL)
+            d->rte->pmi.modules[i]->child_exited(p->state[i], rank,
+                                                 wait_status, exec_errno);
+    if (p->rte_job && hnp_rte_proc_unfinalized(d->rte, rank))
+        hnp_rte_fail(d->rte, 1, "rank %u on node %s exited without "
+                     "finalizing (MPI_Init was called, MPI_Finalize was not)",
+                     rank, d->node);
+}
+
+void hnpd_pmi_job_end(hnpd_t *d)
+{
+    struct hnpd_pmi *p = d->pmi;
+
+    if (p == NULL)
+        return;
+    d->pmi = NULL;
+    for (size_t i = p->started; i-- > 0;)
+        d->rte->pmi.modules[i]->job_end(p->state[i]);
+    if (p->rte_job)
+        hnp_rte_job_end(d->rte);
+    for (size_t i = 0; i < HNP_PMI_MAX_ACTIVE; i++) {
+        remove_tree(p->tmpdir[i]);
+        free(p->tmpdir[i]);
+    }
+    free(p->local_ranks);
+    free(p->apps);
+    free(p);
 }
 
 void hnpd_pmi_release(hnpd_t *d)
 {
-    if (d->pmi != NULL)
-        hnp_pmi_server_destroy(d->pmi);
-    d->pmi = NULL;
-    free(d->pmi_mapping);
-    free(d->local_ranks);
-    d->pmi_mapping = NULL;
-    d->local_ranks = NULL;
+    hnpd_pmi_job_end(d);
+    remove_tree(d->pmi_root);
+    free(d->pmi_root);
+    d->pmi_root = NULL;
 }

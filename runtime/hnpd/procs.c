@@ -17,7 +17,7 @@
 
 #include "hnp_buffer.h"
 #include "daemon.h"
-#include "pmi/pmi.h"
+#include "procs/forkenv.h"
 #include "wire/control.h"
 #include "wire/iof.h"
 #include "wire/launch.h"
@@ -149,6 +149,9 @@ static void proc_exited(void *ctx, uint32_t rank, pid_t pid, int wait_status,
     hnpd_t *d = ctx;
 
     report_exit(d, rank, pid, wait_status, exec_errno, NULL);
+    hnpd_pmi_child_exited(d, rank, wait_status, exec_errno);
+    if (hnp_odls_num_alive(d->odls) == 0)
+        hnpd_pmi_job_end(d);
     hnpd_maybe_exit(d);
 }
 
@@ -172,17 +175,23 @@ static bool overridden(const hnp_wire_launch_t *m, const char *entry)
     return false;
 }
 
-/* The environment of one rank: the daemon's, with the job's variables. */
-static char **proc_environment(const hnpd_t *d, const hnp_wire_launch_t *m,
-                               uint32_t rank, uint32_t local_rank,
-                               char **pmi_env)
+static void free_environment(char **env)
+{
+    for (size_t i = 0; env != NULL && env[i] != NULL; i++)
+        free(env[i]);
+    free(env);
+}
+
+/* The daemon's environment with the job's variables (-x): what every rank
+ * starts from. The strings are the caller's to free. */
+static char **job_environment(const hnp_wire_launch_t *m)
 {
     size_t n = 0, k = 0;
     char **env;
 
     while (environ[n] != NULL)
         n++;
-    env = calloc(n + m->nenv + 7 + HNP_PMI_ENV_COUNT, sizeof(*env));
+    env = calloc(n + m->nenv + 1, sizeof(*env));
     if (env == NULL)
         return NULL;
     for (size_t i = 0; i < n; i++)
@@ -190,25 +199,47 @@ static char **proc_environment(const hnpd_t *d, const hnp_wire_launch_t *m,
             env[k++] = strdup(environ[i]);
     for (uint32_t i = 0; i < m->nenv; i++)
         env[k++] = strdup(m->env[i]);
-    for (int i = 0; i < HNP_PMI_ENV_COUNT; i++) {
-        env[k++] = pmi_env[i]; /* handed over */
-        pmi_env[i] = NULL;
-    }
-    if (asprintf(&env[k++], "HNP_RANK=%u", rank) < 0 ||
-        asprintf(&env[k++], "HNP_SIZE=%u", m->nprocs) < 0 ||
-        asprintf(&env[k++], "HNP_LOCAL_RANK=%u", local_rank) < 0 ||
-        asprintf(&env[k++], "HNP_LOCAL_SIZE=%u", d->nlocal) < 0 ||
-        asprintf(&env[k++], "HNP_NODE=%s", d->node) < 0 ||
-        asprintf(&env[k++], "HNP_JOBID=%u", m->jobid) < 0)
-        env[k - 1] = NULL;
+    for (size_t i = 0; i < k; i++)
+        if (env[i] == NULL) {
+            free_environment(env);
+            return NULL;
+        }
     return env;
 }
 
-static void free_environment(char **env)
+static int set_number(hnp_pmi_fork_t *fork, const char *name, uint32_t value)
 {
-    for (size_t i = 0; env != NULL && env[i] != NULL; i++)
-        free(env[i]);
-    free(env);
+    char text[16];
+
+    snprintf(text, sizeof(text), "%u", value);
+    return hnp_pmi_fork_setenv(fork, name, text);
+}
+
+/* What a rank is told of itself, whatever its MPI: hnp's own names, and
+ * those scripts read under Open MPI's mpirun and MPICH's Hydra. */
+static int rank_variables(const hnpd_t *d, const hnp_wire_launch_t *m,
+                          const hnp_pmi_child_t *child, hnp_pmi_fork_t *fork)
+{
+    const struct { const char *name; uint32_t value; } numbers[] = {
+        { "HNP_RANK", child->rank },
+        { "HNP_SIZE", m->nprocs },
+        { "HNP_LOCAL_RANK", child->local_rank },
+        { "HNP_LOCAL_SIZE", d->nlocal },
+        { "HNP_JOBID", m->jobid },
+        { "OMPI_COMM_WORLD_RANK", child->rank },
+        { "OMPI_COMM_WORLD_SIZE", m->nprocs },
+        { "OMPI_COMM_WORLD_LOCAL_RANK", child->local_rank },
+        { "OMPI_COMM_WORLD_LOCAL_SIZE", d->nlocal },
+        { "OMPI_COMM_WORLD_NODE_RANK", child->node_rank },
+        { "MPI_LOCALRANKID", child->local_rank },
+        { "MPI_LOCALNRANKS", d->nlocal },
+    };
+    int rc = hnp_pmi_fork_setenv(fork, "HNP_NODE", d->node);
+
+    for (size_t i = 0; rc == HNP_SUCCESS &&
+                       i < sizeof(numbers) / sizeof(numbers[0]); i++)
+        rc = set_number(fork, numbers[i].name, numbers[i].value);
+    return rc;
 }
 
 /* A working directory that is missing here is the user's mistake: say so,
@@ -248,42 +279,66 @@ static void report_binding(hnpd_t *d, uint32_t rank, uint32_t local_rank)
     hnp_buffer_release(&buf);
 }
 
-static void start_rank(hnpd_t *d, const hnp_wire_launch_t *m, uint32_t rank,
-                       uint32_t local_rank)
+/* The rank's variables, then every pmi component's: a fork spec. */
+static int prepare_rank(hnpd_t *d, const hnp_wire_launch_t *m,
+                        char *const *base, const hnp_pmi_child_t *child,
+                        hnp_pmi_fork_t *fork, char ***env, char *err,
+                        size_t errlen)
 {
-    char *pmi_env[HNP_PMI_ENV_COUNT] = { NULL };
-    int pmi_fd = -1;
+    int rc = rank_variables(d, m, child, fork);
+
+    if (rc == HNP_SUCCESS)
+        rc = hnpd_pmi_child_setup(d, child, fork, err, errlen);
+    else
+        hnp_err_set(err, errlen, "out of memory");
+    if (rc == HNP_SUCCESS && (*env = hnp_fork_environ(fork, base)) == NULL) {
+        hnp_err_set(err, errlen, "out of memory");
+        rc = HNP_ERR_NOMEM;
+    }
+    return rc;
+}
+
+static void start_rank(hnpd_t *d, const hnp_wire_launch_t *m,
+                       char *const *base, uint32_t rank, uint32_t local_rank)
+{
+    const hnp_wire_launch_app_t *app = app_of(m, rank);
+    hnp_pmi_child_t child = {
+        .rank = rank, .local_rank = local_rank, .node_rank = local_rank,
+        .appnum = (uint32_t)(app - m->apps), .app_rank = rank - app->first_rank,
+    };
+    hnp_pmi_fork_t *fork = hnp_fork_create();
+    hnpd_proc_t *p = find_proc(d, rank);
+    char **env = NULL;
+    char err[256] = "";
+    cpu_set_t cpus;
+    size_t nfds = 0;
+    pid_t pid;
 
     if (!check_wdir(d, m, rank))
-        return;
-    if (hnpd_pmi_connect(d, rank, (int32_t)(app_of(m, rank) - m->apps), &pmi_fd,
-                         pmi_env) != HNP_SUCCESS) {
-        hnp_rte_fail(d->rte, 1, "node %s: cannot set up PMI for rank %u",
-                     d->node, rank);
-        return;
+        goto out;
+    if (fork == NULL || prepare_rank(d, m, base, &child, fork, &env, err,
+                                     sizeof(err)) != HNP_SUCCESS) {
+        hnp_rte_fail(d->rte, 1, "node %s: cannot start rank %u: %s", d->node,
+                     rank, err[0] != '\0' ? err : "out of memory");
+        goto out;
     }
-    char **env = proc_environment(d, m, rank, local_rank, pmi_env);
-    hnpd_proc_t *p = find_proc(d, rank);
-    cpu_set_t cpus;
     bool bound = d->topology != NULL &&
                  hnpd_bind_cpuset(d, local_rank, &cpus) == HNP_SUCCESS;
-    hnp_odls_proc_t spec = { rank, app_of(m, rank)->argv, env, m->wdir,
+    const int *fds = hnp_fork_fds(fork, &nfds);
+    hnp_odls_proc_t spec = { rank, app->argv, env, m->wdir,
                              hnpd_stdin_wanted(d, rank) ? &p->in.fd : NULL,
-                             bound ? &cpus : NULL, pmi_fd };
+                             bound ? &cpus : NULL, fds, nfds };
 
     if (bound && m->report_bindings)
         report_binding(d, rank, local_rank);
-    char err[256] = "";
-    pid_t pid;
-
-    if (env == NULL || hnp_odls_launch(d->odls, &spec, &pid, err,
-                                       sizeof(err)) < 0)
+    if (hnp_odls_launch(d->odls, &spec, &pid, err, sizeof(err)) < 0)
         hnp_rte_fail(d->rte, 1, "node %s: cannot start rank %u: %s", d->node,
-                     rank, err[0] != '\0' ? err : "out of memory");
-    free_environment(env);
-    for (int i = 0; i < HNP_PMI_ENV_COUNT; i++)
-        free(pmi_env[i]);
-    close(pmi_fd); /* the process has its own copy */
+                     rank, err);
+    else
+        hnpd_pmi_child_started(d, rank, pid);
+out:
+    free(env);            /* its strings are base's and the fork's */
+    hnp_fork_destroy(fork); /* and with it the daemon's copies of the fds */
 }
 
 static int create_odls(hnpd_t *d)
@@ -307,13 +362,27 @@ static int bind_or_fail(hnpd_t *d)
 
 static int pmi_or_fail(hnpd_t *d, const hnp_wire_launch_t *m)
 {
-    char err[256] = "";
-    int rc = hnpd_pmi_start(d, m->nprocs, m->node_of, err, sizeof(err));
+    char err[512] = "";
+    int rc = hnpd_pmi_job_start(d, m, err, sizeof(err));
 
     if (rc != HNP_SUCCESS)
-        hnp_rte_fail(d->rte, 1, "node %s: cannot serve PMI: %s", d->node,
+        hnp_rte_fail(d->rte, 1, "node %s: %s", d->node,
                      err[0] != '\0' ? err : hnp_strerror(rc));
     return rc;
+}
+
+static void start_ranks(hnpd_t *d, const hnp_wire_launch_t *m)
+{
+    char **base = job_environment(m);
+
+    if (base == NULL) {
+        hnp_rte_fail(d->rte, 1, "node %s: out of memory starting the ranks",
+                     d->node);
+        return;
+    }
+    for (uint32_t i = 0; d->procs != NULL && i < d->nlocal; i++)
+        start_rank(d, m, base, d->procs[i].rank, i);
+    free_environment(base);
 }
 
 static void on_launch(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
@@ -351,8 +420,7 @@ static void on_launch(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
         hnp_wire_launch_clear(&m);
         return;
     }
-    for (uint32_t i = 0; d->procs != NULL && i < d->nlocal; i++)
-        start_rank(d, &m, d->procs[i].rank, i);
+    start_ranks(d, &m);
     hnp_rte_send(rte, 0, HNP_TAG_PROCS_STARTED, NULL, 0);
     hnp_wire_launch_clear(&m);
 }

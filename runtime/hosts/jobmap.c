@@ -185,7 +185,9 @@ static int fill_map(const map_work_t *w, const hnp_nodelist_t *nodes,
             index[i] = map->nnodes++;
     map->node_names = calloc(map->nnodes, sizeof(*map->node_names));
     map->local_size = calloc(map->nnodes, sizeof(*map->local_size));
-    if (map->node_names == NULL || map->local_size == NULL)
+    map->node_slots = calloc(map->nnodes, sizeof(*map->node_slots));
+    if (map->node_names == NULL || map->local_size == NULL ||
+        map->node_slots == NULL)
         goto nomem;
     for (uint32_t i = 0; i < w->nhosts; i++) {
         if (w->count[i] == 0)
@@ -193,7 +195,12 @@ static int fill_map(const map_work_t *w, const hnp_nodelist_t *nodes,
         map->node_names[index[i]] = strdup(nodes->nodes[i].name);
         if (map->node_names[index[i]] == NULL)
             goto nomem;
+        map->node_slots[index[i]] = w->slots[i];
+        if (map->universe_size <= UINT32_MAX - w->slots[i])
+            map->universe_size += w->slots[i];
     }
+    if (map->universe_size < map->nprocs)
+        map->universe_size = map->nprocs;
     for (uint32_t r = 0; r < map->nprocs; r++) {
         uint32_t node = index[map->node_of[r]];
         map->node_of[r] = node;
@@ -235,7 +242,7 @@ int hnp_job_map_build(const hnp_nodelist_t *nodes,
                       char *err, size_t errlen)
 {
     map_work_t w = { 0, NULL, NULL, NULL, 0 };
-    hnp_job_map_t m = { 0, 0, NULL, NULL, NULL, NULL };
+    hnp_job_map_t m = { 0 };
     int rc = check_request(nodes, req, map, err, errlen);
 
     if (rc < 0)
@@ -280,6 +287,7 @@ void hnp_job_map_free(hnp_job_map_t *map)
     free(map->node_of);
     free(map->local_rank);
     free(map->local_size);
+    free(map->node_slots);
     memset(map, 0, sizeof(*map));
 }
 

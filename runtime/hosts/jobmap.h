@@ -32,6 +32,10 @@ typedef struct hnp_job_map {
     uint32_t *node_of;     /**< [nprocs]: node index of each rank */
     uint32_t *local_rank;  /**< [nprocs] */
     uint32_t *local_size;  /**< [nnodes]: processes on each node */
+    uint32_t *node_slots;  /**< [nnodes]: each node's slots (given, or the
+                                default) */
+    uint32_t universe_size; /**< the slots of the nodes used, at least
+                                 nprocs */
 } hnp_job_map_t;
 
 /** Map; errors say how many slots there are when np does not fit. */

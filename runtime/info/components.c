@@ -132,7 +132,7 @@ static void print_framework(const hnp_setup_t *setup, hnp_mca_framework_t *fw,
 
 int hnp_info_print_components(const hnp_setup_t *setup, bool parsable)
 {
-    hnp_mca_framework_t *frameworks[4];
+    hnp_mca_framework_t *frameworks[5];
 
     size_t n = hnp_setup_frameworks(setup, frameworks);
     for (size_t i = 0; i < n; i++)

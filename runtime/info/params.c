@@ -28,7 +28,7 @@ static bool is_all(const char *text)
 
 static bool is_framework(const hnp_setup_t *setup, const char *name)
 {
-    hnp_mca_framework_t *frameworks[4];
+    hnp_mca_framework_t *frameworks[5];
 
     size_t n = hnp_setup_frameworks(setup, frameworks);
     for (size_t i = 0; i < n; i++)
@@ -75,7 +75,7 @@ static void append_name(char *list, size_t len, const char *name)
 static bool component_exists(const hnp_setup_t *setup, const char *fw_name,
                              const char *component, char *names, size_t len)
 {
-    hnp_mca_framework_t *frameworks[4];
+    hnp_mca_framework_t *frameworks[5];
     bool found = false;
 
     append_name(names, len, HNP_INFO_BASE_COMPONENT);
@@ -96,7 +96,7 @@ static bool component_exists(const hnp_setup_t *setup, const char *fw_name,
 static void list_frameworks(const hnp_setup_t *setup, char *names,
                             size_t len)
 {
-    hnp_mca_framework_t *frameworks[4];
+    hnp_mca_framework_t *frameworks[5];
 
     append_name(names, len, HNP_INFO_MCA_FRAMEWORK);
     size_t n = hnp_setup_frameworks(setup, frameworks);

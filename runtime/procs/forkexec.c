@@ -43,7 +43,8 @@ typedef struct exec_plan {
     int fds[3];          /* become 0, 1, 2 */
     int death_signal;
     const cpu_set_t *cpuset; /* NULL: not bound */
-    int keep_fd;             /* > 2: survives exec */
+    const int *keep_fds;     /* each > 2: survives exec */
+    size_t nkeep_fds;
     pid_t parent;
     int report_fd;       /* write end of the errno pipe */
 } exec_plan_t;
@@ -224,7 +225,8 @@ static int plan_build(exec_plan_t *plan, const hnp_forkexec_spec_t *spec,
     plan->fds[2] = spec->stderr_fd;
     plan->death_signal = spec->death_signal;
     plan->cpuset = spec->cpuset;
-    plan->keep_fd = spec->keep_fd;
+    plan->keep_fds = spec->keep_fds;
+    plan->nkeep_fds = spec->nkeep_fds;
     plan->parent = getpid();
     plan->candidates = exec_candidates(spec->argv, plan->env);
     plan->sh_argv = calloc(argc + 2, sizeof(char *));
@@ -317,9 +319,10 @@ static void __attribute__((noreturn)) child_exec(const exec_plan_t *plan)
     /* Only 0, 1 and 2 are the program's business; a descriptor some other
      * part of the process forgot to mark close-on-exec stays here. */
     (void)syscall(SYS_close_range, 3U, ~0U, CLOSE_RANGE_CLOEXEC);
-    /* ...except the one the program is told about (PMI_FD). */
-    if (plan->keep_fd > 2 && fcntl(plan->keep_fd, F_SETFD, 0) != 0)
-        child_fail(plan, errno);
+    /* ...except those the program is told about (PMI_FD, ...). */
+    for (size_t i = 0; i < plan->nkeep_fds; i++)
+        if (plan->keep_fds[i] > 2 && fcntl(plan->keep_fds[i], F_SETFD, 0) != 0)
+            child_fail(plan, errno);
     if (plan->wdir != NULL && chdir(plan->wdir) != 0)
         child_fail(plan, errno);
     if (plan->cpuset != NULL &&

@@ -31,8 +31,9 @@ typedef struct hnp_forkexec_spec {
     int stderr_fd;
     int death_signal;    /**< sent to the child when we die; 0: none */
     const cpu_set_t *cpuset; /**< bind the child to these CPUs; NULL: no */
-    int keep_fd;         /**< > 2: left open across exec, same number
-                              (a PMI socket); 0: none */
+    const int *keep_fds; /**< [nkeep_fds], each > 2: left open across
+                              exec, same numbers (the pmi components') */
+    size_t nkeep_fds;
 } hnp_forkexec_spec_t;
 
 /**

@@ -31,8 +31,10 @@ typedef struct hnp_odls_proc {
      *  who owns it from then on. */
     int *stdin_writer;
     const cpu_set_t *cpuset; /**< bind to these CPUs; NULL: not bound */
-    int keep_fd;         /**< > 2: a descriptor the process inherits as
-                              it is (its PMI socket); 0: none */
+    const int *keep_fds; /**< [nkeep_fds], each > 2: descriptors the
+                              process inherits as they are (the pmi
+                              components'); the caller still owns them */
+    size_t nkeep_fds;
 } hnp_odls_proc_t;
 
 enum { HNP_STDOUT = 1, HNP_STDERR = 2 };

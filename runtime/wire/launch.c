@@ -22,6 +22,11 @@ int hnp_wire_launch_pack(hnp_buffer_t *buf, const hnp_wire_launch_t *m)
     hnp_pack_u32(buf, m->nnodes);
     for (uint32_t r = 0; r < m->nprocs; r++)
         hnp_pack_u32(buf, m->node_of[r]);
+    for (uint32_t n = 0; n < m->nnodes; n++) {
+        hnp_pack_string(buf, m->node_names[n]);
+        hnp_pack_u32(buf, m->node_slots[n]);
+    }
+    hnp_pack_u32(buf, m->universe_size);
     hnp_pack_string(buf, m->wdir);
     hnp_pack_u32(buf, m->nenv);
     pack_strings(buf, m->env, m->nenv);
@@ -82,6 +87,29 @@ static int unpack_node_of(hnp_reader_t *rd, hnp_wire_launch_t *m)
     return hnp_reader_status(rd);
 }
 
+/* A node takes at least 8 bytes: its name's length and its slots. */
+static int unpack_nodes(hnp_reader_t *rd, hnp_wire_launch_t *m)
+{
+    if (!count_fits(rd, m->nnodes, 8))
+        return HNP_ERR_TRUNCATED;
+    m->node_names = calloc((size_t)m->nnodes + 1, sizeof(*m->node_names));
+    m->node_slots = calloc((size_t)m->nnodes + 1, sizeof(*m->node_slots));
+    if (m->node_names == NULL || m->node_slots == NULL)
+        return HNP_ERR_NOMEM;
+    for (uint32_t n = 0; n < m->nnodes; n++) {
+        m->node_names[n] = hnp_unpack_string(rd);
+        m->node_slots[n] = hnp_unpack_u32(rd);
+    }
+    m->universe_size = hnp_unpack_u32(rd);
+    if (hnp_reader_status(rd) != HNP_SUCCESS)
+        return hnp_reader_status(rd);
+    /* Every rank's node must be one of them. */
+    for (uint32_t r = 0; r < m->nprocs; r++)
+        if (m->node_of[r] >= m->nnodes)
+            return HNP_ERR_BAD_PARAM;
+    return HNP_SUCCESS;
+}
+
 /* An app takes at least 16 bytes: three counts and one string. */
 static int unpack_apps(hnp_reader_t *rd, hnp_wire_launch_t *m)
 {
@@ -118,6 +146,8 @@ int hnp_wire_launch_unpack(hnp_reader_t *rd, hnp_wire_launch_t *m)
     m->nprocs = hnp_unpack_u32(rd);
     m->nnodes = hnp_unpack_u32(rd);
     rc = unpack_node_of(rd, m);
+    if (rc == HNP_SUCCESS)
+        rc = unpack_nodes(rd, m);
     if (rc == HNP_SUCCESS) {
         m->wdir = hnp_unpack_string(rd);
         m->nenv = hnp_unpack_u32(rd);
@@ -141,6 +171,9 @@ void hnp_wire_launch_clear(hnp_wire_launch_t *m)
     free(m->apps);
     free_strings(m->env, m->nenv);
     free(m->node_of);
+    if (m->node_names != NULL)
+        free_strings(m->node_names, m->nnodes);
+    free(m->node_slots);
     free(m->wdir);
     memset(m, 0, sizeof(*m));
 }

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The launch message (HNP_TAG_LAUNCH, in a broadcast): phase 3. Where every
- * rank of the job runs, what each app context runs, and how (environment,
+ * rank of the job runs, every node's name and slots (the pmi components
+ * need the whole node map, a daemon knows only its subtree's), what each app context runs, and how (environment,
  * directory, binding, who gets stdin). Every daemon starts the ranks of its
  * own node from it.
  *
  *   jobid u32 | nprocs u32 | nnodes u32 | nprocs x node u32 |
+ *   nnodes x (name string | slots u32) | universe_size u32 |
  *   wdir string | nenv u32 | nenv x "NAME=value" string |
  *   bind_to u8 | report_bindings u8 | stdin_target i32 |
  *   napps u32 | napps x (first_rank u32 | np u32 | argc u32 |
@@ -33,6 +35,9 @@ typedef struct hnp_wire_launch {
     uint32_t nprocs;
     uint32_t nnodes;
     uint32_t *node_of;     /**< [nprocs]: the node index of each rank */
+    char **node_names;     /**< [nnodes], NULL-terminated once unpacked */
+    uint32_t *node_slots;  /**< [nnodes] */
+    uint32_t universe_size; /**< the job's slots */
     char *wdir;            /**< "" (or NULL when packing): the daemon's own */
     uint32_t nenv;
     char **env;            /**< [nenv], NULL-terminated once unpacked */

@@ -23,7 +23,7 @@
 
 #include "fuzz_target.h"
 #include "hnp_errors.h"
-#include "pmi/internal.h"
+#include "pmi/simple/internal.h"
 
 #define ERRLEN 256
 

@@ -89,7 +89,8 @@ count_files() {
 target_sources() {
     echo "$top_srcdir/tests/fuzz/fuzz_$1.c $top_srcdir/runtime/wire/buffer.c" \
          "$top_srcdir/runtime/wire/frame.c $top_srcdir/framework/errors.c" \
-         "$top_srcdir/runtime/pmi/parse.c $top_srcdir/runtime/pmi/kvs.c"
+         "$top_srcdir/components/pmi/simple/parse.c" \
+         "$top_srcdir/components/pmi/simple/kvs.c"
 }
 for t in $TARGETS; do
     # shellcheck disable=SC2046,SC2086 # the flags and sources are lists
@@ -97,6 +98,7 @@ for t in $TARGETS; do
             -I"$top_builddir" -I"$top_srcdir/framework" \
             -I"$top_srcdir/runtime" -I"$top_srcdir/runtime/wire" \
             -I"$top_srcdir/runtime/core" -I"$top_srcdir/tests/fuzz" \
+            -I"$top_srcdir/components" \
             -o "$tmp/fuzz_$t" $(target_sources "$t") >"$tmp/build-$t.log" 2>&1
     then
         cat "$tmp/build-$t.log"

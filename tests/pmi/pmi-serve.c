@@ -52,11 +52,14 @@
 #include "procs/children.h"
 #include "hnp_errors.h"
 #include "hnp_log.h"
-#include "pmi/pmi.h"
+#include "pmi/simple/server.h"
+#include "rte.h"
 
 extern char **environ;
 
 typedef struct job {
+    hnp_setup_t setup;
+    hnp_rte_t *rte;          /* the event loop the server watches on */
     struct event_base *base;
     hnp_children_t *children;
     hnp_pmi_server_t *srv;
@@ -183,8 +186,9 @@ static int launch(job_t *job, char **argv)
 
 static int setup_server(job_t *job)
 {
-    hnp_pmi_callbacks_t cb = { on_fence_ready, on_abort, on_client_error,
-                               NULL, job };
+    hnp_pmi_callbacks_t cb = { .fence_ready = on_fence_ready,
+                               .abort = on_abort,
+                               .client_error = on_client_error, .ctx = job };
     uint32_t *ranks = calloc(job->size, sizeof(*ranks));
     char kvsname[64], *mapping = NULL, err[256];
     int rc = ranks != NULL ? HNP_SUCCESS : HNP_ERR_NOMEM;
@@ -203,7 +207,7 @@ static int setup_server(job_t *job)
                              .process_mapping = mapping,
                              .local_ranks = ranks, .nlocal = job->size };
     if (rc == HNP_SUCCESS)
-        rc = hnp_pmi_server_create(&job->srv, job->base, &cfg, &cb, err,
+        rc = hnp_pmi_server_create(&job->srv, job->rte, &cfg, &cb, err,
                                    sizeof(err));
     if (rc != HNP_SUCCESS)
         fprintf(stderr, "pmi-serve: %s\n", hnp_strerror(rc));
@@ -239,10 +243,13 @@ int main(int argc, char **argv)
     if (optind >= argc)
         return usage();
     signal(SIGPIPE, SIG_IGN);
-    job.base = event_base_new();
+    char err[256];
+    if (hnp_rte_create(&job.rte, &job.setup, false, 1, err, sizeof(err)) != 0)
+        return 1;
+    job.base = job.rte->base;
     job.pids = calloc(job.size, sizeof(*job.pids));
-    if (job.base == NULL || job.pids == NULL ||
-        hnp_children_create(&job.children, job.base) != 0 ||
+    if (job.pids == NULL ||
+        (job.children = job.rte->children) == NULL ||
         setup_server(&job) != 0)
         return 1;
     timer = evtimer_new(job.base, on_timeout, &job);
@@ -253,8 +260,7 @@ int main(int argc, char **argv)
         event_base_dispatch(job.base);
     hnp_pmi_server_destroy(job.srv);
     event_free(timer);
-    hnp_children_destroy(job.children);
-    event_base_free(job.base);
+    hnp_rte_destroy(job.rte);
     free(job.pids);
     return job.status;
 }

@@ -176,7 +176,7 @@ static int teardown(void **state)
 static pid_t launch(fixture_t *f, uint32_t rank, char *const *argv,
                     char *const *env, const char *wdir)
 {
-    hnp_odls_proc_t proc = { rank, argv, env != NULL ? env : environ, wdir, NULL, NULL, 0 };
+    hnp_odls_proc_t proc = { rank, argv, env != NULL ? env : environ, wdir, NULL, NULL, NULL, 0 };
     char err[256] = "";
     pid_t pid = 0;
     int rc = hnp_odls_launch(f->odls, &proc, &pid, err, sizeof(err));
@@ -390,7 +390,7 @@ static void test_stdin_pipe(void **state)
 {
     fixture_t *f = *state;
     int writer = -1;
-    hnp_odls_proc_t proc = { 0, SH("cat; echo end"), environ, NULL, &writer, NULL, 0 };
+    hnp_odls_proc_t proc = { 0, SH("cat; echo end"), environ, NULL, &writer, NULL, NULL, 0 };
     char err[256] = "";
 
     assert_true(hnp_odls_launch(f->odls, &proc, NULL, err, sizeof(err)) > 0);
@@ -462,7 +462,7 @@ static void test_daemon_without_stdio(void **state)
     for (int i = 0; i < 3; i++)
         close(i);
     hnp_odls_proc_t proc = { 0, SH("echo out; echo err >&2; cat"), environ,
-                             NULL, NULL, NULL, 0 };
+                             NULL, NULL, NULL, NULL, 0 };
     int rc = hnp_odls_launch(f->odls, &proc, NULL, NULL, 0);
     for (int i = 0; i < 3; i++) {
         dup2(saved[i], i);
@@ -596,7 +596,7 @@ static void test_bad_arguments(void **state)
 {
     fixture_t *f = *state;
     char err[128] = "";
-    hnp_odls_proc_t proc = { 0, (char *const[]){ NULL }, environ, NULL, NULL, NULL, 0 };
+    hnp_odls_proc_t proc = { 0, (char *const[]){ NULL }, environ, NULL, NULL, NULL, NULL, 0 };
 
     assert_int_equal(hnp_odls_launch(f->odls, &proc, NULL, err, sizeof(err)),
                      HNP_ERR_BAD_PARAM);
@@ -636,7 +636,7 @@ static void __attribute__((noreturn)) daemon_helper(int report_fd)
     hnp_odls_t *odls = NULL;
     hnp_odls_callbacks_t cb = { quiet_output, NULL, NULL };
     hnp_odls_proc_t proc = { 0, (char *const[]){ "sleep", "60", NULL },
-                             environ, NULL, NULL, NULL, 0 };
+                             environ, NULL, NULL, NULL, NULL, 0 };
     pid_t pid = -1;
 
     alarm(30);

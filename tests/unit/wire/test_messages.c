@@ -194,10 +194,15 @@ static bool equal_launch(const void *a, const void *b)
         x->nenv != y->nenv || x->bind_to != y->bind_to ||
         x->report_bindings != y->report_bindings ||
         x->stdin_target != y->stdin_target || x->napps != y->napps ||
-        !same_strings(x->env, y->env, x->nenv))
+        x->universe_size != y->universe_size ||
+        !same_strings(x->env, y->env, x->nenv) ||
+        !same_strings(x->node_names, y->node_names, x->nnodes))
         return false;
     for (uint32_t r = 0; r < x->nprocs; r++)
         if (x->node_of[r] != y->node_of[r])
+            return false;
+    for (uint32_t n = 0; n < x->nnodes; n++)
+        if (x->node_slots[n] != y->node_slots[n])
             return false;
     for (uint32_t i = 0; i < x->napps; i++) {
         const hnp_wire_launch_app_t *p = &x->apps[i], *q = &y->apps[i];
@@ -554,7 +559,7 @@ static void test_welcome(void **state)
     hnp_wire_welcome_t full = {
         .nprocs = 10, .hnp_uri = "tcp://head:1", .params = params,
         .params_len = sizeof(params),
-        .components = { "prsh", "radix", "flood" },
+        .components = { "prsh", "radix", "flood", "simple,pmix" },
         .nsubtree = 4, .subtree = nodes,
     };
     hnp_wire_welcome_t bare = { .nprocs = UINT32_MAX, .nsubtree = 1,
@@ -565,18 +570,18 @@ static void test_welcome(void **state)
     check_message(&welcome_codec, &bare);
 }
 
-/* The order of the fields, the three components's above all: plm,
- * routed, exchange. */
+/* The order of the fields, the components' above all: plm, routed,
+ * exchange, pmi. */
 static void test_welcome_layout(void **state)
 {
     hnp_wire_welcome_node_t node = { 1, "n1" };
     hnp_wire_welcome_t w = {
         .nprocs = 2, .hnp_uri = "u", .params = "P", .params_len = 1,
-        .components = { "a", "bb", "" }, .nsubtree = 1, .subtree = &node,
+        .components = { "a", "bb", "", "ccc" }, .nsubtree = 1, .subtree = &node,
     };
     static const uint8_t golden[] = {
         U32(2), U32(1), 'u', U32(1), 'P',
-        U32(1), 'a', U32(2), 'b', 'b', U32(0),
+        U32(1), 'a', U32(2), 'b', 'b', U32(0), U32(3), 'c', 'c', 'c',
         U32(1), U32(1), U32(2), 'n', '1',
     };
 
@@ -587,11 +592,11 @@ static void test_welcome_layout(void **state)
 static void test_welcome_refuses_a_subtree_outside_the_job(void **state)
 {
     static const uint8_t outside[] = {
-        U32(2), U32(0), U32(0), U32(0), U32(0), U32(0),
+        U32(2), U32(0), U32(0), U32(0), U32(0), U32(0), U32(0),
         U32(2), U32(1), U32(0), U32(2), U32(0), /* vpid 2 of 2 */
     };
     static const uint8_t huge_count[] = {
-        U32(2), U32(0), U32(0), U32(0), U32(0), U32(0),
+        U32(2), U32(0), U32(0), U32(0), U32(0), U32(0), U32(0),
         U32(0x40000000), U32(1), U32(0),
     };
 
@@ -618,13 +623,16 @@ static void test_xcast(void **state)
 
 static void test_launch(void **state)
 {
-    uint32_t node_of[] = { 0, 0, 1, 2, UINT32_MAX };
+    uint32_t node_of[] = { 0, 0, 1, 2, 2 };
+    char *names[] = { "n0", "", "node-with-a-long-name.cluster" };
+    uint32_t slots[] = { 2, 0, UINT32_MAX };
     char *env[] = { "A=1", "", "PATH=/usr/bin:/bin" };
     char *argv0[] = { "/bin/true" };
     char *argv1[] = { "./app", "", "--flag=x y" };
     hnp_wire_launch_app_t apps[] = { { 0, 2, 1, argv0 }, { 2, 3, 3, argv1 } };
     hnp_wire_launch_t full = {
         .jobid = 1, .nprocs = 5, .nnodes = 3, .node_of = node_of,
+        .node_names = names, .node_slots = slots, .universe_size = 7,
         .wdir = "/scratch/run", .nenv = 3, .env = env, .bind_to = 1,
         .report_bindings = 1, .stdin_target = HNP_STDIN_ALL, .napps = 2,
         .apps = apps,
@@ -642,17 +650,21 @@ static void test_launch(void **state)
 static void test_launch_layout(void **state)
 {
     uint32_t node_of[] = { 0, 1 };
+    char *names[] = { "a", "bc" };
+    uint32_t slots[] = { 4, 5 };
     char *env[] = { "A=1" };
     char *argv[] = { "x", "-v" };
     hnp_wire_launch_app_t app = { 0, 2, 2, argv };
     hnp_wire_launch_t m = {
         .jobid = 1, .nprocs = 2, .nnodes = 2, .node_of = node_of,
+        .node_names = names, .node_slots = slots, .universe_size = 9,
         .wdir = "/w", .nenv = 1, .env = env, .bind_to = 1,
         .report_bindings = 0, .stdin_target = HNP_STDIN_NONE, .napps = 1,
         .apps = &app,
     };
     static const uint8_t golden[] = {
         U32(1), U32(2), U32(2), U32(0), U32(1),
+        U32(1), 'a', U32(4), U32(2), 'b', 'c', U32(5), U32(9),
         U32(2), '/', 'w', U32(1), U32(3), 'A', '=', '1',
         1, 0, 0xff, 0xff, 0xff, 0xff,
         U32(1), U32(0), U32(2), U32(2), U32(1), 'x', U32(2), '-', 'v',
@@ -667,24 +679,34 @@ static void test_launch_layout(void **state)
 static void test_launch_refusals(void **state)
 {
     static const uint8_t no_app[] = {
-        U32(1), U32(0), U32(0), U32(0), U32(0), 0, 0, U32(0), U32(0),
+        U32(1), U32(0), U32(0), U32(0), U32(0), U32(0), 0, 0, U32(0), U32(0),
     };
     static const uint8_t no_program[] = {
-        U32(1), U32(0), U32(0), U32(0), U32(0), 0, 0, U32(0),
+        U32(1), U32(0), U32(0), U32(0), U32(0), U32(0), 0, 0, U32(0),
         U32(1), U32(0), U32(0), U32(0), U32(0),
     };
     static const uint8_t huge_nprocs[] = {
         U32(1), U32(0x40000000), U32(1), U32(0), U32(0), U32(0),
     };
+    static const uint8_t huge_nnodes[] = {
+        U32(1), U32(0), U32(0x40000000), U32(0), U32(0), U32(0),
+    };
+    /* rank 0 on node 1 of 1 */
+    static const uint8_t node_outside[] = {
+        U32(1), U32(1), U32(1), U32(1), U32(1), 'a', U32(1), U32(1),
+        U32(0), U32(0), 0, 0, U32(0), U32(1), U32(0), U32(1), U32(1),
+        U32(1), 'x',
+    };
     static const uint8_t huge_env[] = {
-        U32(1), U32(0), U32(0), U32(0), U32(0xffffffff), U32(0), U32(0),
+        U32(1), U32(0), U32(0), U32(0), U32(0), U32(0xffffffff), U32(0),
+        U32(0),
     };
     static const uint8_t huge_napps[] = {
-        U32(1), U32(0), U32(0), U32(0), U32(0), 0, 0, U32(0),
+        U32(1), U32(0), U32(0), U32(0), U32(0), U32(0), 0, 0, U32(0),
         U32(0x10000000), U32(0), U32(0), U32(1), U32(0),
     };
     static const uint8_t huge_argc[] = {
-        U32(1), U32(0), U32(0), U32(0), U32(0), 0, 0, U32(0),
+        U32(1), U32(0), U32(0), U32(0), U32(0), U32(0), 0, 0, U32(0),
         U32(1), U32(0), U32(0), U32(0x7fffffff), U32(0),
     };
 
@@ -694,6 +716,10 @@ static void test_launch_refusals(void **state)
                   HNP_ERR_BAD_PARAM);
     check_refused(&launch_codec, huge_nprocs, sizeof(huge_nprocs),
                   HNP_ERR_TRUNCATED);
+    check_refused(&launch_codec, huge_nnodes, sizeof(huge_nnodes),
+                  HNP_ERR_TRUNCATED);
+    check_refused(&launch_codec, node_outside, sizeof(node_outside),
+                  HNP_ERR_BAD_PARAM);
     check_refused(&launch_codec, huge_env, sizeof(huge_env),
                   HNP_ERR_TRUNCATED);
     check_refused(&launch_codec, huge_napps, sizeof(huge_napps),

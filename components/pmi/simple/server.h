@@ -5,9 +5,9 @@
  * to their process manager ("simple" PMI-1, and PMI-2 when the library
  * asks), over one socket per process.
  *
- * The daemon makes a socketpair per process, passes one end to the process
- * (see hnp_pmi_client_env()) and hands the other to the server with
- * hnp_pmi_server_add_client(). The server reads, parses and answers on the
+ * The component (pmi_simple_module.c) makes a socketpair per process,
+ * passes one end to the process (see hnp_pmi_client_env()) and hands the
+ * other to the server with hnp_pmi_server_add_client(). The server reads, parses and answers on the
  * daemon's event loop; what needs the rest of the job goes through the
  * callbacks:
  *
@@ -20,8 +20,8 @@
  *    server answers the waiting processes and serves gets from the merged
  *    store. The blob maps directly onto the exchange callbacks: learned()
  *    -> hnp_pmi_fence_merge(), complete() -> hnp_pmi_fence_complete().
- *  - abort requests, finalize notices and misbehaving clients are reported
- *    with the process's rank.
+ *  - init and finalize of a process, abort requests, spawn requests and
+ *    misbehaving clients are reported with the process's rank.
  *
  * A put is visible to the node's own processes at once and to the other
  * nodes' after the next fence; a get of a key nobody has is answered "not
@@ -65,14 +65,14 @@
  *    fit fails the fence (its processes get an error answer, the daemon a
  *    client_error with HNP_ERR_TRUNCATED).
  */
-#ifndef HNP_PMI_H
-#define HNP_PMI_H
+#ifndef HNP_PMI_SIMPLE_SERVER_H
+#define HNP_PMI_SIMPLE_SERVER_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-struct event_base;
+struct hnp_rte;
 
 #define HNP_PMI_KVSNAME_MAX 256     /**< advertised kvsname_max (with NUL) */
 #define HNP_PMI_KEY_MAX 64          /**< longest key, in characters */
@@ -114,25 +114,31 @@ typedef struct hnp_pmi_callbacks {
                         size_t len);
     /** @p rank asked to abort the job (PMI_Abort / PMI2_Abort). */
     void (*abort)(void *ctx, uint32_t rank, int exit_code, const char *msg);
-    /** @p rank broke the protocol (its connection is then closed), closed
-     *  the connection between init and finalize, or its node's fence could
-     *  not be shipped (see Limits). @p code is HNP_ERR_*. */
+    /** @p rank broke the protocol (its connection is then closed), or its
+     *  node's fence could not be shipped (see Limits). @p code is
+     *  HNP_ERR_*. (A process that closes between init and finalize is
+     *  not an error here: the runtime reports it when it exits.) */
     void (*client_error)(void *ctx, uint32_t rank, int code,
                          const char *msg);
+    /** @p rank initialized PMI (it was answered), once (may be NULL). */
+    void (*initialized)(void *ctx, uint32_t rank);
     /** @p rank finalized PMI (it was answered). */
     void (*finalized)(void *ctx, uint32_t rank);
+    /** @p rank asked to spawn processes; it was answered with an error
+     *  (may be NULL). */
+    void (*spawn)(void *ctx, uint32_t rank);
     void *ctx;
 } hnp_pmi_callbacks_t;
 
 /**
- * Create a server on @p base. Fails with HNP_ERR_BAD_PARAM (and a message
- * in @p err) for a config it cannot serve: no kvs name, one too long or
+ * Create a server on the event loop of @p rte (hnp_rte_fd_watch_create()).
+ * Fails with HNP_ERR_BAD_PARAM (and a message in @p err) for a config it cannot serve: no kvs name, one too long or
  * with blanks, a size of 0, no local rank, local ranks out of range or
  * repeated, no fence_ready. Fences are numbered from 0. (A node without
  * processes needs no server; its part of each fence is the empty blob,
  * four zero bytes.)
  */
-int hnp_pmi_server_create(hnp_pmi_server_t **out, struct event_base *base,
+int hnp_pmi_server_create(hnp_pmi_server_t **out, struct hnp_rte *rte,
                           const hnp_pmi_config_t *cfg,
                           const hnp_pmi_callbacks_t *cb, char *err,
                           size_t errlen);
@@ -183,4 +189,4 @@ int hnp_pmi_client_env(const hnp_pmi_server_t *srv, uint32_t rank, int fd,
 int hnp_pmi_process_mapping(const uint32_t *node_of_rank, uint32_t nranks,
                             char **out);
 
-#endif /* HNP_PMI_H */
+#endif /* HNP_PMI_SIMPLE_SERVER_H */

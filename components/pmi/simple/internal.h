@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Inside the PMI server (runtime/pmi*.c): the wire codec, the key-value
+ * Inside the PMI server (components/pmi/simple): the wire codec, the key-value
  * store, and the server's and connections' state shared by the connection
  * code (server.c) and the command handlers (commands.c). The unit
  * and fuzz tests use the codec and the store directly; the daemon uses
@@ -15,7 +15,7 @@
 
 #include "hnp_buffer.h"
 #include "hnp_log.h"
-#include "pmi.h"
+#include "server.h"
 
 /* ------------------------------------------------------------ wire codec */
 
@@ -125,15 +125,18 @@ typedef enum pmi_client_wait {
     PMI_WAIT_NODEATTR,  /* info-getnodeattr wait=TRUE, until it is put */
 } pmi_client_wait_t;
 
-struct event;
 struct evbuffer;
+struct hnp_rte_fd_watch;
+struct hnp_rte_timer;
 
 typedef struct pmi_client {
     hnp_pmi_server_t *srv;
     uint32_t rank;
     int32_t appnum;     /* its program in an MPMD job, from 0 */
     int fd;
-    struct event *ev_read, *ev_write;
+    struct hnp_rte_fd_watch *rd, *wr; /* while reading, while output
+                                         waits */
+    struct hnp_rte_timer *resume;     /* a resumed connection's first turn */
     struct evbuffer *in;
     hnp_buffer_t out;
     size_t out_sent;
@@ -149,7 +152,7 @@ typedef struct pmi_client {
 } pmi_client_t;
 
 struct hnp_pmi_server {
-    struct event_base *base;
+    struct hnp_rte *rte;
     hnp_pmi_callbacks_t cb;
     hnp_log_stream_t *log;
     uint32_t size, universe_size;

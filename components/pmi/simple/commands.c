@@ -100,6 +100,24 @@ static const char *check_put(hnp_pmi_kvs_t *kvs, const hnp_pmi_pair_t *key,
     return NULL;
 }
 
+/* The process's library is up (answered init): told once. */
+static void client_initialized(pmi_client_t *c)
+{
+    if (c->initialized)
+        return;
+    c->initialized = true;
+    if (c->srv->cb.initialized != NULL)
+        c->srv->cb.initialized(c->srv->cb.ctx, c->rank);
+}
+
+/* Spawn is a later step: the process gets its error answer, the daemon a
+ * word with the rank so that hnp says why. */
+static void client_asked_spawn(pmi_client_t *c)
+{
+    if (c->srv->cb.spawn != NULL)
+        c->srv->cb.spawn(c->srv->cb.ctx, c->rank);
+}
+
 /* PMI-1's finalize_ack has no fields; PMI-2's answer has rc. */
 static void finalize_client(pmi_client_t *c, const hnp_pmi_msg_t *req)
 {
@@ -153,8 +171,8 @@ static void v1_init(pmi_client_t *c, const hnp_pmi_msg_t *req)
     /* A PMI-2 client opens in PMI-1 and goes on in PMI-2 (fullinit). */
     if (v2)
         c->wire = HNP_PMI_WIRE_V2;
-    else
-        c->initialized = ok;
+    else if (ok)
+        client_initialized(c);
 }
 
 /* The start-up of clients given PMI_ID instead of PMI_RANK: the server
@@ -290,6 +308,7 @@ static void v1_spawn(pmi_client_t *c, const hnp_pmi_msg_t *req)
     hnp_pmi_reply_add_int(&r, "rc", -1);
     hnp_pmi_reply_add_str(&r, "msg", "spawn_is_not_supported");
     pmi_reply_end(c, &r);
+    client_asked_spawn(c);
 }
 
 static const command_t v1_commands[] = {
@@ -341,8 +360,8 @@ static void v2_init(pmi_client_t *c, const hnp_pmi_msg_t *req)
     hnp_pmi_reply_add_str(&r, "pmi-subversion", "0");
     if (!ok)
         hnp_pmi_reply_add_str(&r, "errmsg", "hnp speaks PMI version 2.0");
-    if (pmi_reply_end(c, &r))
-        c->initialized = ok;
+    if (pmi_reply_end(c, &r) && ok)
+        client_initialized(c);
 }
 
 static void v2_fullinit(pmi_client_t *c, const hnp_pmi_msg_t *req)
@@ -363,7 +382,7 @@ static void v2_fullinit(pmi_client_t *c, const hnp_pmi_msg_t *req)
     hnp_pmi_reply_add_str(&r, "debugged", "FALSE");
     hnp_pmi_reply_add_str(&r, "pmiverbose", "FALSE");
     if (pmi_reply_end(c, &r))
-        c->initialized = true;
+        client_initialized(c);
 }
 
 static void v2_job_getid(pmi_client_t *c, const hnp_pmi_msg_t *req)
@@ -513,6 +532,8 @@ static void v2_unsupported(pmi_client_t *c, const hnp_pmi_msg_t *req)
     snprintf(why, sizeof(why), "%.*s is not supported by hnp",
              HNP_PMI_KEY_MAX, req->cmd);
     reply_rc(c, thrid_of(req), reply, -1, why);
+    if (strcmp(req->cmd, "spawn") == 0)
+        client_asked_spawn(c);
 }
 
 /* ------------------------------------------------------------ dispatch */

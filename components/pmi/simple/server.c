@@ -36,10 +36,10 @@
 #include <unistd.h>
 
 #include <event2/buffer.h>
-#include <event2/event.h>
 
 #include "hnp_errors.h"
 #include "hnp_log.h"
+#include "hnp_rte.h"
 #include "internal.h"
 
 #define READ_CHUNK 65536
@@ -65,6 +65,34 @@ static void server_release(hnp_pmi_server_t *srv)
 
 /* ----------------------------------------------------------- connections */
 
+static void client_read_cb(hnp_rte_t *rte, int fd, unsigned ready, void *arg);
+static void client_write_cb(hnp_rte_t *rte, int fd, unsigned ready,
+                            void *arg);
+
+/* Reading and writing are each watched only while wanted: a parked
+ * connection reads nothing, a flushed one waits for nothing. */
+static bool client_watch(pmi_client_t *c, hnp_rte_fd_watch_t **w,
+                         unsigned events, hnp_rte_fd_fn fn, bool on)
+{
+    if (!on) {
+        hnp_rte_fd_watch_destroy(*w);
+        *w = NULL;
+    } else if (*w == NULL) {
+        *w = hnp_rte_fd_watch_create(c->srv->rte, c->fd, events, fn, c);
+    }
+    return !on || *w != NULL;
+}
+
+static bool client_watch_read(pmi_client_t *c, bool on)
+{
+    return client_watch(c, &c->rd, HNP_RTE_FD_READ, client_read_cb, on);
+}
+
+static bool client_watch_write(pmi_client_t *c, bool on)
+{
+    return client_watch(c, &c->wr, HNP_RTE_FD_WRITE, client_write_cb, on);
+}
+
 static size_t client_unsent(const pmi_client_t *c)
 {
     return c->out.len - c->out_sent;
@@ -79,8 +107,10 @@ void pmi_client_close(pmi_client_t *c)
     if (client_unsent(c) > 0)
         (void)send(c->fd, c->out.data + c->out_sent, client_unsent(c),
                    MSG_NOSIGNAL | MSG_DONTWAIT);
-    event_del(c->ev_read);
-    event_del(c->ev_write);
+    client_watch_read(c, false);
+    client_watch_write(c, false);
+    hnp_rte_timer_destroy(c->resume);
+    c->resume = NULL;
     close(c->fd);
     c->fd = -1;
     c->closed = true;
@@ -104,23 +134,31 @@ void pmi_client_fail(pmi_client_t *c, int code, const char *fmt, ...)
         c->srv->cb.client_error(c->srv->cb.ctx, c->rank, code, msg);
 }
 
-/* A process that never spoke PMI (not an MPI program) may close at any
- * time; one that did must finalize first. */
+/* A process may close at any time: one that initialized and did not
+ * finalize is the runtime's to report when it exits (hnp_rte_proc_state). */
 static void client_end_of_input(pmi_client_t *c)
 {
-    if (c->initialized && !c->finalized)
-        pmi_client_fail(c, HNP_ERR_IO, "closed its PMI connection without "
-                        "finalizing");
-    else
-        pmi_client_close(c);
+    pmi_client_close(c);
+}
+
+/* What was read before the connection parked is answered from the loop,
+ * as if the socket had become readable. */
+static void client_resume_cb(hnp_rte_t *rte, void *cbdata)
+{
+    pmi_client_t *c = cbdata;
+
+    (void)rte;
+    hnp_rte_timer_destroy(c->resume);
+    c->resume = NULL;
+    client_read_cb(rte, c->fd, HNP_RTE_FD_READ, c);
 }
 
 void pmi_client_resume(pmi_client_t *c)
 {
-    if (c->closed)
+    if (c->closed || c->resume != NULL)
         return;
-    event_add(c->ev_read, NULL);
-    event_active(c->ev_read, EV_READ, 0);
+    client_watch_read(c, true);
+    c->resume = hnp_rte_timer_create(c->srv->rte, 0, client_resume_cb, c);
 }
 
 void pmi_client_flush(pmi_client_t *c)
@@ -135,7 +173,7 @@ void pmi_client_flush(pmi_client_t *c)
         } else if (n < 0 && errno == EINTR) {
             continue;
         } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-            event_add(c->ev_write, NULL);
+            client_watch_write(c, true);
             return;
         } else {
             client_end_of_input(c);
@@ -146,17 +184,19 @@ void pmi_client_flush(pmi_client_t *c)
         return;
     c->out.len = 0;
     c->out_sent = 0;
-    event_del(c->ev_write);
+    client_watch_write(c, false);
 }
 
-static void client_write_cb(evutil_socket_t fd, short what, void *arg)
+static void client_write_cb(hnp_rte_t *rte, int fd, unsigned ready,
+                            void *arg)
 {
     pmi_client_t *c = arg;
     hnp_pmi_server_t *srv = c->srv;
     bool was_full = client_unsent(c) >= PMI_OUT_HIGH_WATER;
 
+    (void)rte;
     (void)fd;
-    (void)what;
+    (void)ready;
     server_hold(srv);
     pmi_client_flush(c);
     if (was_full && client_unsent(c) < PMI_OUT_HIGH_WATER)
@@ -232,17 +272,20 @@ static void client_process(pmi_client_t *c)
     pmi_client_flush(c);
     if (!c->closed &&
         (c->wait != PMI_WAIT_NONE || client_unsent(c) >= PMI_OUT_HIGH_WATER))
-        event_del(c->ev_read);
+        client_watch_read(c, false);
 }
 
-static void client_read_cb(evutil_socket_t fd, short what, void *arg)
+static void client_read_cb(hnp_rte_t *rte, int fd, unsigned ready, void *arg)
 {
     pmi_client_t *c = arg;
     hnp_pmi_server_t *srv = c->srv;
     bool open;
 
+    (void)rte;
     (void)fd;
-    (void)what;
+    (void)ready;
+    if (c->closed)
+        return;
     server_hold(srv);
     open = client_read(c);
     client_process(c);
@@ -260,10 +303,9 @@ static void client_free(pmi_client_t *c)
         return;
     if (c->fd >= 0)
         pmi_client_close(c);
-    if (c->ev_read != NULL)
-        event_free(c->ev_read);
-    if (c->ev_write != NULL)
-        event_free(c->ev_write);
+    client_watch_read(c, false);
+    client_watch_write(c, false);
+    hnp_rte_timer_destroy(c->resume);
     if (c->in != NULL)
         evbuffer_free(c->in);
     hnp_buffer_release(&c->out);
@@ -283,12 +325,7 @@ static pmi_client_t *client_new(hnp_pmi_server_t *srv, int fd, uint32_t rank)
     c->rank = rank;
     hnp_buffer_init(&c->out);
     c->in = evbuffer_new();
-    c->ev_read = event_new(srv->base, fd, EV_READ | EV_PERSIST,
-                           client_read_cb, c);
-    c->ev_write = event_new(srv->base, fd, EV_WRITE | EV_PERSIST,
-                            client_write_cb, c);
-    if (c->in == NULL || c->ev_read == NULL || c->ev_write == NULL ||
-        event_add(c->ev_read, NULL) != 0) {
+    if (c->in == NULL || !client_watch_read(c, true)) {
         c->fd = -1;   /* the caller still owns it */
         client_free(c);
         return NULL;
@@ -495,7 +532,7 @@ static int server_setup(hnp_pmi_server_t *srv, const hnp_pmi_config_t *cfg)
     return load_job_attrs(srv, cfg);
 }
 
-int hnp_pmi_server_create(hnp_pmi_server_t **out, struct event_base *base,
+int hnp_pmi_server_create(hnp_pmi_server_t **out, hnp_rte_t *rte,
                           const hnp_pmi_config_t *cfg,
                           const hnp_pmi_callbacks_t *cb, char *err,
                           size_t errlen)
@@ -508,7 +545,7 @@ int hnp_pmi_server_create(hnp_pmi_server_t **out, struct event_base *base,
     srv = calloc(1, sizeof(*srv));
     if (srv == NULL)
         return HNP_ERR_NOMEM;
-    srv->base = base;
+    srv->rte = rte;
     srv->cb = *cb;
     srv->log = hnp_log_stream("pmi");
     rc = server_setup(srv, cfg);

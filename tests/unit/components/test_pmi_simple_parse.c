@@ -19,7 +19,7 @@
 #include <cmocka.h>
 
 #include "hnp_errors.h"
-#include "pmi/internal.h"
+#include "pmi/simple/internal.h"
 
 #define ERRLEN 256
 

@@ -1,0 +1,221 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The `simple` pmi component's hooks: one PMI server a job on this node,
+ * one socketpair a rank, fences over the runtime's all-gather.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "hnp_errors.h"
+#include "hnp_rte.h"
+#include "pmi_simple.h"
+#include "server.h"
+
+/* A job on this node. Fences in flight hold a reference: the all-gather
+ * may answer after the job ended here. */
+typedef struct simple_job {
+    hnp_rte_t *rte;
+    hnp_pmi_server_t *srv;   /* NULL once the job ended */
+    char *mapping;           /* PMI_process_mapping */
+    char *node;              /* this node's name, for messages */
+    uint32_t series;
+    unsigned refs;
+} simple_job_t;
+
+typedef struct simple_fence {
+    simple_job_t *job;
+    uint32_t seq;
+} simple_fence_t;
+
+static void job_unref(simple_job_t *job)
+{
+    if (--job->refs > 0)
+        return;
+    free(job->mapping);
+    free(job->node);
+    free(job);
+}
+
+/* ------------------------------------------------------------ fences */
+
+static void fence_learned(void *cbdata, hnp_vpid_t vpid, const void *data,
+                          size_t len)
+{
+    simple_fence_t *f = cbdata;
+    char err[256] = "";
+
+    if (f->job->srv == NULL)
+        return;
+    if (hnp_pmi_fence_merge(f->job->srv, f->seq, data, len, err,
+                            sizeof(err)) != HNP_SUCCESS)
+        hnp_rte_fail(f->job->rte, 1, "node %s: the key-value data of vpid %u "
+                     "in PMI fence %u: %s", f->job->node, vpid, f->seq, err);
+}
+
+static void fence_complete(void *cbdata, int status)
+{
+    simple_fence_t *f = cbdata;
+
+    if (f->job->srv != NULL)
+        hnp_pmi_fence_complete(f->job->srv, f->seq, status);
+    job_unref(f->job);
+    free(f);
+}
+
+static void fence_ready(void *ctx, uint32_t seq, const void *blob, size_t len)
+{
+    simple_job_t *job = ctx;
+    simple_fence_t *f = malloc(sizeof(*f));
+    hnp_exchange_callbacks_t cb = { fence_learned, fence_complete, f };
+
+    if (f == NULL) {
+        hnp_rte_fail(job->rte, 1, "node %s: out of memory in PMI fence %u",
+                     job->node, seq);
+        return;
+    }
+    f->job = job;
+    f->seq = seq;
+    job->refs++;
+    if (hnp_rte_allgather(job->rte, job->series, seq, blob, len, &cb) !=
+        HNP_SUCCESS) {
+        job->refs--;
+        free(f);
+        hnp_rte_fail(job->rte, 1, "node %s: cannot start PMI fence %u",
+                     job->node, seq);
+    }
+}
+
+/* ------------------------------------------------------------ ranks */
+
+static void rank_abort(void *ctx, uint32_t rank, int exit_code,
+                       const char *msg)
+{
+    simple_job_t *job = ctx;
+
+    hnp_rte_abort_job(job->rte, rank, exit_code, msg);
+}
+
+static void rank_error(void *ctx, uint32_t rank, int code, const char *msg)
+{
+    simple_job_t *job = ctx;
+
+    hnp_rte_fail(job->rte, 1, "rank %u on node %s: PMI: %s (%s)", rank,
+                 job->node, msg != NULL ? msg : "protocol error",
+                 hnp_strerror(code));
+}
+
+static void rank_initialized(void *ctx, uint32_t rank)
+{
+    simple_job_t *job = ctx;
+
+    hnp_rte_proc_state(job->rte, rank, HNP_RTE_PROC_CONNECTED);
+}
+
+static void rank_finalized(void *ctx, uint32_t rank)
+{
+    simple_job_t *job = ctx;
+
+    hnp_rte_proc_state(job->rte, rank, HNP_RTE_PROC_FINALIZED);
+}
+
+static void rank_spawn(void *ctx, uint32_t rank)
+{
+    simple_job_t *job = ctx;
+
+    hnp_rte_fail(job->rte, 1, "rank %u on node %s asked to spawn processes "
+                 "(MPI_Comm_spawn): hnp does not support it yet", rank,
+                 job->node);
+}
+
+/* ------------------------------------------------------------ hooks */
+
+static int simple_job_start(hnp_rte_t *rte, const hnp_pmi_job_t *pj,
+                            void **state, char *err, size_t errlen)
+{
+    hnp_pmi_callbacks_t cb = {
+        .fence_ready = fence_ready, .abort = rank_abort,
+        .client_error = rank_error, .initialized = rank_initialized,
+        .finalized = rank_finalized, .spawn = rank_spawn,
+    };
+    simple_job_t *job = calloc(1, sizeof(*job));
+    int rc = HNP_ERR_NOMEM;
+
+    if (job == NULL)
+        return rc;
+    job->rte = rte;
+    job->series = pj->series;
+    job->refs = 1;
+    job->node = strdup(pj->node_names[pj->my_node]);
+    cb.ctx = job;
+    if (job->node != NULL)
+        rc = hnp_pmi_process_mapping(pj->node_of, pj->nprocs, &job->mapping);
+    if (rc == HNP_SUCCESS) {
+        hnp_pmi_config_t cfg = {
+            .size = pj->nprocs, .universe_size = pj->universe_size,
+            .kvsname = pj->name, .process_mapping = job->mapping,
+            .local_ranks = pj->local_ranks, .nlocal = pj->nlocal,
+            .max_fence_bytes = pj->max_allgather_bytes,
+        };
+        rc = hnp_pmi_server_create(&job->srv, rte, &cfg, &cb, err, errlen);
+    }
+    if (rc != HNP_SUCCESS) {
+        job_unref(job);
+        return rc;
+    }
+    *state = job;
+    return HNP_SUCCESS;
+}
+
+static int simple_child_setup(void *state, const hnp_pmi_child_t *child,
+                              hnp_pmi_fork_t *fork, char *err, size_t errlen)
+{
+    simple_job_t *job = state;
+    char *env[HNP_PMI_ENV_COUNT] = { NULL };
+    int fds[2];
+    int rc;
+
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0) {
+        hnp_err_set(err, errlen, "cannot make the PMI socket of rank %u",
+                    child->rank);
+        return HNP_ERR_IO;
+    }
+    /* The server owns fds[0] from here on, whatever the outcome. */
+    rc = hnp_pmi_server_add_client(job->srv, fds[0], child->rank,
+                                   (int32_t)child->appnum);
+    if (rc == HNP_SUCCESS)
+        rc = hnp_pmi_client_env(job->srv, child->rank, fds[1], env);
+    for (int i = 0; rc >= 0 && i < HNP_PMI_ENV_COUNT; i++) {
+        char *eq = strchr(env[i], '=');
+        *eq = '\0';
+        rc = hnp_pmi_fork_setenv(fork, env[i], eq + 1);
+    }
+    for (int i = 0; i < HNP_PMI_ENV_COUNT; i++)
+        free(env[i]);
+    if (rc >= 0)
+        return hnp_pmi_fork_keep_fd(fork, fds[1]);
+    close(fds[1]);
+    hnp_err_set(err, errlen, "cannot serve PMI to rank %u (%s)", child->rank,
+                hnp_strerror(rc));
+    return rc;
+}
+
+static void simple_job_end(void *state)
+{
+    simple_job_t *job = state;
+
+    hnp_pmi_server_destroy(job->srv);
+    job->srv = NULL;
+    job_unref(job);
+}
+
+const hnp_pmi_module_t pmi_simple_module = {
+    .serves = HNP_PMI_SERVES_PMI1 | HNP_PMI_SERVES_PMI2,
+    .job_start = simple_job_start,
+    .child_setup = simple_child_setup,
+    .job_end = simple_job_end,
+};
