@@ -13,6 +13,7 @@
 #include "args.h"
 #include "job.h"
 #include "plan.h"
+#include "prelaunch.h"
 #include "hosts/hostlist.h"
 
 /* No host given: this machine, with as many slots as it has cores. The
@@ -147,6 +148,8 @@ static int run_job(hnp_setup_t *setup, hnp_args_t *args)
     rc = hnp_rte_create(&job.rte, setup, true, 0, err, sizeof(err));
     if (rc == HNP_SUCCESS)
         rc = hnp_rte_select_components(job.rte, err, sizeof(err));
+    if (rc == HNP_SUCCESS)
+        rc = hnp_prelaunch_check(args, &job.rte->pmi, err, sizeof(err));
     if (rc == HNP_SUCCESS)
         rc = build_map(args, job.rte, &job.map, err, sizeof(err));
     if (rc != HNP_SUCCESS) {

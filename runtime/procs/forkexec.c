@@ -187,16 +187,25 @@ static void free_candidates(char **candidates)
     free(candidates);
 }
 
-bool hnp_program_exists(const char *prog)
+char *hnp_program_path(const char *prog)
 {
     char *const argv[] = { (char *)prog, NULL };
     char **candidates = exec_candidates(argv, environ);
-    bool found = false;
+    char *found = NULL;
 
-    for (char **c = candidates; c != NULL && *c != NULL && !found; c++)
-        found = access(*c, X_OK) == 0;
+    for (char **c = candidates; c != NULL && *c != NULL && found == NULL; c++)
+        if (access(*c, X_OK) == 0)
+            found = strdup(*c);
     free_candidates(candidates);
     return found;
+}
+
+bool hnp_program_exists(const char *prog)
+{
+    char *path = hnp_program_path(prog);
+
+    free(path);
+    return path != NULL;
 }
 
 static void plan_free(exec_plan_t *plan)

@@ -48,6 +48,8 @@ int hnp_forkexec(const hnp_forkexec_spec_t *spec, pid_t *pid, int *errno_fd,
 /** Whether hnp_forkexec() would find @p prog (a path, or a name looked up
  *  in this process's PATH the same way) as an executable file. */
 bool hnp_program_exists(const char *prog);
+/** The file hnp_forkexec() would run for @p prog (malloc'd), or NULL. */
+char *hnp_program_path(const char *prog);
 
 /** The errno of a failed exec (0 when it succeeded); closes @p errno_fd.
  *  Only meaningful once the child has exited. */

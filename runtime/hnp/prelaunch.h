@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* hnp's checks of the programs before launch (prelaunch.c). */
+#ifndef HNP_PRELAUNCH_H
+#define HNP_PRELAUNCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "args.h"
+#include "pmi_base.h"
+
+/** Whether @p prog (looked up in PATH like execvp) links a library that
+ *  needs PMIx: its name into @p lib, and whether it is Open MPI's
+ *  libmpi. A program that cannot be read needs nothing. */
+bool hnp_program_needs_pmix(const char *prog, char *lib, size_t liblen,
+                            bool *open_mpi);
+
+/** Refuse (HNP_ERR_NOT_AVAILABLE, with a message naming the program) an
+ *  app that needs PMIx when no component of @p pmi serves it. */
+int hnp_prelaunch_check(const hnp_args_t *args, const hnp_pmi_active_t *pmi,
+                        char *err, size_t errlen);
+
+#endif /* HNP_PRELAUNCH_H */

@@ -1,0 +1,54 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# The pmi components a job uses: the HNP's active list goes to every
+# daemon; with none active non-MPI programs still run; an Open MPI
+# program is refused before launch by an hnp without a pmix component,
+# naming the program, while a script is not.
+. "$top_srcdir/tests/integration/lib.sh"
+
+# shellcheck disable=SC2016 # expanded by each rank's shell
+show='echo "$OMPI_COMM_WORLD_RANK fd=${PMI_FD-none}"'
+
+run_hnp --mca pmi simple -n 2 --host "$(hosts 2)" sh -c "$show" "$prefix"
+expect_status 0 "--mca pmi simple"
+expect_in "$tmp/out" "^0 fd=[0-9]" "rank 0 served PMI"
+expect_in "$tmp/out" "^1 fd=[0-9]" "rank 1 served PMI"
+
+run_hnp --mca pmi ^simple -n 2 --host "$(hosts 2)" sh -c "$show" "$prefix"
+expect_status 0 "no pmi component"
+expect_in "$tmp/out" "^0 fd=none$" "rank 0 without PMI"
+expect_in "$tmp/out" "^1 fd=none$" "rank 1 without PMI"
+
+run_hnp --mca pmi nosuch -n 1 --host "$(hosts 1)" true
+[ "$status" != 0 ] || fail "an unknown pmi component was accepted"
+expect_in "$tmp/err" "nosuch" "the unknown component named"
+
+command -v mpicc.openmpi >/dev/null 2>&1 || {
+    assert_no_leftovers "pmi selection"
+    skip "mpicc.openmpi is not installed: the pre-launch check not run"
+}
+mkdir -p "$tmp/prog"
+cat >"$tmp/prog/ring.c" <<'C'
+#include <mpi.h>
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Finalize();
+    return 0;
+}
+C
+mpicc.openmpi -o "$tmp/prog/ring" "$tmp/prog/ring.c" || fail "mpicc.openmpi"
+cd "$tmp/prog"
+run_hnp --mca pmi simple -n 2 --host "$(hosts 2)" ./ring "$prefix"
+[ "$status" != 0 ] || fail "an Open MPI program ran without a pmix component"
+expect_in "$tmp/err" "hnp: error: ./ring is an Open MPI program (it links libmpi.so.40, which needs PMIx); this hnp has no pmix component" \
+    "the refusal"
+[ ! -s "$tmp/out" ] || fail "the refused program printed: $(cat "$tmp/out")"
+# Found in PATH like execvp does.
+PATH="$tmp/prog:$PATH" run_hnp --mca pmi simple -n 1 --host "$(hosts 1)" \
+    ring "$prefix"
+expect_in "$tmp/err" "ring is an Open MPI program" "the refusal through PATH"
+run_hnp --mca pmi simple -n 1 --host "$(hosts 1)" sh -c true "$prefix"
+expect_status 0 "a script under --mca pmi simple"
+assert_no_leftovers "pmi selection"
+echo "PASS"

@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * hnp's check of a program before launch (runtime/hnp/prelaunch.c, on
+ * runtime/procs/elfneeds.c): an Open MPI program (built here with
+ * mpicc.openmpi, when it is installed) needs PMIx and is refused by an hnp
+ * whose pmi components do not serve it, naming the program and the
+ * library; /bin/true, a script and a missing file are never refused.
+ */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "procs/elfneeds.h"
+#include "prelaunch.h"
+
+static bool collect(void *ctx, const char *lib)
+{
+    char *all = ctx;
+
+    strcat(all, lib);
+    strcat(all, " ");
+    return false;
+}
+
+static void test_needed_of_true(void **state)
+{
+    char all[1024] = "";
+
+    (void)state;
+    assert_int_equal(hnp_elf_needed_each("/bin/true", collect, all),
+                     HNP_SUCCESS);
+    assert_non_null(strstr(all, "libc.so.6 "));
+    assert_int_equal(hnp_elf_needed_each("/nonexistent/x", collect, all),
+                     HNP_ERR_NOT_FOUND);
+    /* a text file: not ELF */
+    assert_int_equal(hnp_elf_needed_each("/etc/passwd", collect, all),
+                     HNP_ERR_BAD_PARAM);
+    assert_int_equal(hnp_elf_needed_each("/etc", collect, all),
+                     HNP_ERR_BAD_PARAM);
+}
+
+static int check(const char *prog, const hnp_pmi_active_t *pmi, char *err,
+                 size_t errlen)
+{
+    char *argv[] = { (char *)prog, NULL };
+    hnp_app_t app = { .argv = argv, .argc = 1 };
+    hnp_args_t args = { .apps = &app, .napps = 1 };
+
+    err[0] = '\0';
+    return hnp_prelaunch_check(&args, pmi, err, errlen);
+}
+
+static const hnp_pmi_module_t simple = { .serves = HNP_PMI_SERVES_PMI1 |
+                                                   HNP_PMI_SERVES_PMI2 };
+static const hnp_pmi_module_t pmix = { .serves = HNP_PMI_SERVES_PMIX };
+
+static void test_not_refused(void **state)
+{
+    hnp_pmi_active_t none = { 0 };
+    char err[512];
+    bool open_mpi;
+    char lib[64];
+
+    (void)state;
+    assert_false(hnp_program_needs_pmix("true", lib, sizeof(lib), &open_mpi));
+    assert_int_equal(check("true", &none, err, sizeof(err)), HNP_SUCCESS);
+    assert_int_equal(check("/bin/true", &none, err, sizeof(err)),
+                     HNP_SUCCESS);
+    assert_int_equal(check("no-such-program-anywhere", &none, err,
+                           sizeof(err)), HNP_SUCCESS);
+}
+
+static void test_open_mpi_program(void **state)
+{
+    hnp_pmi_active_t with_simple = { 1, { "simple" }, { &simple } };
+    hnp_pmi_active_t with_pmix = { 2, { "pmix", "simple" },
+                                   { &pmix, &simple } };
+    char dir[] = "/tmp/hnp-prelaunch-XXXXXX", src[128], prog[128];
+    char cmd[512], err[512], lib[64];
+    bool open_mpi = false;
+    FILE *f;
+
+    (void)state;
+    if (system("command -v mpicc.openmpi >/dev/null 2>&1") != 0)
+        skip();
+    assert_non_null(mkdtemp(dir));
+    snprintf(src, sizeof(src), "%s/ring.c", dir);
+    snprintf(prog, sizeof(prog), "%s/ring", dir);
+    assert_non_null(f = fopen(src, "w"));
+    fputs("#include <mpi.h>\nint main(int c, char **v)\n"
+          "{ MPI_Init(&c, &v); MPI_Finalize(); return 0; }\n", f);
+    fclose(f);
+    snprintf(cmd, sizeof(cmd), "mpicc.openmpi -o %s %s", prog, src);
+    assert_int_equal(system(cmd), 0);
+
+    assert_true(hnp_program_needs_pmix(prog, lib, sizeof(lib), &open_mpi));
+    assert_true(open_mpi);
+    assert_string_equal(lib, "libmpi.so.40");
+    assert_int_equal(check(prog, &with_simple, err, sizeof(err)),
+                     HNP_ERR_NOT_AVAILABLE);
+    assert_non_null(strstr(err, prog));
+    assert_non_null(strstr(err, "is an Open MPI program (it links "
+                                "libmpi.so.40, which needs PMIx); this hnp "
+                                "has no pmix component"));
+    assert_int_equal(check(prog, &with_pmix, err, sizeof(err)), HNP_SUCCESS);
+
+    unlink(prog);
+    unlink(src);
+    rmdir(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_needed_of_true),
+        cmocka_unit_test(test_not_refused),
+        cmocka_unit_test(test_open_mpi_program),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
