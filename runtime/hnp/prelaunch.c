@@ -55,11 +55,12 @@ int hnp_prelaunch_check(const hnp_args_t *args, const hnp_pmi_active_t *pmi,
     if (hnp_pmi_base_serves(pmi) & HNP_PMI_SERVES_PMIX)
         return HNP_SUCCESS;
     for (size_t a = 0; a < args->napps; a++) {
-        const char *prog = args->apps[a].argv[0];
+        const char *prog = args->apps[a].argv != NULL
+                               ? args->apps[a].argv[0] : NULL;
         char lib[256];
         bool open_mpi;
 
-        if (!hnp_program_needs_pmix(prog, lib, sizeof(lib), &open_mpi))
+        if (prog == NULL || !hnp_program_needs_pmix(prog, lib, sizeof(lib), &open_mpi))
             continue;
         hnp_err_set(err, errlen, "%s %s (it links %s%s); this hnp has no "
                     "pmix component (hnp builds one where `pkg-config pmix` "

@@ -155,10 +155,13 @@ static void client_resume_cb(hnp_rte_t *rte, void *cbdata)
 
 void pmi_client_resume(pmi_client_t *c)
 {
-    if (c->closed || c->resume != NULL)
+    if (c->closed)
         return;
+    /* Parked again and resumed before the last turn came: reading goes
+     * on, the turn already due serves both. */
     client_watch_read(c, true);
-    c->resume = hnp_rte_timer_create(c->srv->rte, 0, client_resume_cb, c);
+    if (c->resume == NULL)
+        c->resume = hnp_rte_timer_create(c->srv->rte, 0, client_resume_cb, c);
 }
 
 void pmi_client_flush(pmi_client_t *c)

@@ -19,7 +19,7 @@
 #include <cmocka.h>
 
 #include "procs/elfneeds.h"
-#include "prelaunch.h"
+#include "hnp/prelaunch.h"
 
 static bool collect(void *ctx, const char *lib)
 {
