@@ -36,6 +36,8 @@ typedef struct hnp_mca_framework_desc {
     const char *name;           /**< "plm" */
     const char *description;    /**< one line, for hnp-info */
     uint32_t interface_version; /**< HNP_PLM_INTERFACE_VERSION */
+    bool all_active;            /**< every component that accepts is used
+                                     (hnp_mca_framework_select_all) */
 } hnp_mca_framework_desc_t;
 
 typedef struct hnp_mca hnp_mca_t;

@@ -8,9 +8,9 @@
 
 const hnp_mca_framework_desc_t hnp_pmi_framework = {
     .name = "pmi",
-    .description = "the application processes' wire-up: PMI-1/2, PMIx "
-                   "(every component that accepts is active)",
+    .description = "the application processes' wire-up: PMI-1/2, PMIx",
     .interface_version = HNP_PMI_INTERFACE_VERSION,
+    .all_active = true,
 };
 
 static int check_module(const hnp_mca_component_entry_t *e, char *err,

@@ -2,7 +2,7 @@
 /*
  * Start-up shared by the programs: parameter sources from the command line,
  * the environment and the files, then the component architecture with the
- * three frameworks registered. Nothing is opened here: each program opens
+ * frameworks registered. Nothing is opened here: each program opens
  * and selects only what it uses (hnp-info opens nothing at all).
  */
 #include "config.h"

@@ -48,7 +48,7 @@ int hnp_setup_take_mca_args_opts(hnp_params_t *params, int *argc, char **argv,
 /**
  * Create the component architecture, read every parameter source (argv as
  * above, with the program's value-taking @p options, then environment,
- * user and system files), register the three frameworks and their
+ * user and system files), register the frameworks and their
  * components, and warn about unknown parameter names. On failure *setup
  * is left empty and err says why.
  */
@@ -67,7 +67,7 @@ int hnp_setup_init_core(hnp_setup_t *setup, int *argc, char **argv,
                         size_t errlen);
 
 /**
- * The second half: register the three frameworks (and so their components)
+ * The second half: register the frameworks (and so their components)
  * and warn about parameter names nothing registered. Call once, after
  * hnp_setup_init_core(); hnp_setup_fini() releases what it did even when it
  * fails.
@@ -79,7 +79,7 @@ int hnp_setup_register_frameworks(hnp_setup_t *setup, char *err,
  * A daemon started by a launcher's own command (hnpd --plm NAME): register
  * the plm framework with component @p name alone, open and select it, and
  * return its module, which must have a daemon_identity. Before
- * hnp_setup_register_frameworks(), which then registers the other two.
+ * hnp_setup_register_frameworks(), which then registers the others.
  */
 int hnp_setup_select_plm(hnp_setup_t *setup, const char *name,
                          const hnp_plm_module_t **module, char *err,

@@ -36,14 +36,18 @@ const char *hnp_info_source_detail(const hnp_param_info_t *info)
 }
 
 /* The selection list a user set for @p fw, or a note that none was. */
-static void print_selection(const hnp_setup_t *setup, const char *fw)
+static void print_selection(const hnp_setup_t *setup,
+                            const hnp_mca_framework_desc_t *desc)
 {
+    const char *fw = desc->name;
     hnp_param_info_t info;
 
     if (hnp_param_lookup(hnp_mca_params(setup->mca), fw, &info) < 0 ||
         info.value == NULL || info.value[0] == '\0') {
-        printf("  selection: every component, highest priority wins "
-               "(%s is not set)\n", fw);
+        printf("  selection: every component, %s (%s is not set)\n",
+               desc->all_active ? "each one that accepts is active, "
+                                  "highest priority first"
+                                : "highest priority wins", fw);
         return;
     }
     const char *detail = hnp_info_source_detail(&info);
@@ -107,7 +111,7 @@ static void print_framework_head(const hnp_setup_t *setup,
     }
     printf("Framework %s (interface %s): %s\n", desc->name, iface,
            desc->description);
-    print_selection(setup, desc->name);
+    print_selection(setup, desc);
 }
 
 static void print_framework(const hnp_setup_t *setup, hnp_mca_framework_t *fw,
