@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-3-Clause
 # The pmi components a job uses: the HNP's active list goes to every
-# daemon; with none active non-MPI programs still run; an Open MPI
+# daemon; a rank that initialized and did not finalize is reported; with
+# none active non-MPI programs still run; an Open MPI
 # program is refused before launch by an hnp without a pmix component,
 # naming the program, while a script is not.
 . "$top_srcdir/tests/integration/lib.sh"
@@ -13,6 +14,21 @@ run_hnp --mca pmi simple -n 2 --host "$(hosts 2)" sh -c "$show" "$prefix"
 expect_status 0 "--mca pmi simple"
 expect_in "$tmp/out" "^0 fd=[0-9]" "rank 0 served PMI"
 expect_in "$tmp/out" "^1 fd=[0-9]" "rank 1 served PMI"
+
+# A rank that initializes PMI and exits without finalizing fails the job,
+# named, whatever its exit status; its peer that finalized does not.
+# shellcheck disable=SC2016 # expanded by each rank's shell
+talk='say() { printf "%s\n" "$1" >&"$PMI_FD"; read -r answer <&"$PMI_FD"; }
+say "cmd=init pmi_version=1 pmi_subversion=1"
+[ "$HNP_RANK" = 0 ] && say "cmd=finalize"
+exit 0'
+run_hnp -n 2 --host "$(hosts 2)" bash -c "$talk" "$prefix"
+[ "$status" != 0 ] || fail "a rank that did not finalize went unnoticed"
+expect_in "$tmp/err" "rank 1 on node ${prefix}n2 exited without finalizing (MPI_Init was called, MPI_Finalize was not)" \
+    "the rank that did not finalize"
+if grep -q "rank 0 on node.*without finalizing" "$tmp/err"; then
+    fail "rank 0 finalized but was reported"
+fi
 
 run_hnp --mca pmi ^simple -n 2 --host "$(hosts 2)" sh -c "$show" "$prefix"
 expect_status 0 "no pmi component"

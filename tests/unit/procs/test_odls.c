@@ -374,6 +374,45 @@ static void test_environment(void **state)
     assert_string_equal(f->results[0].out, "hello world|unset");
 }
 
+/* Several descriptors the pmi components hand over reach the child under
+ * their own numbers; others it does not inherit. */
+static void test_inherited_fds(void **state)
+{
+    fixture_t *f = *state;
+    int a[2], b[2], c[2];
+    char script[256], got[32] = "";
+    ssize_t n;
+
+    assert_int_equal(pipe2(a, O_CLOEXEC), 0);
+    assert_int_equal(pipe2(b, O_CLOEXEC), 0);
+    assert_int_equal(pipe2(c, O_CLOEXEC), 0);
+    int keep[] = { a[1], b[1] };
+    snprintf(script, sizeof(script),
+             "echo a >&%d && echo b >&%d && { echo c >&%d; } 2>/dev/null "
+             "|| echo no-c", a[1], b[1], c[1]);
+    /* bash: dash redirects single-digit descriptors only */
+    char *const argv[] = { "bash", "-c", script, NULL };
+    hnp_odls_proc_t proc = { 0, argv, environ, NULL, NULL, NULL, keep, 2 };
+    char err[256] = "";
+
+    assert_true(hnp_odls_launch(f->odls, &proc, NULL, err, sizeof(err)) > 0);
+    assert_true(run_until(f, all_exited, NULL));
+    assert_clean_exit(&f->results[0]);
+    assert_non_null(f->results[0].out);
+    assert_string_equal(f->results[0].out, "no-c\n");
+    close(a[1]);
+    close(b[1]);
+    close(c[1]);
+    n = read(a[0], got, sizeof(got) - 1);
+    assert_int_equal(n, 2);
+    n = read(b[0], got, sizeof(got) - 1);
+    assert_int_equal(n, 2);
+    assert_int_equal(read(c[0], got, sizeof(got) - 1), 0);
+    close(a[0]);
+    close(b[0]);
+    close(c[0]);
+}
+
 /* ------------------------------------------------------------ child state */
 
 static void test_stdin_is_devnull(void **state)
@@ -706,6 +745,7 @@ int main(void)
         T(test_path_from_process_env),
         T(test_working_directory),
         T(test_environment),
+        T(test_inherited_fds),
         T(test_stdin_is_devnull),
         T(test_stdin_pipe),
         T(test_clean_signal_state),
