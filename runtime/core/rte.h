@@ -174,15 +174,6 @@ int hnp_rte_xcast(hnp_rte_t *rte, uint32_t tag, const void *data, size_t len);
 int hnp_rte_send_spawn_children(hnp_rte_t *rte, uint32_t tag,
                                 const void *data, size_t len);
 
-/* An application job in a daemon (the pmi framework's services) */
-/** At launch, before the pmi components' job_start; copies @p node_of. */
-int hnp_rte_job_begin(hnp_rte_t *rte, uint32_t jobid, uint32_t nprocs,
-                      const uint32_t *node_of, uint32_t nlocal);
-/** After every component's job_end. */
-void hnp_rte_job_end(hnp_rte_t *rte);
-/** At a rank's exit: it was CONNECTED and not FINALIZED. */
-bool hnp_rte_proc_unfinalized(const hnp_rte_t *rte, uint32_t rank);
-
 /* contacts.c: phase 2, the same in the HNP and in a daemon */
 /** Every spawn child of this process has joined (or it has none): offer
  *  this process's contact to the exchange, then role.exchange_started. */
