@@ -37,14 +37,16 @@ struct hnp_rte_job {
 struct hnp_rte_series {
     uint32_t series;
     uint32_t seen;   /* the highest seq heard of, plus one */
-    uint32_t joined; /* every seq below it is joined, or will be */
+    uint32_t joined; /* the highest seq joined, plus one */
 };
 
 /* ------------------------------------------------------------ all-gathers */
 
 /* A call to the exchange, made from the event loop so that nothing it
  * calls back runs inside hnp_rte_allgather(). */
-typedef struct gather {
+typedef struct hnp_rte_gather {
+    struct hnp_rte_gather *next; /* rte->gathers, until it runs */
+    struct event *ev;
     hnp_rte_t *rte;
     uint32_t id;
     bool empty_join;
@@ -75,6 +77,13 @@ static void gather_now(evutil_socket_t fd, short what, void *arg)
 
     (void)fd;
     (void)what;
+    for (gather_t **link = &g->rte->gathers; *link != NULL;
+         link = &(*link)->next)
+        if (*link == g) {
+            *link = g->next;
+            break;
+        }
+    event_free(g->ev);
     rc = g->rte->exchange->allgather(g->rte, g->id, g->data, g->len, &g->cb);
     if (rc != HNP_SUCCESS && g->empty_join)
         hnp_rte_fail(g->rte, 1, "node %s: cannot take part in all-gather %u: "
@@ -103,10 +112,13 @@ static int gather_later(hnp_rte_t *rte, uint32_t id, const void *data,
                                             NULL };
     if (len > 0)
         memcpy(g->data, data, len);
-    if (event_base_once(rte->base, -1, EV_TIMEOUT, gather_now, g, NULL) != 0) {
+    if ((g->ev = event_new(rte->base, -1, 0, gather_now, g)) == NULL) {
         free(g);
         return HNP_ERR_NOMEM;
     }
+    g->next = rte->gathers;
+    rte->gathers = g;
+    event_active(g->ev, EV_TIMEOUT, 0);
     return HNP_SUCCESS;
 }
 
@@ -131,18 +143,22 @@ static bool joins_empty(const hnp_rte_t *rte)
     return rte->is_hnp || (rte->job != NULL && rte->job->nlocal == 0);
 }
 
-/* Join with nothing every seq of @p s heard of and not joined yet. */
+/* Join with nothing the last seq of @p s heard of, unless this process
+ * has joined it, or one after it, already. A series goes in order: the
+ * seqs before it were joined, or need nobody any more. */
 static void join_seen(hnp_rte_t *rte, struct hnp_rte_series *s)
 {
-    for (; s->joined < s->seen; s->joined++) {
-        uint32_t id = s->series * SERIES_SPAN + s->joined + 1;
-        HNP_VERBOSE(rte->log, 2, "joining all-gather %u (series %u, seq %u) "
-                    "with nothing", id, s->series, s->joined);
-        if (gather_later(rte, id, NULL, 0, NULL) != HNP_SUCCESS) {
-            hnp_rte_fail(rte, 1, "out of memory joining all-gather %u", id);
-            return;
-        }
-    }
+    uint32_t seq, id;
+
+    if (s->seen <= s->joined)
+        return;
+    seq = s->seen - 1;
+    id = s->series * SERIES_SPAN + seq + 1;
+    s->joined = s->seen;
+    HNP_VERBOSE(rte->log, 2, "joining all-gather %u (series %u, seq %u) with "
+                "nothing", id, s->series, seq);
+    if (gather_later(rte, id, NULL, 0, NULL) != HNP_SUCCESS)
+        hnp_rte_fail(rte, 1, "out of memory joining all-gather %u", id);
 }
 
 void hnp_rte_collective_seen(hnp_rte_t *rte, uint32_t id)
@@ -263,6 +279,12 @@ void hnp_rte_job_end(hnp_rte_t *rte)
 void hnp_rte_job_destroy(hnp_rte_t *rte)
 {
     hnp_rte_job_end(rte);
+    while (rte->gathers != NULL) {
+        gather_t *g = rte->gathers;
+        rte->gathers = g->next;
+        event_free(g->ev);
+        free(g);
+    }
     free(rte->series);
     rte->series = NULL;
     rte->nseries = 0;

@@ -117,6 +117,7 @@ struct hnp_rte {
      * saw and may have to join with nothing (job.c) */
     struct hnp_rte_series *series;
     size_t nseries;
+    struct hnp_rte_gather *gathers; /* all-gathers to start from the loop */
     struct hnp_rte_requests *requests; /* hnp_rte_request() (request.c) */
     char *hnp_uri;              /* the HNP's contact (own copy) */
     /* The parameters every welcome carries, packed once: the HNP's own
