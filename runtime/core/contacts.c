@@ -61,6 +61,7 @@ void hnp_rte_neighbour_silent(hnp_rte_t *rte, hnp_vpid_t vpid, double seconds)
 
     snprintf(why, sizeof(why), "stopped responding: no heartbeat for %.0f s "
              "(hung, or off the network)", seconds);
+    hnp_rte_requests_lost(rte, vpid);
     if (rte->role.neighbour_lost != NULL)
         rte->role.neighbour_lost(rte, vpid, why);
 }

@@ -248,7 +248,7 @@ static void deliver(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
 /* The neighbour a message for @p dest goes to next. Before a routing
  * component is selected (a daemon that has not heard from its parent yet)
  * everything goes straight to its destination. */
-static hnp_vpid_t next_hop(const hnp_rte_t *rte, hnp_vpid_t dest)
+hnp_vpid_t hnp_rte_next_hop(const hnp_rte_t *rte, hnp_vpid_t dest)
 {
     if (rte->routed == NULL || rte->nprocs == 0)
         return dest;
@@ -319,7 +319,8 @@ int hnp_rte_send(hnp_rte_t *rte, hnp_vpid_t dest, uint32_t tag,
 {
     if (dest == rte->self)
         return send_to_self(rte, tag, data, len);
-    return send_via(rte, next_hop(rte, dest), rte->self, dest, tag, data, len);
+    return send_via(rte, hnp_rte_next_hop(rte, dest), rte->self, dest, tag,
+                    data, len);
 }
 
 int hnp_rte_send_direct(hnp_rte_t *rte, hnp_vpid_t dest, uint32_t tag,
@@ -435,63 +436,6 @@ static void want_uri(hnp_rte_t *rte, hnp_vpid_t hop)
     }
 }
 
-/* ------------------------------------------------------------ fences */
-
-static void ignore_entry(void *cbdata, hnp_vpid_t vpid, const void *data,
-                         size_t len)
-{
-    (void)cbdata;
-    (void)vpid;
-    (void)data;
-    (void)len;
-}
-
-static void ignore_completion(void *cbdata, int status)
-{
-    (void)cbdata;
-    (void)status;
-}
-
-typedef struct autojoin {
-    hnp_rte_t *rte;
-    uint32_t id;
-} autojoin_t;
-
-/* The HNP runs no application process: its part of the applications'
- * fences is an empty key-value set (a count of 0). */
-static void autojoin_now(evutil_socket_t fd, short what, void *arg)
-{
-    static const uint8_t empty_set[4] = { 0, 0, 0, 0 };
-    hnp_exchange_callbacks_t cb = { ignore_entry, ignore_completion, NULL };
-    autojoin_t *a = arg;
-
-    (void)fd;
-    (void)what;
-    if (a->rte->exchange->allgather(a->rte, a->id, empty_set,
-                                    sizeof(empty_set), &cb) != HNP_SUCCESS)
-        hnp_rte_fail(a->rte, 1, "cannot take part in all-gather %u", a->id);
-    free(a);
-}
-
-void hnp_rte_collective_seen(hnp_rte_t *rte, uint32_t id)
-{
-    autojoin_t *a;
-
-    /* Ids only grow: one at or below the last joined is under way. */
-    if (!rte->is_hnp || id == 0 || id <= rte->autojoined_upto)
-        return;
-    rte->autojoined_upto = id;
-    a = malloc(sizeof(*a));
-    if (a == NULL ||
-        event_base_once(rte->base, -1, EV_TIMEOUT, autojoin_now, a, NULL) != 0) {
-        free(a);
-        hnp_rte_fail(rte, 1, "out of memory joining all-gather %u", id);
-        return;
-    }
-    a->rte = rte;
-    a->id = id;
-}
-
 /* ------------------------------------------------------------ OOB events */
 
 static void oob_deliver(void *ctx, hnp_vpid_t from, const hnp_frame_header_t *hdr,
@@ -501,7 +445,7 @@ static void oob_deliver(void *ctx, hnp_vpid_t from, const hnp_frame_header_t *hd
 
     hnp_rte_heartbeat_heard(rte, from);
     if (hdr->dst != rte->self) {
-        hnp_vpid_t hop = next_hop(rte, hdr->dst);
+        hnp_vpid_t hop = hnp_rte_next_hop(rte, hdr->dst);
         if (hop == from || hop == rte->self) {
             HNP_WARN(rte->log, "message from vpid %u for vpid %u has no route "
                      "onward from here; dropped", hdr->src, hdr->dst);
@@ -523,6 +467,8 @@ static void oob_peer_up(void *ctx, hnp_vpid_t peer)
 static void oob_peer_down(void *ctx, hnp_vpid_t peer, size_t unsent)
 {
     hnp_rte_t *rte = ctx;
+
+    hnp_rte_requests_lost(rte, peer);
     if (rte->role.peer_down != NULL)
         rte->role.peer_down(rte, peer, unsent);
 }

@@ -45,6 +45,8 @@ enum {
     HNP_TAG_PEER_LOST,     /* daemon -> HNP: a neighbour died or went silent */
     HNP_TAG_DAEMON_UP,     /* up the spawn tree to the HNP: vpid joined */
     HNP_TAG_PMI_ABORT,     /* daemon -> HNP: a process called PMI abort */
+    HNP_TAG_REQUEST,       /* daemon -> daemon: hnp_rte_request() */
+    HNP_TAG_REPLY,         /* daemon -> daemon: its answer */
     HNP_TAG_CORE_MAX = 99,
 };
 
@@ -113,7 +115,15 @@ struct hnp_rte {
     bool closing;               /* the job is ending: no new connections */
     bool finalized;             /* the modules' finalize hooks have run */
     struct hnp_rte_heartbeat *heartbeat;
-    uint32_t autojoined_upto;   /* HNP: last all-gather joined by itself */
+    struct hnp_rte_job *job;    /* the application job here (job.c), or
+                                   NULL: none has begun, or it ended */
+    uint32_t job_serial;        /* jobs begun here so far */
+    /* All-gathers of the application jobs, by series, that this process
+     * saw and may have to join with nothing (job.c) */
+    struct hnp_rte_series *series;
+    size_t nseries;
+    struct hnp_rte_gather *gathers; /* all-gathers to start from the loop */
+    struct hnp_rte_requests *requests; /* hnp_rte_request() (request.c) */
     char *hnp_uri;              /* the HNP's contact (own copy) */
     /* The parameters every welcome carries, packed once: the HNP's own
      * (hnp_params_pack), or in a daemon those its parent forwarded, passed
@@ -137,6 +147,8 @@ int hnp_rte_create(hnp_rte_t **out, hnp_setup_t *setup, bool is_hnp,
  *  (once; destroy calls it too). Nothing is freed. */
 void hnp_rte_finalize(hnp_rte_t *rte);
 void hnp_rte_destroy(hnp_rte_t *rte);
+/** The neighbour a message for @p dest goes to next. */
+hnp_vpid_t hnp_rte_next_hop(const hnp_rte_t *rte, hnp_vpid_t dest);
 /** Open the listeners; @p nprocs may be 0 while unknown. */
 int hnp_rte_start_oob(hnp_rte_t *rte, uint32_t nprocs, char *err,
                       size_t errlen);
@@ -173,6 +185,40 @@ int hnp_rte_xcast(hnp_rte_t *rte, uint32_t tag, const void *data, size_t len);
  *  too. */
 int hnp_rte_send_spawn_children(hnp_rte_t *rte, uint32_t tag,
                                 const void *data, size_t len);
+
+/* job.c: an application job in a daemon (the pmi framework's services) */
+/** At launch, before the pmi components' job_start: @p node_of (copied)
+ *  gives each of the @p nprocs ranks' node (node n is daemon vpid n + 1);
+ *  @p nlocal ranks run on this node. A daemon without ranks calls it too
+ *  (nlocal 0): it then joins the job's all-gathers with nothing. */
+int hnp_rte_job_begin(hnp_rte_t *rte, uint32_t jobid, uint32_t nprocs,
+                      const uint32_t *node_of, uint32_t nlocal);
+/** After every component's job_end: requests waiting for an answer fail
+ *  (their fn is called now, with HNP_ERR_UNREACHABLE), requests held for
+ *  a service are refused, the ranks' states are forgotten, and answers to
+ *  requests a service still holds are dropped. Nothing when no job. */
+void hnp_rte_job_end(hnp_rte_t *rte);
+/** @p rank of the job reached HNP_RTE_PROC_CONNECTED and not
+ *  HNP_RTE_PROC_FINALIZED here: its exit is an error. */
+bool hnp_rte_proc_unfinalized(const hnp_rte_t *rte, uint32_t rank);
+/** The largest contribution hnp_rte_allgather() takes: what the driver
+ *  gives as hnp_pmi_job_t::max_allgather_bytes. */
+size_t hnp_rte_allgather_max(const hnp_rte_t *rte);
+/** The daemon hosting @p rank of the job, or HNP_VPID_INVALID. */
+hnp_vpid_t hnp_rte_job_host(const hnp_rte_t *rte, uint32_t rank);
+/** Free what job.c holds (hnp_rte_destroy). */
+void hnp_rte_job_destroy(hnp_rte_t *rte);
+
+/* request.c: requests to the daemon that hosts a rank */
+int hnp_rte_requests_create(hnp_rte_t *rte);
+void hnp_rte_requests_destroy(hnp_rte_t *rte);
+/** The job begins: listen for requests and answers. */
+int hnp_rte_requests_job_begin(hnp_rte_t *rte);
+/** The job ends (see hnp_rte_job_end()). */
+void hnp_rte_requests_job_end(hnp_rte_t *rte);
+/** Direct neighbour @p vpid is gone: the requests to it, or routed
+ *  through it, fail (from the loop). */
+void hnp_rte_requests_lost(hnp_rte_t *rte, hnp_vpid_t vpid);
 
 /* contacts.c: phase 2, the same in the HNP and in a daemon */
 /** Every spawn child of this process has joined (or it has none): offer

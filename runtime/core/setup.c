@@ -51,6 +51,10 @@ int hnp_rte_create(hnp_rte_t **out, hnp_setup_t *setup, bool is_hnp,
         hnp_err_set(err, errlen, "out of memory");
         goto fail;
     }
+    if (hnp_rte_requests_create(rte) != HNP_SUCCESS) {
+        hnp_err_set(err, errlen, "out of memory");
+        goto fail;
+    }
     if (hnp_children_create(&rte->children, rte->base) != HNP_SUCCESS) {
         hnp_err_set(err, errlen, "cannot watch child processes");
         goto fail;
@@ -89,6 +93,8 @@ void hnp_rte_destroy(hnp_rte_t *rte)
     if (rte == NULL)
         return;
     hnp_rte_finalize(rte);
+    hnp_rte_job_destroy(rte);
+    hnp_rte_requests_destroy(rte);
     hnp_rte_release_spawn_tree(&rte->spawn_tree, &rte->routing_tree);
     if (rte->launcher != NULL)
         hnp_launcher_destroy(rte->launcher);

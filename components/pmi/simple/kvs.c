@@ -334,8 +334,13 @@ int hnp_pmi_kvs_merge(hnp_pmi_kvs_t *kvs, const void *blob, size_t len,
     blob_entry_t *list;
     char **copies = NULL;
     uint32_t n;
-    int rc = read_blob(blob, len, &list, &n, err, errlen);
+    int rc;
 
+    /* A process that has no ranks here (the HNP, an idle daemon) gives
+     * nothing at all: no keys. */
+    if (len == 0)
+        return HNP_SUCCESS;
+    rc = read_blob(blob, len, &list, &n, err, errlen);
     if (rc != HNP_SUCCESS)
         return rc;
     copies = copy_entries(list, n);

@@ -417,6 +417,9 @@ static void test_kvs_bad_blobs(void **state)
     expect_merge_refused(kvs, "\0\0\0\1\0\0\0\0\0\0\0\0", 12); /* empty key */
     expect_merge_refused(kvs, "\0\0\0\1\0\0\0\1\0\0\0\0\0", 13); /* NUL key */
     assert_int_equal(hnp_pmi_kvs_count(kvs), 0);
+    /* A node with no ranks contributes nothing at all: no keys. */
+    assert_int_equal(hnp_pmi_kvs_merge(kvs, "", 0, NULL, 0), HNP_SUCCESS);
+    assert_int_equal(hnp_pmi_kvs_count(kvs), 0);
     assert_int_equal(hnp_pmi_kvs_merge(kvs, good.data, good.len, NULL, 0),
                      HNP_SUCCESS);
     assert_string_equal(hnp_pmi_kvs_get(kvs, "second", &len), "2");

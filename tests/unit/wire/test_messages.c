@@ -40,6 +40,7 @@
 #include "pmi_abort.h"
 #include "proc_exit.h"
 #include "report.h"
+#include "request.h"
 #include "stats.h"
 #include "stdin.h"
 #include "welcome.h"
@@ -235,6 +236,22 @@ static bool equal_iof(const void *a, const void *b)
            same_bytes(x->data, x->len, y->data, y->len);
 }
 
+static bool equal_request(const void *a, const void *b)
+{
+    const hnp_wire_request_t *x = a, *y = b;
+
+    return x->id == y->id && x->service == y->service &&
+           x->rank == y->rank && same_bytes(x->data, x->len, y->data, y->len);
+}
+
+static bool equal_reply(const void *a, const void *b)
+{
+    const hnp_wire_reply_t *x = a, *y = b;
+
+    return x->id == y->id && x->status == y->status &&
+           same_bytes(x->data, x->len, y->data, y->len);
+}
+
 static bool equal_proc_exit(const void *a, const void *b)
 {
     const hnp_wire_proc_exit_t *x = a, *y = b;
@@ -324,6 +341,8 @@ CLEAR_CALL(peer_lost)
 CODEC_CALLS(pmi_abort)
 CLEAR_CALL(pmi_abort)
 CODEC_CALLS(stats)
+CODEC_CALLS(request)
+CODEC_CALLS(reply)
 
 #define CODEC(msg, clear)                                                 \
     { #msg, sizeof(hnp_wire_##msg##_t), pack_##msg, unpack_##msg, clear,  \
@@ -345,6 +364,8 @@ static const codec_t failure_codec = CODEC(failure, clear_failure);
 static const codec_t peer_lost_codec = CODEC(peer_lost, clear_peer_lost);
 static const codec_t pmi_abort_codec = CODEC(pmi_abort, clear_pmi_abort);
 static const codec_t stats_codec = CODEC(stats, NULL);
+static const codec_t request_codec = CODEC(request, NULL);
+static const codec_t reply_codec = CODEC(reply, NULL);
 
 /* ------------------------------------------------------------ the checks */
 
@@ -778,6 +799,41 @@ static void test_iof(void **state)
     check_golden(&iof_codec, &g, golden, sizeof(golden));
 }
 
+/* ------------------------------------------------------------ daemon <-> daemon */
+
+static void test_request(void **state)
+{
+    static const char key[] = "modex\0of rank 7\xff";
+    hnp_wire_request_t out = { .id = 41, .service = 400, .rank = 7,
+                               .data = key, .len = sizeof(key) - 1 };
+    hnp_wire_request_t empty = { .id = UINT32_MAX, .service = UINT32_MAX,
+                                 .rank = UINT32_MAX };
+    static const uint8_t golden[] = { U32(1), U32(401), U32(2), U32(1), 'k' };
+    hnp_wire_request_t g = { .id = 1, .service = 401, .rank = 2,
+                             .data = "k", .len = 1 };
+
+    (void)state;
+    check_message(&request_codec, &out);
+    check_message(&request_codec, &empty);
+    check_golden(&request_codec, &g, golden, sizeof(golden));
+}
+
+static void test_reply(void **state)
+{
+    static const uint8_t blob[] = { 0, 1, 2, 0xfe, 0xff };
+    hnp_wire_reply_t out = { .id = 41, .status = 0, .data = blob,
+                             .len = sizeof(blob) };
+    hnp_wire_reply_t failed = { .id = 0, .status = INT32_MIN };
+    static const uint8_t golden[] = { U32(9), 0xff, 0xff, 0xff, 0xfe,
+                                      U32(0) };
+    hnp_wire_reply_t g = { .id = 9, .status = -2 };
+
+    (void)state;
+    check_message(&reply_codec, &out);
+    check_message(&reply_codec, &failed);
+    check_golden(&reply_codec, &g, golden, sizeof(golden));
+}
+
 static void test_proc_exit(void **state)
 {
     hnp_wire_proc_exit_t killed = { .rank = 12, .pid = 4242,
@@ -915,6 +971,8 @@ int main(void)
         cmocka_unit_test(test_control),
         cmocka_unit_test(test_shutdown_any_nonzero_byte_is_now),
         cmocka_unit_test(test_iof),
+        cmocka_unit_test(test_request),
+        cmocka_unit_test(test_reply),
         cmocka_unit_test(test_proc_exit),
         cmocka_unit_test(test_stdin),
         cmocka_unit_test(test_report),
