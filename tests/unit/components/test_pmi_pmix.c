@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -23,7 +24,7 @@
 
 #include "../loop_helpers.h"
 #include "hnp_log.h"
-#include "../../../components/pmi/pmix/pmi_pmix.h"
+#include "../../../components/pmi/pmix/pmi_pmix_internal.h"
 #include "pmix_doubles.h"
 
 #define NRANKS 4
@@ -269,6 +270,16 @@ static void test_spawn_refused_with_a_message(void **unused)
                                    "it yet"));
 }
 
+/* CPU of every thread of the process (libpmix's too). */
+static double cpu_seconds(void)
+{
+    struct rusage ru;
+
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+           (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
 /* Open MPI's variables: schizo, and the yield hint on an oversubscribed
  * node only; libpmix's own (the namespace, the rank). */
 static void test_child_environment(void **unused)
@@ -291,9 +302,14 @@ static void test_child_environment(void **unused)
         hnp_pmi_fork_t f = { 0 };
         void *state = NULL;
         doubles_reset();
+        double cpu = cpu_seconds();
         assert_int_equal(pmi_pmix_module.job_start(NULL, &job, &state, err,
                                                    sizeof(err)),
                          HNP_SUCCESS);
+        /* the first starts the server: what it costs a daemon */
+        printf("# job_start%s: %.2f ms of CPU\n",
+               slots == 2 ? " with the server's start" : "",
+               (cpu_seconds() - cpu) * 1e3);
         assert_int_equal(pmi_pmix_module.child_setup(state, &child, &f, err,
                                                      sizeof(err)),
                          HNP_SUCCESS);
@@ -312,6 +328,85 @@ static void test_child_environment(void **unused)
         pmi_pmix_module.job_end(state);
         assert_true(dir_empty(tmpdir));
     }
+    rmdir(tmpdir);
+}
+
+typedef struct fence_result {
+    bool done;
+    pmix_status_t status;
+    char data[64];
+    size_t len;
+} fence_result_t;
+
+static void fence_done(pmix_status_t status, const char *data, size_t ndata,
+                       void *cbdata, pmix_release_cbfunc_t release,
+                       void *release_cbdata)
+{
+    fence_result_t *res = cbdata;
+
+    res->status = status;
+    res->len = ndata < sizeof(res->data) ? ndata : sizeof(res->data);
+    if (data != NULL)
+        memcpy(res->data, data, res->len);
+    if (release != NULL)
+        release(release_cbdata);
+    res->done = true;
+}
+
+/* libpmix's fence, called as its thread would: the blob is copied (the
+ * caller's buffer is gone at once), all-gathered as number 0, 1, ... of
+ * the job's series; one over part of the job is refused with a message. */
+static void test_fence_is_an_allgather(void **unused)
+{
+    char tmpdir[] = "/tmp/hnp-pmix-test-XXXXXX", err[512] = "";
+    const char *names[1] = { hostname };
+    uint32_t node_of[NRANKS] = { 0 }, local[NRANKS] = { 0, 1, 2, 3 };
+    hnp_pmi_job_t job = {
+        .jobid = 10, .name = "hnp-test-fence", .nprocs = NRANKS,
+        .universe_size = NRANKS, .nnodes = 1, .node_of = node_of,
+        .node_names = names, .local_ranks = local, .nlocal = NRANKS,
+        .slots = NRANKS, .tmpdir = tmpdir, .series = 5,
+        .max_allgather_bytes = 1024,
+    };
+    pmix_proc_t procs[2];
+    void *state = NULL;
+
+    (void)unused;
+    assert_non_null(mkdtemp(tmpdir));
+    doubles_reset();
+    doubles.series = job.series;
+    logged[0] = '\0';
+    assert_int_equal(pmi_pmix_module.job_start(NULL, &job, &state, err,
+                                               sizeof(err)), HNP_SUCCESS);
+    for (uint32_t seq = 0; seq < 2; seq++) {
+        fence_result_t res = { 0 };
+        char blob[8];
+        snprintf(blob, sizeof(blob), "blob%u", (unsigned)seq);
+        PMIX_LOAD_PROCID(&procs[0], job.name, PMIX_RANK_WILDCARD);
+        assert_int_equal(pmi_pmix_server_module.fence_nb(
+                             procs, 1, NULL, 0, blob, strlen(blob),
+                             fence_done, &res), PMIX_SUCCESS);
+        memset(blob, 'x', sizeof(blob) - 1);
+        assert_true(LOOP_UNTIL(doubles.base, 10.0, res.done));
+        assert_int_equal(res.status, PMIX_SUCCESS);
+        assert_int_equal(res.len, 5);
+        assert_memory_equal(res.data, seq == 0 ? "blob0" : "blob1", 5);
+    }
+    assert_int_equal(doubles.fences, 2);
+    assert_false(doubles.fence_order_wrong);
+
+    fence_result_t part = { 0 };
+    PMIX_LOAD_PROCID(&procs[0], job.name, 0);
+    PMIX_LOAD_PROCID(&procs[1], job.name, 1);
+    assert_int_equal(pmi_pmix_server_module.fence_nb(
+                         procs, 2, NULL, 0, NULL, 0, fence_done, &part),
+                     PMIX_SUCCESS);
+    assert_true(LOOP_UNTIL(doubles.base, 10.0, part.done));
+    assert_int_equal(part.status, PMIX_ERR_NOT_SUPPORTED);
+    assert_int_equal(doubles.fences, 2);
+    assert_non_null(strstr(logged, "fence over 2 of the job's 4 ranks"));
+    pmi_pmix_module.job_end(state);
+    assert_true(dir_empty(tmpdir));
     rmdir(tmpdir);
 }
 
@@ -352,6 +447,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_child_environment),
+        cmocka_unit_test(test_fence_is_an_allgather),
         cmocka_unit_test(test_ring_allreduce_barrier),
         cmocka_unit_test(test_shared_memory_within_node),
         cmocka_unit_test(test_abort_reaches_the_runtime),
