@@ -8,4 +8,14 @@
 
 extern const hnp_mca_component_t *const hnp_static_components[];
 
+/** An in-tree component configure left out, and why (hnp-info lists
+ *  them); the table ends with a NULL framework. */
+typedef struct hnp_component_not_built {
+    const char *framework;
+    const char *name;
+    const char *reason;
+} hnp_component_not_built_t;
+
+extern const hnp_component_not_built_t hnp_components_not_built[];
+
 #endif /* HNP_STATIC_COMPONENTS_H */

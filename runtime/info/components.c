@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "hnp_static_components.h"
 #include "info.h"
 
 #define VERSION_TEXT_LEN 16
@@ -134,6 +135,20 @@ static void print_framework(const hnp_setup_t *setup, hnp_mca_framework_t *fw,
         print_failure(desc->name, &failures[i], parsable);
 }
 
+/* The in-tree components configure left out, and why. */
+static void print_not_built(bool parsable)
+{
+    for (const hnp_component_not_built_t *c = hnp_components_not_built;
+         c->framework != NULL; c++) {
+        if (parsable)
+            printf("mca:%s:%s:not_built:%s\n", c->framework, c->name,
+                   c->reason);
+        else
+            printf("%s %s: not built (%s)\n", c->framework, c->name,
+                   c->reason);
+    }
+}
+
 int hnp_info_print_components(const hnp_setup_t *setup, bool parsable)
 {
     hnp_mca_framework_t *frameworks[5];
@@ -141,5 +156,6 @@ int hnp_info_print_components(const hnp_setup_t *setup, bool parsable)
     size_t n = hnp_setup_frameworks(setup, frameworks);
     for (size_t i = 0; i < n; i++)
         print_framework(setup, frameworks[i], parsable, i == 0);
+    print_not_built(parsable);
     return HNP_SUCCESS;
 }

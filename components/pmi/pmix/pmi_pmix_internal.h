@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The pmix component's private declarations: the daemon's server, the
+ * queue that hands libpmix's calls to the event loop, and a job.
+ */
+#ifndef PMI_PMIX_INTERNAL_H
+#define PMI_PMIX_INTERNAL_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <hwloc.h>
+#include <pmix.h>
+#include <pmix_server.h>
+
+#include "hnp_log.h"
+#include "hnp_rte.h"
+#include "pmi_pmix.h"
+
+/* Direct modex requests between daemons (hnp_rte_serve()). */
+#define PMI_PMIX_SERVICE_DMODEX (HNP_TAG_PMI_FIRST + 50)
+
+/* A call handed from libpmix's thread to the event loop: @c run gets the
+ * item and frees it. */
+typedef struct pmi_pmix_call pmi_pmix_call_t;
+typedef void (*pmi_pmix_call_fn)(pmi_pmix_call_t *call);
+struct pmi_pmix_call {
+    pmi_pmix_call_t *next;
+    pmi_pmix_call_fn run;
+};
+
+typedef struct pmi_pmix_job pmi_pmix_job_t;
+
+/*
+ * The daemon's PMIx server. libpmix's server module carries no context
+ * pointer, so its callbacks reach this one object (pmi_pmix_server); it is
+ * owned by the component and touched from libpmix's thread only through
+ * the queue's lock.
+ */
+typedef struct pmi_pmix_server {
+    hnp_rte_t *rte;
+    bool running;            /* PMIx_server_init succeeded */
+    bool serving;            /* the dmodex service is posted */
+    char scratch[256];       /* the server's directory, "" if none */
+    hwloc_topology_t topology; /* handed to libpmix, NULL if none */
+    pmi_pmix_job_t *jobs;    /* the jobs between start and end */
+    /* the hand-over queue */
+    pthread_mutex_t lock;
+    pmi_pmix_call_t *head, *tail;
+    int wake_fd;             /* eventfd, -1 when closed */
+    hnp_rte_fd_watch_t *watch;
+} pmi_pmix_server_t;
+
+extern pmi_pmix_server_t pmi_pmix_server;
+
+struct pmi_pmix_job {
+    pmi_pmix_job_t *next;
+    const hnp_pmi_job_t *job;  /* the framework's, valid until job_end */
+    pmix_nspace_t nspace;
+    uint32_t fence_seq;        /* next all-gather of job->series */
+    bool *registered;          /* [nprocs] a client was registered */
+};
+
+hnp_log_stream_t *pmi_pmix_log(void);
+/* The server runs: libpmix's callbacks may be called. */
+bool pmi_pmix_live(void);
+
+/* pmi_pmix_queue.c */
+int pmi_pmix_queue_open(pmi_pmix_server_t *srv, char *err, size_t errlen);
+void pmi_pmix_queue_close(pmi_pmix_server_t *srv);
+/* From any thread: run @p call on the loop. */
+void pmi_pmix_queue_post(pmi_pmix_server_t *srv, pmi_pmix_call_t *call,
+                         pmi_pmix_call_fn run);
+/* Run what is queued now (the loop's wake-up, and the close). */
+void pmi_pmix_queue_drain(pmi_pmix_server_t *srv);
+
+/* pmi_pmix_server.c: the server module handed to PMIx_server_init. */
+extern pmix_server_module_t pmi_pmix_server_module;
+pmi_pmix_job_t *pmi_pmix_job_find(const char *nspace);
+void pmi_pmix_dmodex_serve(hnp_rte_t *rte, hnp_rte_request_t *req,
+                           hnp_vpid_t src, uint32_t rank, const void *data,
+                           size_t len, void *cbdata);
+
+/* pmi_pmix_fence.c */
+void pmi_pmix_fence_start(pmi_pmix_job_t *pj, const char *data, size_t len,
+                          pmix_modex_cbfunc_t cbfunc, void *cbdata);
+
+/* pmi_pmix_nspace.c: the namespace's information for libpmix. */
+int pmi_pmix_nspace_register(const pmi_pmix_job_t *pj, char *err,
+                             size_t errlen);
+
+/* pmi_pmix_topology.c */
+hwloc_topology_t pmi_pmix_topology_load(void);
+
+/* Wait on the loop thread for a libpmix operation with a callback. */
+typedef struct pmi_pmix_sync {
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    bool done;
+    pmix_status_t status;
+} pmi_pmix_sync_t;
+void pmi_pmix_sync_init(pmi_pmix_sync_t *sync);
+void pmi_pmix_sync_cb(pmix_status_t status, void *cbdata);
+/* @p rc: what the call returned; waits only when a callback will come. */
+pmix_status_t pmi_pmix_sync_wait(pmi_pmix_sync_t *sync, pmix_status_t rc);
+
+#endif /* PMI_PMIX_INTERNAL_H */

@@ -1,0 +1,302 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The pmix component's hooks: the daemon's PMIx server is started at its
+ * first job (so a daemon that never runs one pays nothing) and stopped
+ * when the daemon leaves: libpmix 4.2 cannot start a server again in the
+ * same process (its listener thread crashes). Its own scratch directory
+ * is therefore the daemon's, made at the start and removed at the end;
+ * each job's namespace keeps its files under the job's private directory.
+ * Each job is one namespace; each rank a registered client, whose
+ * environment libpmix writes (PMIx_server_setup_fork).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "hnp_errors.h"
+#include "pmi_pmix_internal.h"
+
+pmi_pmix_server_t pmi_pmix_server = {
+    .lock = PTHREAD_MUTEX_INITIALIZER,
+    .wake_fd = -1,
+};
+
+/* The keys of PMIx_server_init: 6 at most. */
+#define SERVER_INIT_KEYS 6
+
+static int remove_entry(const char *path, const struct stat *st, int type,
+                        struct FTW *ftw)
+{
+    (void)st;
+    (void)type;
+    (void)ftw;
+    remove(path);
+    return 0;
+}
+
+static void scratch_remove(pmi_pmix_server_t *srv)
+{
+    if (srv->scratch[0] != '\0')
+        nftw(srv->scratch, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    srv->scratch[0] = '\0';
+}
+
+/* The server's own directory: $TMPDIR (else /tmp)/hnp-pmix.<pid>.XXXXXX. */
+static int scratch_make(pmi_pmix_server_t *srv, char *err, size_t errlen)
+{
+    const char *base = getenv("TMPDIR");
+
+    if (base == NULL || base[0] == '\0')
+        base = "/tmp";
+    int n = snprintf(srv->scratch, sizeof(srv->scratch), "%s/hnp-pmix.%d.XXXXXX",
+                     base, (int)getpid());
+    if (n < 0 || (size_t)n >= sizeof(srv->scratch) ||
+        mkdtemp(srv->scratch) == NULL) {
+        snprintf(err, errlen, "pmix: cannot make a scratch directory in %s "
+                 "(TMPDIR): %s", base, n < 0 || (size_t)n >= sizeof(srv->scratch)
+                 ? "path too long" : strerror(errno));
+        srv->scratch[0] = '\0';
+        return HNP_ERR_IO;
+    }
+    return HNP_SUCCESS;
+}
+
+static int server_start(hnp_rte_t *rte, const hnp_pmi_job_t *job, char *err,
+                        size_t errlen)
+{
+    pmi_pmix_server_t *srv = &pmi_pmix_server;
+    pmix_info_t info[SERVER_INIT_KEYS];
+    pmix_topology_t topo = { .source = "hwloc" };
+    pmix_rank_t my_rank = hnp_rte_my_vpid(rte);
+    size_t n = 0;
+
+    srv->rte = rte;
+    int rc = scratch_make(srv, err, errlen);
+    if (rc != HNP_SUCCESS)
+        return rc;
+    rc = pmi_pmix_queue_open(srv, err, errlen);
+    if (rc != HNP_SUCCESS) {
+        scratch_remove(srv);
+        return rc;
+    }
+    if (pmi_pmix_params.share_topology && srv->topology == NULL)
+        srv->topology = pmi_pmix_topology_load();
+    for (size_t i = 0; i < SERVER_INIT_KEYS; i++)
+        PMIX_INFO_CONSTRUCT(&info[i]);
+    PMIx_Info_load(&info[n++], PMIX_SERVER_TMPDIR, srv->scratch, PMIX_STRING);
+    PMIx_Info_load(&info[n++], PMIX_SYSTEM_TMPDIR, srv->scratch, PMIX_STRING);
+    PMIx_Info_load(&info[n++], PMIX_SERVER_RANK, &my_rank, PMIX_PROC_RANK);
+    PMIx_Info_load(&info[n++], PMIX_HOSTNAME, job->node_names[job->my_node],
+                   PMIX_STRING);
+    if (srv->topology != NULL) {
+        topo.topology = srv->topology;
+        PMIx_Info_load(&info[n++], PMIX_TOPOLOGY2, &topo, PMIX_TOPO);
+    }
+    pmix_status_t prc = PMIx_server_init(&pmi_pmix_server_module, info, n);
+    for (size_t i = 0; i < n; i++)
+        PMIX_INFO_DESTRUCT(&info[i]);
+    if (prc != PMIX_SUCCESS) {
+        snprintf(err, errlen, "pmix: starting the PMIx server: %s",
+                 PMIx_Error_string(prc));
+        pmi_pmix_queue_close(srv);
+        scratch_remove(srv);
+        return HNP_ERROR;
+    }
+    srv->running = true;
+    if (!srv->serving &&
+        hnp_rte_serve(rte, PMI_PMIX_SERVICE_DMODEX, pmi_pmix_dmodex_serve,
+                      NULL) == HNP_SUCCESS)
+        srv->serving = true;
+    return HNP_SUCCESS;
+}
+
+static void server_stop(void)
+{
+    pmi_pmix_server_t *srv = &pmi_pmix_server;
+
+    if (!srv->running)
+        return;
+    /* Answer what libpmix already handed over while it can take answers;
+     * what comes after is dropped (pmi_pmix_live()). */
+    pmi_pmix_queue_drain(srv);
+    srv->running = false;
+    if (srv->serving)
+        hnp_rte_serve(srv->rte, PMI_PMIX_SERVICE_DMODEX, NULL, NULL);
+    srv->serving = false;
+    pmix_status_t prc = PMIx_server_finalize();
+    if (prc != PMIX_SUCCESS)
+        HNP_ERROR_LOG(pmi_pmix_log(), "pmix: stopping the PMIx server: %s",
+                      PMIx_Error_string(prc));
+    pmi_pmix_queue_close(srv);
+    scratch_remove(srv);
+}
+
+bool pmi_pmix_live(void)
+{
+    return pmi_pmix_server.running;
+}
+
+static void job_free(pmi_pmix_job_t *pj)
+{
+    free(pj->registered);
+    free(pj);
+}
+
+static int pmix_job_start(hnp_rte_t *rte, const hnp_pmi_job_t *job,
+                          void **state, char *err, size_t errlen)
+{
+    pmi_pmix_job_t *pj;
+
+    if (strlen(job->name) > PMIX_MAX_NSLEN) {
+        snprintf(err, errlen, "pmix: job name '%s' is longer than a PMIx "
+                 "namespace (%d characters)", job->name, PMIX_MAX_NSLEN);
+        return HNP_ERR_BAD_PARAM;
+    }
+    pj = calloc(1, sizeof(*pj));
+    if (pj == NULL ||
+        (pj->registered = calloc(job->nprocs, sizeof(bool))) == NULL) {
+        free(pj);
+        snprintf(err, errlen, "pmix: out of memory");
+        return HNP_ERR_NOMEM;
+    }
+    pj->job = job;
+    PMIX_LOAD_NSPACE(pj->nspace, job->name);
+    int rc = pmi_pmix_server.running ? HNP_SUCCESS
+                                     : server_start(rte, job, err, errlen);
+    if (rc == HNP_SUCCESS)
+        rc = pmi_pmix_nspace_register(pj, err, errlen);
+    if (rc != HNP_SUCCESS) {
+        job_free(pj);
+        return rc;
+    }
+    pj->next = pmi_pmix_server.jobs;
+    pmi_pmix_server.jobs = pj;
+    *state = pj;
+    return HNP_SUCCESS;
+}
+
+/* Every "NAME=VALUE" libpmix wrote for the rank. */
+static int fork_setenv_all(hnp_pmi_fork_t *fork, char **env, char *err,
+                           size_t errlen)
+{
+    for (size_t i = 0; env != NULL && env[i] != NULL; i++) {
+        char *eq = strchr(env[i], '=');
+        if (eq == NULL || eq == env[i])
+            continue;
+        *eq = '\0';
+        int rc = hnp_pmi_fork_setenv(fork, env[i], eq + 1);
+        *eq = '=';
+        if (rc != HNP_SUCCESS) {
+            snprintf(err, errlen, "pmix: setting %s: %s", env[i],
+                     hnp_strerror(rc));
+            return rc;
+        }
+    }
+    return HNP_SUCCESS;
+}
+
+/*
+ * What Open MPI 4.1 needs beyond libpmix's variables: its `schizo orte`
+ * takes a process no mpirun started for a singleton, so it is excluded
+ * (ess pmi is then chosen); and ranks that outnumber the node's slots must
+ * yield when idle, or they busy-poll each other into the ground.
+ */
+static int fork_setenv_ompi(const pmi_pmix_job_t *pj, hnp_pmi_fork_t *fork)
+{
+    int rc = hnp_pmi_fork_setenv(fork, "OMPI_MCA_schizo", "^orte");
+
+    if (rc == HNP_SUCCESS && pj->job->nlocal > pj->job->slots)
+        rc = hnp_pmi_fork_setenv(fork, "OMPI_MCA_mpi_yield_when_idle", "1");
+    return rc;
+}
+
+static int pmix_child_setup(void *state, const hnp_pmi_child_t *child,
+                            hnp_pmi_fork_t *fork, char *err, size_t errlen)
+{
+    pmi_pmix_job_t *pj = state;
+    pmix_proc_t proc;
+    pmi_pmix_sync_t sync;
+    char **env = NULL;
+
+    if (child->rank >= pj->job->nprocs) {
+        snprintf(err, errlen, "pmix: rank %u is not in job %s (%u ranks)",
+                 (unsigned)child->rank, pj->job->name,
+                 (unsigned)pj->job->nprocs);
+        return HNP_ERR_BAD_PARAM;
+    }
+    PMIX_LOAD_PROCID(&proc, pj->nspace, child->rank);
+    if (!pj->registered[child->rank]) {
+        pmi_pmix_sync_init(&sync);
+        pmix_status_t prc = PMIx_server_register_client(
+            &proc, getuid(), getgid(), NULL, pmi_pmix_sync_cb, &sync);
+        prc = pmi_pmix_sync_wait(&sync, prc);
+        if (prc != PMIX_SUCCESS) {
+            snprintf(err, errlen, "pmix: registering rank %u: %s",
+                     (unsigned)child->rank, PMIx_Error_string(prc));
+            return HNP_ERROR;
+        }
+        pj->registered[child->rank] = true;
+    }
+    pmix_status_t prc = PMIx_server_setup_fork(&proc, &env);
+    if (prc != PMIX_SUCCESS) {
+        snprintf(err, errlen, "pmix: the environment of rank %u: %s",
+                 (unsigned)child->rank, PMIx_Error_string(prc));
+        PMIX_ARGV_FREE(env);
+        return HNP_ERROR;
+    }
+    int rc = fork_setenv_all(fork, env, err, errlen);
+    PMIX_ARGV_FREE(env);
+    if (rc == HNP_SUCCESS && (rc = fork_setenv_ompi(pj, fork)) != HNP_SUCCESS)
+        snprintf(err, errlen, "pmix: setting Open MPI's variables: %s",
+                 hnp_strerror(rc));
+    return rc;
+}
+
+static void pmix_job_end(void *state)
+{
+    pmi_pmix_job_t *pj = state;
+    pmi_pmix_sync_t sync;
+    pmix_proc_t proc;
+
+    for (uint32_t r = 0; r < pj->job->nprocs; r++) {
+        if (!pj->registered[r])
+            continue;
+        PMIX_LOAD_PROCID(&proc, pj->nspace, r);
+        pmi_pmix_sync_init(&sync);
+        PMIx_server_deregister_client(&proc, pmi_pmix_sync_cb, &sync);
+        pmi_pmix_sync_wait(&sync, PMIX_SUCCESS);
+    }
+    pmi_pmix_sync_init(&sync);
+    PMIx_server_deregister_nspace(pj->nspace, pmi_pmix_sync_cb, &sync);
+    pmi_pmix_sync_wait(&sync, PMIX_SUCCESS);
+    for (pmi_pmix_job_t **p = &pmi_pmix_server.jobs; *p != NULL;
+         p = &(*p)->next) {
+        if (*p == pj) {
+            *p = pj->next;
+            break;
+        }
+    }
+    job_free(pj);
+}
+
+static void pmix_finalize(hnp_rte_t *rte)
+{
+    (void)rte;
+    server_stop();
+    if (pmi_pmix_server.topology != NULL)
+        hwloc_topology_destroy(pmi_pmix_server.topology);
+    pmi_pmix_server.topology = NULL;
+}
+
+const hnp_pmi_module_t pmi_pmix_module = {
+    .serves = HNP_PMI_SERVES_PMIX,
+    .job_start = pmix_job_start,
+    .child_setup = pmix_child_setup,
+    .job_end = pmix_job_end,
+    .finalize = pmix_finalize,
+};

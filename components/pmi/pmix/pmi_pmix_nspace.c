@@ -1,0 +1,259 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * What libpmix is told of a job (PMIx_server_register_nspace), as PRRTE
+ * tells it: the node map and the proc map (PMIx_generate_regex/ppn), the
+ * job's sizes, each node's peers and leader, each app, and each rank's
+ * local rank, node rank, node, host and app. Open MPI's MPI_Init fails
+ * without the local and node ranks, and silently drops shared memory for
+ * TCP without the local peers or with a server host name that is not in
+ * the node map: this node is named job->node_names[job->my_node] in both.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hnp_errors.h"
+#include "pmi_pmix_internal.h"
+
+/* A growing string (the maps and the peer lists). */
+typedef struct text {
+    char *s;
+    size_t len, cap;
+    bool failed;
+} text_t;
+
+static void text_add(text_t *t, const char *piece)
+{
+    size_t n = strlen(piece);
+
+    if (t->failed)
+        return;
+    if (t->len + n + 1 > t->cap) {
+        size_t cap = t->cap > 0 ? t->cap * 2 : 256;
+        while (cap < t->len + n + 1)
+            cap *= 2;
+        char *grown = realloc(t->s, cap);
+        if (grown == NULL) {
+            t->failed = true;
+            return;
+        }
+        t->s = grown;
+        t->cap = cap;
+    }
+    memcpy(t->s + t->len, piece, n + 1);
+    t->len += n;
+}
+
+static void text_add_rank(text_t *t, bool first, uint32_t rank)
+{
+    char num[16];
+
+    snprintf(num, sizeof(num), "%s%u", first ? "" : ",", (unsigned)rank);
+    text_add(t, num);
+}
+
+/* Where the ranks of the job are: per node its count, leader and peers
+ * (ascending), per rank its local rank on its node. */
+typedef struct layout {
+    uint32_t *count;      /* [nnodes] */
+    uint32_t *leader;     /* [nnodes] lowest rank, UINT32_MAX if none */
+    uint16_t *local_rank; /* [nprocs] */
+    text_t *peers;        /* [nnodes] "r,r,r" */
+} layout_t;
+
+static void layout_free(layout_t *l, uint32_t nnodes)
+{
+    if (l->peers != NULL)
+        for (uint32_t n = 0; n < nnodes; n++)
+            free(l->peers[n].s);
+    free(l->peers);
+    free(l->count);
+    free(l->leader);
+    free(l->local_rank);
+}
+
+static int layout_build(layout_t *l, const hnp_pmi_job_t *job)
+{
+    l->count = calloc(job->nnodes, sizeof(*l->count));
+    l->leader = calloc(job->nnodes, sizeof(*l->leader));
+    l->local_rank = calloc(job->nprocs, sizeof(*l->local_rank));
+    l->peers = calloc(job->nnodes, sizeof(*l->peers));
+    if (l->count == NULL || l->leader == NULL || l->local_rank == NULL ||
+        l->peers == NULL)
+        return HNP_ERR_NOMEM;
+    for (uint32_t n = 0; n < job->nnodes; n++)
+        l->leader[n] = UINT32_MAX;
+    for (uint32_t r = 0; r < job->nprocs; r++) {
+        uint32_t n = job->node_of[r];
+        if (n >= job->nnodes)
+            return HNP_ERR_BAD_PARAM;
+        if (l->count[n] == 0)
+            l->leader[n] = r;
+        l->local_rank[r] = (uint16_t)l->count[n];
+        text_add_rank(&l->peers[n], l->count[n] == 0, r);
+        l->count[n]++;
+    }
+    for (uint32_t n = 0; n < job->nnodes; n++)
+        if (l->peers[n].failed)
+            return HNP_ERR_NOMEM;
+    return HNP_SUCCESS;
+}
+
+/* "node0,node1,..." and "0,1;2,3;..." for the regex generators. */
+static int maps_generate(const hnp_pmi_job_t *job, const layout_t *l,
+                         char **node_map, char **proc_map)
+{
+    text_t nodes = { 0 }, procs = { 0 };
+    int rc = HNP_ERR_NOMEM;
+
+    for (uint32_t n = 0; n < job->nnodes; n++) {
+        if (n > 0) {
+            text_add(&nodes, ",");
+            text_add(&procs, ";");
+        }
+        text_add(&nodes, job->node_names[n]);
+        text_add(&procs, l->peers[n].s != NULL ? l->peers[n].s : "");
+    }
+    if (!nodes.failed && !procs.failed &&
+        PMIx_generate_regex(nodes.s, node_map) == PMIX_SUCCESS &&
+        PMIx_generate_ppn(procs.s, proc_map) == PMIX_SUCCESS)
+        rc = HNP_SUCCESS;
+    free(nodes.s);
+    free(procs.s);
+    return rc;
+}
+
+/* An info whose value is an array of @p n infos (filled by the caller). */
+static pmix_info_t *info_array(pmix_info_t *info, const char *key, size_t n)
+{
+    pmix_data_array_t *darray;
+
+    PMIX_DATA_ARRAY_CREATE(darray, n, PMIX_INFO);
+    PMIX_LOAD_KEY(info->key, key);
+    info->value.type = PMIX_DATA_ARRAY;
+    info->value.data.darray = darray;
+    return darray->array;
+}
+
+static void node_info(pmix_info_t *info, const hnp_pmi_job_t *job,
+                      const layout_t *l, uint32_t n)
+{
+    pmix_info_t *a = info_array(info, PMIX_NODE_INFO,
+                                l->count[n] > 0 ? 6 : 3);
+    uint32_t size = l->count[n];
+
+    PMIx_Info_load(&a[0], PMIX_NODEID, &n, PMIX_UINT32);
+    PMIx_Info_load(&a[1], PMIX_HOSTNAME, job->node_names[n], PMIX_STRING);
+    PMIx_Info_load(&a[2], PMIX_LOCAL_SIZE, &size, PMIX_UINT32);
+    if (size == 0)
+        return;
+    PMIx_Info_load(&a[3], PMIX_NODE_SIZE, &size, PMIX_UINT32);
+    PMIx_Info_load(&a[4], PMIX_LOCAL_PEERS, l->peers[n].s, PMIX_STRING);
+    PMIx_Info_load(&a[5], PMIX_LOCALLDR, &l->leader[n], PMIX_PROC_RANK);
+}
+
+static void app_info(pmix_info_t *info, const hnp_pmi_app_t *app,
+                     uint32_t appnum)
+{
+    pmix_info_t *a = info_array(info, PMIX_APP_INFO, 3);
+
+    PMIx_Info_load(&a[0], PMIX_APPNUM, &appnum, PMIX_UINT32);
+    PMIx_Info_load(&a[1], PMIX_APP_SIZE, &app->nprocs, PMIX_UINT32);
+    PMIx_Info_load(&a[2], PMIX_APPLDR, &app->first_rank, PMIX_PROC_RANK);
+}
+
+static uint32_t app_of(const hnp_pmi_job_t *job, uint32_t rank)
+{
+    for (uint32_t a = 0; a < job->napps; a++)
+        if (rank - job->apps[a].first_rank < job->apps[a].nprocs)
+            return a;
+    return 0;
+}
+
+static void proc_info(pmix_info_t *info, const hnp_pmi_job_t *job,
+                      const layout_t *l, uint32_t rank)
+{
+    pmix_info_t *a = info_array(info, PMIX_PROC_DATA, 8);
+    uint32_t node = job->node_of[rank];
+    uint32_t appnum = app_of(job, rank);
+    uint32_t app_rank = job->napps > 0 ? rank - job->apps[appnum].first_rank
+                                       : rank;
+
+    PMIx_Info_load(&a[0], PMIX_RANK, &rank, PMIX_PROC_RANK);
+    PMIx_Info_load(&a[1], PMIX_GLOBAL_RANK, &rank, PMIX_PROC_RANK);
+    PMIx_Info_load(&a[2], PMIX_LOCAL_RANK, &l->local_rank[rank], PMIX_UINT16);
+    PMIx_Info_load(&a[3], PMIX_NODE_RANK, &l->local_rank[rank], PMIX_UINT16);
+    PMIx_Info_load(&a[4], PMIX_NODEID, &node, PMIX_UINT32);
+    PMIx_Info_load(&a[5], PMIX_HOSTNAME, job->node_names[node], PMIX_STRING);
+    PMIx_Info_load(&a[6], PMIX_APPNUM, &appnum, PMIX_UINT32);
+    PMIx_Info_load(&a[7], PMIX_APP_RANK, &app_rank, PMIX_PROC_RANK);
+}
+
+/* The job-wide keys: 10 entries. */
+#define NSPACE_JOB_KEYS 10
+
+static void job_info(pmix_info_t *info, const hnp_pmi_job_t *job,
+                     char *node_map, char *proc_map)
+{
+    uint32_t napps = job->napps;
+
+    PMIx_Info_load(&info[0], PMIX_JOBID, job->name, PMIX_STRING);
+    PMIx_Info_load(&info[1], PMIX_JOB_SIZE, &job->nprocs, PMIX_UINT32);
+    PMIx_Info_load(&info[2], PMIX_UNIV_SIZE, &job->universe_size, PMIX_UINT32);
+    PMIx_Info_load(&info[3], PMIX_MAX_PROCS, &job->universe_size, PMIX_UINT32);
+    PMIx_Info_load(&info[4], PMIX_NUM_NODES, &job->nnodes, PMIX_UINT32);
+    PMIx_Info_load(&info[5], PMIX_JOB_NUM_APPS, &napps, PMIX_UINT32);
+    PMIx_Info_load(&info[6], PMIX_NODE_MAP, node_map, PMIX_REGEX);
+    PMIx_Info_load(&info[7], PMIX_PROC_MAP, proc_map, PMIX_REGEX);
+    PMIx_Info_load(&info[8], PMIX_TMPDIR, job->tmpdir, PMIX_STRING);
+    PMIx_Info_load(&info[9], PMIX_NSDIR, job->tmpdir, PMIX_STRING);
+}
+
+int pmi_pmix_nspace_register(const pmi_pmix_job_t *pj, char *err,
+                             size_t errlen)
+{
+    const hnp_pmi_job_t *job = pj->job;
+    layout_t l = { 0 };
+    char *node_map = NULL, *proc_map = NULL;
+    pmix_info_t *info = NULL;
+    size_t ninfo = NSPACE_JOB_KEYS + job->nnodes + job->napps + job->nprocs;
+    int rc = layout_build(&l, job);
+
+    if (rc == HNP_SUCCESS)
+        rc = maps_generate(job, &l, &node_map, &proc_map);
+    if (rc != HNP_SUCCESS) {
+        snprintf(err, errlen, "pmix: job %s: %s", job->name,
+                 rc == HNP_ERR_BAD_PARAM ? "a rank's node is out of range"
+                                         : "cannot build the node map");
+        goto out;
+    }
+    PMIX_INFO_CREATE(info, ninfo);
+    job_info(info, job, node_map, proc_map);
+    size_t i = NSPACE_JOB_KEYS;
+    for (uint32_t n = 0; n < job->nnodes; n++)
+        node_info(&info[i++], job, &l, n);
+    for (uint32_t a = 0; a < job->napps; a++)
+        app_info(&info[i++], &job->apps[a], a);
+    for (uint32_t r = 0; r < job->nprocs; r++)
+        proc_info(&info[i++], job, &l, r);
+
+    pmi_pmix_sync_t sync;
+    pmi_pmix_sync_init(&sync);
+    pmix_status_t prc = PMIx_server_register_nspace(
+        pj->nspace, (int)job->nlocal, info, ninfo, pmi_pmix_sync_cb, &sync);
+    prc = pmi_pmix_sync_wait(&sync, prc);
+    if (prc != PMIX_SUCCESS) {
+        snprintf(err, errlen, "pmix: registering job %s with libpmix: %s",
+                 job->name, PMIx_Error_string(prc));
+        rc = HNP_ERROR;
+    }
+out:
+    if (info != NULL)
+        PMIX_INFO_FREE(info, ninfo);
+    free(node_map);
+    free(proc_map);
+    layout_free(&l, job->nnodes);
+    return rc;
+}

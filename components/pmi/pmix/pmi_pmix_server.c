@@ -1,0 +1,487 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The server module libpmix calls from its progress thread. Each entry
+ * copies what it needs (what libpmix hands over is libpmix's) into an
+ * item and queues it for the event loop (pmi_pmix_queue.c); the item's
+ * handler, on the loop, uses the runtime services and answers libpmix.
+ * What hnp does not support yet is refused at once, and the daemon logs
+ * which rank asked for what.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hnp_errors.h"
+#include "pmi_pmix_internal.h"
+
+pmi_pmix_job_t *pmi_pmix_job_find(const char *nspace)
+{
+    for (pmi_pmix_job_t *pj = pmi_pmix_server.jobs; pj != NULL; pj = pj->next)
+        if (PMIX_CHECK_NSPACE(pj->nspace, nspace))
+            return pj;
+    return NULL;
+}
+
+/* ------------------------------------------------ a rank's own operations */
+
+typedef enum { OP_CONNECTED, OP_FINALIZED, OP_ABORT } proc_op_kind_t;
+
+typedef struct proc_op {
+    pmi_pmix_call_t call;
+    proc_op_kind_t kind;
+    pmix_proc_t proc;
+    int status;
+    char *msg;
+    pmix_op_cbfunc_t cbfunc;
+    void *cbdata;
+} proc_op_t;
+
+static void proc_op_run(pmi_pmix_call_t *call)
+{
+    proc_op_t *op = (proc_op_t *)call;
+    hnp_rte_t *rte = pmi_pmix_server.rte;
+    pmix_status_t answer = PMIX_SUCCESS;
+
+    if (!pmi_pmix_live()) {
+        op->cbfunc = NULL; /* libpmix is gone: nobody waits */
+    } else if (pmi_pmix_job_find(op->proc.nspace) == NULL) {
+        answer = PMIX_ERR_NOT_FOUND;
+    } else if (op->kind == OP_CONNECTED) {
+        hnp_rte_proc_state(rte, op->proc.rank, HNP_RTE_PROC_CONNECTED);
+    } else if (op->kind == OP_FINALIZED) {
+        hnp_rte_proc_state(rte, op->proc.rank, HNP_RTE_PROC_FINALIZED);
+    } else {
+        hnp_rte_abort_job(rte, op->proc.rank, op->status, op->msg);
+    }
+    if (op->cbfunc != NULL)
+        op->cbfunc(answer, op->cbdata);
+    free(op->msg);
+    free(op);
+}
+
+static pmix_status_t proc_op_post(proc_op_kind_t kind, const pmix_proc_t *proc,
+                                  int status, const char *msg,
+                                  pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    proc_op_t *op = calloc(1, sizeof(*op));
+
+    if (op == NULL)
+        return PMIX_ERR_NOMEM;
+    if (msg != NULL && (op->msg = strdup(msg)) == NULL) {
+        free(op);
+        return PMIX_ERR_NOMEM;
+    }
+    op->kind = kind;
+    op->proc = *proc;
+    op->status = status;
+    op->cbfunc = cbfunc;
+    op->cbdata = cbdata;
+    pmi_pmix_queue_post(&pmi_pmix_server, &op->call, proc_op_run);
+    return PMIX_SUCCESS;
+}
+
+static pmix_status_t client_connected(const pmix_proc_t *proc, void *object,
+                                      pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    (void)object;
+    return proc_op_post(OP_CONNECTED, proc, 0, NULL, cbfunc, cbdata);
+}
+
+static pmix_status_t client_finalized(const pmix_proc_t *proc, void *object,
+                                      pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    (void)object;
+    return proc_op_post(OP_FINALIZED, proc, 0, NULL, cbfunc, cbdata);
+}
+
+/* MPI_Abort: the whole job ends, whatever set of processes was named. */
+static pmix_status_t client_abort(const pmix_proc_t *proc, void *object,
+                                  int status, const char msg[],
+                                  pmix_proc_t procs[], size_t nprocs,
+                                  pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    (void)object;
+    (void)procs;
+    (void)nprocs;
+    return proc_op_post(OP_ABORT, proc, status, msg, cbfunc, cbdata);
+}
+
+/* ------------------------------------------------------------------ fence */
+
+typedef struct fence_op {
+    pmi_pmix_call_t call;
+    pmix_nspace_t nspace;
+    pmix_rank_t first_rank; /* of the procs named, for the message */
+    bool whole;             /* covers the whole namespace (so far) */
+    size_t nprocs;
+    pmix_rank_t *ranks;     /* [nprocs], when not the wildcard */
+    char *data;
+    size_t len;
+    pmix_modex_cbfunc_t cbfunc;
+    void *cbdata;
+} fence_op_t;
+
+/* Every rank of the namespace, named by the wildcard or one by one. */
+static bool fence_covers_job(const fence_op_t *op, const hnp_pmi_job_t *job)
+{
+    if (op->whole)
+        return true;
+    if (op->nprocs != job->nprocs)
+        return false;
+    bool ok = true;
+    bool *seen = calloc(job->nprocs, sizeof(*seen));
+    if (seen == NULL)
+        return false;
+    for (size_t i = 0; ok && i < op->nprocs; i++) {
+        pmix_rank_t r = op->ranks[i];
+        ok = r < job->nprocs && !seen[r];
+        if (ok)
+            seen[r] = true;
+    }
+    free(seen);
+    return ok;
+}
+
+static void fence_run(pmi_pmix_call_t *call)
+{
+    fence_op_t *op = (fence_op_t *)call;
+    pmi_pmix_job_t *pj = pmi_pmix_job_find(op->nspace);
+
+    if (!pmi_pmix_live()) {
+        /* libpmix is gone: nobody waits */
+    } else if (pj == NULL) {
+        op->cbfunc(PMIX_ERR_NOT_FOUND, NULL, 0, op->cbdata, NULL, NULL);
+    } else if (!fence_covers_job(op, pj->job)) {
+        HNP_ERROR_LOG(pmi_pmix_log(),
+                      "pmix: job %s: rank %u asked for a fence over %zu of "
+                      "the job's %u ranks: hnp supports fences over the "
+                      "whole job only",
+                      pj->job->name, (unsigned)op->first_rank, op->nprocs,
+                      pj->job->nprocs);
+        op->cbfunc(PMIX_ERR_NOT_SUPPORTED, NULL, 0, op->cbdata, NULL, NULL);
+    } else {
+        pmi_pmix_fence_start(pj, op->data, op->len, op->cbfunc, op->cbdata);
+    }
+    free(op->ranks);
+    free(op->data);
+    free(op);
+}
+
+static pmix_status_t fence_nb(const pmix_proc_t procs[], size_t nprocs,
+                              const pmix_info_t info[], size_t ninfo,
+                              char *data, size_t ndata,
+                              pmix_modex_cbfunc_t cbfunc, void *cbdata)
+{
+    fence_op_t *op = calloc(1, sizeof(*op));
+
+    (void)info;
+    (void)ninfo;
+    if (op == NULL || nprocs == 0)
+        goto fail;
+    PMIX_LOAD_NSPACE(op->nspace, procs[0].nspace);
+    op->first_rank = procs[0].rank;
+    op->nprocs = nprocs;
+    op->whole = nprocs == 1 && procs[0].rank == PMIX_RANK_WILDCARD;
+    if (!op->whole) {
+        op->ranks = calloc(nprocs, sizeof(*op->ranks));
+        if (op->ranks == NULL)
+            goto fail;
+        for (size_t i = 0; i < nprocs; i++) {
+            /* another namespace, or a wildcard among others: not ours */
+            if (!PMIX_CHECK_NSPACE(procs[i].nspace, op->nspace) ||
+                procs[i].rank == PMIX_RANK_WILDCARD)
+                op->ranks[i] = PMIX_RANK_INVALID;
+            else
+                op->ranks[i] = procs[i].rank;
+        }
+    }
+    if (ndata > 0) {
+        op->data = malloc(ndata);
+        if (op->data == NULL)
+            goto fail;
+        memcpy(op->data, data, ndata);
+    }
+    op->len = ndata;
+    op->cbfunc = cbfunc;
+    op->cbdata = cbdata;
+    pmi_pmix_queue_post(&pmi_pmix_server, &op->call, fence_run);
+    return PMIX_SUCCESS;
+fail:
+    if (op != NULL)
+        free(op->ranks);
+    free(op);
+    return nprocs == 0 ? PMIX_ERR_BAD_PARAM : PMIX_ERR_NOMEM;
+}
+
+/* ------------------------------------------------------------ direct modex */
+
+typedef struct modex_blob {
+    char *data;
+    size_t len;
+} modex_blob_t;
+
+static void modex_blob_release(void *cbdata)
+{
+    modex_blob_t *blob = cbdata;
+
+    free(blob->data);
+    free(blob);
+}
+
+typedef struct dmodex_op {
+    pmi_pmix_call_t call;
+    pmix_proc_t proc;
+    pmix_modex_cbfunc_t cbfunc;
+    void *cbdata;
+} dmodex_op_t;
+
+static void dmodex_answered(hnp_rte_t *rte, int status, const void *data,
+                            size_t len, void *cbdata)
+{
+    dmodex_op_t *op = cbdata;
+    modex_blob_t *blob = calloc(1, sizeof(*blob));
+
+    (void)rte;
+    if (!pmi_pmix_live()) {
+        free(blob);
+        free(op);
+        return;
+    }
+    if (status == HNP_SUCCESS && blob != NULL && len > 0 &&
+        (blob->data = malloc(len)) == NULL)
+        status = HNP_ERR_NOMEM;
+    if (status != HNP_SUCCESS || blob == NULL) {
+        HNP_ERROR_LOG(pmi_pmix_log(),
+                      "pmix: the data of rank %u (direct modex) did not "
+                      "come: %s", (unsigned)op->proc.rank,
+                      hnp_strerror(blob == NULL ? HNP_ERR_NOMEM : status));
+        if (blob != NULL)
+            modex_blob_release(blob);
+        op->cbfunc(PMIX_ERR_NOT_FOUND, NULL, 0, op->cbdata, NULL, NULL);
+    } else {
+        if (len > 0)
+            memcpy(blob->data, data, len);
+        blob->len = len;
+        op->cbfunc(PMIX_SUCCESS, blob->data, blob->len, op->cbdata,
+                   modex_blob_release, blob);
+    }
+    free(op);
+}
+
+static void dmodex_run(pmi_pmix_call_t *call)
+{
+    dmodex_op_t *op = (dmodex_op_t *)call;
+    pmi_pmix_job_t *pj = pmi_pmix_job_find(op->proc.nspace);
+    int rc = HNP_ERR_NOT_FOUND;
+
+    if (!pmi_pmix_live()) {
+        free(op);
+        return;
+    }
+    if (pj != NULL && op->proc.rank < pj->job->nprocs)
+        rc = hnp_rte_request(pmi_pmix_server.rte, PMI_PMIX_SERVICE_DMODEX,
+                             op->proc.rank, pj->nspace,
+                             strlen(pj->nspace) + 1, dmodex_answered, op);
+    if (rc != HNP_SUCCESS) {
+        HNP_ERROR_LOG(pmi_pmix_log(),
+                      "pmix: cannot ask for the data of rank %u of %s: %s",
+                      (unsigned)op->proc.rank, op->proc.nspace,
+                      hnp_strerror(rc));
+        op->cbfunc(PMIX_ERR_NOT_FOUND, NULL, 0, op->cbdata, NULL, NULL);
+        free(op);
+    }
+}
+
+static pmix_status_t direct_modex(const pmix_proc_t *proc,
+                                  const pmix_info_t info[], size_t ninfo,
+                                  pmix_modex_cbfunc_t cbfunc, void *cbdata)
+{
+    dmodex_op_t *op = calloc(1, sizeof(*op));
+
+    (void)info;
+    (void)ninfo;
+    if (op == NULL)
+        return PMIX_ERR_NOMEM;
+    op->proc = *proc;
+    op->cbfunc = cbfunc;
+    op->cbdata = cbdata;
+    pmi_pmix_queue_post(&pmi_pmix_server, &op->call, dmodex_run);
+    return PMIX_SUCCESS;
+}
+
+/* The serving side: another daemon (or this one) asks for a local rank's
+ * data; libpmix answers from its thread once the rank has committed it. */
+typedef struct dmodex_reply {
+    pmi_pmix_call_t call;
+    hnp_rte_request_t *req;
+    pmix_status_t status;
+    char *data;
+    size_t len;
+} dmodex_reply_t;
+
+static void dmodex_reply_run(pmi_pmix_call_t *call)
+{
+    dmodex_reply_t *r = (dmodex_reply_t *)call;
+
+    hnp_rte_reply(r->req, r->status == PMIX_SUCCESS ? HNP_SUCCESS
+                                                    : HNP_ERR_NOT_FOUND,
+                  r->data, r->len);
+    free(r->data);
+    free(r);
+}
+
+static void dmodex_reply_post(pmix_status_t status, char *data, size_t sz,
+                              void *cbdata)
+{
+    dmodex_reply_t *r = cbdata;
+
+    r->status = status;
+    if (status == PMIX_SUCCESS && sz > 0) {
+        r->data = malloc(sz);
+        if (r->data == NULL)
+            r->status = PMIX_ERR_NOMEM;
+        else
+            memcpy(r->data, data, sz);
+    }
+    r->len = r->data != NULL ? sz : 0;
+    pmi_pmix_queue_post(&pmi_pmix_server, &r->call, dmodex_reply_run);
+}
+
+void pmi_pmix_dmodex_serve(hnp_rte_t *rte, hnp_rte_request_t *req,
+                           hnp_vpid_t src, uint32_t rank, const void *data,
+                           size_t len, void *cbdata)
+{
+    const char *nspace = data;
+    dmodex_reply_t *r = calloc(1, sizeof(*r));
+    pmix_proc_t proc;
+
+    (void)rte;
+    (void)src;
+    (void)cbdata;
+    if (r == NULL || len == 0 || nspace[len - 1] != '\0' ||
+        pmi_pmix_job_find(nspace) == NULL) {
+        free(r);
+        hnp_rte_reply(req, HNP_ERR_NOT_FOUND, NULL, 0);
+        return;
+    }
+    r->req = req;
+    PMIX_LOAD_PROCID(&proc, nspace, rank);
+    pmix_status_t rc = PMIx_server_dmodex_request(&proc, dmodex_reply_post, r);
+    if (rc != PMIX_SUCCESS) {
+        HNP_ERROR_LOG(pmi_pmix_log(), "pmix: direct modex for rank %u: %s",
+                      (unsigned)rank, PMIx_Error_string(rc));
+        free(r);
+        hnp_rte_reply(req, HNP_ERR_NOT_FOUND, NULL, 0);
+    }
+}
+
+/* ------------------------------------------------------- not supported yet */
+
+typedef struct refusal {
+    pmi_pmix_call_t call;
+    char msg[512];
+} refusal_t;
+
+static void refusal_run(pmi_pmix_call_t *call)
+{
+    refusal_t *r = (refusal_t *)call;
+
+    HNP_ERROR_LOG(pmi_pmix_log(), "%s", r->msg);
+    free(r);
+}
+
+/* Refuse at once; the message is logged from the loop. */
+static pmix_status_t refuse(const pmix_proc_t *proc, const char *what)
+{
+    refusal_t *r = calloc(1, sizeof(*r));
+
+    if (r != NULL) {
+        snprintf(r->msg, sizeof(r->msg),
+                 "pmix: rank %u of %s asked %s: hnp does not support it yet",
+                 proc != NULL ? (unsigned)proc->rank : 0u,
+                 proc != NULL ? proc->nspace : "?", what);
+        pmi_pmix_queue_post(&pmi_pmix_server, &r->call, refusal_run);
+    }
+    return PMIX_ERR_NOT_SUPPORTED;
+}
+
+static pmix_status_t spawn(const pmix_proc_t *proc,
+                           const pmix_info_t job_info[], size_t ninfo,
+                           const pmix_app_t apps[], size_t napps,
+                           pmix_spawn_cbfunc_t cbfunc, void *cbdata)
+{
+    (void)job_info, (void)ninfo, (void)apps, (void)napps;
+    (void)cbfunc, (void)cbdata;
+    return refuse(proc, "to spawn processes (MPI_Comm_spawn)");
+}
+
+static pmix_status_t publish(const pmix_proc_t *proc,
+                             const pmix_info_t info[], size_t ninfo,
+                             pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    (void)info, (void)ninfo, (void)cbfunc, (void)cbdata;
+    return refuse(proc, "to publish a name (MPI_Publish_name)");
+}
+
+static pmix_status_t lookup(const pmix_proc_t *proc, char **keys,
+                            const pmix_info_t info[], size_t ninfo,
+                            pmix_lookup_cbfunc_t cbfunc, void *cbdata)
+{
+    (void)keys, (void)info, (void)ninfo, (void)cbfunc, (void)cbdata;
+    return refuse(proc, "to look up a name (MPI_Lookup_name)");
+}
+
+static pmix_status_t unpublish(const pmix_proc_t *proc, char **keys,
+                               const pmix_info_t info[], size_t ninfo,
+                               pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    (void)keys, (void)info, (void)ninfo, (void)cbfunc, (void)cbdata;
+    return refuse(proc, "to unpublish a name (MPI_Unpublish_name)");
+}
+
+static pmix_status_t connect_procs(const pmix_proc_t procs[], size_t nprocs,
+                                   const pmix_info_t info[], size_t ninfo,
+                                   pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    (void)nprocs, (void)info, (void)ninfo, (void)cbfunc, (void)cbdata;
+    return refuse(nprocs > 0 ? &procs[0] : NULL,
+                  "to connect to other processes (MPI_Comm_connect, "
+                  "MPI_Comm_accept, MPI_Comm_join)");
+}
+
+static pmix_status_t disconnect_procs(const pmix_proc_t procs[],
+                                      size_t nprocs, const pmix_info_t info[],
+                                      size_t ninfo, pmix_op_cbfunc_t cbfunc,
+                                      void *cbdata)
+{
+    (void)nprocs, (void)info, (void)ninfo, (void)cbfunc, (void)cbdata;
+    return refuse(nprocs > 0 ? &procs[0] : NULL,
+                  "to disconnect from other processes (MPI_Comm_disconnect)");
+}
+
+static pmix_status_t job_control(const pmix_proc_t *requestor,
+                                 const pmix_proc_t targets[], size_t ntargets,
+                                 const pmix_info_t directives[], size_t ndirs,
+                                 pmix_info_cbfunc_t cbfunc, void *cbdata)
+{
+    (void)targets, (void)ntargets, (void)directives, (void)ndirs;
+    (void)cbfunc, (void)cbdata;
+    return refuse(requestor, "for job control (PMIx_Job_control)");
+}
+
+pmix_server_module_t pmi_pmix_server_module = {
+    .client_connected = client_connected,
+    .client_finalized = client_finalized,
+    .abort = client_abort,
+    .fence_nb = fence_nb,
+    .direct_modex = direct_modex,
+    .publish = publish,
+    .lookup = lookup,
+    .unpublish = unpublish,
+    .spawn = spawn,
+    .connect = connect_procs,
+    .disconnect = disconnect_procs,
+    .job_control = job_control,
+};

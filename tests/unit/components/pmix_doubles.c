@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Stand-ins for the runtime services the pmix component calls, for a
+ * one-node job on a libevent base of the test's: an all-gather that gives
+ * back this daemon's own blob, requests served by this daemon, watches on
+ * the base, and a record of aborts, wire-up states and the children's
+ * variables.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "pmix_doubles.h"
+
+pmix_doubles_t doubles;
+
+hnp_vpid_t hnp_rte_my_vpid(const hnp_rte_t *rte)
+{
+    (void)rte;
+    return 1;
+}
+
+typedef struct gather {
+    void *data;
+    size_t len;
+    hnp_exchange_callbacks_t cb;
+} gather_t;
+
+static void gather_deliver(evutil_socket_t fd, short what, void *arg)
+{
+    gather_t *g = arg;
+
+    (void)fd;
+    (void)what;
+    g->cb.learned(g->cb.cbdata, 1, g->data, g->len);
+    g->cb.complete(g->cb.cbdata, HNP_SUCCESS);
+    free(g->data);
+    free(g);
+}
+
+int hnp_rte_allgather(hnp_rte_t *rte, uint32_t series, uint32_t seq,
+                      const void *data, size_t len,
+                      const hnp_exchange_callbacks_t *cb)
+{
+    gather_t *g = calloc(1, sizeof(*g));
+
+    (void)rte;
+    if (series != doubles.series || seq != doubles.fences)
+        doubles.fence_order_wrong = true;
+    doubles.fences++;
+    g->data = malloc(len > 0 ? len : 1);
+    memcpy(g->data, data, len);
+    g->len = len;
+    g->cb = *cb;
+    return event_base_once(doubles.base, -1, EV_TIMEOUT, gather_deliver, g,
+                           NULL) == 0 ? HNP_SUCCESS : HNP_ERROR;
+}
+
+struct hnp_rte_request {
+    hnp_rte_reply_fn fn;
+    void *cbdata;
+};
+
+int hnp_rte_serve(hnp_rte_t *rte, uint32_t service, hnp_rte_serve_fn fn,
+                  void *cbdata)
+{
+    (void)rte;
+    (void)cbdata;
+    doubles.service = service;
+    doubles.serve = fn;
+    return HNP_SUCCESS;
+}
+
+int hnp_rte_request(hnp_rte_t *rte, uint32_t service, uint32_t rank,
+                    const void *data, size_t len, hnp_rte_reply_fn fn,
+                    void *cbdata)
+{
+    hnp_rte_request_t *req = calloc(1, sizeof(*req));
+
+    if (service != doubles.service || doubles.serve == NULL)
+        return HNP_ERR_NOT_FOUND;
+    req->fn = fn;
+    req->cbdata = cbdata;
+    doubles.serve(rte, req, 1, rank, data, len, NULL);
+    return HNP_SUCCESS;
+}
+
+void hnp_rte_reply(hnp_rte_request_t *req, int status, const void *data,
+                   size_t len)
+{
+    req->fn(NULL, status, data, len, req->cbdata);
+    free(req);
+}
+
+void hnp_rte_abort_job(hnp_rte_t *rte, uint32_t rank, int code,
+                       const char *msg)
+{
+    (void)rte;
+    (void)msg;
+    doubles.aborts++;
+    doubles.abort_rank = rank;
+    doubles.abort_code = code;
+}
+
+void hnp_rte_proc_state(hnp_rte_t *rte, uint32_t rank,
+                        hnp_rte_proc_state_t state)
+{
+    (void)rte;
+    if (rank < PMIX_DOUBLES_MAX_RANKS)
+        doubles.state[rank] |= (unsigned)state;
+}
+
+struct hnp_rte_fd_watch {
+    struct event *ev;
+    hnp_rte_fd_fn fn;
+    void *cbdata;
+};
+
+static void watch_ready(evutil_socket_t fd, short what, void *arg)
+{
+    hnp_rte_fd_watch_t *w = arg;
+
+    (void)what;
+    w->fn(NULL, fd, HNP_RTE_FD_READ, w->cbdata);
+}
+
+hnp_rte_fd_watch_t *hnp_rte_fd_watch_create(hnp_rte_t *rte, int fd,
+                                            unsigned events, hnp_rte_fd_fn fn,
+                                            void *cbdata)
+{
+    hnp_rte_fd_watch_t *w = calloc(1, sizeof(*w));
+
+    (void)rte;
+    (void)events;
+    w->fn = fn;
+    w->cbdata = cbdata;
+    w->ev = event_new(doubles.base, fd, EV_READ | EV_PERSIST, watch_ready, w);
+    event_add(w->ev, NULL);
+    doubles.watches++;
+    return w;
+}
+
+void hnp_rte_fd_watch_destroy(hnp_rte_fd_watch_t *watch)
+{
+    if (watch == NULL)
+        return;
+    event_free(watch->ev);
+    free(watch);
+    doubles.watches--;
+}
+
+int hnp_pmi_fork_setenv(hnp_pmi_fork_t *fork, const char *name,
+                        const char *value)
+{
+    if (name[0] == '\0' || strchr(name, '=') != NULL ||
+        fork->count == PMIX_DOUBLES_MAX_ENV)
+        return HNP_ERR_BAD_PARAM;
+    for (size_t i = 0; i < fork->count; i++) {
+        if (strcmp(fork->name[i], name) == 0) {
+            free(fork->value[i]);
+            fork->value[i] = strdup(value);
+            return HNP_SUCCESS;
+        }
+    }
+    fork->name[fork->count] = strdup(name);
+    fork->value[fork->count++] = strdup(value);
+    return HNP_SUCCESS;
+}
+
+int hnp_pmi_fork_keep_fd(hnp_pmi_fork_t *fork, int fd)
+{
+    (void)fork;
+    (void)fd;
+    return HNP_ERR_BAD_PARAM;
+}
+
+const char *pmix_doubles_getenv(const hnp_pmi_fork_t *fork, const char *name)
+{
+    for (size_t i = 0; i < fork->count; i++)
+        if (strcmp(fork->name[i], name) == 0)
+            return fork->value[i];
+    return NULL;
+}
+
+void pmix_doubles_fork_clear(hnp_pmi_fork_t *fork)
+{
+    for (size_t i = 0; i < fork->count; i++) {
+        free(fork->name[i]);
+        free(fork->value[i]);
+    }
+    fork->count = 0;
+}

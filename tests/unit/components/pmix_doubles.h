@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The runtime services' stand-ins of the pmix component's unit test. */
+#ifndef PMIX_DOUBLES_H
+#define PMIX_DOUBLES_H
+
+#include <event2/event.h>
+#include <stdbool.h>
+
+#include "hnp_errors.h"
+#include "hnp_pmi.h"
+#include "hnp_rte.h"
+
+#define PMIX_DOUBLES_MAX_RANKS 8
+#define PMIX_DOUBLES_MAX_ENV 128
+
+struct hnp_pmi_fork {
+    size_t count;
+    char *name[PMIX_DOUBLES_MAX_ENV];
+    char *value[PMIX_DOUBLES_MAX_ENV];
+};
+
+typedef struct pmix_doubles {
+    struct event_base *base;
+    uint32_t series;          /* the job's, to check the all-gathers */
+    uint32_t fences;          /* all-gathers so far */
+    bool fence_order_wrong;   /* one came with another series or seq */
+    uint32_t service;
+    hnp_rte_serve_fn serve;
+    int aborts, abort_code;
+    uint32_t abort_rank;
+    unsigned state[PMIX_DOUBLES_MAX_RANKS]; /* HNP_RTE_PROC_* bits */
+    int watches;              /* open fd watches */
+} pmix_doubles_t;
+
+extern pmix_doubles_t doubles;
+
+const char *pmix_doubles_getenv(const hnp_pmi_fork_t *fork, const char *name);
+void pmix_doubles_fork_clear(hnp_pmi_fork_t *fork);
+
+#endif /* PMIX_DOUBLES_H */
