@@ -93,7 +93,7 @@ if has_launcher hnp && [ -z "$EXCHANGES" ]; then die "hnp needs at least one exc
 # ------------------------------------------------------------ the tools
 # hydra alone needs only the agent.
 if has_launcher hnp; then find_hnp; else find_hnp optional; fi
-command -v mpicc >/dev/null || die "MPICH's mpicc is not installed (contrib/install-deps.sh)"
+command -v mpicc.mpich >/dev/null || die "MPICH's mpicc.mpich is not installed (contrib/install-deps.sh)"
 if has_launcher hydra; then
     command -v mpiexec.hydra >/dev/null || die "mpiexec.hydra is not installed"
     # Hydra looks the node names up: they must come from our own hosts
@@ -118,7 +118,7 @@ CSV=$OUTDIR/mpi.csv
 SUMMARY=$OUTDIR/mpi-summary.txt
 
 # The program, built here so that it matches the MPICH that hydra is.
-mpicc -O2 -o "$WORK/empty_mpi" "$HERE/empty_mpi.c" || die "mpicc failed on empty_mpi.c"
+mpicc.mpich -O2 -o "$WORK/empty_mpi" "$HERE/empty_mpi.c" || die "mpicc.mpich failed on empty_mpi.c"
 
 # The daemons each launcher really started are its calls of the remote
 # shell, which the wrapper logs. hnp passes the agent's path to its
