@@ -25,10 +25,12 @@ build_ompi() {
     done
 }
 
-# What the ranks are told of their transports, through -x as on a real
-# cluster (where the environment does not travel): TCP on loopback, where
-# every simulated node is.
-OMPI_X=(-x OMPI_MCA_btl_tcp_if_include=lo)
+# What the ranks are told, through -x as on a real cluster (where the
+# environment does not travel): TCP on loopback, where every simulated
+# node is; and to yield when idle, since dozens of ranks share this
+# machine's few cores whatever each simulated node's slots say (busy
+# polling ranks would take minutes to get through MPI_Init).
+OMPI_X=(-x OMPI_MCA_btl_tcp_if_include=lo -x OMPI_MCA_mpi_yield_when_idle=1)
 # Shared memory or nothing: ob1 over vader and self only, so that a job
 # of one node works only if vader does.
 OMPI_SHM_ONLY=(-x OMPI_MCA_pml=ob1 -x OMPI_MCA_btl=self,vader)
