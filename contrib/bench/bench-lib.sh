@@ -499,6 +499,25 @@ cpu_seconds() {
     echo "${s:-NA}"
 }
 
+# ensure_openmpi: mpirun.openmpi and mpicc.openmpi, from Debian's
+# openmpi-bin and libopenmpi-dev, installed by contrib/install-deps.sh if
+# missing (which keeps the mpicc and mpirun alternatives where they were);
+# and mpirun allowed to run as root, which it refuses without both the
+# option and these two.
+ensure_openmpi() {
+    local log
+    if ! command -v mpirun.openmpi >/dev/null || ! command -v mpicc.openmpi >/dev/null; then
+        [ "$(id -u)" = 0 ] || die "Open MPI is missing: run contrib/install-deps.sh as root"
+        say "installing Open MPI (contrib/install-deps.sh)"
+        log=$WORK/install-deps.log
+        bash "$(dirname "${BASH_SOURCE[0]}")/../install-deps.sh" openmpi-bin libopenmpi-dev \
+            >"$log" 2>&1 || { tail -n 5 "$log" >&2; die "installing Open MPI failed"; }
+        sed "s/^/$ME: /" "$log"
+        command -v mpirun.openmpi >/dev/null || die "Open MPI installed, but no mpirun.openmpi"
+    fi
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+}
+
 # ---------------------------------------------- the remote shell of a run
 # sh_quote WORD: WORD quoted for /bin/sh.
 sh_quote() { printf "'%s'" "${1//\'/\'\\\'\'}"; }

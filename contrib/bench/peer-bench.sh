@@ -111,43 +111,7 @@ open_bench
 CSV=$OUTDIR/peer.csv
 SUMMARY=$OUTDIR/peer-summary.txt
 
-# Open MPI, from Debian's openmpi-bin. Its postinst registers mpirun and
-# mpicc alternatives of a higher priority than MPICH's: in auto mode they
-# would switch to Open MPI under the feet of everything on this machine
-# that builds and runs with MPICH. So those groups are pinned (manual mode)
-# to what they point at before the install, and every group is checked
-# against its old value after it.
-install_openmpi() {
-    local before g status value
-    command -v apt-get >/dev/null || die "mpirun.openmpi is missing (Open MPI)"
-    before=$(update-alternatives --get-selections)
-    for g in mpirun mpi; do
-        read -r status value < <(update-alternatives --query "$g" 2>/dev/null |
-            awk '$1 == "Status:" { s = $2 } $1 == "Value:" { v = $2 } END { print s, v }')
-        if [ "$status" = auto ] && [ -n "$value" ] && [ "$value" != none ]; then
-            update-alternatives --set "$g" "$value" >/dev/null
-            say "pinned the $g alternative to $value (manual mode) for the install"
-        fi
-    done
-    say "installing openmpi-bin with apt-get"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-        -o DPkg::Lock::Timeout=300 openmpi-bin >"$WORK/apt.log" 2>&1 || {
-        tail -n 5 "$WORK/apt.log" >&2
-        die "apt-get install openmpi-bin failed"
-    }
-    while read -r g status value; do
-        if [ "$(update-alternatives --query "$g" | awk '$1 == "Value:" { print $2 }')" != "$value" ]; then
-            update-alternatives --set "$g" "$value" >/dev/null
-            say "the install switched the $g alternative: set back to $value"
-        fi
-    done <<<"$before"
-    command -v mpirun.openmpi >/dev/null || die "openmpi-bin installed, but no mpirun.openmpi"
-}
-if has_ompi; then
-    command -v mpirun.openmpi >/dev/null || install_openmpi
-    # mpirun refuses root without both the option and these two.
-    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-fi
+if has_ompi; then ensure_openmpi; fi
 
 WRAPPER=$WORK/agent-wrapper
 CALLS=$WORK/agent-calls.log

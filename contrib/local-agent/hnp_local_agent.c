@@ -18,6 +18,11 @@
  * overlaps with everything else. HNP_AGENT_DOWN and HNP_AGENT_FLAKY make
  * hosts refuse connections the way ssh reports it.
  *
+ * The command runs under the host name HOST, in a UTS namespace of its own
+ * (through a user namespace for a user without CAP_SYS_ADMIN), as on a
+ * cluster; where no namespace can be made it keeps this machine's name and
+ * the agent says so once.
+ *
  * After the delays it execs the shell (or, for a command the shell would
  * only split into words, the command itself), so nothing of the agent
  * remains: the launcher sees the command's own exit status and signals.
@@ -30,7 +35,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -76,6 +83,8 @@ static void usage(FILE *out)
         "                         ${TMPDIR:-/tmp}/hnp-agent-UID)\n"
         "  HNP_AGENT_DOWN=H1,H2   hosts that refuse connections (exit 255)\n"
         "  HNP_AGENT_FLAKY=H1,H2  hosts that refuse only the first one\n"
+        "  HNP_AGENT_HOSTNAME=keep  keep this machine's host name (default:\n"
+        "                         HOST's, in a UTS namespace, where possible)\n"
         "The command gets HNP_AGENT_HOST=HOST in its environment.\n");
 }
 
@@ -494,6 +503,109 @@ static bool first_attempt(const char *dir, const char *host)
     return true;
 }
 
+/* ------------------------------------------------------ the node's name */
+
+/* Write @p text to the file @p path of /proc; false, errno set, if not. */
+static bool write_proc(const char *path, const char *text)
+{
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    size_t len = strlen(text);
+
+    if (fd < 0)
+        return false;
+    bool ok = write(fd, text, len) == (ssize_t)len;
+    int saved = errno;
+    close(fd);
+    errno = saved;
+    return ok;
+}
+
+/* A user namespace in which we stay who we are: our uid and gid mapped to
+ * themselves, so that files, locks and signals work as outside. Once the
+ * namespace exists there is no way back to the one we came from: a map
+ * that cannot be written would leave the command running as "nobody". */
+static void map_ourselves(uid_t uid, gid_t gid)
+{
+    char map[64];
+
+    snprintf(map, sizeof(map), "%lu %lu 1\n", (unsigned long)uid,
+             (unsigned long)uid);
+    if (!write_proc("/proc/self/uid_map", map))
+        die("cannot map uid %lu in a new user namespace: %s",
+            (unsigned long)uid, strerror(errno));
+    /* An unprivileged gid map needs setgroups(2) denied first. */
+    if (!write_proc("/proc/self/setgroups", "deny") && errno != ENOENT)
+        die("cannot deny setgroups in a new user namespace: %s",
+            strerror(errno));
+    snprintf(map, sizeof(map), "%lu %lu 1\n", (unsigned long)gid,
+             (unsigned long)gid);
+    if (!write_proc("/proc/self/gid_map", map))
+        die("cannot map gid %lu in a new user namespace: %s",
+            (unsigned long)gid, strerror(errno));
+}
+
+/* Give the command @p host as its host name, as on a cluster: programs
+ * that name shared resources after gethostname() (Open MPI's shared-memory
+ * segments) then do not collide across simulated nodes. A UTS namespace
+ * of our own needs CAP_SYS_ADMIN; without it, a user namespace (where the
+ * kernel lets unprivileged users make one) brings it. Returns NULL, or
+ * why the host name stays this machine's. */
+static const char *take_node_name(const char *host, char *why, size_t len)
+{
+    uid_t uid = getuid();
+    gid_t gid = getgid();
+
+    if (strlen(host) > HOST_NAME_MAX) {
+        snprintf(why, len, "'%s' is longer than a host name may be (%d)",
+                 host, HOST_NAME_MAX);
+        return why;
+    }
+    if (unshare(CLONE_NEWUTS) != 0) {
+        int uts_errno = errno;
+        if (unshare(CLONE_NEWUSER | CLONE_NEWUTS) != 0) {
+            snprintf(why, len, "no UTS namespace (%s), nor a user namespace "
+                     "to make one in (%s)", strerror(uts_errno),
+                     strerror(errno));
+            return why;
+        }
+        map_ourselves(uid, gid);
+    }
+    if (sethostname(host, strlen(host)) != 0) {
+        snprintf(why, len, "sethostname(%s): %s", host, strerror(errno));
+        return why;
+    }
+    return NULL;
+}
+
+/* The command runs on a machine named @p host, or, where that cannot be,
+ * on this machine's name: a simulated cluster that works as before, said
+ * once a lock directory (once a test or benchmark run), never a failure.
+ * HNP_AGENT_HOSTNAME=keep asks for the old behaviour without a word. */
+static void name_the_node(const char *host)
+{
+    const char *want = getenv("HNP_AGENT_HOSTNAME");
+    char why[256];
+
+    if (want != NULL && strcmp(want, "keep") == 0)
+        return;
+    if (want != NULL && want[0] != '\0' && strcmp(want, "node") != 0)
+        die("HNP_AGENT_HOSTNAME=%s: expected 'node' (the default) or 'keep'",
+            want);
+    if (take_node_name(host, why, sizeof(why)) == NULL)
+        return;
+    char *dir = lock_dir();
+    char *marker = file_in(dir, "hostname", ".shared");
+    int fd = open(marker, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd >= 0) {
+        fprintf(stderr, PROG ": simulated nodes keep this machine's host "
+                "name: %s (said once; HNP_AGENT_HOSTNAME=keep silences it)\n",
+                why);
+        close(fd);
+    }
+    free(marker);
+    free(dir);
+}
+
 /* ----------------------------------------------------------------- main */
 
 int main(int argc, char **argv)
@@ -524,6 +636,7 @@ int main(int argc, char **argv)
 
     if (setenv("HNP_AGENT_HOST", a.host, 1) < 0)
         die("cannot set HNP_AGENT_HOST: %s", strerror(errno));
+    name_the_node(a.host);
     if (a.stdin_null) {
         int fd = open("/dev/null", O_RDONLY);
         if (fd < 0 || dup2(fd, STDIN_FILENO) < 0)

@@ -3,9 +3,11 @@
 # hnp on a real small cluster: network namespaces with real sshd and Slurm
 # (contrib/testcluster). rsh and prsh over ssh, slurm under salloc, with
 # both exchanges and every routing; each process must run on the node it
-# was mapped to. Then a failure per launcher. Needs root and namespaces;
+# was mapped to; an Open MPI program over ssh and under Slurm. Then a
+# failure per launcher. Needs root and namespaces;
 # counted as skipped where they cannot be made.
 . "$top_srcdir/tests/integration/lib.sh"
+. "$top_srcdir/tests/integration/ompi-lib.sh"
 
 tc="$top_srcdir/contrib/testcluster/testcluster.sh"
 [ "$(id -u)" = 0 ] || skip "the test cluster needs root"
@@ -46,6 +48,26 @@ for exchange in gather_scatter flood; do
         every_node_right "slurm under salloc, $exchange, $routed"
     done
 done
+
+# An Open MPI program (PMIx) over real ssh and under Slurm: 2 ranks a
+# node, each node's pair over shared memory, the nodes over TCP on the
+# cluster's network; where this hnp has no pmix component, skipped.
+if why=$(ompi_missing); then
+    echo "skipping Open MPI on the cluster: $why"
+else
+    build_ompi mpi_ring
+    run_hnp --mca plm rsh --mca plm_rsh_agent "$agent" -N 2 --host 'node[1-4]' \
+        "$tmp/mpi_ring" cluster
+    expect_status 0 "Open MPI over ssh"
+    [ "$(grep -c "of 8: ring ok, allreduce 28 ok" "$tmp/out")" = 8 ] ||
+        fail "Open MPI over ssh: not 8 good ranks: $(cat "$tmp/out" "$tmp/err")"
+    status=0
+    timeout -k 5 90 salloc -N 4 "$HNP" --mca plm slurm -N 2 "$tmp/mpi_ring" cluster \
+        >"$tmp/out" 2>"$tmp/err" || status=$?
+    expect_status 0 "Open MPI under salloc -N 4, plm slurm"
+    [ "$(grep -c "of 8: ring ok, allreduce 28 ok" "$tmp/out")" = 8 ] ||
+        fail "Open MPI under salloc: not 8 good ranks: $(cat "$tmp/out" "$tmp/err")"
+fi
 
 # A node whose sshd is stopped: the job fails naming it and ssh's words.
 kill "$(cat /run/hnp-testcluster/ssh/sshd.node3.pid)"

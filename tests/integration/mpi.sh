@@ -5,8 +5,8 @@
 # going through either exchange component.
 . "$top_srcdir/tests/integration/lib.sh"
 
-command -v mpicc >/dev/null || skip "MPICH's mpicc is not installed (contrib/install-deps.sh installs it)"
-mpicc -O2 -o "$tmp/mpi_ring" "$top_srcdir/tests/mpi/mpi_ring.c" || fail "mpicc failed"
+command -v mpicc.mpich >/dev/null || skip "MPICH's mpicc.mpich is not installed (contrib/install-deps.sh installs it)"
+mpicc.mpich -O2 -o "$tmp/mpi_ring" "$top_srcdir/tests/mpi/mpi_ring.c" || fail "mpicc.mpich failed"
 # UCX, under MPICH, sometimes finds "no such device" when dozens of
 # processes start on this machine at once; its shared-memory transport is
 # all the simulated nodes need.
