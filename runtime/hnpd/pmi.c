@@ -125,7 +125,7 @@ static int describe_job(hnpd_t *d, struct hnpd_pmi *p,
         .nlocal = d->nlocal, .slots = m->node_slots[my_node],
         .napps = m->napps, .apps = p->apps,
         /* a contribution must fit in one runtime message, with room */
-        .max_allgather_bytes = hnp_oob_max_frame(d->rte->oob) / 2,
+        .max_allgather_bytes = hnp_rte_allgather_max(d->rte),
     };
     return HNP_SUCCESS;
 }
@@ -156,11 +156,18 @@ int hnpd_pmi_job_start(hnpd_t *d, const hnp_wire_launch_t *m, char *err,
     struct hnpd_pmi *p;
     int rc;
 
-    if (d->rte->pmi.count == 0 || d->nlocal == 0)
+    if (d->rte->pmi.count == 0)
         return HNP_SUCCESS;
     if ((p = calloc(1, sizeof(*p))) == NULL)
         return HNP_ERR_NOMEM;
     d->pmi = p;
+    /* A node without ranks serves nobody, but it is still one of the
+     * job's daemons: it joins the job's all-gathers with nothing. */
+    if (d->nlocal == 0) {
+        rc = hnp_rte_job_begin(d->rte, m->jobid, m->nprocs, m->node_of, 0);
+        p->rte_job = rc == HNP_SUCCESS;
+        return rc;
+    }
     rc = describe_job(d, p, m);
     if (rc == HNP_SUCCESS)
         rc = make_root(d, err, errlen);
