@@ -11,7 +11,11 @@
  * (highest priority first), so that MPICH and Open MPI programs both run
  * with no option; `--mca pmi NAME[,NAME]` restricts, `^NAME` excludes.
  *
- * In a daemon, for each application job:
+ * In a daemon, the components are loaded at the first job whose programs
+ * can use one of them (init() then), and for each application job in
+ * which a component serves an interface that one of the job's programs can
+ * use (hnp_pmi_app_t::uses: /bin/true uses none, an Open MPI program
+ * PMIx alone, a script or python any):
  *
  *  1. job_start() with what the daemon knows of the job
  *     (hnp_pmi_job_t): every rank's node, every node's name, this node's
@@ -73,6 +77,10 @@ typedef struct hnp_pmi_app {
     uint32_t first_rank; /**< its ranks are first_rank .. +nprocs-1 */
     uint32_t nprocs;
     char *const *argv;   /**< NULL-terminated */
+    /** The interfaces (HNP_PMI_SERVES_*) its program can use, as the HNP
+     *  judged from the program before launch: a component is started
+     *  for a job only where it serves one that some app can use. */
+    uint32_t uses;
 } hnp_pmi_app_t;
 
 /**
@@ -134,7 +142,7 @@ HNP_EXPORT int hnp_pmi_fork_keep_fd(hnp_pmi_fork_t *fork, int fd);
 typedef struct hnp_pmi_module {
     /** HNP_PMI_SERVES_* flags. */
     uint32_t serves;
-    /** Prepare this daemon, once, before any job (may be NULL). */
+    /** Prepare this daemon, once, before its first job (may be NULL). */
     int (*init)(struct hnp_rte *rte, char *err, size_t errlen);
     /** A job begins on this node: keep what it needs in *@p state. An
      *  error ends the job with the message, naming the node. */
@@ -152,7 +160,8 @@ typedef struct hnp_pmi_module {
                          int exec_errno);
     /** The job is over here: release @p state and all it holds. */
     void (*job_end)(void *state);
-    /** The daemon leaves (may be NULL). */
+    /** The daemon leaves, after the last job_end (may be NULL): release
+ *      what init() or the jobs left for later. */
     void (*finalize)(struct hnp_rte *rte);
     void *reserved[4]; /**< room to grow; NULL */
 } hnp_pmi_module_t;

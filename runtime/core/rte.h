@@ -106,6 +106,7 @@ struct hnp_rte {
      * the HNP, "" for none) before it selects */
     hnp_pmi_active_t pmi;
     const char *pmi_wanted;
+    bool pmi_selected;
     hnp_tree_t spawn_tree;
     hnp_tree_t routing_tree;
     uint32_t spawn_joined;      /* spawn children that called back */
@@ -156,9 +157,12 @@ int hnp_rte_start_oob(hnp_rte_t *rte, uint32_t nprocs, char *err,
 int hnp_rte_set_procs(hnp_rte_t *rte, uint32_t nprocs,
                       char *const *node_names);
 /** Open and select the frameworks' components (the plm only when
- *  hnp_rte_set_plm() has not given it), checking the plm's module; of pmi,
- *  every active one (rte->pmi). */
+ *  hnp_rte_set_plm() has not given it), checking the plm's module; in the
+ *  HNP, of pmi, every active one (rte->pmi). */
 int hnp_rte_select_components(hnp_rte_t *rte, char *err, size_t errlen);
+/** Select the active pmi components into rte->pmi, once (a daemon: at
+ *  its first job that can use them). */
+int hnp_rte_select_pmi(hnp_rte_t *rte, char *err, size_t errlen);
 /** A daemon: use @p module of plm component @p name, selected before the
  *  runtime existed to learn who the daemon is (hnp_setup_select_plm). */
 void hnp_rte_set_plm(hnp_rte_t *rte, const char *name,

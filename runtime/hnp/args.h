@@ -17,6 +17,7 @@ typedef struct hnp_app {
     char **argv;        /* the program and its arguments; into argv */
     int argc;
     uint32_t first_rank;
+    uint32_t pmi_uses;  /* HNP_PMI_SERVES_* its program can use (prelaunch) */
 } hnp_app_t;
 
 /* HNP_STDIN_NONE, HNP_STDIN_ALL: wire/stdin.h */

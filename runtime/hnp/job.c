@@ -57,6 +57,7 @@ static int pack_launch(const hnp_job_t *job, hnp_buffer_t *buf)
         m.apps[a].np = args->apps[a].np;
         m.apps[a].argc = (uint32_t)args->apps[a].argc;
         m.apps[a].argv = args->apps[a].argv;
+        m.apps[a].pmi_uses = args->apps[a].pmi_uses;
     }
     rc = hnp_wire_launch_pack(buf, &m);
     free(m.apps);

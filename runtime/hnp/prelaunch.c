@@ -1,11 +1,23 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Before launch: a program that cannot find its peers without an
- * interface no active pmi component serves would run as N singletons and
- * exit 0. The one such case told for sure from the program itself is a
- * program linked with libpmix or with Open MPI's libmpi.so.40 (which needs
- * PMIx) when no component serves PMIx: refused, naming it. What cannot be
- * read (a script, python) is not refused.
+ * Before launch, from each app's program:
+ *
+ *  - Which pmi interfaces it can use, so that a daemon sets up only the
+ *    components that can serve it: a PMIx server costs a node some 2 ms
+ *    of CPU even with the topology handed over, more than a whole
+ *    /bin/true rank. A program can use an interface it links (Open MPI's
+ *    libmpi or libpmix: PMIx; MPICH's libmpich: PMI-1/2); a program that
+ *    links nothing but the C and C++ runtime, and imports no way to run
+ *    another program or load a library, can use none. Anything else can
+ *    use every interface: a script, a static program, python (mpi4py
+ *    loads Open MPI's libmpi with dlopen), a shell (sh -c ./ring), a
+ *    program linking another library (which may link an MPI), any program
+ *    when LD_PRELOAD is set.
+ *  - A program that cannot find its peers without an interface no active
+ *    pmi component serves would run as N singletons and exit 0. The one
+ *    such case told for sure is a program linked with libpmix or with
+ *    Open MPI's libmpi.so.40 (which needs PMIx) when no component serves
+ *    PMIx: refused, naming it. What cannot be read is not refused.
  */
 #include "config.h"
 
@@ -49,9 +61,93 @@ bool hnp_program_needs_pmix(const char *prog, char *lib, size_t liblen,
     return need.lib[0] != '\0';
 }
 
-int hnp_prelaunch_check(const hnp_args_t *args, const hnp_pmi_active_t *pmi,
+#define PMI_ANY (HNP_PMI_SERVES_PMI1 | HNP_PMI_SERVES_PMI2 | HNP_PMI_SERVES_PMIX)
+
+typedef struct pmi_uses {
+    uint32_t mask;
+    bool any;   /* a library that may load or be anything */
+} pmi_uses_t;
+
+static bool has_prefix(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+static bool classify_lib(void *ctx, const char *lib)
+{
+    /* The C and C++ runtime: neither an MPI nor a loader of one. */
+    static const char *const plain[] = {
+        "libc.so.", "libm.so.", "libpthread.so.", "libdl.so.", "librt.so.",
+        "libgcc_s.so.", "libstdc++.so.", "ld-linux", NULL,
+    };
+    static const char *const pmix[] = {
+        "libpmix.so", "libmpi.so.40", "libmpi_", "libopen-pal.so",
+        "libopen-rte.so", NULL,
+    };
+    static const char *const pmi[] = {
+        "libmpich", "libmpi.so.12", "libmpicxx.so.12", "libmpifort.so.12",
+        NULL,
+    };
+    pmi_uses_t *uses = ctx;
+
+    for (size_t i = 0; plain[i] != NULL; i++)
+        if (has_prefix(lib, plain[i]))
+            return false;
+    for (size_t i = 0; pmix[i] != NULL; i++)
+        if (has_prefix(lib, pmix[i])) {
+            uses->mask |= HNP_PMI_SERVES_PMIX;
+            return false;
+        }
+    for (size_t i = 0; pmi[i] != NULL; i++)
+        if (has_prefix(lib, pmi[i])) {
+            uses->mask |= HNP_PMI_SERVES_PMI1 | HNP_PMI_SERVES_PMI2;
+            return false;
+        }
+    uses->any = true;
+    return true;
+}
+
+/* A function through which a program runs another or loads a library. */
+static bool runs_others(void *ctx, const char *sym)
+{
+    static const char *const calls[] = {
+        "execve", "execv", "execvp", "execvpe", "execl", "execlp", "execle",
+        "fexecve", "execveat", "posix_spawn", "posix_spawnp", "system",
+        "popen", "dlopen", "dlmopen", NULL,
+    };
+
+    for (size_t i = 0; calls[i] != NULL; i++)
+        if (strcmp(sym, calls[i]) == 0) {
+            *(bool *)ctx = true;
+            return true;
+        }
+    return false;
+}
+
+uint32_t hnp_program_pmi_uses(const char *prog)
+{
+    const char *preload = getenv("LD_PRELOAD");
+    char *path;
+    pmi_uses_t uses = { 0, false };
+    bool runs = false;
+
+    if (prog == NULL || (preload != NULL && preload[0] != '\0') ||
+        (path = hnp_program_path(prog)) == NULL)
+        return PMI_ANY;
+    if (hnp_elf_needed_each(path, classify_lib, &uses) != HNP_SUCCESS ||
+        uses.any ||
+        hnp_elf_imports_each(path, runs_others, &runs) != HNP_SUCCESS || runs)
+        uses.mask = PMI_ANY;
+    free(path);
+    return uses.mask;
+}
+
+int hnp_prelaunch_check(hnp_args_t *args, const hnp_pmi_active_t *pmi,
                         char *err, size_t errlen)
 {
+    for (size_t a = 0; a < args->napps; a++)
+        args->apps[a].pmi_uses = hnp_program_pmi_uses(
+            args->apps[a].argv != NULL ? args->apps[a].argv[0] : NULL);
     if (hnp_pmi_base_serves(pmi) & HNP_PMI_SERVES_PMIX)
         return HNP_SUCCESS;
     for (size_t a = 0; a < args->napps; a++) {

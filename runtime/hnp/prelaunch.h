@@ -15,9 +15,15 @@
 bool hnp_program_needs_pmix(const char *prog, char *lib, size_t liblen,
                             bool *open_mpi);
 
-/** Refuse (HNP_ERR_NOT_AVAILABLE, with a message naming the program) an
- *  app that needs PMIx when no component of @p pmi serves it. */
-int hnp_prelaunch_check(const hnp_args_t *args, const hnp_pmi_active_t *pmi,
+/** The pmi interfaces (HNP_PMI_SERVES_*) @p prog (looked up in PATH) can
+ *  use: those of the MPI it links, none for a program that neither links
+ *  nor can load or run anything else, all when that cannot be told. */
+uint32_t hnp_program_pmi_uses(const char *prog);
+
+/** Set each app's pmi_uses; refuse (HNP_ERR_NOT_AVAILABLE, with a
+ *  message naming the program) an app that needs PMIx when no component
+ *  of @p pmi serves it. */
+int hnp_prelaunch_check(hnp_args_t *args, const hnp_pmi_active_t *pmi,
                         char *err, size_t errlen);
 
 #endif /* HNP_PRELAUNCH_H */

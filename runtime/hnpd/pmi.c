@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The daemon's driver of the active pmi components (hnp_pmi.h): at launch
- * each one's job_start with the whole node map, before each fork each
+ * The daemon's driver of the active pmi components (hnp_pmi.h): loaded
+ * at the first job whose programs can use one of them; at launch the
+ * job_start, with the whole node map, of each one that serves an
+ * interface the job's programs can use, before each fork each
  * one's child_setup into the child's one hnp_pmi_fork_t, at each exit
  * child_exited, and at the job's end job_end, then its scratch directory
  * goes. Scratch directories live under one directory private to this
@@ -29,7 +31,7 @@ struct hnpd_pmi {
     hnp_pmi_app_t *apps;
     void *state[HNP_PMI_MAX_ACTIVE];
     char *tmpdir[HNP_PMI_MAX_ACTIVE];
-    size_t started;          /* modules whose job_start succeeded */
+    bool started[HNP_PMI_MAX_ACTIVE]; /* its job_start succeeded */
     bool rte_job;            /* hnp_rte_job_begin() succeeded */
 };
 
@@ -114,7 +116,7 @@ static int describe_job(hnpd_t *d, struct hnpd_pmi *p,
         p->local_ranks[i] = d->procs[i].rank;
     for (uint32_t a = 0; a < m->napps; a++)
         p->apps[a] = (hnp_pmi_app_t){ m->apps[a].first_rank, m->apps[a].np,
-                                      m->apps[a].argv };
+                                      m->apps[a].argv, m->apps[a].pmi_uses };
     snprintf(p->name, sizeof(p->name), "hnp-%08x-%u", run_id(d), m->jobid);
     *job = (hnp_pmi_job_t){
         .jobid = m->jobid, .name = p->name, .nprocs = m->nprocs,
@@ -150,13 +152,61 @@ static int start_module(hnpd_t *d, struct hnpd_pmi *p, size_t i, char *err,
     return rc;
 }
 
+/* The interfaces some program of the job can use (prelaunch.c on the
+ * HNP): the same on every daemon, so every daemon leaves out the same
+ * components and numbers the all-gathers of the others alike. */
+static uint32_t job_uses(const hnp_wire_launch_t *m)
+{
+    uint32_t uses = 0;
+
+    for (uint32_t a = 0; a < m->napps; a++)
+        uses |= m->apps[a].pmi_uses;
+    return uses;
+}
+
+/* The components, loaded at the first job that can use one of them (a
+ * daemon that only ever runs /bin/true loads no libpmix), each one's init
+ * once. */
+static int load_components(hnpd_t *d, char *err, size_t errlen)
+{
+    const hnp_pmi_active_t *active = &d->rte->pmi;
+    int rc;
+
+    if (d->pmi_loaded)
+        return HNP_SUCCESS;
+    rc = hnp_rte_select_pmi(d->rte, err, errlen);
+    for (size_t i = 0; rc == HNP_SUCCESS && i < active->count; i++) {
+        char why[256] = "";
+
+        if (active->modules[i]->init != NULL &&
+            (rc = active->modules[i]->init(d->rte, why, sizeof(why))) !=
+                HNP_SUCCESS)
+            hnp_err_set(err, errlen, "pmi component %s: %s", active->names[i],
+                        why[0] != '\0' ? why : hnp_strerror(rc));
+        else
+            d->pmi_inited = i + 1;
+    }
+    d->pmi_loaded = rc == HNP_SUCCESS;
+    return rc;
+}
+
 int hnpd_pmi_job_start(hnpd_t *d, const hnp_wire_launch_t *m, char *err,
                        size_t errlen)
 {
+    const hnp_pmi_active_t *active = &d->rte->pmi;
+    uint32_t uses = job_uses(m);
+    bool any = false;
     struct hnpd_pmi *p;
     int rc;
 
-    if (d->rte->pmi.count == 0)
+    if (uses == 0 || (d->rte->pmi_wanted != NULL && d->rte->pmi_wanted[0] == '\0'))
+        return HNP_SUCCESS;
+    rc = load_components(d, err, errlen);
+    if (rc != HNP_SUCCESS)
+        return rc;
+    for (size_t i = 0; i < active->count; i++)
+        any = any || (active->modules[i]->serves & uses) != 0;
+    if (!any)
         return HNP_SUCCESS;
     if ((p = calloc(1, sizeof(*p))) == NULL)
         return HNP_ERR_NOMEM;
@@ -175,10 +225,11 @@ int hnpd_pmi_job_start(hnpd_t *d, const hnp_wire_launch_t *m, char *err,
         rc = hnp_rte_job_begin(d->rte, m->jobid, m->nprocs, m->node_of,
                                d->nlocal);
     p->rte_job = rc == HNP_SUCCESS;
-    for (size_t i = 0; rc == HNP_SUCCESS && i < d->rte->pmi.count; i++) {
+    for (size_t i = 0; rc == HNP_SUCCESS && i < active->count; i++) {
+        if ((active->modules[i]->serves & uses) == 0)
+            continue;
         rc = start_module(d, p, i, err, errlen);
-        if (rc == HNP_SUCCESS)
-            p->started = i + 1;
+        p->started[i] = rc == HNP_SUCCESS;
     }
     if (rc == HNP_ERR_NOMEM && err[0] == '\0')
         hnp_err_set(err, errlen, "out of memory");
@@ -190,8 +241,10 @@ int hnpd_pmi_child_setup(hnpd_t *d, const hnp_pmi_child_t *child,
 {
     struct hnpd_pmi *p = d->pmi;
 
-    for (size_t i = 0; p != NULL && i < p->started; i++) {
+    for (size_t i = 0; p != NULL && i < HNP_PMI_MAX_ACTIVE; i++) {
         char why[256] = "";
+        if (!p->started[i])
+            continue;
         int rc = d->rte->pmi.modules[i]->child_setup(p->state[i], child, fork,
                                                      why, sizeof(why));
         if (rc != HNP_SUCCESS) {
@@ -208,8 +261,8 @@ void hnpd_pmi_child_started(hnpd_t *d, uint32_t rank, pid_t pid)
 {
     struct hnpd_pmi *p = d->pmi;
 
-    for (size_t i = 0; p != NULL && i < p->started; i++)
-        if (d->rte->pmi.modules[i]->child_started != NULL)
+    for (size_t i = 0; p != NULL && i < HNP_PMI_MAX_ACTIVE; i++)
+        if (p->started[i] && d->rte->pmi.modules[i]->child_started != NULL)
             d->rte->pmi.modules[i]->child_started(p->state[i], rank, pid);
 }
 
@@ -220,8 +273,8 @@ void hnpd_pmi_child_exited(hnpd_t *d, uint32_t rank, int wait_status,
 
     if (p == NULL)
         return;
-    for (size_t i = 0; i < p->started; i++)
-        if (d->rte->pmi.modules[i]->child_exited != NULL)
+    for (size_t i = 0; i < HNP_PMI_MAX_ACTIVE; i++)
+        if (p->started[i] && d->rte->pmi.modules[i]->child_exited != NULL)
             d->rte->pmi.modules[i]->child_exited(p->state[i], rank,
                                                  wait_status, exec_errno);
     if (p->rte_job && hnp_rte_proc_unfinalized(d->rte, rank))
@@ -237,8 +290,9 @@ void hnpd_pmi_job_end(hnpd_t *d)
     if (p == NULL)
         return;
     d->pmi = NULL;
-    for (size_t i = p->started; i-- > 0;)
-        d->rte->pmi.modules[i]->job_end(p->state[i]);
+    for (size_t i = HNP_PMI_MAX_ACTIVE; i-- > 0;)
+        if (p->started[i])
+            d->rte->pmi.modules[i]->job_end(p->state[i]);
     if (p->rte_job)
         hnp_rte_job_end(d->rte);
     for (size_t i = 0; i < HNP_PMI_MAX_ACTIVE; i++) {
@@ -253,6 +307,12 @@ void hnpd_pmi_job_end(hnpd_t *d)
 void hnpd_pmi_release(hnpd_t *d)
 {
     hnpd_pmi_job_end(d);
+    /* Each component leaves what it keeps between jobs (the PMIx server
+     * and its directory). */
+    for (size_t i = d->pmi_inited; i-- > 0;)
+        if (d->rte->pmi.modules[i]->finalize != NULL)
+            d->rte->pmi.modules[i]->finalize(d->rte);
+    d->pmi_inited = 0;
     remove_tree(d->pmi_root);
     free(d->pmi_root);
     d->pmi_root = NULL;

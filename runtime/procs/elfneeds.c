@@ -109,10 +109,8 @@ static int read_needed(elf_file_t *f, bool (*fn)(void *ctx, const char *lib),
 {
     const Elf64_Phdr *dp;
     Elf64_Dyn *dyn;
-    int rc = read_headers(f);
+    int rc;
 
-    if (rc != HNP_SUCCESS)
-        return rc;
     if ((dp = find_dynamic(f)) == NULL || dp->p_filesz > ELF_MAX_READ ||
         dp->p_filesz < sizeof(Elf64_Dyn))
         return HNP_ERR_BAD_PARAM;
@@ -125,24 +123,124 @@ static int read_needed(elf_file_t *f, bool (*fn)(void *ctx, const char *lib),
     return rc;
 }
 
+static int elf_open(elf_file_t *f, const char *path)
+{
+    struct stat st;
+
+    f->fd = -1;
+    f->ph = NULL;
+    if (path == NULL)
+        return HNP_ERR_BAD_PARAM;
+    if ((f->fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+        return errno == ENOENT ? HNP_ERR_NOT_FOUND : HNP_ERR_IO;
+    if (fstat(f->fd, &st) != 0 || !S_ISREG(st.st_mode))
+        return HNP_ERR_BAD_PARAM;
+    f->size = st.st_size;
+    return read_headers(f);
+}
+
+static void elf_close(elf_file_t *f)
+{
+    free(f->ph);
+    if (f->fd >= 0)
+        close(f->fd);
+}
+
 int hnp_elf_needed_each(const char *path,
                         bool (*fn)(void *ctx, const char *lib), void *ctx)
 {
-    elf_file_t f = { .fd = -1 };
-    struct stat st;
+    elf_file_t f;
     int rc;
 
-    if (path == NULL || fn == NULL)
+    if (fn == NULL)
         return HNP_ERR_BAD_PARAM;
-    if ((f.fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-        return errno == ENOENT ? HNP_ERR_NOT_FOUND : HNP_ERR_IO;
-    if (fstat(f.fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        close(f.fd);
-        return HNP_ERR_BAD_PARAM;
-    }
-    f.size = st.st_size;
-    rc = read_needed(&f, fn, ctx);
-    free(f.ph);
-    close(f.fd);
+    rc = elf_open(&f, path);
+    if (rc == HNP_SUCCESS)
+        rc = read_needed(&f, fn, ctx);
+    elf_close(&f);
     return rc;
+}
+
+/* Section @p i's header. */
+static int read_section(const elf_file_t *f, unsigned i, Elf64_Shdr *sh)
+{
+    if (f->eh.e_shentsize != sizeof(Elf64_Shdr) || i >= f->eh.e_shnum)
+        return HNP_ERR_BAD_PARAM;
+    return read_at(f, sh, sizeof(*sh),
+                   f->eh.e_shoff + (uint64_t)i * sizeof(Elf64_Shdr));
+}
+
+/* A section's contents, NUL-terminated, at most ELF_MAX_READ bytes. */
+static int read_section_data(const elf_file_t *f, const Elf64_Shdr *sh,
+                             char **out)
+{
+    int rc;
+
+    if (sh->sh_size > ELF_MAX_READ)
+        return HNP_ERR_BAD_PARAM;
+    if ((*out = malloc(sh->sh_size + 1)) == NULL)
+        return HNP_ERR_NOMEM;
+    rc = read_at(f, *out, sh->sh_size, sh->sh_offset);
+    (*out)[sh->sh_size] = '\0';
+    if (rc != HNP_SUCCESS) {
+        free(*out);
+        *out = NULL;
+    }
+    return rc;
+}
+
+static int walk_imports(const elf_file_t *f, const Elf64_Shdr *symtab,
+                        bool (*fn)(void *ctx, const char *sym), void *ctx)
+{
+    Elf64_Shdr strtab;
+    char *syms = NULL, *strings = NULL;
+    int rc = read_section(f, symtab->sh_link, &strtab);
+
+    if (rc == HNP_SUCCESS && (symtab->sh_entsize != sizeof(Elf64_Sym) ||
+                              strtab.sh_type != SHT_STRTAB))
+        rc = HNP_ERR_BAD_PARAM;
+    if (rc == HNP_SUCCESS)
+        rc = read_section_data(f, symtab, &syms);
+    if (rc == HNP_SUCCESS)
+        rc = read_section_data(f, &strtab, &strings);
+    for (uint64_t i = 0; rc == HNP_SUCCESS && i < symtab->sh_size / sizeof(Elf64_Sym);
+         i++) {
+        Elf64_Sym sym;
+
+        memcpy(&sym, syms + i * sizeof(Elf64_Sym), sizeof(sym));
+        if (sym.st_shndx == SHN_UNDEF && sym.st_name != 0 &&
+            sym.st_name < strtab.sh_size && fn(ctx, strings + sym.st_name))
+            break;
+    }
+    free(syms);
+    free(strings);
+    return rc;
+}
+
+int hnp_elf_imports_each(const char *path,
+                         bool (*fn)(void *ctx, const char *sym), void *ctx)
+{
+    elf_file_t f;
+    Elf64_Shdr sh;
+    int rc;
+
+    if (fn == NULL)
+        return HNP_ERR_BAD_PARAM;
+    rc = elf_open(&f, path);
+    if (rc == HNP_SUCCESS && find_dynamic(&f) == NULL)
+        rc = HNP_ERR_BAD_PARAM;
+    /* The dynamic symbols are found through the section headers: a file
+     * stripped of them is not one to judge. */
+    if (rc == HNP_SUCCESS && f.eh.e_shnum == 0)
+        rc = HNP_ERR_BAD_PARAM;
+    for (unsigned i = 0; rc == HNP_SUCCESS && i < f.eh.e_shnum; i++) {
+        rc = read_section(&f, i, &sh);
+        if (rc == HNP_SUCCESS && sh.sh_type == SHT_DYNSYM) {
+            rc = walk_imports(&f, &sh, fn, ctx);
+            elf_close(&f);
+            return rc;
+        }
+    }
+    elf_close(&f);
+    return rc == HNP_SUCCESS ? HNP_ERR_BAD_PARAM : rc;
 }

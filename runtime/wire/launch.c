@@ -39,6 +39,7 @@ int hnp_wire_launch_pack(hnp_buffer_t *buf, const hnp_wire_launch_t *m)
         hnp_pack_u32(buf, m->apps[a].np);
         hnp_pack_u32(buf, m->apps[a].argc);
         pack_strings(buf, m->apps[a].argv, m->apps[a].argc);
+        hnp_pack_u32(buf, m->apps[a].pmi_uses);
     }
     return hnp_buffer_status(buf);
 }
@@ -133,6 +134,7 @@ static int unpack_apps(hnp_reader_t *rd, hnp_wire_launch_t *m)
         rc = unpack_strings(rd, app->argc, &app->argv);
         if (rc != HNP_SUCCESS)
             return rc;
+        app->pmi_uses = hnp_unpack_u32(rd);
     }
     return HNP_SUCCESS;
 }

@@ -11,7 +11,7 @@
  *   wdir string | nenv u32 | nenv x "NAME=value" string |
  *   bind_to u8 | report_bindings u8 | stdin_target i32 |
  *   napps u32 | napps x (first_rank u32 | np u32 | argc u32 |
- *                        argc x string)
+ *                        argc x string | pmi_uses u32)
  *
  * Contract of runtime/wire: see join.h. A struct filled in for packing
  * only lends its arrays and strings: clear only what an unpack filled.
@@ -28,6 +28,7 @@ typedef struct hnp_wire_launch_app {
     uint32_t np;
     uint32_t argc;       /**< at least 1 */
     char **argv;         /**< [argc], NULL-terminated once unpacked */
+    uint32_t pmi_uses;   /**< the pmi interfaces its program can use */
 } hnp_wire_launch_app_t;
 
 typedef struct hnp_wire_launch {

@@ -5,6 +5,9 @@
  * mpicc.openmpi, when it is installed) needs PMIx and is refused by an hnp
  * whose pmi components do not serve it, naming the program and the
  * library; /bin/true, a script and a missing file are never refused.
+ * Which interfaces a program can use: none for one that links only the C
+ * runtime and can neither run another program nor load a library, its
+ * MPI's for an MPI program, all for anything that cannot be told.
  */
 #include "config.h"
 
@@ -15,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -117,12 +121,93 @@ static void test_open_mpi_program(void **state)
     rmdir(dir);
 }
 
+#define ANY (HNP_PMI_SERVES_PMI1 | HNP_PMI_SERVES_PMI2 | HNP_PMI_SERVES_PMIX)
+
+/* Build @p body into DIR/NAME with @p cc; false when @p cc is missing. */
+static bool build(const char *dir, const char *name, const char *cc,
+                  const char *flags, const char *body, char *prog,
+                  size_t len)
+{
+    char src[256], cmd[1024];
+    FILE *f;
+
+    snprintf(cmd, sizeof(cmd), "command -v %s >/dev/null 2>&1", cc);
+    if (system(cmd) != 0)
+        return false;
+    snprintf(src, sizeof(src), "%s/%s.c", dir, name);
+    snprintf(prog, len, "%s/%s", dir, name);
+    assert_non_null(f = fopen(src, "w"));
+    fputs(body, f);
+    fclose(f);
+    snprintf(cmd, sizeof(cmd), "%s %s -o %s %s", cc, flags, prog, src);
+    assert_int_equal(system(cmd), 0);
+    unlink(src);
+    return true;
+}
+
+static void test_uses(void **state)
+{
+    char dir[] = "/tmp/hnp-uses-XXXXXX", prog[256], script[256];
+    const char *mpi = "#include <mpi.h>\nint main(int c, char **v)\n"
+                      "{ MPI_Init(&c, &v); MPI_Finalize(); return 0; }\n";
+    FILE *f;
+
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    assert_int_equal(hnp_program_pmi_uses("/bin/true"), 0);
+    assert_int_equal(hnp_program_pmi_uses("true"), 0);
+    /* a shell runs programs (sh -c ./ring) */
+    assert_int_equal(hnp_program_pmi_uses("/bin/sh"), ANY);
+    assert_int_equal(hnp_program_pmi_uses("no-such-program-anywhere"), ANY);
+    if (access("/usr/bin/python3", X_OK) == 0)
+        assert_int_equal(hnp_program_pmi_uses("/usr/bin/python3"), ANY);
+    assert_true(build(dir, "plain", "cc", "", "#include <stdio.h>\n"
+                      "int main(void) { puts(\"x\"); return 0; }\n", prog,
+                      sizeof(prog)));
+    assert_int_equal(hnp_program_pmi_uses(prog), 0);
+    setenv("LD_PRELOAD", "libsomething.so", 1);
+    assert_int_equal(hnp_program_pmi_uses(prog), ANY);
+    unsetenv("LD_PRELOAD");
+    unlink(prog);
+    assert_true(build(dir, "runs", "cc", "", "#include <unistd.h>\n"
+                      "int main(int c, char **v) { (void)c; "
+                      "execvp(v[1], v + 1); return 1; }\n", prog,
+                      sizeof(prog)));
+    assert_int_equal(hnp_program_pmi_uses(prog), ANY);
+    unlink(prog);
+    /* python with mpi4py loads Open MPI's libmpi this way */
+    assert_true(build(dir, "loads", "cc", "", "#include <dlfcn.h>\n"
+                      "int main(int c, char **v) { (void)c; "
+                      "return dlopen(v[1], RTLD_NOW) == 0; }\n", prog,
+                      sizeof(prog)));
+    assert_int_equal(hnp_program_pmi_uses(prog), ANY);
+    unlink(prog);
+    snprintf(script, sizeof(script), "%s/script", dir);
+    assert_non_null(f = fopen(script, "w"));
+    fputs("#!/bin/true\n", f);
+    fclose(f);
+    chmod(script, 0755);
+    assert_int_equal(hnp_program_pmi_uses(script), ANY);
+    unlink(script);
+    if (build(dir, "ompi", "mpicc.openmpi", "", mpi, prog, sizeof(prog))) {
+        assert_int_equal(hnp_program_pmi_uses(prog), HNP_PMI_SERVES_PMIX);
+        unlink(prog);
+    }
+    if (build(dir, "mpich", "mpicc.mpich", "", mpi, prog, sizeof(prog))) {
+        assert_int_equal(hnp_program_pmi_uses(prog),
+                         HNP_PMI_SERVES_PMI1 | HNP_PMI_SERVES_PMI2);
+        unlink(prog);
+    }
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_needed_of_true),
         cmocka_unit_test(test_not_refused),
         cmocka_unit_test(test_open_mpi_program),
+        cmocka_unit_test(test_uses),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

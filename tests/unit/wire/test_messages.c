@@ -208,7 +208,8 @@ static bool equal_launch(const void *a, const void *b)
     for (uint32_t i = 0; i < x->napps; i++) {
         const hnp_wire_launch_app_t *p = &x->apps[i], *q = &y->apps[i];
         if (p->first_rank != q->first_rank || p->np != q->np ||
-            p->argc != q->argc || !same_strings(p->argv, q->argv, p->argc))
+            p->argc != q->argc || p->pmi_uses != q->pmi_uses ||
+            !same_strings(p->argv, q->argv, p->argc))
             return false;
     }
     return true;
@@ -650,7 +651,8 @@ static void test_launch(void **state)
     char *env[] = { "A=1", "", "PATH=/usr/bin:/bin" };
     char *argv0[] = { "/bin/true" };
     char *argv1[] = { "./app", "", "--flag=x y" };
-    hnp_wire_launch_app_t apps[] = { { 0, 2, 1, argv0 }, { 2, 3, 3, argv1 } };
+    hnp_wire_launch_app_t apps[] = { { 0, 2, 1, argv0, 0 },
+                                     { 2, 3, 3, argv1, UINT32_MAX } };
     hnp_wire_launch_t full = {
         .jobid = 1, .nprocs = 5, .nnodes = 3, .node_of = node_of,
         .node_names = names, .node_slots = slots, .universe_size = 7,
@@ -675,7 +677,7 @@ static void test_launch_layout(void **state)
     uint32_t slots[] = { 4, 5 };
     char *env[] = { "A=1" };
     char *argv[] = { "x", "-v" };
-    hnp_wire_launch_app_t app = { 0, 2, 2, argv };
+    hnp_wire_launch_app_t app = { 0, 2, 2, argv, 6 };
     hnp_wire_launch_t m = {
         .jobid = 1, .nprocs = 2, .nnodes = 2, .node_of = node_of,
         .node_names = names, .node_slots = slots, .universe_size = 9,
@@ -689,6 +691,7 @@ static void test_launch_layout(void **state)
         U32(2), '/', 'w', U32(1), U32(3), 'A', '=', '1',
         1, 0, 0xff, 0xff, 0xff, 0xff,
         U32(1), U32(0), U32(2), U32(2), U32(1), 'x', U32(2), '-', 'v',
+        U32(6),
     };
 
     (void)state;
@@ -716,7 +719,7 @@ static void test_launch_refusals(void **state)
     static const uint8_t node_outside[] = {
         U32(1), U32(1), U32(1), U32(1), U32(1), 'a', U32(1), U32(1),
         U32(0), U32(0), 0, 0, U32(0), U32(1), U32(0), U32(1), U32(1),
-        U32(1), 'x',
+        U32(1), 'x', U32(0),
     };
     static const uint8_t huge_env[] = {
         U32(1), U32(0), U32(0), U32(0), U32(0), U32(0xffffffff), U32(0),
