@@ -38,6 +38,12 @@ typedef struct hnp_mca_framework_desc {
     uint32_t interface_version; /**< HNP_PLM_INTERFACE_VERSION */
     bool all_active;            /**< every component that accepts is used
                                      (hnp_mca_framework_select_all) */
+    bool load_when_opened;      /**< where only the chosen components are
+                                     loaded (hnp_mca_load_selected_only: a
+                                     daemon), they are looked for and
+                                     loaded when the framework is opened,
+                                     not when it is registered: it may
+                                     never be */
 } hnp_mca_framework_desc_t;
 
 typedef struct hnp_mca hnp_mca_t;

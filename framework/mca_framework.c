@@ -32,6 +32,7 @@ struct hnp_mca_framework {
     char *selection; /* the value of `<fw>`; owned by the registry */
     hnp_mca_selection_t sel; /* parsed by open */
     mca_found_t found;
+    bool searched;   /* found is filled, their parameters registered */
     bool opened;
     bool queried;
     const hnp_mca_component_t *selected;
@@ -445,6 +446,27 @@ void hnp_mca_close_module(void *handle)
     mca_repository_close_module(handle);
 }
 
+/* The framework's components, and their parameters, once. The selection
+ * is known before the search: a process told which component to use loads
+ * that one alone. */
+static int search_components(hnp_mca_framework_t *fw, char *err,
+                             size_t errlen)
+{
+    hnp_mca_t *mca = fw->mca;
+    int rc;
+
+    if (fw->searched)
+        return HNP_SUCCESS;
+    fw->searched = true;
+    rc = mca_repository_find(mca->repo, fw->desc->name,
+                             fw->desc->interface_version, mca->component_path,
+                             mca->builtin, only_component(fw), &fw->found, err,
+                             errlen);
+    if (rc == HNP_SUCCESS)
+        rc = register_component_params(fw, err, errlen);
+    return rc;
+}
+
 int hnp_mca_framework_register(hnp_mca_t *mca,
                                const hnp_mca_framework_desc_t *desc,
                                hnp_mca_framework_t **out, char *err,
@@ -470,15 +492,11 @@ int hnp_mca_framework_register(hnp_mca_t *mca,
      * soon as its parameters are registered, so a failure below leaves it
      * to hnp_mca_destroy rather than freeing it under the registry. */
     mca->frameworks[mca->nframeworks++] = fw;
-    /* The selection is known before the search: a process told which
-     * component to use (a daemon) loads that one alone. */
     rc = register_framework_params(fw, err, errlen);
-    if (rc == HNP_SUCCESS)
-        rc = mca_repository_find(mca->repo, desc->name, desc->interface_version,
-                                 mca->component_path, mca->builtin,
-                                 only_component(fw), &fw->found, err, errlen);
-    if (rc == HNP_SUCCESS)
-        rc = register_component_params(fw, err, errlen);
+    /* A process told which components to use (a daemon) loads those
+     * alone, and those of a framework it may never open only if it does. */
+    if (rc == HNP_SUCCESS && !(mca->selected_only && desc->load_when_opened))
+        rc = search_components(fw, err, errlen);
     *out = fw;
     return rc;
 }
@@ -606,6 +624,9 @@ int hnp_mca_framework_open(hnp_mca_framework_t *fw, char *err, size_t errlen)
         hnp_err_set(err, errlen, "framework %s is already open", fw->desc->name);
         return HNP_ERR_EXISTS;
     }
+    rc = search_components(fw, err, errlen);
+    if (rc != HNP_SUCCESS)
+        return rc;
     rc = hnp_mca_selection_parse(fw->selection, &sel, why, sizeof(why));
     if (rc != HNP_SUCCESS) {
         hnp_err_set(err, errlen, "parameter %s: %s", fw->desc->name, why);

@@ -11,6 +11,8 @@ const hnp_mca_framework_desc_t hnp_pmi_framework = {
     .description = "the application processes' wire-up: PMI-1/2, PMIx",
     .interface_version = HNP_PMI_INTERFACE_VERSION,
     .all_active = true,
+    /* a daemon loads libpmix only for a job that can use it */
+    .load_when_opened = true,
 };
 
 static int check_module(const hnp_mca_component_entry_t *e, char *err,
