@@ -11,11 +11,12 @@
  * (highest priority first), so that MPICH and Open MPI programs both run
  * with no option; `--mca pmi NAME[,NAME]` restricts, `^NAME` excludes.
  *
- * In a daemon, the components are loaded at the first job whose programs
- * can use one of them (init() then), and for each application job in
- * which a component serves an interface that one of the job's programs can
- * use (hnp_pmi_app_t::uses: /bin/true uses none, an Open MPI program
- * PMIx alone, a script or python any):
+ * The HNP judges from each program which interfaces it can use (an Open
+ * MPI program PMIx, an MPICH one PMI-1/2, a script or python any, a
+ * program that links only the C runtime PMI-1/2 alone, which it could
+ * speak by itself, never PMIx); a daemon loads, when the job is launched,
+ * only the components that serve one of those (init() then), and each
+ * one is called, in the daemon's one application job:
  *
  *  1. job_start() with what the daemon knows of the job
  *     (hnp_pmi_job_t): every rank's node, every node's name, this node's
@@ -77,10 +78,6 @@ typedef struct hnp_pmi_app {
     uint32_t first_rank; /**< its ranks are first_rank .. +nprocs-1 */
     uint32_t nprocs;
     char *const *argv;   /**< NULL-terminated */
-    /** The interfaces (HNP_PMI_SERVES_*) its program can use, as the HNP
-     *  judged from the program before launch: a component is started
-     *  for a job only where it serves one that some app can use. */
-    uint32_t uses;
 } hnp_pmi_app_t;
 
 /**
@@ -105,8 +102,9 @@ typedef struct hnp_pmi_job {
     uint32_t napps;
     const hnp_pmi_app_t *apps;   /**< [napps] */
     /** A directory of this daemon's, mode 0700, for this job and this
-     *  component alone; the daemon removes it, and all under it, after
-     *  job_end(). */
+     *  component alone, made for a component that asks for one
+     *  (HNP_PMI_NEEDS_TMPDIR), NULL otherwise; the daemon removes it, and
+     *  all under it, after job_end(). */
     const char *tmpdir;
     /** The series of this component's all-gathers in this job
      *  (hnp_rte_allgather()): the same on every daemon. */
@@ -139,9 +137,18 @@ HNP_EXPORT int hnp_pmi_fork_setenv(hnp_pmi_fork_t *fork, const char *name,
  *  component hands the descriptor over with this call. */
 HNP_EXPORT int hnp_pmi_fork_keep_fd(hnp_pmi_fork_t *fork, int fd);
 
+/** What a component needs of the daemon (hnp_pmi_module_t::needs). */
+enum {
+    /** hnp_pmi_job_t::tmpdir: a directory is made for each job (a mkdir
+     *  and a removal a node, not free on a busy file system). */
+    HNP_PMI_NEEDS_TMPDIR = 1u << 0,
+};
+
 typedef struct hnp_pmi_module {
     /** HNP_PMI_SERVES_* flags. */
     uint32_t serves;
+    /** HNP_PMI_NEEDS_* flags. */
+    uint32_t needs;
     /** Prepare this daemon, once, before its first job (may be NULL). */
     int (*init)(struct hnp_rte *rte, char *err, size_t errlen);
     /** A job begins on this node: keep what it needs in *@p state. An

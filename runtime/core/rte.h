@@ -102,8 +102,9 @@ struct hnp_rte {
     /* the components chosen, as "plm", "routed", "exchange" name them: the
      * HNP tells its daemons, which then load those alone */
     char selected[3][HNP_MCA_NAME_LEN];
-    /* the active pmi components; a daemon takes the HNP's list (NULL in
-     * the HNP, "" for none) before it selects */
+    /* the active pmi components; a daemon forwards the HNP's list to the
+     * daemons it starts (NULL in the HNP, "" for none) and selects the
+     * job's at launch */
     hnp_pmi_active_t pmi;
     const char *pmi_wanted;
     bool pmi_selected;
@@ -160,9 +161,11 @@ int hnp_rte_set_procs(hnp_rte_t *rte, uint32_t nprocs,
  *  hnp_rte_set_plm() has not given it), checking the plm's module; in the
  *  HNP, of pmi, every active one (rte->pmi). */
 int hnp_rte_select_components(hnp_rte_t *rte, char *err, size_t errlen);
-/** Select the active pmi components into rte->pmi, once (a daemon: at
- *  its first job that can use them). */
-int hnp_rte_select_pmi(hnp_rte_t *rte, char *err, size_t errlen);
+/** Select the active pmi components into rte->pmi, once: every one that
+ *  accepts (the HNP, @p wanted NULL), or exactly those of the comma list
+ *  @p wanted (a daemon, at launch: the job's). */
+int hnp_rte_select_pmi(hnp_rte_t *rte, const char *wanted, char *err,
+                       size_t errlen);
 /** A daemon: use @p module of plm component @p name, selected before the
  *  runtime existed to learn who the daemon is (hnp_setup_select_plm). */
 void hnp_rte_set_plm(hnp_rte_t *rte, const char *name,

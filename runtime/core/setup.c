@@ -218,20 +218,20 @@ int hnp_rte_select_components(hnp_rte_t *rte, char *err, size_t errlen)
     rte->exchange = module;
     /* A daemon loads its pmi components at the first job that can use
      * them (hnp_rte_select_pmi()). */
-    if (rte->is_hnp && (rc = hnp_rte_select_pmi(rte, err, errlen)) !=
+    if (rte->is_hnp && (rc = hnp_rte_select_pmi(rte, NULL, err, errlen)) !=
                            HNP_SUCCESS)
         return rc;
     return select_plm(rte, err, errlen);
 }
 
-int hnp_rte_select_pmi(hnp_rte_t *rte, char *err, size_t errlen)
+int hnp_rte_select_pmi(hnp_rte_t *rte, const char *wanted, char *err,
+                       size_t errlen)
 {
     int rc;
 
     if (rte->pmi_selected)
         return HNP_SUCCESS;
-    rc = hnp_pmi_base_select(rte->setup->pmi, rte->pmi_wanted, &rte->pmi,
-                             err, errlen);
+    rc = hnp_pmi_base_select(rte->setup->pmi, wanted, &rte->pmi, err, errlen);
     rte->pmi_selected = rc == HNP_SUCCESS;
     return rc;
 }

@@ -15,6 +15,7 @@
 
 #include "hnp_buffer.h"
 #include "job.h"
+#include "prelaunch.h"
 #include "wire/control.h"
 #include "wire/failure.h"
 #include "wire/launch.h"
@@ -31,6 +32,7 @@ static void end_job(hnp_job_t *job);
 static int pack_launch(const hnp_job_t *job, hnp_buffer_t *buf)
 {
     const hnp_args_t *args = job->args;
+    char pmi[HNP_PMI_MAX_ACTIVE * HNP_MCA_NAME_LEN];
     hnp_wire_launch_t m = {
         .jobid = HNP_JOBID,
         .nprocs = job->map.nprocs,
@@ -57,8 +59,9 @@ static int pack_launch(const hnp_job_t *job, hnp_buffer_t *buf)
         m.apps[a].np = args->apps[a].np;
         m.apps[a].argc = (uint32_t)args->apps[a].argc;
         m.apps[a].argv = args->apps[a].argv;
-        m.apps[a].pmi_uses = args->apps[a].pmi_uses;
     }
+    hnp_prelaunch_pmi_names(args, &job->rte->pmi, pmi, sizeof(pmi));
+    m.pmi = pmi;
     rc = hnp_wire_launch_pack(buf, &m);
     free(m.apps);
     return rc;
@@ -234,6 +237,14 @@ static void on_stats(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
         job->startup_cpu_us[job->stats_reports] = s.startup_cpu_us;
         job->startup_cpu_us[job->ndaemons + job->stats_reports] =
             s.connected_cpu_us;
+    }
+    if (s.pmi_cpu_us > 0) {
+        if (job->pmi_cpu_us == NULL)
+            job->pmi_cpu_us = calloc(job->ndaemons, sizeof(uint64_t));
+        if (job->pmi_cpu_us != NULL && job->pmi_reports < job->ndaemons)
+            job->pmi_cpu_us[job->pmi_reports++] = s.pmi_cpu_us;
+        if (s.pmi_cpu_us > job->worst.pmi_cpu_us)
+            job->worst.pmi_cpu_us = s.pmi_cpu_us;
     }
     job->stats_reports++;
     if (s.max_connections > job->worst.max_connections) {

@@ -47,6 +47,9 @@ typedef struct hnp_job {
     /* [2 * ndaemons]: the daemons' start-up CPU as reports came, exec to
      * joined, then from ndaemons on exec to connected; for the medians */
     uint64_t *startup_cpu_us;
+    /* [ndaemons]: the pmi set-up CPU of each daemon that had one */
+    uint64_t *pmi_cpu_us;
+    uint32_t pmi_reports;
     char *wdir;
     struct hnp_rank_output *outputs; /* [nprocs] */
     hnp_rte_timer_t *timeout_timer;  /* --timeout */

@@ -6,13 +6,15 @@
  *    components that can serve it: a PMIx server costs a node some 2 ms
  *    of CPU even with the topology handed over, more than a whole
  *    /bin/true rank. A program can use an interface it links (Open MPI's
- *    libmpi or libpmix: PMIx; MPICH's libmpich: PMI-1/2); a program that
+ *    libmpi or libpmix: PMIx; MPICH's libmpich: PMI-1/2). A program that
  *    links nothing but the C and C++ runtime, and imports no way to run
- *    another program or load a library, can use none. Anything else can
- *    use every interface: a script, a static program, python (mpi4py
- *    loads Open MPI's libmpi with dlopen), a shell (sh -c ./ring), a
- *    program linking another library (which may link an MPI), any program
- *    when LD_PRELOAD is set.
+ *    another program or load a library, cannot use PMIx, whose protocol
+ *    libpmix alone speaks; it may speak the PMI-1/2 wire protocol itself
+ *    (a few lines of text on an inherited socket), whose server costs
+ *    little. Anything else can use every interface: a script, a static
+ *    program, python (mpi4py loads Open MPI's libmpi with dlopen), a shell
+ *    (sh -c ./ring), a program linking another library (which may link an
+ *    MPI), any program when LD_PRELOAD is set.
  *  - A program that cannot find its peers without an interface no active
  *    pmi component serves would run as N singletons and exit 0. The one
  *    such case told for sure is a program linked with libpmix or with
@@ -128,7 +130,8 @@ uint32_t hnp_program_pmi_uses(const char *prog)
 {
     const char *preload = getenv("LD_PRELOAD");
     char *path;
-    pmi_uses_t uses = { 0, false };
+    /* by itself, a program can speak the PMI-1/2 wire protocol */
+    pmi_uses_t uses = { HNP_PMI_SERVES_PMI1 | HNP_PMI_SERVES_PMI2, false };
     bool runs = false;
 
     if (prog == NULL || (preload != NULL && preload[0] != '\0') ||
@@ -168,4 +171,24 @@ int hnp_prelaunch_check(hnp_args_t *args, const hnp_pmi_active_t *pmi,
         return HNP_ERR_NOT_AVAILABLE;
     }
     return HNP_SUCCESS;
+}
+
+void hnp_prelaunch_pmi_names(const hnp_args_t *args,
+                             const hnp_pmi_active_t *pmi, char *buf,
+                             size_t len)
+{
+    uint32_t uses = 0;
+    size_t at = 0;
+
+    for (size_t a = 0; a < args->napps; a++)
+        uses |= args->apps[a].pmi_uses;
+    if (len > 0)
+        buf[0] = '\0';
+    for (size_t i = 0; i < pmi->count && at < len; i++) {
+        if ((pmi->modules[i]->serves & uses) == 0)
+            continue;
+        int n = snprintf(buf + at, len - at, "%s%s", at > 0 ? "," : "",
+                         pmi->names[i]);
+        at += n > 0 ? (size_t)n : 0;
+    }
 }

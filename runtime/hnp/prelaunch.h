@@ -16,8 +16,9 @@ bool hnp_program_needs_pmix(const char *prog, char *lib, size_t liblen,
                             bool *open_mpi);
 
 /** The pmi interfaces (HNP_PMI_SERVES_*) @p prog (looked up in PATH) can
- *  use: those of the MPI it links, none for a program that neither links
- *  nor can load or run anything else, all when that cannot be told. */
+ *  use: PMI-1/2, which any program can speak, and those of the MPI it
+ *  links; all when it can load or run another program, or that cannot be
+ *  told. */
 uint32_t hnp_program_pmi_uses(const char *prog);
 
 /** Set each app's pmi_uses; refuse (HNP_ERR_NOT_AVAILABLE, with a
@@ -25,5 +26,11 @@ uint32_t hnp_program_pmi_uses(const char *prog);
  *  of @p pmi serves it. */
 int hnp_prelaunch_check(hnp_args_t *args, const hnp_pmi_active_t *pmi,
                         char *err, size_t errlen);
+
+/** The active pmi components the job needs, "a,b" into @p buf (""
+ *  for none): those that serve an interface one of its apps can use. */
+void hnp_prelaunch_pmi_names(const hnp_args_t *args,
+                             const hnp_pmi_active_t *pmi, char *buf,
+                             size_t len);
 
 #endif /* HNP_PRELAUNCH_H */

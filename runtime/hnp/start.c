@@ -123,6 +123,7 @@ void hnp_job_release(hnp_job_t *job)
     hnp_job_map_free(&job->map);
     free(job->wdir);
     free(job->startup_cpu_us);
+    free(job->pmi_cpu_us);
 }
 
 static int compare_u64(const void *a, const void *b)
@@ -135,16 +136,19 @@ static int compare_u64(const void *a, const void *b)
 /* The median of the daemons' start-up CPU @p us (one figure a report),
  * beside the worst: on one machine that many daemons share, the worst
  * mostly measures contention. */
-static double median_ms(const hnp_job_t *job, uint64_t *us)
+static double median_of(uint64_t *us, uint32_t n)
 {
-    uint32_t n = job->stats_reports < job->ndaemons ? job->stats_reports
-                                                   : job->ndaemons;
-
     qsort(us, n, sizeof(uint64_t), compare_u64);
     if (n == 0)
         return 0;
     return (n % 2 == 1 ? (double)us[n / 2]
                        : (us[n / 2 - 1] + us[n / 2]) / 2.0) / 1e3;
+}
+
+static double median_ms(const hnp_job_t *job, uint64_t *us)
+{
+    return median_of(us, job->stats_reports < job->ndaemons
+                             ? job->stats_reports : job->ndaemons);
 }
 
 void hnp_job_print_timing(const hnp_job_t *job)
@@ -195,6 +199,12 @@ void hnp_job_print_timing(const hnp_job_t *job)
                 median_ms(job, job->startup_cpu_us + job->ndaemons),
                 w->connected_cpu_us / 1e3);
     }
+    /* What serving the ranks' MPI libraries cost, where it was needed. */
+    if (job->pmi_reports > 0)
+        fprintf(stderr, "hnp:   %-36s %9.1f ms CPU (max %.1f ms, %u "
+                "daemons)\n", "pmi set-up (median)",
+                median_of(job->pmi_cpu_us, job->pmi_reports),
+                w->pmi_cpu_us / 1e3, job->pmi_reports);
     fprintf(stderr, "hnp:   %-36s %9.1f ms CPU (max %.1f ms)\n",
             "daemons' CPU over the job (sum)", job->daemons_cpu_us / 1e3,
             w->total_cpu_us / 1e3);

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The daemon's driver of the active pmi components (hnp_pmi.h): loaded
- * at the first job whose programs can use one of them; at launch the
- * job_start, with the whole node map, of each one that serves an
- * interface the job's programs can use, before each fork each
+ * The daemon's driver of the active pmi components (hnp_pmi.h): those the
+ * HNP chose for the job (they serve an interface one of its programs can
+ * use) are loaded at launch; then each one's job_start, with the whole
+ * node map, before each fork each
  * one's child_setup into the child's one hnp_pmi_fork_t, at each exit
  * child_exited, and at the job's end job_end, then its scratch directory
  * goes. Scratch directories live under one directory private to this
- * daemon ($TMPDIR or /tmp, hnp-USER-PID-XXXXXX), removed on every way out.
+ * daemon ($TMPDIR or /tmp, hnp-UID-PID-XXXXXX), removed on every way out.
  */
 #include "config.h"
 
@@ -15,7 +15,6 @@
 #include <errno.h>
 #include <ftw.h>
 #include <limits.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,15 +56,14 @@ static void remove_tree(const char *path)
 static int make_root(hnpd_t *d, char *err, size_t errlen)
 {
     const char *base = getenv("TMPDIR");
-    const struct passwd *pw = getpwuid(getuid());
     char path[PATH_MAX];
 
     if (d->pmi_root != NULL)
         return HNP_SUCCESS;
     if (base == NULL || base[0] == '\0')
         base = "/tmp";
-    if (snprintf(path, sizeof(path), "%s/hnp-%s-%ld-XXXXXX", base,
-                 pw != NULL ? pw->pw_name : "user", (long)getpid()) >=
+    if (snprintf(path, sizeof(path), "%s/hnp-%lu-%ld-XXXXXX", base,
+                 (unsigned long)getuid(), (long)getpid()) >=
             (int)sizeof(path) ||
         mkdtemp(path) == NULL || (d->pmi_root = strdup(path)) == NULL) {
         hnp_err_set(err, errlen, "cannot make a private directory under %s: "
@@ -116,7 +114,7 @@ static int describe_job(hnpd_t *d, struct hnpd_pmi *p,
         p->local_ranks[i] = d->procs[i].rank;
     for (uint32_t a = 0; a < m->napps; a++)
         p->apps[a] = (hnp_pmi_app_t){ m->apps[a].first_rank, m->apps[a].np,
-                                      m->apps[a].argv, m->apps[a].pmi_uses };
+                                      m->apps[a].argv };
     snprintf(p->name, sizeof(p->name), "hnp-%08x-%u", run_id(d), m->jobid);
     *job = (hnp_pmi_job_t){
         .jobid = m->jobid, .name = p->name, .nprocs = m->nprocs,
@@ -138,9 +136,14 @@ static int start_module(hnpd_t *d, struct hnpd_pmi *p, size_t i, char *err,
 {
     const hnp_pmi_active_t *active = &d->rte->pmi;
     char why[256] = "";
-    int rc = make_tmpdir(d, active->names[i], &p->tmpdir[i], why,
-                         sizeof(why));
+    int rc = HNP_SUCCESS;
 
+    if (active->modules[i]->needs & HNP_PMI_NEEDS_TMPDIR) {
+        rc = make_root(d, why, sizeof(why));
+        if (rc == HNP_SUCCESS)
+            rc = make_tmpdir(d, active->names[i], &p->tmpdir[i], why,
+                             sizeof(why));
+    }
     p->job.tmpdir = p->tmpdir[i];
     p->job.series = (uint32_t)i + 1;
     if (rc == HNP_SUCCESS)
@@ -152,29 +155,23 @@ static int start_module(hnpd_t *d, struct hnpd_pmi *p, size_t i, char *err,
     return rc;
 }
 
-/* The interfaces some program of the job can use (prelaunch.c on the
- * HNP): the same on every daemon, so every daemon leaves out the same
- * components and numbers the all-gathers of the others alike. */
-static uint32_t job_uses(const hnp_wire_launch_t *m)
-{
-    uint32_t uses = 0;
-
-    for (uint32_t a = 0; a < m->napps; a++)
-        uses |= m->apps[a].pmi_uses;
-    return uses;
-}
-
-/* The components, loaded at the first job that can use one of them (a
- * daemon that only ever runs /bin/true loads no libpmix), each one's init
- * once. */
-static int load_components(hnpd_t *d, char *err, size_t errlen)
+/* The components of the job's launch message (the HNP's choice, from its
+ * programs: those that serve an interface one of them can use), loaded
+ * then, each one's init once: a daemon that only runs /bin/true loads no
+ * libpmix. A daemon runs one job. */
+static int load_components(hnpd_t *d, const char *names, char *err,
+                           size_t errlen)
 {
     const hnp_pmi_active_t *active = &d->rte->pmi;
     int rc;
 
     if (d->pmi_loaded)
         return HNP_SUCCESS;
-    rc = hnp_rte_select_pmi(d->rte, err, errlen);
+    rc = hnp_param_set(hnp_mca_params(d->setup->mca), "pmi", names,
+                       HNP_PARAM_SRC_FORWARDED, "the HNP's choice for the job",
+                       err, errlen);
+    if (rc == HNP_SUCCESS)
+        rc = hnp_rte_select_pmi(d->rte, names, err, errlen);
     for (size_t i = 0; rc == HNP_SUCCESS && i < active->count; i++) {
         char why[256] = "";
 
@@ -190,24 +187,29 @@ static int load_components(hnpd_t *d, char *err, size_t errlen)
     return rc;
 }
 
-int hnpd_pmi_job_start(hnpd_t *d, const hnp_wire_launch_t *m, char *err,
-                       size_t errlen)
+/* The CPU the pmi components cost this daemon (--timing), counted from
+ * @p before. */
+static void count_cpu(hnpd_t *d, uint64_t before)
+{
+    uint64_t now, rss_kb;
+
+    hnp_daemon_stats_usage(&now, &rss_kb);
+    /* never 0 once counted: 0 says no component served here */
+    d->stats.pmi_cpu_us += now > before ? now - before : 1;
+}
+
+static int job_start(hnpd_t *d, const hnp_wire_launch_t *m, char *err,
+                     size_t errlen)
 {
     const hnp_pmi_active_t *active = &d->rte->pmi;
-    uint32_t uses = job_uses(m);
-    bool any = false;
     struct hnpd_pmi *p;
     int rc;
 
-    if (uses == 0 || (d->rte->pmi_wanted != NULL && d->rte->pmi_wanted[0] == '\0'))
+    if (m->pmi == NULL || m->pmi[0] == '\0')
         return HNP_SUCCESS;
-    rc = load_components(d, err, errlen);
+    rc = load_components(d, m->pmi, err, errlen);
     if (rc != HNP_SUCCESS)
         return rc;
-    for (size_t i = 0; i < active->count; i++)
-        any = any || (active->modules[i]->serves & uses) != 0;
-    if (!any)
-        return HNP_SUCCESS;
     if ((p = calloc(1, sizeof(*p))) == NULL)
         return HNP_ERR_NOMEM;
     d->pmi = p;
@@ -220,14 +222,10 @@ int hnpd_pmi_job_start(hnpd_t *d, const hnp_wire_launch_t *m, char *err,
     }
     rc = describe_job(d, p, m);
     if (rc == HNP_SUCCESS)
-        rc = make_root(d, err, errlen);
-    if (rc == HNP_SUCCESS)
         rc = hnp_rte_job_begin(d->rte, m->jobid, m->nprocs, m->node_of,
                                d->nlocal);
     p->rte_job = rc == HNP_SUCCESS;
     for (size_t i = 0; rc == HNP_SUCCESS && i < active->count; i++) {
-        if ((active->modules[i]->serves & uses) == 0)
-            continue;
         rc = start_module(d, p, i, err, errlen);
         p->started[i] = rc == HNP_SUCCESS;
     }
@@ -236,8 +234,21 @@ int hnpd_pmi_job_start(hnpd_t *d, const hnp_wire_launch_t *m, char *err,
     return rc;
 }
 
-int hnpd_pmi_child_setup(hnpd_t *d, const hnp_pmi_child_t *child,
-                         hnp_pmi_fork_t *fork, char *err, size_t errlen)
+int hnpd_pmi_job_start(hnpd_t *d, const hnp_wire_launch_t *m, char *err,
+                       size_t errlen)
+{
+    uint64_t before, rss_kb;
+    int rc;
+
+    hnp_daemon_stats_usage(&before, &rss_kb);
+    rc = job_start(d, m, err, errlen);
+    if (d->pmi != NULL && d->nlocal > 0)
+        count_cpu(d, before);
+    return rc;
+}
+
+static int child_setup(hnpd_t *d, const hnp_pmi_child_t *child,
+                       hnp_pmi_fork_t *fork, char *err, size_t errlen)
 {
     struct hnpd_pmi *p = d->pmi;
 
@@ -255,6 +266,20 @@ int hnpd_pmi_child_setup(hnpd_t *d, const hnp_pmi_child_t *child,
         }
     }
     return HNP_SUCCESS;
+}
+
+int hnpd_pmi_child_setup(hnpd_t *d, const hnp_pmi_child_t *child,
+                         hnp_pmi_fork_t *fork, char *err, size_t errlen)
+{
+    uint64_t before, rss_kb;
+    int rc;
+
+    if (d->pmi == NULL)
+        return HNP_SUCCESS;
+    hnp_daemon_stats_usage(&before, &rss_kb);
+    rc = child_setup(d, child, fork, err, errlen);
+    count_cpu(d, before);
+    return rc;
 }
 
 void hnpd_pmi_child_started(hnpd_t *d, uint32_t rank, pid_t pid)

@@ -39,8 +39,8 @@ int hnp_wire_launch_pack(hnp_buffer_t *buf, const hnp_wire_launch_t *m)
         hnp_pack_u32(buf, m->apps[a].np);
         hnp_pack_u32(buf, m->apps[a].argc);
         pack_strings(buf, m->apps[a].argv, m->apps[a].argc);
-        hnp_pack_u32(buf, m->apps[a].pmi_uses);
     }
+    hnp_pack_string(buf, m->pmi);
     return hnp_buffer_status(buf);
 }
 
@@ -134,7 +134,6 @@ static int unpack_apps(hnp_reader_t *rd, hnp_wire_launch_t *m)
         rc = unpack_strings(rd, app->argc, &app->argv);
         if (rc != HNP_SUCCESS)
             return rc;
-        app->pmi_uses = hnp_unpack_u32(rd);
     }
     return HNP_SUCCESS;
 }
@@ -161,6 +160,10 @@ int hnp_wire_launch_unpack(hnp_reader_t *rd, hnp_wire_launch_t *m)
         m->stdin_target = hnp_unpack_i32(rd);
         rc = unpack_apps(rd, m);
     }
+    if (rc == HNP_SUCCESS) {
+        m->pmi = hnp_unpack_string(rd);
+        rc = hnp_reader_status(rd);
+    }
     if (rc != HNP_SUCCESS)
         hnp_wire_launch_clear(m);
     return rc;
@@ -177,5 +180,6 @@ void hnp_wire_launch_clear(hnp_wire_launch_t *m)
         free_strings(m->node_names, m->nnodes);
     free(m->node_slots);
     free(m->wdir);
+    free(m->pmi);
     memset(m, 0, sizeof(*m));
 }

@@ -11,7 +11,7 @@
  *   wdir string | nenv u32 | nenv x "NAME=value" string |
  *   bind_to u8 | report_bindings u8 | stdin_target i32 |
  *   napps u32 | napps x (first_rank u32 | np u32 | argc u32 |
- *                        argc x string | pmi_uses u32)
+ *                        argc x string) | pmi string
  *
  * Contract of runtime/wire: see join.h. A struct filled in for packing
  * only lends its arrays and strings: clear only what an unpack filled.
@@ -28,7 +28,6 @@ typedef struct hnp_wire_launch_app {
     uint32_t np;
     uint32_t argc;       /**< at least 1 */
     char **argv;         /**< [argc], NULL-terminated once unpacked */
-    uint32_t pmi_uses;   /**< the pmi interfaces its program can use */
 } hnp_wire_launch_app_t;
 
 typedef struct hnp_wire_launch {
@@ -47,6 +46,10 @@ typedef struct hnp_wire_launch {
     int32_t stdin_target;  /**< a rank, HNP_STDIN_NONE or HNP_STDIN_ALL */
     uint32_t napps;        /**< at least 1 */
     hnp_wire_launch_app_t *apps; /**< [napps] */
+    /** The pmi components the daemons set up for this job, "a,b" in the
+     *  HNP's order ("" or NULL: none): those that serve an interface
+     *  one of its programs can use. */
+    char *pmi;
 } hnp_wire_launch_t;
 
 int hnp_wire_launch_pack(hnp_buffer_t *buf, const hnp_wire_launch_t *m);

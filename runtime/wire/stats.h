@@ -4,7 +4,8 @@
  * shown by --timing.
  *
  *   max_connections u32 | startup_cpu_us u64 | startup_rss_kb u64 |
- *   total_cpu_us u64 | peak_rss_kb u64 | connected_cpu_us u64
+ *   total_cpu_us u64 | peak_rss_kb u64 | connected_cpu_us u64 |
+ *   pmi_cpu_us u64
  *
  * Contract of runtime/wire: see join.h. Nothing is allocated.
  */
@@ -22,6 +23,9 @@ typedef struct hnp_wire_stats {
     uint64_t total_cpu_us;     /**< CPU over its whole life */
     uint64_t peak_rss_kb;      /**< peak resident size over its whole life */
     uint64_t connected_cpu_us; /**< CPU from exec to connected to its parent */
+    uint64_t pmi_cpu_us;       /**< CPU in the pmi components' set-up (load,
+                                    job start, each rank's environment);
+                                    0: none served a job here */
 } hnp_wire_stats_t;
 
 int hnp_wire_stats_pack(hnp_buffer_t *buf, const hnp_wire_stats_t *m);

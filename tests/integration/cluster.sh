@@ -51,7 +51,8 @@ done
 
 # An Open MPI program (PMIx) over real ssh and under Slurm: 2 ranks a
 # node, each node's pair over shared memory, the nodes over TCP on the
-# cluster's network; where this hnp has no pmix component, skipped.
+# cluster's network; where this hnp has no pmix component, skipped. The
+# allocation gives each node one slot: two ranks a node oversubscribe it.
 if why=$(ompi_missing); then
     echo "skipping Open MPI on the cluster: $why"
 else
@@ -62,7 +63,8 @@ else
     [ "$(grep -c "of 8: ring ok, allreduce 28 ok" "$tmp/out")" = 8 ] ||
         fail "Open MPI over ssh: not 8 good ranks: $(cat "$tmp/out" "$tmp/err")"
     status=0
-    timeout -k 5 90 salloc -N 4 "$HNP" --mca plm slurm -N 2 "$tmp/mpi_ring" cluster \
+    timeout -k 5 90 salloc -N 4 "$HNP" --mca plm slurm --oversubscribe -N 2 \
+        "$tmp/mpi_ring" cluster \
         >"$tmp/out" 2>"$tmp/err" || status=$?
     expect_status 0 "Open MPI under salloc -N 4, plm slurm"
     [ "$(grep -c "of 8: ring ok, allreduce 28 ok" "$tmp/out")" = 8 ] ||

@@ -23,6 +23,7 @@ extern const hnp_pmi_module_t pmi_pmix_module;
 typedef struct pmi_pmix_params {
     int priority;          /**< pmi_pmix_priority */
     bool share_topology;   /**< pmi_pmix_share_topology */
+    char *gds;             /**< pmi_pmix_gds ("": libpmix's choice) */
 } pmi_pmix_params_t;
 
 extern pmi_pmix_params_t pmi_pmix_params;

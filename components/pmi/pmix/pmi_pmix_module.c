@@ -86,6 +86,9 @@ static int server_start(hnp_rte_t *rte, const hnp_pmi_job_t *job, char *err,
     }
     if (pmi_pmix_params.share_topology && srv->topology == NULL)
         srv->topology = pmi_pmix_topology_load();
+    /* Read by libpmix's server at init, and by the ranks it serves. */
+    if (pmi_pmix_params.gds != NULL && pmi_pmix_params.gds[0] != '\0')
+        setenv("PMIX_MCA_gds", pmi_pmix_params.gds, 0);
     for (size_t i = 0; i < SERVER_INIT_KEYS; i++)
         PMIX_INFO_CONSTRUCT(&info[i]);
     PMIx_Info_load(&info[n++], PMIX_SERVER_TMPDIR, srv->scratch, PMIX_STRING);
@@ -295,6 +298,7 @@ static void pmix_finalize(hnp_rte_t *rte)
 
 const hnp_pmi_module_t pmi_pmix_module = {
     .serves = HNP_PMI_SERVES_PMIX,
+    .needs = HNP_PMI_NEEDS_TMPDIR,
     .job_start = pmix_job_start,
     .child_setup = pmix_child_setup,
     .job_end = pmix_job_end,

@@ -5,9 +5,10 @@
  * mpicc.openmpi, when it is installed) needs PMIx and is refused by an hnp
  * whose pmi components do not serve it, naming the program and the
  * library; /bin/true, a script and a missing file are never refused.
- * Which interfaces a program can use: none for one that links only the C
- * runtime and can neither run another program nor load a library, its
- * MPI's for an MPI program, all for anything that cannot be told.
+ * Which interfaces a program can use: PMI-1/2 alone for one that links
+ * only the C runtime and can neither run another program nor load a
+ * library (it may speak that protocol itself, never PMIx), its MPI's too
+ * for an MPI program, all for anything that cannot be told.
  */
 #include "config.h"
 
@@ -121,7 +122,8 @@ static void test_open_mpi_program(void **state)
     rmdir(dir);
 }
 
-#define ANY (HNP_PMI_SERVES_PMI1 | HNP_PMI_SERVES_PMI2 | HNP_PMI_SERVES_PMIX)
+#define PMI (HNP_PMI_SERVES_PMI1 | HNP_PMI_SERVES_PMI2)
+#define ANY (PMI | HNP_PMI_SERVES_PMIX)
 
 /* Build @p body into DIR/NAME with @p cc; false when @p cc is missing. */
 static bool build(const char *dir, const char *name, const char *cc,
@@ -154,8 +156,8 @@ static void test_uses(void **state)
 
     (void)state;
     assert_non_null(mkdtemp(dir));
-    assert_int_equal(hnp_program_pmi_uses("/bin/true"), 0);
-    assert_int_equal(hnp_program_pmi_uses("true"), 0);
+    assert_int_equal(hnp_program_pmi_uses("/bin/true"), PMI);
+    assert_int_equal(hnp_program_pmi_uses("true"), PMI);
     /* a shell runs programs (sh -c ./ring) */
     assert_int_equal(hnp_program_pmi_uses("/bin/sh"), ANY);
     assert_int_equal(hnp_program_pmi_uses("no-such-program-anywhere"), ANY);
@@ -164,7 +166,7 @@ static void test_uses(void **state)
     assert_true(build(dir, "plain", "cc", "", "#include <stdio.h>\n"
                       "int main(void) { puts(\"x\"); return 0; }\n", prog,
                       sizeof(prog)));
-    assert_int_equal(hnp_program_pmi_uses(prog), 0);
+    assert_int_equal(hnp_program_pmi_uses(prog), PMI);
     setenv("LD_PRELOAD", "libsomething.so", 1);
     assert_int_equal(hnp_program_pmi_uses(prog), ANY);
     unsetenv("LD_PRELOAD");
@@ -190,12 +192,12 @@ static void test_uses(void **state)
     assert_int_equal(hnp_program_pmi_uses(script), ANY);
     unlink(script);
     if (build(dir, "ompi", "mpicc.openmpi", "", mpi, prog, sizeof(prog))) {
-        assert_int_equal(hnp_program_pmi_uses(prog), HNP_PMI_SERVES_PMIX);
+        assert_int_equal(hnp_program_pmi_uses(prog),
+                         PMI | HNP_PMI_SERVES_PMIX);
         unlink(prog);
     }
     if (build(dir, "mpich", "mpicc.mpich", "", mpi, prog, sizeof(prog))) {
-        assert_int_equal(hnp_program_pmi_uses(prog),
-                         HNP_PMI_SERVES_PMI1 | HNP_PMI_SERVES_PMI2);
+        assert_int_equal(hnp_program_pmi_uses(prog), PMI);
         unlink(prog);
     }
     rmdir(dir);

@@ -196,6 +196,7 @@ static bool equal_launch(const void *a, const void *b)
         x->report_bindings != y->report_bindings ||
         x->stdin_target != y->stdin_target || x->napps != y->napps ||
         x->universe_size != y->universe_size ||
+        !same_string(x->pmi, y->pmi) ||
         !same_strings(x->env, y->env, x->nenv) ||
         !same_strings(x->node_names, y->node_names, x->nnodes))
         return false;
@@ -208,8 +209,7 @@ static bool equal_launch(const void *a, const void *b)
     for (uint32_t i = 0; i < x->napps; i++) {
         const hnp_wire_launch_app_t *p = &x->apps[i], *q = &y->apps[i];
         if (p->first_rank != q->first_rank || p->np != q->np ||
-            p->argc != q->argc || p->pmi_uses != q->pmi_uses ||
-            !same_strings(p->argv, q->argv, p->argc))
+            p->argc != q->argc || !same_strings(p->argv, q->argv, p->argc))
             return false;
     }
     return true;
@@ -315,7 +315,8 @@ static bool equal_stats(const void *a, const void *b)
            x->startup_rss_kb == y->startup_rss_kb &&
            x->total_cpu_us == y->total_cpu_us &&
            x->peak_rss_kb == y->peak_rss_kb &&
-           x->connected_cpu_us == y->connected_cpu_us;
+           x->connected_cpu_us == y->connected_cpu_us &&
+           x->pmi_cpu_us == y->pmi_cpu_us;
 }
 
 CODEC_CALLS(join)
@@ -651,14 +652,13 @@ static void test_launch(void **state)
     char *env[] = { "A=1", "", "PATH=/usr/bin:/bin" };
     char *argv0[] = { "/bin/true" };
     char *argv1[] = { "./app", "", "--flag=x y" };
-    hnp_wire_launch_app_t apps[] = { { 0, 2, 1, argv0, 0 },
-                                     { 2, 3, 3, argv1, UINT32_MAX } };
+    hnp_wire_launch_app_t apps[] = { { 0, 2, 1, argv0 }, { 2, 3, 3, argv1 } };
     hnp_wire_launch_t full = {
         .jobid = 1, .nprocs = 5, .nnodes = 3, .node_of = node_of,
         .node_names = names, .node_slots = slots, .universe_size = 7,
         .wdir = "/scratch/run", .nenv = 3, .env = env, .bind_to = 1,
         .report_bindings = 1, .stdin_target = HNP_STDIN_ALL, .napps = 2,
-        .apps = apps,
+        .apps = apps, .pmi = "simple,pmix",
     };
     hnp_wire_launch_t bare = {
         .jobid = UINT32_MAX, .wdir = NULL, .bind_to = UINT8_MAX,
@@ -677,13 +677,13 @@ static void test_launch_layout(void **state)
     uint32_t slots[] = { 4, 5 };
     char *env[] = { "A=1" };
     char *argv[] = { "x", "-v" };
-    hnp_wire_launch_app_t app = { 0, 2, 2, argv, 6 };
+    hnp_wire_launch_app_t app = { 0, 2, 2, argv };
     hnp_wire_launch_t m = {
         .jobid = 1, .nprocs = 2, .nnodes = 2, .node_of = node_of,
         .node_names = names, .node_slots = slots, .universe_size = 9,
         .wdir = "/w", .nenv = 1, .env = env, .bind_to = 1,
         .report_bindings = 0, .stdin_target = HNP_STDIN_NONE, .napps = 1,
-        .apps = &app,
+        .apps = &app, .pmi = "s",
     };
     static const uint8_t golden[] = {
         U32(1), U32(2), U32(2), U32(0), U32(1),
@@ -691,7 +691,7 @@ static void test_launch_layout(void **state)
         U32(2), '/', 'w', U32(1), U32(3), 'A', '=', '1',
         1, 0, 0xff, 0xff, 0xff, 0xff,
         U32(1), U32(0), U32(2), U32(2), U32(1), 'x', U32(2), '-', 'v',
-        U32(6),
+        U32(1), 's',
     };
 
     (void)state;
@@ -931,13 +931,14 @@ static void test_pmi_abort(void **state)
 
 static void test_stats(void **state)
 {
-    hnp_wire_stats_t s = { 3, 1500, 2048, 90000, 4096, 700 };
+    hnp_wire_stats_t s = { 3, 1500, 2048, 90000, 4096, 700, 1900 };
     hnp_wire_stats_t max = { UINT32_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX,
-                             UINT64_MAX, UINT64_MAX };
+                             UINT64_MAX, UINT64_MAX, UINT64_MAX };
     static const uint8_t golden[] = {
         U32(1), U64(2), U64(3), U64(4), U64(0x0102030405060708ull), U64(6),
+        U64(7),
     };
-    hnp_wire_stats_t g = { 1, 2, 3, 4, 0x0102030405060708ull, 6 };
+    hnp_wire_stats_t g = { 1, 2, 3, 4, 0x0102030405060708ull, 6, 7 };
 
     (void)state;
     check_message(&stats_codec, &s);
