@@ -84,8 +84,9 @@ exports() {
 
 # The symbols the linker and the C start-up files define in any program,
 # and the C library's variables a program copies into its own data
-# (versioned, such as environ@GLIBC_2.2.5).
-linker_own='^(_init|_fini|_start|_edata|_end|__bss_start|_IO_stdin_used|__data_start|data_start|main|__dso_handle|_DYNAMIC|_GLOBAL_OFFSET_TABLE_)$|@'
+# (versioned, such as environ@GLIBC_2.2.5), and what a sanitizer's
+# runtime, linked into the programs of a -fsanitize build, exports.
+linker_own='^(_init|_fini|_start|_edata|_end|__bss_start|_IO_stdin_used|__data_start|data_start|main|__dso_handle|_DYNAMIC|_GLOBAL_OFFSET_TABLE_)$|@|^__(asan|ubsan|lsan|tsan|sanitizer)_'
 
 # is_elf FILE
 is_elf() { [ "$(head -c 4 "$1" | tr -d '\177')" = ELF ]; }
