@@ -12,7 +12,7 @@
  * with no option; `--mca pmi NAME[,NAME]` restricts, `^NAME` excludes.
  *
  * The HNP judges from each program which interfaces it can use (an Open
- * MPI program PMIx, an MPICH one PMI-1/2, a script or python any, a
+ * MPI program PMIx alone, an MPICH one PMI-1/2, a script or python any, a
  * program that links only the C runtime PMI-1/2 alone, which it could
  * speak by itself, never PMIx); a daemon loads, when the job is launched,
  * only the components that serve one of those (init() then), and each

@@ -5,13 +5,13 @@
  *  - Which pmi interfaces it can use, so that a daemon sets up only the
  *    components that can serve it: a PMIx server costs a node some 2 ms
  *    of CPU even with the topology handed over, more than a whole
- *    /bin/true rank. A program can use an interface it links (Open MPI's
- *    libmpi or libpmix: PMIx; MPICH's libmpich: PMI-1/2). A program that
- *    links nothing but the C and C++ runtime, and imports no way to run
- *    another program or load a library, cannot use PMIx, whose protocol
- *    libpmix alone speaks; it may speak the PMI-1/2 wire protocol itself
- *    (a few lines of text on an inherited socket), whose server costs
- *    little. Anything else can use every interface: a script, a static
+ *    /bin/true rank. A program linked with an MPI uses the interface of
+ *    that MPI (Open MPI's libmpi or libpmix: PMIx; MPICH's libmpich:
+ *    PMI-1/2). A program that links nothing but the C and C++ runtime,
+ *    and imports no way to run another program or load a library, cannot
+ *    use PMIx, whose protocol libpmix alone speaks; it may speak the
+ *    PMI-1/2 wire protocol itself (a few lines of text on an inherited
+ *    socket), whose server costs little. Anything else can use every interface: a script, a static
  *    program, python (mpi4py loads Open MPI's libmpi with dlopen), a shell
  *    (sh -c ./ring), a program linking another library (which may link an
  *    MPI), any program when LD_PRELOAD is set.
@@ -130,8 +130,7 @@ uint32_t hnp_program_pmi_uses(const char *prog)
 {
     const char *preload = getenv("LD_PRELOAD");
     char *path;
-    /* by itself, a program can speak the PMI-1/2 wire protocol */
-    pmi_uses_t uses = { HNP_PMI_SERVES_PMI1 | HNP_PMI_SERVES_PMI2, false };
+    pmi_uses_t uses = { 0, false };
     bool runs = false;
 
     if (prog == NULL || (preload != NULL && preload[0] != '\0') ||
@@ -141,6 +140,8 @@ uint32_t hnp_program_pmi_uses(const char *prog)
         uses.any ||
         hnp_elf_imports_each(path, runs_others, &runs) != HNP_SUCCESS || runs)
         uses.mask = PMI_ANY;
+    else if (uses.mask == 0) /* by itself, it can speak PMI-1/2 */
+        uses.mask = HNP_PMI_SERVES_PMI1 | HNP_PMI_SERVES_PMI2;
     free(path);
     return uses.mask;
 }

@@ -16,9 +16,9 @@ bool hnp_program_needs_pmix(const char *prog, char *lib, size_t liblen,
                             bool *open_mpi);
 
 /** The pmi interfaces (HNP_PMI_SERVES_*) @p prog (looked up in PATH) can
- *  use: PMI-1/2, which any program can speak, and those of the MPI it
- *  links; all when it can load or run another program, or that cannot be
- *  told. */
+ *  use: those of the MPI it links; PMI-1/2, which any program can speak,
+ *  when it links none; all when it can load or run another program, or
+ *  that cannot be told. */
 uint32_t hnp_program_pmi_uses(const char *prog);
 
 /** Set each app's pmi_uses; refuse (HNP_ERR_NOT_AVAILABLE, with a
