@@ -4,8 +4,12 @@
 # daemon; a rank that initialized and did not finalize is reported; with
 # none active non-MPI programs still run; an Open MPI
 # program is refused before launch by an hnp without a pmix component,
-# naming the program, while a script is not.
+# naming the program, while a script is not. Which components a job sets
+# up follows from its programs: a program that links only the C runtime
+# and can neither run another program nor load a library gets the PMI-1/2
+# server and no PMIx server; a script gets both.
 . "$top_srcdir/tests/integration/lib.sh"
+. "$top_srcdir/tests/integration/ompi-lib.sh"
 
 # shellcheck disable=SC2016 # expanded by each rank's shell
 show='echo "$OMPI_COMM_WORLD_RANK fd=${PMI_FD-none}"'
@@ -34,6 +38,35 @@ run_hnp --mca pmi ^simple -n 2 --host "$(hosts 2)" sh -c "$show" "$prefix"
 expect_status 0 "no pmi component"
 expect_in "$tmp/out" "^0 fd=none$" "rank 0 without PMI"
 expect_in "$tmp/out" "^1 fd=none$" "rank 1 without PMI"
+
+# What a rank was given, told by a program that links only the C runtime
+# and by a shell.
+if command -v "${CC:-cc}" >/dev/null 2>&1 && ! ompi_missing >/dev/null; then
+    mkdir -p "$tmp/plain"
+    cat >"$tmp/plain/plain.c" <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+int main(void)
+{
+    printf("%s pmi=%s pmix=%s\n", getenv("HNP_RANK"),
+           getenv("PMI_FD") != NULL ? "yes" : "no",
+           getenv("PMIX_NAMESPACE") != NULL ? "yes" : "no");
+    return 0;
+}
+C
+    "${CC:-cc}" -o "$tmp/plain/plain" "$tmp/plain/plain.c" || fail "cc plain.c"
+    run_hnp --timing -N 2 --host "$(hosts 2)" "$tmp/plain/plain" "$prefix"
+    expect_status 0 "a plain program"
+    [ "$(grep -c ' pmi=yes pmix=no$' "$tmp/out")" = 4 ] ||
+        fail "a plain program is served PMI-1/2 alone: $(cat "$tmp/out")"
+    expect_in "$tmp/err" "pmi set-up (median)" "--timing shows the pmi set-up"
+    # shellcheck disable=SC2016 # expanded by each rank's shell
+    run_hnp -N 2 --host "$(hosts 2)" sh -c \
+        'echo "$HNP_RANK pmi=${PMI_FD:+yes} pmix=${PMIX_NAMESPACE:+yes}"' "$prefix"
+    expect_status 0 "a shell"
+    [ "$(grep -c ' pmi=yes pmix=yes$' "$tmp/out")" = 4 ] ||
+        fail "a shell is served both: $(cat "$tmp/out")"
+fi
 
 run_hnp --mca pmi nosuch -n 1 --host "$(hosts 1)" true
 [ "$status" != 0 ] || fail "an unknown pmi component was accepted"
