@@ -217,6 +217,24 @@ static void quick_exit_daemon(hnpd_t *d, hnp_setup_t *setup)
     exit(0);
 }
 
+/*
+ * SIGTERM: the agent's process group is ended (an HNP that gives up on a
+ * daemon still starting, a batch system cancelling the step). The ranks
+ * go first, then the daemon leaves through its usual release, which
+ * removes what it made in /tmp (the pmi components' directories).
+ */
+static void on_sigterm(evutil_socket_t sig, short what, void *arg)
+{
+    hnpd_t *d = arg;
+
+    (void)what;
+    if (d->odls != NULL)
+        hnp_odls_signal_all(d->odls, SIGKILL);
+    d->exit_status = 128 + (int)sig;
+    d->clean_end = false;
+    event_base_loopbreak(d->rte->base);
+}
+
 static int run_daemon(hnpd_t *d, const hnpd_args_t *a,
                       const hnp_plm_module_t *plm, char *err, size_t errlen)
 {
@@ -235,7 +253,12 @@ static int run_daemon(hnpd_t *d, const hnpd_args_t *a,
     rc = hnpd_start(d, a->parent_uri, err, errlen);
     if (rc != HNP_SUCCESS)
         return rc;
+    struct event *term = evsignal_new(d->rte->base, SIGTERM, on_sigterm, d);
+    if (term != NULL)
+        evsignal_add(term, NULL);
     event_base_dispatch(d->rte->base);
+    if (term != NULL)
+        event_free(term);
     return d->exit_status;
 }
 

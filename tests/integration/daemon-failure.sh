@@ -32,6 +32,17 @@ kill_daemon() {
     assert_no_leftovers "$2"
 }
 kill_daemon 20 "a leaf daemon killed"
+
+# A daemon told to go (SIGTERM: an HNP that gives up on it, a batch system
+# cancelling the step) ends its ranks and leaves nothing in TMPDIR, though
+# it serves the shell's ranks both pmi interfaces (a PMIx server: files).
+# What the SIGKILLed daemon above could not remove goes first.
+rm -rf "${TMPDIR:?}"/*
+run_hnp -N 2 --host "$(hosts 2)" sh -c \
+    '[ "$HNP_RANK" = 3 ] && kill -TERM "$PPID"; exec sleep 30' "$prefix"
+[ "$status" != 0 ] || fail "a daemon ended by SIGTERM: the job must fail"
+assert_no_leftovers "a daemon ended by SIGTERM"
+assert_no_files_left "a daemon ended by SIGTERM"
 kill_daemon 2 "a daemon with routing children killed"
 
 # A hung node (SIGSTOP: its connections stay open) is noticed by the

@@ -31,6 +31,11 @@ trap cleanup EXIT
 
 export HOME="$tmp/home"
 mkdir -p "$HOME"
+# The scratch directories of the daemons and of the ranks (libpmix's, Open
+# MPI's session directories) go under TMPDIR: one of this test's, so that
+# what a job leaves behind is seen (assert_no_files_left).
+export TMPDIR="$tmp/scratch"
+mkdir -p "$TMPDIR"
 export HNP_AGENT_LOCKDIR="$tmp/locks"
 export HNP_MCA_plm_rsh_agent="$AGENT"
 export HNP_MCA_oob_tcp_if_include="127.0.0.1/8"
@@ -94,6 +99,19 @@ assert_no_leftovers() {
     done
     ps -o pid,ppid,args -p "$(leftovers | paste -sd, -)" || true
     fail "processes left behind after: $1"
+}
+
+# Nothing of the jobs so far is left in TMPDIR, or in /dev/shm (Open MPI
+# names its segments after the node). A daemon that is SIGKILLed cannot
+# clean up; every other way out must.
+assert_no_files_left() {
+    local left
+    for _ in $(seq 50); do
+        left=$({ ls -A "$TMPDIR"; ls /dev/shm 2>/dev/null | grep -F -- "$prefix"; } | paste -sd' ')
+        [ -z "$left" ] && return 0
+        sleep 0.1
+    done
+    fail "left behind after $1: $left"
 }
 
 # $tmp/out has lines "RANK NODE" of a job of N ranks, one a node: ranks 0

@@ -44,6 +44,7 @@ run_hnp "${OMPI_X[@]}" -x OMPI_MCA_pmix_base_async_modex=1 -x OMPI_MCA_pmix_base
     -N 2 --host "$(hosts 4)" "$tmp/mpi_ring" "$prefix"
 check_ring 8 "8 Open MPI ranks on 4 nodes, direct modex"
 assert_no_leftovers "Open MPI jobs"
+assert_no_files_left "Open MPI jobs"
 
 # ----------------------------------------------------------- shared memory
 # One node, vader or nothing; two nodes, vader within and TCP between.
@@ -60,6 +61,7 @@ run_hnp "${OMPI_X[@]}" -N 2 --host "$(hosts 2)" "$tmp/mpi_ring" abort 1 7 "$pref
 expect_status 7 "Open MPI's MPI_Abort"
 expect_in "$tmp/err" "rank 1 on node ${prefix}n1 called abort with exit code 7" "Open MPI's abort reported"
 assert_no_leftovers "Open MPI's MPI_Abort"
+assert_no_files_left "Open MPI's MPI_Abort"
 
 # Rank 2 leaves without MPI_Finalize (exit status 0): the job fails, and
 # hnp names the rank, as mpirun does.
@@ -68,6 +70,7 @@ run_hnp "${OMPI_X[@]}" -N 2 --host "$(hosts 2)" "$tmp/ompi_node" nofinalize 2
 grep -Eiq "rank 2\b.*finaliz|finaliz.*rank 2\b" "$tmp/err" ||
     { cat "$tmp/err"; fail "the rank that left without MPI_Finalize is not named"; }
 assert_no_leftovers "a rank without MPI_Finalize"
+assert_no_files_left "a rank without MPI_Finalize"
 
 # ------------------------------------------------- MPICH beside Open MPI
 # Both protocols served by one hnp build with its defaults (no --mca pmi):
@@ -100,6 +103,7 @@ else
     echo "mpi4py is not installed for /usr/bin/python3: skipping its part"
 fi
 assert_no_leftovers "MPICH, Open MPI and mpi4py jobs"
+assert_no_files_left "MPICH, Open MPI and mpi4py jobs"
 
 # ------------------------------------------------- PMIx needed, not there
 # Only the PMI-1/2 server selected: an Open MPI program would run as
@@ -119,4 +123,5 @@ grep -qi "pmix" "$tmp/err" || fail "the refusal does not say PMIx is missing: $(
 [ ! -s "$tmp/out" ] || fail "--mca pmi simple: the program ran: $(cat "$tmp/out")"
 [ ! -e "$tmp/agent-calls" ] || fail "--mca pmi simple: daemons were started: $(cat "$tmp/agent-calls")"
 assert_no_leftovers "the refused Open MPI program"
+assert_no_files_left "the refused Open MPI program"
 echo "PASS"

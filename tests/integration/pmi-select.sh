@@ -74,6 +74,7 @@ expect_in "$tmp/err" "nosuch" "the unknown component named"
 
 command -v mpicc.openmpi >/dev/null 2>&1 || {
     assert_no_leftovers "pmi selection"
+    assert_no_files_left "pmi selection"
     skip "mpicc.openmpi is not installed: the pre-launch check not run"
 }
 mkdir -p "$tmp/prog"
@@ -100,4 +101,5 @@ expect_in "$tmp/err" "ring is an Open MPI program" "the refusal through PATH"
 run_hnp --mca pmi simple -n 1 --host "$(hosts 1)" sh -c true "$prefix"
 expect_status 0 "a script under --mca pmi simple"
 assert_no_leftovers "pmi selection"
+assert_no_files_left "pmi selection"
 echo "PASS"
