@@ -12,7 +12,7 @@
 set -eu
 
 out=${1:-$(dirname "$0")/corpus}
-mkdir -p "$out/frame" "$out/buffer"
+mkdir -p "$out/frame" "$out/buffer" "$out/messages"
 
 # Each argument is one byte, in hex.
 bytes() {
@@ -70,3 +70,26 @@ bd=$out/buffer
 { bytes 06; u32 4; bytes 01 02 03; } >"$bd/blob-one-short"
 { bytes 02 01 02 03 04 05; } >"$bd/truncated-u64"
 { bytes 08 0a 0e; u32 0; bytes 0f; u32 0; } >"$bd/op-wraparound"
+
+# fuzz_messages: a byte choosing the message (0 launch, 12 request,
+# 13 reply, 14 stats, 9 signal: the order of its table), then the body as
+# runtime/wire documents it. Strings and blobs: a u32 length, the bytes.
+md=$out/messages
+str() { u32 ${#1}; text "$1"; }
+launch() { # jobid 1, 2 ranks on nodes a (4 slots) and bc (5), universe 9,
+    # wdir /w, A=1, bound, not reported, stdin to none, one app "x -v",
+    # pmi components "simple"
+    u32 1; u32 2; u32 2; u32 0; u32 1
+    str a; u32 4; str bc; u32 5; u32 9
+    str /w; u32 1; str A=1
+    bytes 01 00 ff ff ff ff
+    u32 1; u32 0; u32 2; u32 2; str x; str -v; str simple
+}
+{ bytes 00; launch; } >"$md/launch"
+{ bytes 00; launch | dd bs=1 count=40 2>/dev/null; } >"$md/launch-truncated"
+{ bytes 00; u32 1; u32 4294967295; u32 1; } >"$md/launch-huge-nprocs"
+{ bytes 0c; u32 7; u32 450; u32 3; u32 4; text key1; } >"$md/request"
+{ bytes 0d; u32 7; bytes ff ff ff fe; u32 0; } >"$md/reply"
+{ bytes 0e; u32 3; u32 0; u32 1500; u32 0; u32 2048; u32 0; u32 90000
+  u32 0; u32 4096; u32 0; u32 700; u32 0; u32 1900; } >"$md/stats"
+{ bytes 09 00 00 00 0f; } >"$md/signal"

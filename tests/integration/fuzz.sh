@@ -15,7 +15,7 @@ set -eu
 
 : "${top_srcdir:?run me through make check, or set top_srcdir}"
 : "${top_builddir:?run me through make check, or set top_builddir}"
-TARGETS="frame buffer pmi"
+TARGETS="frame buffer pmi messages"
 FUZZ_SECONDS=${HNP_FUZZ_SECONDS:-10}
 FUZZ_CC=${HNP_FUZZ_CC:-clang}
 STEP_TIMEOUT=60
@@ -90,7 +90,8 @@ target_sources() {
     echo "$top_srcdir/tests/fuzz/fuzz_$1.c $top_srcdir/runtime/wire/buffer.c" \
          "$top_srcdir/runtime/wire/frame.c $top_srcdir/framework/errors.c" \
          "$top_srcdir/components/pmi/simple/parse.c" \
-         "$top_srcdir/components/pmi/simple/kvs.c"
+         "$top_srcdir/components/pmi/simple/kvs.c" \
+         $(ls "$top_srcdir"/runtime/wire/*.c | grep -v -e '/buffer\.c$' -e '/frame\.c$')
 }
 for t in $TARGETS; do
     # shellcheck disable=SC2046,SC2086 # the flags and sources are lists
