@@ -63,6 +63,13 @@ if (cd "$top/_build/dlopen" && make -j"$jobs" distcheck TESTS="$distcheck_tests"
     passed=$((passed + 1))
 else
     echo "FAIL: distcheck" && tail -n 40 "$top/_build/dlopen/distcheck.out" >&2
+    # distcheck leaves its tree behind when it fails: the log of its own
+    # make check holds the output of the tests that failed.
+    find "$top/_build/dlopen" -path '*/hnp-*/_build/*' -name test-suite.log \
+        -type f 2>/dev/null | while read -r log; do
+        echo "--- $log" >&2
+        cat "$log" >&2
+    done
     failed=$((failed + 1))
 fi
 

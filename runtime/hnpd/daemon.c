@@ -241,6 +241,44 @@ static void neighbour_lost(hnp_rte_t *rte, hnp_vpid_t vpid, const char *why)
     }
 }
 
+static void join_failure_unanswered(hnp_rte_t *rte, void *cbdata)
+{
+    hnpd_t *d = cbdata;
+
+    (void)rte;
+    hnp_rte_timer_destroy(d->exit_timer);
+    d->exit_timer = NULL;
+    hnpd_lost_route(d, "no shutdown came after the failure to join");
+}
+
+/* Said to the HNP itself: its parent would only see it gone (a component
+ * missing on this node, say, would go unexplained). And this daemon stays
+ * until the shutdown that follows reaches it: leaving at once, its parent
+ * would see its connection close and its agent fail, and could tell the
+ * HNP so, over another connection, before this report arrived; the job
+ * would then end blaming a daemon that died, without the reason. */
+static void fail_to_join(hnpd_t *d, const char *err)
+{
+    hnp_rte_t *rte = d->rte;
+
+    if (rte->hnp_uri != NULL)
+        hnp_rte_fail(rte, 1, "the daemon on node %s (vpid %u) could not "
+                     "join the job: %s", d->node, rte->self, err);
+    /* Without the HNP's contact, or with the shutdown already come, there
+     * is nothing to wait for. */
+    if (rte->hnp_uri == NULL || d->ending) {
+        hnpd_lost_route(d, err);
+        return;
+    }
+    HNP_ERROR_LOG(rte->log, "node %s: %s; waiting for the HNP to end the job",
+                  d->node, err);
+    d->join_failed = true;
+    d->ending = true; /* takes part in nothing from now on */
+    d->exit_status = 1;
+    d->exit_timer = hnp_rte_timer_create(rte, rte->core->kill_grace + 8.0,
+                                         join_failure_unanswered, d);
+}
+
 static void on_welcome(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
                        const void *data, size_t len, void *cbdata)
 {
@@ -253,12 +291,7 @@ static void on_welcome(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
     d->welcomed = true;
     if (take_welcome(d, data, len, err, sizeof(err)) != HNP_SUCCESS ||
         join_the_job(d, err, sizeof(err)) != HNP_SUCCESS) {
-        /* Said to the HNP itself: its parent would only see it gone (a
-         * component missing on this node, say, would go unexplained). */
-        if (rte->hnp_uri != NULL)
-            hnp_rte_fail(rte, 1, "the daemon on node %s (vpid %u) could not "
-                         "join the job: %s", d->node, rte->self, err);
-        hnpd_lost_route(d, err);
+        fail_to_join(d, err);
         return;
     }
     /* exec to joined */
@@ -378,6 +411,21 @@ static void cancel_launches(hnp_rte_t *rte)
         hnp_launcher_cancel_all(rte->launcher);
 }
 
+/* Leave once what is queued has gone (a last report to the HNP), or after
+ * a second at most: the connections it waits for may be dead. */
+static void leave_when_drained(hnp_rte_t *rte, void *cbdata)
+{
+    hnpd_t *d = cbdata;
+
+    hnp_rte_timer_destroy(d->drain_timer);
+    d->drain_timer = NULL;
+    if (hnp_oob_queued_deliverable(rte->oob) > 0 && ++d->leave_polls < 50) {
+        d->drain_timer = hnp_rte_timer_create(rte, 0.02, leave_when_drained, d);
+        return;
+    }
+    hnp_rte_stop_loop(rte);
+}
+
 static void on_shutdown(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
                         const void *data, size_t len, void *cbdata)
 {
@@ -391,6 +439,15 @@ static void on_shutdown(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
      * that fails leaves now false). */
     hnp_reader_init(&rd, data, len);
     (void)hnp_wire_shutdown_unpack(&rd, &req);
+    if (d->join_failed) {
+        /* What it waited for: nothing of its own to end. */
+        d->join_failed = false;
+        hnp_rte_timer_destroy(d->exit_timer);
+        d->exit_timer = NULL;
+        rte->closing = true;
+        leave_when_drained(rte, d);
+        return;
+    }
     if (d->ending) {
         if (req.now && d->odls != NULL)
             hnp_odls_kill_all(d->odls, 0);
@@ -408,21 +465,6 @@ static void on_shutdown(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
     d->exit_timer = hnp_rte_timer_create(rte, rte->core->kill_grace + 8.0,
                                          exit_timed_out, d);
     hnpd_maybe_exit(d);
-}
-
-/* Leave once what is queued has gone (a last report to the HNP), or after
- * a second at most: the connections it waits for may be dead. */
-static void leave_when_drained(hnp_rte_t *rte, void *cbdata)
-{
-    hnpd_t *d = cbdata;
-
-    hnp_rte_timer_destroy(d->drain_timer);
-    d->drain_timer = NULL;
-    if (hnp_oob_queued_deliverable(rte->oob) > 0 && ++d->leave_polls < 50) {
-        d->drain_timer = hnp_rte_timer_create(rte, 0.02, leave_when_drained, d);
-        return;
-    }
-    hnp_rte_stop_loop(rte);
 }
 
 void hnpd_lost_route(hnpd_t *d, const char *why)

@@ -48,6 +48,8 @@ typedef struct hnpd {
     bool attached;          /* stays with its agent for the job: no fork */
     bool welcomed;
     bool ending;
+    bool join_failed;       /* told the HNP why it cannot join; waits for
+                               the shutdown before leaving */
     bool clean_end;         /* left with every process reaped, every child
                                daemon gone and nothing left to send */
     int exit_status;
