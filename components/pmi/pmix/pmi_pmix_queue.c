@@ -53,12 +53,18 @@ int pmi_pmix_queue_open(pmi_pmix_server_t *srv, char *err, size_t errlen)
  * every callback libpmix waits for is answered and every item freed. */
 void pmi_pmix_queue_close(pmi_pmix_server_t *srv)
 {
+    int fd;
+
     hnp_rte_fd_watch_destroy(srv->watch);
     srv->watch = NULL;
     pmi_pmix_queue_drain(srv);
-    if (srv->wake_fd >= 0)
-        close(srv->wake_fd);
+    /* Under the lock, as a post writes it. */
+    pthread_mutex_lock(&srv->lock);
+    fd = srv->wake_fd;
     srv->wake_fd = -1;
+    pthread_mutex_unlock(&srv->lock);
+    if (fd >= 0)
+        close(fd);
 }
 
 void pmi_pmix_queue_post(pmi_pmix_server_t *srv, pmi_pmix_call_t *call,
