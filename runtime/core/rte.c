@@ -14,6 +14,7 @@
 #include "hnp_buffer.h"
 #include "rte.h"
 #include "wire/failure.h"
+#include "wire/report.h"
 #include "wire/xcast.h"
 
 /* A message that arrived for a tag nobody listens to yet. */
@@ -525,6 +526,28 @@ void hnp_rte_fail(hnp_rte_t *rte, int status, const char *fmt, ...)
     if (hnp_wire_failure_pack(&buf, &failure) != HNP_SUCCESS ||
         hnp_rte_send_direct(rte, 0, HNP_TAG_FAILURE, buf.data, buf.len) != HNP_SUCCESS)
         HNP_ERROR_LOG(rte->log, "%s", message);
+    hnp_buffer_release(&buf);
+}
+
+void hnp_rte_report(hnp_rte_t *rte, const char *fmt, ...)
+{
+    char line[2048];
+    hnp_wire_report_t report = { .line = line };
+    hnp_buffer_t buf;
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof(line), fmt, ap);
+    va_end(ap);
+    if (rte->is_hnp) {
+        HNP_INFO(rte->log, "%s", line);
+        return;
+    }
+    hnp_buffer_init(&buf);
+    if (hnp_wire_report_pack(&buf, &report) != HNP_SUCCESS ||
+        hnp_rte_send(rte, 0, HNP_TAG_REPORT, buf.data, buf.len) !=
+            HNP_SUCCESS)
+        HNP_WARN(rte->log, "%s", line);
     hnp_buffer_release(&buf);
 }
 

@@ -40,7 +40,8 @@ enum {
     HNP_TAG_STATS,         /* daemon -> HNP: what it cost, when it leaves */
     HNP_TAG_STDIN,         /* HNP -> daemon: a chunk of hnp's stdin */
     HNP_TAG_STDIN_ACK,     /* daemon -> HNP: every chunk so far is written */
-    HNP_TAG_REPORT,        /* daemon -> HNP: a line for the user (bindings) */
+    HNP_TAG_REPORT,        /* daemon -> HNP: a line for the user (bindings,
+                              hnp_rte_report()) */
     HNP_TAG_HEARTBEAT,     /* routing neighbours: still alive */
     HNP_TAG_PEER_LOST,     /* daemon -> HNP: a neighbour died or went silent */
     HNP_TAG_DAEMON_UP,     /* up the spawn tree to the HNP: vpid joined */

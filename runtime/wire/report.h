@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * A line for the user (HNP_TAG_REPORT), from a daemon to the HNP, which
- * prints it: what --report-bindings asks for.
+ * prints it: what --report-bindings asks for, and what a component says
+ * with hnp_rte_report().
  *
  *   line string
  *

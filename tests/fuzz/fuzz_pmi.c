@@ -10,8 +10,10 @@
  *        written back with the answer builder, and that must frame and
  *        parse to the same command and pairs.
  *  2:    a fence blob from another node, merged into a store that holds a
- *        key already. A refused blob changes nothing; an accepted one
- *        makes every key it carries readable with its last value.
+ *        key already, put by a local process. A refused blob changes
+ *        nothing; an accepted one makes every key it carries readable with
+ *        its last value, and leaves who put the key and what it was
+ *        charged (what that process may store is counted on them).
  *  3:    a job map, one byte a rank (node = byte % 8): the mapping string
  *        is expanded the way MPICH reads it (a short vector repeats) and
  *        must give every rank its node back.
@@ -154,8 +156,10 @@ static void fuzz_blob(const uint8_t *data, size_t size)
 
     if (hnp_pmi_kvs_create(&kvs) != HNP_SUCCESS)
         return;
-    hnp_pmi_kvs_put(kvs, "mine", "before", 6, true);
+    hnp_pmi_kvs_put_owned(kvs, "mine", "before", 6, true, 1, 74);
     int rc = hnp_pmi_kvs_merge(kvs, data, size, err, sizeof(err));
+    size_t charge;
+    FUZZ_CHECK(hnp_pmi_kvs_owner(kvs, "mine", &charge) == 1 && charge == 74);
     if (rc != HNP_SUCCESS) {
         FUZZ_CHECK(hnp_pmi_kvs_count(kvs) == 1);
         FUZZ_CHECK(strcmp(hnp_pmi_kvs_get(kvs, "mine", &len), "before") == 0);

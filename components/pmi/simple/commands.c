@@ -80,11 +80,49 @@ static const char *lookup(const hnp_pmi_server_t *srv, const char *key,
     return value != NULL ? value : hnp_pmi_kvs_get(srv->job_attrs, key, len);
 }
 
-/* Store @p key = @p value in @p kvs; NULL, or why not (a PMI token). */
-static const char *check_put(hnp_pmi_kvs_t *kvs, const hnp_pmi_pair_t *key,
-                             const hnp_pmi_pair_t *value, size_t value_max,
-                             bool overwrite)
+/* The local process whose puts are charged to @p owner, or NULL. */
+static pmi_client_t *client_of_owner(hnp_pmi_server_t *srv, uint32_t owner)
 {
+    for (size_t i = 0; owner != 0 && i < srv->nlocal; i++)
+        if (srv->clients[i] != NULL && srv->clients[i]->rank == owner - 1)
+            return srv->clients[i];
+    return NULL;
+}
+
+/* A put past max_kvs_bytes: the reason in the words of @p c's wire, and the
+ * daemon told once. */
+static const char *refuse_over_limit(pmi_client_t *c, char *why,
+                                     size_t whylen)
+{
+    hnp_pmi_server_t *srv = c->srv;
+
+    snprintf(why, whylen, c->wire == HNP_PMI_WIRE_V1
+                              ? "over_the_limit_of_%zu_bytes_a_process_may_"
+                                "store"
+                              : "over the limit of %zu bytes a process may "
+                                "store", srv->max_kvs_bytes);
+    HNP_VERBOSE(srv->log, 2, "rank %u: put refused, it stores %zu bytes of "
+                "%zu", c->rank, c->stored, srv->max_kvs_bytes);
+    if (!c->over_limit_told) {
+        c->over_limit_told = true;
+        if (srv->cb.kvs_limit != NULL)
+            srv->cb.kvs_limit(srv->cb.ctx, c->rank, srv->max_kvs_bytes);
+    }
+    return why;
+}
+
+/* Store @p key = @p value in @p kvs for @p c, charged to it: what the key
+ * held before goes back to whoever put it, so @p c pays for the net size
+ * of what it stores. NULL, or why not (a PMI token; @p why holds it when
+ * it is not a constant). */
+static const char *check_put(pmi_client_t *c, hnp_pmi_kvs_t *kvs,
+                             const hnp_pmi_pair_t *key,
+                             const hnp_pmi_pair_t *value, size_t value_max,
+                             bool pending, char *why, size_t whylen)
+{
+    uint32_t me = c->rank + 1, before;
+    size_t limit = c->srv->max_kvs_bytes, cost, mine, charge;
+
     if (key == NULL || value == NULL || key->value_len == 0)
         return "missing_key_or_value";
     /* A PMI-2 value may hold NULs, a key may not: it is a C string. */
@@ -94,9 +132,21 @@ static const char *check_put(hnp_pmi_kvs_t *kvs, const hnp_pmi_pair_t *key,
         return "key_too_long";
     if (value->value_len > value_max)
         return "value_too_long";
-    if (hnp_pmi_kvs_put(kvs, key->value, value->value, value->value_len,
-                        overwrite) != HNP_SUCCESS)
+    /* Neither length can come near SIZE_MAX: a message bounds both. */
+    cost = key->value_len + value->value_len + HNP_PMI_KVS_ENTRY_COST;
+    before = hnp_pmi_kvs_owner(kvs, key->value, &charge);
+    mine = c->stored - (before == me ? charge : 0);
+    if (limit > 0 && (cost > limit || mine > limit - cost))
+        return refuse_over_limit(c, why, whylen);
+    if (hnp_pmi_kvs_put_owned(kvs, key->value, value->value,
+                              value->value_len, pending, me,
+                              cost) != HNP_SUCCESS)
         return "out_of_memory";
+    pmi_client_t *previous = before != me ? client_of_owner(c->srv, before)
+                                          : NULL;
+    if (previous != NULL)
+        previous->stored -= charge;
+    c->stored = mine + cost;
     return NULL;
 }
 
@@ -250,13 +300,14 @@ static bool v1_kvsname_ok(pmi_client_t *c, const hnp_pmi_msg_t *req,
 
 static void v1_put(pmi_client_t *c, const hnp_pmi_msg_t *req)
 {
+    char buf[PMI_ERR_LEN];
     const char *why;
 
     if (!v1_kvsname_ok(c, req, "put_result"))
         return;
-    why = check_put(c->srv->kvs, hnp_pmi_msg_find(req, "key"),
+    why = check_put(c, c->srv->kvs, hnp_pmi_msg_find(req, "key"),
                     hnp_pmi_msg_find(req, "value"), c->srv->v1_vallen_max - 1,
-                    true);
+                    true, buf, sizeof(buf));
     reply_rc(c, thrid_of(req), "put_result", why == NULL ? 0 : -1, why);
 }
 
@@ -397,9 +448,10 @@ static void v2_job_getid(pmi_client_t *c, const hnp_pmi_msg_t *req)
 
 static void v2_kvs_put(pmi_client_t *c, const hnp_pmi_msg_t *req)
 {
-    const char *why = check_put(c->srv->kvs, hnp_pmi_msg_find(req, "key"),
+    char buf[PMI_ERR_LEN];
+    const char *why = check_put(c, c->srv->kvs, hnp_pmi_msg_find(req, "key"),
                                 hnp_pmi_msg_find(req, "value"),
-                                HNP_PMI_V2_BODY_MAX, true);
+                                HNP_PMI_V2_BODY_MAX, true, buf, sizeof(buf));
 
     reply_rc(c, thrid_of(req), "kvs-put-response", why == NULL ? 0 : -1, why);
 }
@@ -466,8 +518,9 @@ static void v2_putnodeattr(pmi_client_t *c, const hnp_pmi_msg_t *req)
     hnp_pmi_server_t *srv = c->srv;
     const hnp_pmi_pair_t *key = hnp_pmi_msg_find(req, "key");
     const hnp_pmi_pair_t *value = hnp_pmi_msg_find(req, "value");
-    const char *why = check_put(srv->node_attrs, key, value,
-                                HNP_PMI_V2_BODY_MAX, false);
+    char buf[PMI_ERR_LEN];
+    const char *why = check_put(c, srv->node_attrs, key, value,
+                                HNP_PMI_V2_BODY_MAX, false, buf, sizeof(buf));
 
     reply_rc(c, thrid_of(req), "info-putnodeattr-response",
              why == NULL ? 0 : -1, why);

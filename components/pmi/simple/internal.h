@@ -98,9 +98,19 @@ typedef struct hnp_pmi_kvs hnp_pmi_kvs_t;
 
 int hnp_pmi_kvs_create(hnp_pmi_kvs_t **out);
 void hnp_pmi_kvs_destroy(hnp_pmi_kvs_t *kvs);
-/** Insert or replace. @p pending: ship it with the next fence blob. */
+/** Insert or replace. @p pending: ship it with the next fence blob. The
+ *  key is then nobody's (owner 0, charge 0). */
 int hnp_pmi_kvs_put(hnp_pmi_kvs_t *kvs, const char *key, const char *value,
                     size_t value_len, bool pending);
+/** Insert or replace on behalf of @p owner (not 0), who is charged
+ *  @p charge for it. */
+int hnp_pmi_kvs_put_owned(hnp_pmi_kvs_t *kvs, const char *key,
+                          const char *value, size_t value_len, bool pending,
+                          uint32_t owner, size_t charge);
+/** Who put @p key (0: nobody local, or no such key) and, in @p charge,
+ *  what it was charged. A merge leaves both as they were. */
+uint32_t hnp_pmi_kvs_owner(const hnp_pmi_kvs_t *kvs, const char *key,
+                           size_t *charge);
 /** The value of @p key (NUL-terminated) or NULL. */
 const char *hnp_pmi_kvs_get(const hnp_pmi_kvs_t *kvs, const char *key,
                             size_t *value_len);
@@ -149,6 +159,8 @@ typedef struct pmi_client {
     /* PMI-1 mcmd=spawn comes as one block per executable: the answer
      * follows the last one. */
     bool spawn_pending;
+    size_t stored;      /* charged for its puts (max_kvs_bytes) */
+    bool over_limit_told; /* kvs_limit was called for it */
 } pmi_client_t;
 
 struct hnp_pmi_server {
@@ -159,6 +171,7 @@ struct hnp_pmi_server {
     char *kvsname;
     size_t v1_vallen_max;      /* advertised, with the NUL */
     size_t max_fence_bytes;
+    size_t max_kvs_bytes;      /* one rank's puts; 0: no bound */
     uint32_t *local_ranks;
     pmi_client_t **clients;    /* clients[i] serves local_ranks[i] */
     size_t nlocal, nfinalized;

@@ -8,6 +8,13 @@
  * fence are "pending": they go into the next fence blob, and nothing else
  * does, so a node ships only what the others do not have.
  *
+ * An entry a local process put remembers who (its owner) and what it was
+ * charged for it, so that the server can hold each process to its share
+ * (hnp_pmi_config_t.max_kvs_bytes): a put that replaces a key gives the
+ * charge back to whoever paid it. A fence merge replaces a value but not
+ * its owner or charge: a process pays for what it put, and what the other
+ * nodes send is bounded on their side.
+ *
  * Entries live in an array that only grows (an index stays valid), found
  * through an open-addressing table of indices kept at most half full. A
  * job of 10^5 ranks puts a few keys each, so lookups must not be linear.
@@ -30,6 +37,8 @@ typedef struct kvs_entry {
     char *key;
     char *value;       /* value_len bytes and a NUL */
     size_t value_len;
+    size_t charge;     /* what its owner was charged for it */
+    uint32_t owner;    /* who put it (0: nobody local) */
     bool pending;      /* listed in kvs->pending, to ship at the next fence */
 } kvs_entry_t;
 
@@ -166,9 +175,10 @@ static char *copy_value(const char *value, size_t len)
 }
 
 /* Insert or replace with copies the store takes over; cannot fail once
- * reserve(kvs, 1) succeeded. */
-static void insert_owned(hnp_pmi_kvs_t *kvs, char *key, char *value,
-                         size_t value_len, bool pending)
+ * reserve(kvs, 1) succeeded. A replaced entry keeps its owner and charge,
+ * a new one has none. */
+static kvs_entry_t *insert_owned(hnp_pmi_kvs_t *kvs, char *key, char *value,
+                                 size_t value_len, bool pending)
 {
     size_t slot = find_slot(kvs, key);
     kvs_entry_t *e;
@@ -183,6 +193,8 @@ static void insert_owned(hnp_pmi_kvs_t *kvs, char *key, char *value,
         index = kvs->count++;
         e = &kvs->entries[index];
         e->key = key;
+        e->charge = 0;
+        e->owner = 0;
         e->pending = false;
         kvs->slots[slot] = index + 1;
     }
@@ -193,11 +205,20 @@ static void insert_owned(hnp_pmi_kvs_t *kvs, char *key, char *value,
         kvs->pending[kvs->npending++] = index;
         e->pending = true;
     }
+    return e;
 }
 
 int hnp_pmi_kvs_put(hnp_pmi_kvs_t *kvs, const char *key, const char *value,
                     size_t value_len, bool pending)
 {
+    return hnp_pmi_kvs_put_owned(kvs, key, value, value_len, pending, 0, 0);
+}
+
+int hnp_pmi_kvs_put_owned(hnp_pmi_kvs_t *kvs, const char *key,
+                          const char *value, size_t value_len, bool pending,
+                          uint32_t owner, size_t charge)
+{
+    kvs_entry_t *e;
     char *k, *v;
 
     if (key[0] == '\0')
@@ -211,12 +232,15 @@ int hnp_pmi_kvs_put(hnp_pmi_kvs_t *kvs, const char *key, const char *value,
         free(v);
         return HNP_ERR_NOMEM;
     }
-    insert_owned(kvs, k, v, value_len, pending);
+    e = insert_owned(kvs, k, v, value_len, pending);
+    e->owner = owner;
+    e->charge = charge;
     return HNP_SUCCESS;
 }
 
-const char *hnp_pmi_kvs_get(const hnp_pmi_kvs_t *kvs, const char *key,
-                            size_t *value_len)
+/* The entry of @p key, or NULL. */
+static const kvs_entry_t *find_entry(const hnp_pmi_kvs_t *kvs,
+                                     const char *key)
 {
     size_t slot;
 
@@ -225,7 +249,25 @@ const char *hnp_pmi_kvs_get(const hnp_pmi_kvs_t *kvs, const char *key,
     slot = find_slot(kvs, key);
     if (kvs->slots[slot] == SLOT_EMPTY)
         return NULL;
-    const kvs_entry_t *e = &kvs->entries[kvs->slots[slot] - 1];
+    return &kvs->entries[kvs->slots[slot] - 1];
+}
+
+uint32_t hnp_pmi_kvs_owner(const hnp_pmi_kvs_t *kvs, const char *key,
+                           size_t *charge)
+{
+    const kvs_entry_t *e = find_entry(kvs, key);
+
+    *charge = e != NULL ? e->charge : 0;
+    return e != NULL ? e->owner : 0;
+}
+
+const char *hnp_pmi_kvs_get(const hnp_pmi_kvs_t *kvs, const char *key,
+                            size_t *value_len)
+{
+    const kvs_entry_t *e = find_entry(kvs, key);
+
+    if (e == NULL)
+        return NULL;
     if (value_len != NULL)
         *value_len = e->value_len;
     return e->value;

@@ -132,6 +132,21 @@ static void rank_spawn(void *ctx, uint32_t rank)
                  job->node);
 }
 
+/* Said once per rank (the server calls this at its first refused put), to
+ * the user: the rank's library got the error answer and may well end the
+ * job with a message of its own that does not say why. */
+static void rank_kvs_limit(void *ctx, uint32_t rank, size_t limit)
+{
+    simple_job_t *job = ctx;
+
+    hnp_rte_report(job->rte, "rank %u on node %s: PMI put refused: the "
+                   "rank's keys and values would take more than "
+                   "pmi_simple_max_kvs_bytes = %zu bytes; its puts past "
+                   "that fail. Raise pmi_simple_max_kvs_bytes (--mca "
+                   "pmi_simple_max_kvs_bytes SIZE, 0: no limit) if the "
+                   "application needs more", rank, job->node, limit);
+}
+
 /* ------------------------------------------------------------ hooks */
 
 static int simple_job_start(hnp_rte_t *rte, const hnp_pmi_job_t *pj,
@@ -141,6 +156,7 @@ static int simple_job_start(hnp_rte_t *rte, const hnp_pmi_job_t *pj,
         .fence_ready = fence_ready, .abort = rank_abort,
         .client_error = rank_error, .initialized = rank_initialized,
         .finalized = rank_finalized, .spawn = rank_spawn,
+        .kvs_limit = rank_kvs_limit,
     };
     simple_job_t *job = calloc(1, sizeof(*job));
     int rc = HNP_ERR_NOMEM;
@@ -160,6 +176,7 @@ static int simple_job_start(hnp_rte_t *rte, const hnp_pmi_job_t *pj,
             .kvsname = pj->name, .process_mapping = job->mapping,
             .local_ranks = pj->local_ranks, .nlocal = pj->nlocal,
             .max_fence_bytes = pj->max_allgather_bytes,
+            .max_kvs_bytes = pmi_simple_max_kvs_bytes,
         };
         rc = hnp_pmi_server_create(&job->srv, rte, &cfg, &cb, err, errlen);
     }

@@ -519,6 +519,7 @@ static int server_setup(hnp_pmi_server_t *srv, const hnp_pmi_config_t *cfg)
     srv->universe_size = cfg->universe_size > 0 ? cfg->universe_size
                                                 : cfg->size;
     srv->max_fence_bytes = cfg->max_fence_bytes;
+    srv->max_kvs_bytes = cfg->max_kvs_bytes;
     srv->nlocal = cfg->nlocal;
     srv->kvsname = strdup(cfg->kvsname);
     srv->v1_vallen_max = HNP_PMI_V1_LINE_MAX - V1_PUT_OVERHEAD -

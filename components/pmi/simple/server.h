@@ -64,6 +64,18 @@
  *    daemon sets below the runtime's frame limit: a node whose puts do not
  *    fit fails the fence (its processes get an error answer, the daemon a
  *    client_error with HNP_ERR_TRUNCATED).
+ *  - what one process stores is bounded by hnp_pmi_config_t.max_kvs_bytes:
+ *    each key it put (PMI-1 put, PMI-2 kvs-put and info-putnodeattr) costs
+ *    it the bytes of the key and the value and HNP_PMI_KVS_ENTRY_COST more
+ *    (the store's own bookkeeping, so that many tiny keys are bounded as
+ *    well as a few large ones), as long as the key holds what it put. A
+ *    put that replaces a key gives the previous value's cost back to
+ *    whoever put it, so rewriting a key does not add up. A put that would
+ *    take a process past the bound is refused with rc=-1 (the store keeps
+ *    what it had) and, the first time for that process, kvs_limit is
+ *    called. The bound also caps the node's fence blob, which carries only
+ *    keys its processes put: at most 4 bytes more than nlocal times
+ *    max_kvs_bytes.
  */
 #ifndef HNP_PMI_SIMPLE_SERVER_H
 #define HNP_PMI_SIMPLE_SERVER_H
@@ -81,6 +93,8 @@ struct hnp_rte;
 #define HNP_PMI_V2_HEADER_LEN 6     /**< the PMI-2 length field */
 #define HNP_PMI_V2_BODY_MAX 999999  /**< what six digits can announce */
 #define HNP_PMI_ENV_COUNT 4         /**< variables hnp_pmi_client_env() sets */
+/** What a key costs against max_kvs_bytes beyond its key and value bytes. */
+#define HNP_PMI_KVS_ENTRY_COST 64
 
 /* ------------------------------------------------------------ the server */
 
@@ -105,6 +119,8 @@ typedef struct hnp_pmi_config {
     const hnp_pmi_attr_t *job_attrs; /**< more job attributes, may be NULL */
     size_t njob_attrs;
     size_t max_fence_bytes;    /**< 0: no bound but memory */
+    /** What one process may store (see Limits); 0: no bound but memory. */
+    size_t max_kvs_bytes;
 } hnp_pmi_config_t;
 
 typedef struct hnp_pmi_callbacks {
@@ -127,6 +143,10 @@ typedef struct hnp_pmi_callbacks {
     /** @p rank asked to spawn processes; it was answered with an error
      *  (may be NULL). */
     void (*spawn)(void *ctx, uint32_t rank);
+    /** A put of @p rank was refused: what it stores would pass
+     *  max_kvs_bytes (@p limit). Once per rank, at its first refused put;
+     *  the process got the error answer and goes on (may be NULL). */
+    void (*kvs_limit)(void *ctx, uint32_t rank, size_t limit);
     void *ctx;
 } hnp_pmi_callbacks_t;
 

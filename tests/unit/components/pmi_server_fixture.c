@@ -86,20 +86,30 @@ static void on_spawn(void *ctx, uint32_t rank)
     f->spawn_rank = rank;
 }
 
-int setup(void **state)
+static void on_kvs_limit(void *ctx, uint32_t rank, size_t limit)
+{
+    fixture_t *f = ctx;
+
+    f->kvs_limits++;
+    f->kvs_limit_rank = rank;
+    f->kvs_limit = limit;
+}
+
+static int setup_with(void **state, size_t max_kvs_bytes)
 {
     static const uint32_t local[NLOCAL] = { 0, 1 };
     static const hnp_pmi_attr_t attrs[] = { { "PMI_hwloc_xmlfile", "none" } };
     hnp_pmi_config_t cfg = {
         .size = 4, .kvsname = KVS, .process_mapping = MAPPING,
         .local_ranks = local, .nlocal = NLOCAL, .job_attrs = attrs,
-        .njob_attrs = 1,
+        .njob_attrs = 1, .max_kvs_bytes = max_kvs_bytes,
     };
     fixture_t *f = calloc(1, sizeof(*f));
     hnp_pmi_callbacks_t cb = {
         .fence_ready = on_fence_ready, .abort = on_abort,
         .client_error = on_client_error, .initialized = on_initialized,
-        .finalized = on_finalized, .spawn = on_spawn, .ctx = f,
+        .finalized = on_finalized, .spawn = on_spawn,
+        .kvs_limit = on_kvs_limit, .ctx = f,
     };
     struct timeval ten_ms = { 0, 10000 };
     char err[256];
@@ -125,6 +135,16 @@ int setup(void **state)
     }
     *state = f;
     return 0;
+}
+
+int setup(void **state)
+{
+    return setup_with(state, 0);
+}
+
+int setup_kvs_limit(void **state)
+{
+    return setup_with(state, KVS_LIMIT);
 }
 
 int teardown(void **state)

@@ -27,6 +27,7 @@
 #define TEXT(x) TEXT_OF(x)
 #define APPNUM_TEXT TEXT(APPNUM) /* as the answers spell it */
 #define MAPPING "(vector,(0,2,2))"
+#define KVS_LIMIT 400 /* max_kvs_bytes under setup_kvs_limit() */
 
 struct fixture;
 struct event;
@@ -62,14 +63,19 @@ typedef struct fixture {
     int initialized[NLOCAL];
     int spawns;
     uint32_t spawn_rank;
+    int kvs_limits;           /* kvs_limit calls */
+    uint32_t kvs_limit_rank;
+    size_t kvs_limit;
 } fixture_t;
 
 /* The daemon's side of a fence: record @p blob, and finish it at once when
  * f->complete_at_once. */
 void on_fence_ready(void *ctx, uint32_t seq, const void *blob, size_t len);
 
-/* cmocka set-up and tear-down of every case */
+/* cmocka set-up and tear-down of every case; setup_kvs_limit() lets each
+ * rank store KVS_LIMIT bytes, setup() any amount. */
 int setup(void **state);
+int setup_kvs_limit(void **state);
 int teardown(void **state);
 
 /* The processes' side: read what the server sent @p p; write to it. */

@@ -379,6 +379,47 @@ static void test_kvs_fence_blob(void **state)
     hnp_pmi_kvs_destroy(b);
 }
 
+/* Who put a key and what it was charged: a put sets both, a fence merge
+ * (another node's value for the key) leaves them. */
+static void test_kvs_owner(void **state)
+{
+    hnp_pmi_kvs_t *a, *remote;
+    hnp_buffer_t blob;
+    char err[ERRLEN];
+    size_t charge, len;
+
+    (void)state;
+    assert_int_equal(hnp_pmi_kvs_create(&a), HNP_SUCCESS);
+    assert_int_equal(hnp_pmi_kvs_create(&remote), HNP_SUCCESS);
+    assert_int_equal(hnp_pmi_kvs_owner(a, "k", &charge), 0);
+    assert_int_equal(charge, 0);
+    assert_int_equal(hnp_pmi_kvs_put_owned(a, "k", "v1", 2, true, 3, 67),
+                     HNP_SUCCESS);
+    assert_int_equal(hnp_pmi_kvs_owner(a, "k", &charge), 3);
+    assert_int_equal(charge, 67);
+    assert_int_equal(hnp_pmi_kvs_put_owned(a, "k", "v22", 3, true, 5, 68),
+                     HNP_SUCCESS);
+    assert_int_equal(hnp_pmi_kvs_owner(a, "k", &charge), 5);
+    assert_int_equal(charge, 68);
+
+    hnp_pmi_kvs_put(remote, "k", "from afar", 9, true);
+    hnp_buffer_init(&blob);
+    assert_int_equal(hnp_pmi_kvs_pack_pending(remote, &blob), HNP_SUCCESS);
+    assert_int_equal(hnp_pmi_kvs_merge(a, blob.data, blob.len, err,
+                                       sizeof(err)), HNP_SUCCESS);
+    assert_string_equal(hnp_pmi_kvs_get(a, "k", &len), "from afar");
+    assert_int_equal(hnp_pmi_kvs_owner(a, "k", &charge), 5);
+    assert_int_equal(charge, 68);
+    hnp_buffer_release(&blob);
+
+    /* A plain put is nobody's. */
+    hnp_pmi_kvs_put(a, "k", "x", 1, false);
+    assert_int_equal(hnp_pmi_kvs_owner(a, "k", &charge), 0);
+    assert_int_equal(charge, 0);
+    hnp_pmi_kvs_destroy(a);
+    hnp_pmi_kvs_destroy(remote);
+}
+
 static void expect_merge_refused(hnp_pmi_kvs_t *kvs, const void *blob,
                                  size_t len)
 {
@@ -474,6 +515,7 @@ int main(void)
         cmocka_unit_test(test_reply_v2),
         cmocka_unit_test(test_kvs_put_get),
         cmocka_unit_test(test_kvs_fence_blob),
+        cmocka_unit_test(test_kvs_owner),
         cmocka_unit_test(test_kvs_bad_blobs),
         cmocka_unit_test(test_process_mapping),
     };

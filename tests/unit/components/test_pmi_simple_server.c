@@ -453,6 +453,134 @@ static void test_v2_unsupported_abort_and_garbage(void **state)
     assert_non_null(strstr(f->error_msg, "not a number"));
 }
 
+/* ------------------------------------------------ what one rank stores */
+
+#define V1_OVER_LIMIT "cmd=put_result rc=-1 " \
+    "msg=over_the_limit_of_" TEXT(KVS_LIMIT) "_bytes_a_process_may_store"
+#define V2_OVER_LIMIT \
+    "rc=-1;errmsg=over the limit of " TEXT(KVS_LIMIT) " bytes a process " \
+    "may store;"
+
+/* @p head, @p n times @p c, then @p tail. */
+static const char *put_request(char *buf, size_t cap, const char *head,
+                               size_t n, char c, const char *tail)
+{
+    size_t len = (size_t)snprintf(buf, cap, "%s", head);
+
+    assert_true(len + n + strlen(tail) < cap);
+    memset(buf + len, c, n);
+    strcpy(buf + len + n, tail);
+    return buf;
+}
+
+/* Each key costs its bytes and HNP_PMI_KVS_ENTRY_COST (64): a rank may
+ * store KVS_LIMIT (400). */
+static void test_v1_kvs_limit(void **state)
+{
+    fixture_t *f = *state;
+    char line[1024], want[1024];
+    hnp_pmi_kvs_t *seen;
+    size_t len;
+
+    v1_init(f, 0);
+    v1_init(f, 1);
+    /* a = 200 bytes: 265; put again with 250 bytes it costs 315, not 580. */
+    ask(f, 0, put_request(line, sizeof(line), "cmd=put kvsname=" KVS
+                          " key=a value=", 200, 'x', "\n"),
+        "cmd=put_result rc=0 msg=success");
+    ask(f, 0, put_request(line, sizeof(line), "cmd=put kvsname=" KVS
+                          " key=a value=", 250, 'y', "\n"),
+        "cmd=put_result rc=0 msg=success");
+    /* b = 30 bytes: 95 more would make 410. Refused, and said once. */
+    ask(f, 0, "cmd=put kvsname=" KVS " key=b value=123456789012345678901"
+              "234567890\n", V1_OVER_LIMIT);
+    assert_int_equal(f->kvs_limits, 1);
+    assert_int_equal(f->kvs_limit_rank, 0);
+    assert_int_equal(f->kvs_limit, KVS_LIMIT);
+    ask(f, 0, "cmd=put kvsname=" KVS " key=b value=123456789012345678901"
+              "234567890\n", V1_OVER_LIMIT);
+    assert_int_equal(f->kvs_limits, 1);
+    /* The store kept what it had. */
+    ask(f, 0, "cmd=get kvsname=" KVS " key=b\n",
+        "cmd=get_result rc=-1 msg=key_not_found");
+    ask(f, 0, "cmd=get kvsname=" KVS " key=a\n",
+        put_request(want, sizeof(want), "cmd=get_result rc=0 msg=success "
+                    "value=", 250, 'y', ""));
+
+    /* Rank 1 has its own share; taking over a gives rank 0 its 315 back. */
+    ask(f, 1, put_request(line, sizeof(line), "cmd=put kvsname=" KVS
+                          " key=d value=", 250, 'd', "\n"),
+        "cmd=put_result rc=0 msg=success");
+    ask(f, 1, "cmd=put kvsname=" KVS " key=a value=z\n",
+        "cmd=put_result rc=0 msg=success");
+    ask(f, 0, "cmd=put kvsname=" KVS " key=b value=123456789012345678901"
+              "234567890\n", "cmd=put_result rc=0 msg=success");
+
+    /* The node's fence blob holds only what the ranks were let store. */
+    f->complete_at_once = true;
+    for (int r = 0; r < NLOCAL; r++)
+        say(&f->peer[r], "cmd=barrier_in\n");
+    for (int r = 0; r < NLOCAL; r++)
+        expect_line(f, r, "cmd=barrier_out");
+    assert_true(f->blob.len <= 4 + NLOCAL * KVS_LIMIT);
+    assert_int_equal(hnp_pmi_kvs_create(&seen), HNP_SUCCESS);
+    assert_int_equal(hnp_pmi_kvs_merge(seen, f->blob.data, f->blob.len, NULL,
+                                       0), HNP_SUCCESS);
+    assert_int_equal(hnp_pmi_kvs_count(seen), 3);
+    assert_string_equal(hnp_pmi_kvs_get(seen, "a", &len), "z");
+    hnp_pmi_kvs_destroy(seen);
+    assert_int_equal(f->kvs_limits, 1);
+    /* The node's own blob merged back does not wipe what rank 1 stores:
+     * 381 and 95 more is over. */
+    ask(f, 1, "cmd=put kvsname=" KVS " key=e value=123456789012345678901"
+              "234567890\n", V1_OVER_LIMIT);
+    assert_int_equal(f->kvs_limits, 2);
+    assert_int_equal(f->kvs_limit_rank, 1);
+    assert_int_equal(f->errors, 0);
+}
+
+/* PMI-2: kvs-put and info-putnodeattr draw on the same share. */
+static void test_v2_kvs_limit(void **state)
+{
+    fixture_t *f = *state;
+    char body[1024], want[1024];
+
+    v2_start(f, 0);
+    v2_start(f, 1);
+    ask_v2(f, 0, put_request(body, sizeof(body), "cmd=kvs-put;key=k;value=",
+                             300, 'v', ";"),
+           "cmd=kvs-put-response;rc=0;");
+    ask_v2(f, 0, "cmd=info-putnodeattr;key=n;value=abcd;",
+           "cmd=info-putnodeattr-response;" V2_OVER_LIMIT);
+    ask_v2(f, 0, "cmd=kvs-put;thrid=7;key=k2;value=1;",
+           "cmd=kvs-put-response;thrid=7;" V2_OVER_LIMIT);
+    assert_int_equal(f->kvs_limits, 1);
+    assert_int_equal(f->kvs_limit_rank, 0);
+    /* Smaller again, k leaves room for the node attribute. */
+    ask_v2(f, 0, put_request(body, sizeof(body), "cmd=kvs-put;key=k;value=",
+                             100, 'w', ";"),
+           "cmd=kvs-put-response;rc=0;");
+    ask_v2(f, 0, "cmd=info-putnodeattr;key=n;value=abcd;",
+           "cmd=info-putnodeattr-response;rc=0;");
+
+    /* Rank 1 is not held to rank 0's share; one value past its own is
+     * refused at once. */
+    ask_v2(f, 1, put_request(body, sizeof(body), "cmd=kvs-put;key=k2;value=",
+                             300, 'u', ";"),
+           "cmd=kvs-put-response;rc=0;");
+    ask_v2(f, 1, put_request(body, sizeof(body), "cmd=kvs-put;key=k3;value=",
+                             KVS_LIMIT, 't', ";"),
+           "cmd=kvs-put-response;" V2_OVER_LIMIT);
+    assert_int_equal(f->kvs_limits, 2);
+    assert_int_equal(f->kvs_limit_rank, 1);
+    ask_v2(f, 1, "cmd=kvs-get;key=k;",
+           put_request(want, sizeof(want), "cmd=kvs-get-response;rc=0;"
+                       "found=TRUE;value=", 100, 'w', ";"));
+    ask_v2(f, 1, "cmd=kvs-get;key=k3;",
+           "cmd=kvs-get-response;rc=0;found=FALSE;");
+    assert_int_equal(f->errors, 0);
+}
+
 /* ------------------------------------------------------------- the API */
 
 static void test_api_errors(void **state)
@@ -515,6 +643,10 @@ int main(void)
         T(test_v2_large_value),
         T(test_v2_unsupported_abort_and_garbage),
         T(test_api_errors),
+        cmocka_unit_test_setup_teardown(test_v1_kvs_limit, setup_kvs_limit,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_v2_kvs_limit, setup_kvs_limit,
+                                        teardown),
     };
 #undef T
     return cmocka_run_group_tests(tests, NULL, NULL);
