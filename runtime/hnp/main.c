@@ -81,7 +81,7 @@ static int check_subset(const hnp_nodelist_t *nodes,
 static int gather_nodes(hnp_args_t *args, hnp_rte_t *rte, hnp_nodelist_t *nodes,
                         char *err, size_t errlen)
 {
-    hnp_nodelist_t alloc = { NULL, 0 };
+    hnp_nodelist_t alloc = { NULL, 0, 0 };
     int rc = HNP_SUCCESS;
 
     if (args->hostfile != NULL)
@@ -97,6 +97,7 @@ static int gather_nodes(hnp_args_t *args, hnp_rte_t *rte, hnp_nodelist_t *nodes,
             *nodes = alloc;
             alloc.nodes = NULL;
             alloc.count = 0;
+            alloc.capacity = 0;
         }
     }
     hnp_nodelist_free(&alloc);
@@ -108,7 +109,7 @@ static int gather_nodes(hnp_args_t *args, hnp_rte_t *rte, hnp_nodelist_t *nodes,
 static int build_map(hnp_args_t *args, hnp_rte_t *rte, hnp_job_map_t *map,
                      char *err, size_t errlen)
 {
-    hnp_nodelist_t nodes = { NULL, 0 };
+    hnp_nodelist_t nodes = { NULL, 0, 0 };
     hnp_map_request_t req = {
         .np = hnp_args_total_np(args), .npernode = args->npernode,
         .policy = args->map_by,
