@@ -153,6 +153,9 @@ static int run_job(hnp_setup_t *setup, hnp_args_t *args)
         rc = hnp_prelaunch_check(args, &job.rte->pmi, err, sizeof(err));
     if (rc == HNP_SUCCESS)
         rc = build_map(args, job.rte, &job.map, err, sizeof(err));
+    /* Before anything is launched: a refusal leaves nothing running. */
+    if (rc == HNP_SUCCESS && args->plan == HNP_PLAN_NONE)
+        rc = hnp_job_output_init(&job, err, sizeof(err));
     if (rc != HNP_SUCCESS) {
         HNP_ERROR_LOG(hnp_log_stream("hnp"), "%s", err);
         hnp_rte_destroy(job.rte);
