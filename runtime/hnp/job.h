@@ -23,6 +23,7 @@ enum hnp_phase_mark {
 };
 
 struct hnp_rank_output;
+struct hnp_outdir;
 struct hnp_job_stdin;
 
 typedef struct hnp_job {
@@ -52,6 +53,7 @@ typedef struct hnp_job {
     uint32_t pmi_reports;
     char *wdir;
     struct hnp_rank_output *outputs; /* [nprocs] */
+    struct hnp_outdir *outdir;       /* --output-filename, or NULL */
     hnp_rte_timer_t *timeout_timer;  /* --timeout */
     int interrupts;                  /* SIGINTs received */
     bool kill_now;                   /* no grace: SIGKILL at once */
@@ -84,7 +86,9 @@ void hnp_job_register_io(hnp_job_t *job);
 double hnp_job_now(const hnp_job_t *job);
 void hnp_job_mark(hnp_job_t *job, enum hnp_phase_mark mark);
 /* output.c: the processes' output, shown and saved */
-int hnp_job_output_init(hnp_job_t *job);
+/** Before launch: the output state of every rank, and with
+ *  --output-filename every rank's files (outdir.h), or a message. */
+int hnp_job_output_init(hnp_job_t *job, char *err, size_t errlen);
 void hnp_job_output(hnp_job_t *job, uint32_t rank, int stream,
                     const char *data, size_t len);
 void hnp_job_output_release(hnp_job_t *job);

@@ -81,7 +81,7 @@ static int check_subset(const hnp_nodelist_t *nodes,
 static int gather_nodes(hnp_args_t *args, hnp_rte_t *rte, hnp_nodelist_t *nodes,
                         char *err, size_t errlen)
 {
-    hnp_nodelist_t alloc = { NULL, 0 };
+    hnp_nodelist_t alloc = { NULL, 0, 0 };
     int rc = HNP_SUCCESS;
 
     if (args->hostfile != NULL)
@@ -97,6 +97,7 @@ static int gather_nodes(hnp_args_t *args, hnp_rte_t *rte, hnp_nodelist_t *nodes,
             *nodes = alloc;
             alloc.nodes = NULL;
             alloc.count = 0;
+            alloc.capacity = 0;
         }
     }
     hnp_nodelist_free(&alloc);
@@ -108,7 +109,7 @@ static int gather_nodes(hnp_args_t *args, hnp_rte_t *rte, hnp_nodelist_t *nodes,
 static int build_map(hnp_args_t *args, hnp_rte_t *rte, hnp_job_map_t *map,
                      char *err, size_t errlen)
 {
-    hnp_nodelist_t nodes = { NULL, 0 };
+    hnp_nodelist_t nodes = { NULL, 0, 0 };
     hnp_map_request_t req = {
         .np = hnp_args_total_np(args), .npernode = args->npernode,
         .policy = args->map_by,
@@ -152,6 +153,9 @@ static int run_job(hnp_setup_t *setup, hnp_args_t *args)
         rc = hnp_prelaunch_check(args, &job.rte->pmi, err, sizeof(err));
     if (rc == HNP_SUCCESS)
         rc = build_map(args, job.rte, &job.map, err, sizeof(err));
+    /* Before anything is launched: a refusal leaves nothing running. */
+    if (rc == HNP_SUCCESS && args->plan == HNP_PLAN_NONE)
+        rc = hnp_job_output_init(&job, err, sizeof(err));
     if (rc != HNP_SUCCESS) {
         HNP_ERROR_LOG(hnp_log_stream("hnp"), "%s", err);
         hnp_rte_destroy(job.rte);

@@ -7,15 +7,14 @@
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "job.h"
+#include "outdir.h"
 #include "procs/odls.h"
 
 typedef struct hnp_rank_output {
@@ -44,14 +43,19 @@ static int write_all(int fd, const char *data, size_t len)
     return HNP_SUCCESS;
 }
 
-int hnp_job_output_init(hnp_job_t *job)
+int hnp_job_output_init(hnp_job_t *job, char *err, size_t errlen)
 {
     job->outputs = calloc(job->map.nprocs, sizeof(*job->outputs));
-    if (job->outputs == NULL)
+    if (job->outputs == NULL) {
+        hnp_err_set(err, errlen, "out of memory");
         return HNP_ERR_NOMEM;
+    }
     for (uint32_t r = 0; r < job->map.nprocs; r++)
         job->outputs[r].fd[0] = job->outputs[r].fd[1] = -1;
-    return HNP_SUCCESS;
+    if (job->args->output_dir == NULL)
+        return HNP_SUCCESS;
+    return hnp_outdir_create(&job->outdir, job->args->output_dir,
+                             job->map.nprocs, err, errlen);
 }
 
 void hnp_job_output_release(hnp_job_t *job)
@@ -62,31 +66,28 @@ void hnp_job_output_release(hnp_job_t *job)
                 close(job->outputs[r].fd[s]);
     free(job->outputs);
     job->outputs = NULL;
+    hnp_outdir_destroy(job->outdir);
+    job->outdir = NULL;
 }
 
-/* DIR/rank.N/stdout or stderr, created on the first output. */
+/* DIR/rank.N/stdout or stderr, opened on the first output (made, with
+ * every other rank's, before launch). */
 static int output_file(hnp_job_t *job, uint32_t rank, int stream)
 {
     hnp_rank_output_t *o = &job->outputs[rank];
-    char path[4096];
+    char err[4200];
 
     if (o->fd[stream - 1] >= 0)
         return o->fd[stream - 1];
-    snprintf(path, sizeof(path), "%s/rank.%u", job->args->output_dir, rank);
-    if (mkdir(job->args->output_dir, 0777) != 0 && errno != EEXIST)
-        goto fail;
-    if (mkdir(path, 0777) != 0 && errno != EEXIST)
-        goto fail;
-    snprintf(path, sizeof(path), "%s/rank.%u/%s", job->args->output_dir, rank,
-             stream == HNP_STDERR ? "stderr" : "stdout");
-    o->fd[stream - 1] = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-    if (o->fd[stream - 1] >= 0)
-        return o->fd[stream - 1];
-fail:
-    hnp_job_abort(job, 1, "--output-filename: cannot write the output of "
-                  "a rank below the directory given");
-    HNP_ERROR_LOG(job->rte->log, "%s: %s", path, strerror(errno));
-    return -1;
+    o->fd[stream - 1] = hnp_outdir_open(job->outdir, rank,
+                                        stream == HNP_STDERR ? "stderr"
+                                                             : "stdout",
+                                        err, sizeof(err));
+    if (o->fd[stream - 1] < 0) {
+        o->fd[stream - 1] = -1;
+        hnp_job_abort(job, 1, err);
+    }
+    return o->fd[stream - 1];
 }
 
 /* The bytes with "[jobid,rank]<stream>:" before every line that starts in

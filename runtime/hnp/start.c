@@ -103,8 +103,7 @@ int hnp_job_start(hnp_job_t *job, char *err, size_t errlen)
                     hnp_strerror(rc));
         return rc;
     }
-    if ((rc = hnp_job_output_init(job)) != HNP_SUCCESS ||
-        (rc = hnp_job_progress_start(job)) != HNP_SUCCESS)
+    if ((rc = hnp_job_progress_start(job)) != HNP_SUCCESS)
         return rc;
     hnp_job_arm_launch_timer(job);
     hnp_job_arm_timeout(job);

@@ -20,6 +20,7 @@ typedef struct hnp_node {
 typedef struct hnp_nodelist {
     hnp_node_t *nodes;
     size_t count;
+    size_t capacity; /**< nodes allocated; 0 when the list did not grow it */
 } hnp_nodelist_t;
 
 /**

@@ -103,7 +103,7 @@ static void parse_hosts_ok(hnp_nodelist_t *l, const char *text)
  * failure with a message holding @p piece, and the list left as it was. */
 static void expect_hosts_error(const char *text, const char *piece)
 {
-    hnp_nodelist_t l = { NULL, 0 };
+    hnp_nodelist_t l = { NULL, 0, 0 };
     char err[512] = "";
 
     assert_int_equal(hnp_nodelist_add(&l, "keep", 3, true), HNP_SUCCESS);
@@ -149,7 +149,7 @@ static void parse_hostfile_ok(hnp_nodelist_t *l, const char *content)
 static void expect_hostfile_error(const char *content, unsigned line,
                                   const char *piece)
 {
-    hnp_nodelist_t l = { NULL, 0 };
+    hnp_nodelist_t l = { NULL, 0, 0 };
     char err[512] = "", where[600];
     char *path = write_hostfile(content);
 
@@ -347,7 +347,7 @@ static void test_null_error_buffer(void **state)
 
 static void test_nodelist_add(void **state)
 {
-    hnp_nodelist_t l = { NULL, 0 };
+    hnp_nodelist_t l = { NULL, 0, 0 };
     (void)state;
 
     assert_int_equal(hnp_nodelist_add(&l, "a", 0, false), HNP_SUCCESS);
@@ -383,7 +383,7 @@ static void test_nodelist_add(void **state)
 
 static void test_parse_hosts(void **state)
 {
-    hnp_nodelist_t l = { NULL, 0 };
+    hnp_nodelist_t l = { NULL, 0, 0 };
     (void)state;
 
     parse_hosts_ok(&l, "a,b:4,c");
@@ -410,7 +410,7 @@ static void test_parse_hosts(void **state)
 
 static void test_parse_hosts_merges(void **state)
 {
-    hnp_nodelist_t l = { NULL, 0 };
+    hnp_nodelist_t l = { NULL, 0, 0 };
     (void)state;
 
     parse_hosts_ok(&l, "a:2,a:3,b,a");
@@ -466,7 +466,7 @@ static void test_parse_hosts_errors(void **state)
 
 static void test_hostfile(void **state)
 {
-    hnp_nodelist_t l = { NULL, 0 };
+    hnp_nodelist_t l = { NULL, 0, 0 };
     (void)state;
 
     parse_hostfile_ok(&l, "# the test cluster\n"
@@ -543,7 +543,7 @@ static void test_hostfile_errors(void **state)
 
 static void test_hostfile_missing(void **state)
 {
-    hnp_nodelist_t l = { NULL, 0 };
+    hnp_nodelist_t l = { NULL, 0, 0 };
     char err[512];
     (void)state;
 

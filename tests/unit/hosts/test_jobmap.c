@@ -28,7 +28,7 @@
 
 static hnp_nodelist_t hosts(const char *text)
 {
-    hnp_nodelist_t l = { NULL, 0 };
+    hnp_nodelist_t l = { NULL, 0, 0 };
     char err[256];
 
     if (hnp_nodelist_parse_hosts(&l, text, err, sizeof(err)) < 0)
@@ -291,7 +291,7 @@ static void test_errors(void **state)
 
 static void test_bad_requests(void **state)
 {
-    hnp_nodelist_t empty = { NULL, 0 }, l = hosts("a:2");
+    hnp_nodelist_t empty = { NULL, 0, 0 }, l = hosts("a:2");
     hnp_map_request_t r = request(1, HNP_MAP_BY_SLOT);
     hnp_job_map_t m;
     char err[256];
@@ -311,7 +311,7 @@ static void test_bad_requests(void **state)
 
     /* Slots given as zero on every node: nothing to fill. */
     r = request(0, HNP_MAP_BY_SLOT);
-    hnp_nodelist_t zero = { NULL, 0 };
+    hnp_nodelist_t zero = { NULL, 0, 0 };
     assert_int_equal(hnp_nodelist_add(&zero, "z", 0, true), HNP_SUCCESS);
     assert_int_equal(hnp_job_map_build(&zero, &r, &m, err, sizeof(err)),
                      HNP_ERR_BAD_PARAM);
@@ -398,7 +398,7 @@ static void test_random_requests(void **state)
 
     srand(20240601);
     for (int iter = 0; iter < 3000; iter++) {
-        hnp_nodelist_t l = { NULL, 0 };
+        hnp_nodelist_t l = { NULL, 0, 0 };
         uint32_t nhosts = 1 + (uint32_t)rand() % 12;
         for (uint32_t i = 0; i < nhosts; i++) {
             char name[16];
