@@ -13,7 +13,11 @@
  * Each process leads its own process group: a ^C typed at the terminal
  * reaches hnp, not the processes, and the daemon's signals reach the
  * process and whatever it started. Its parent-death signal is SIGKILL;
- * Linux ties it to the thread that forked, which is the loop's.
+ * Linux ties it to the thread that forked, which is the loop's. That
+ * signal reaches the process alone: the sentinel (sentinel.h), forked
+ * before the first process, ends the groups of those still listed when
+ * the daemon dies without doing it itself. A group is guarded from the
+ * moment its process is listed until it leaves the list.
  *
  * Callbacks may launch, signal and kill, but must not destroy the odls.
  */
@@ -33,6 +37,7 @@
 #include "hnp_errors.h"
 #include "hnp_log.h"
 #include "odls.h"
+#include "sentinel.h"
 
 #define ODLS_CHUNK (64 * 1024)
 #define ODLS_LINGER_SECONDS 2
@@ -67,6 +72,7 @@ struct hnp_odls {
     hnp_odls_callbacks_t cb;
     hnp_log_stream_t *log;
     odls_proc_t *procs;          /* launched, not yet reported exited */
+    hnp_sentinel_t *sentinel;    /* started with the first process */
     size_t alive;
     struct event *kill_timer;    /* the SIGKILL after kill_all's grace */
     unsigned char *chunk;        /* read buffer shared by every pipe */
@@ -103,6 +109,7 @@ static void proc_unlink(odls_proc_t *p)
     if (p->next != NULL)
         p->next->prev = p->prev;
     odls->alive--;
+    hnp_sentinel_release(odls->sentinel, p->pid);
 }
 
 static bool proc_output_open(const odls_proc_t *p)
@@ -325,6 +332,7 @@ static void proc_link(odls_proc_t *p)
         odls->procs->prev = p;
     odls->procs = p;
     odls->alive++;
+    hnp_sentinel_guard(odls->sentinel, p->pid);
 }
 
 int hnp_odls_launch(hnp_odls_t *odls, const hnp_odls_proc_t *proc,
@@ -338,6 +346,14 @@ int hnp_odls_launch(hnp_odls_t *odls, const hnp_odls_proc_t *proc,
     if (proc == NULL || proc->argv == NULL || proc->argv[0] == NULL) {
         hnp_err_set(err, errlen, "no program to launch");
         return HNP_ERR_BAD_PARAM;
+    }
+    /* Started here rather than with the odls: a daemon that runs no
+     * process on its node never pays for the fork. */
+    if (odls->sentinel == NULL) {
+        rc = hnp_sentinel_create(&odls->sentinel, odls->children, err,
+                                 errlen);
+        if (rc != HNP_SUCCESS)
+            return rc;
     }
     rc = proc_new(odls, proc->rank, &p);
     if (rc != HNP_SUCCESS) {
@@ -470,6 +486,7 @@ void hnp_odls_destroy(hnp_odls_t *odls)
         proc_unlink(p);
         proc_free(p);
     }
+    hnp_sentinel_destroy(odls->sentinel);
     if (odls->kill_timer != NULL)
         event_free(odls->kill_timer);
     free(odls->chunk);

@@ -3,7 +3,11 @@
  * Local launch: a daemon forks and watches the application processes of its
  * node. Each process gets its environment, a working directory, stdin from
  * /dev/null or a pipe the caller writes, pipes for stdout and stderr,
- * and the parent-death signal SIGKILL so that it cannot outlive the daemon.
+ * its own process group, and the parent-death signal SIGKILL so that it
+ * cannot outlive the daemon; what it starts in its group cannot either:
+ * a sentinel child, forked with the first process, kills the groups of
+ * those not yet reported exited when the daemon dies (sentinel.h; a
+ * descendant that leaves the group is beyond its reach).
  * A process that cannot start is reported with the errno of its exec.
  */
 #ifndef HNP_ODLS_H

@@ -5,12 +5,13 @@
 # nothing is left behind.
 . "$top_srcdir/tests/integration/lib.sh"
 
-# start_job ARGS...: a job of sleepers in the background, ready when every
-# rank has said so.
+# start_job N RANK ARGS...: a job of N sleepers in the background, each
+# running the shell command RANK once it has said it is ready; ready when
+# every rank has said so.
 start_job() {
-    local n=$1
-    shift
-    timeout -k 5 60 "$HNP" "$@" sh -c 'echo ready; exec sleep 60' "$prefix" \
+    local n=$1 rank=$2
+    shift 2
+    timeout -k 5 60 "$HNP" "$@" sh -c "echo ready; $rank" "$prefix" \
         >"$tmp/out" 2>"$tmp/err" &
     hnp_pid=$!
     for _ in $(seq 150); do
@@ -19,12 +20,19 @@ start_job() {
     done
     cat "$tmp/err"; fail "the job did not start"
 }
-daemon_pid() { pgrep -f -- "hnpd --vpid [0-9]* --node ${prefix}n$1 " | head -n 1; }
+# daemon_pid NODE: the daemon of node NODE (its sentinel, a fork of it, has
+# the same command line and another name).
+daemon_pid() {
+    local p
+    for p in $(pgrep -f -- "hnpd --vpid [0-9]* --node ${prefix}n$1 "); do
+        [ "$(cat "/proc/$p/comm" 2>/dev/null)" = hnpd ] && echo "$p"
+    done | head -n 1
+}
 finish() { status=0; wait "$hnp_pid" || status=$?; }
 
-# kill_daemon NODE WHAT: SIGKILL the daemon of node NODE mid-job.
+# kill_daemon NODE WHAT [RANK]: SIGKILL the daemon of node NODE mid-job.
 kill_daemon() {
-    start_job 20 --mca routed radix --mca routed_radix_degree 4 -N 1 --host "$(hosts 20)"
+    start_job 20 "${3:-exec sleep 60}" --mca routed radix --mca routed_radix_degree 4 -N 1 --host "$(hosts 20)"
     kill -KILL "$(daemon_pid "$1")"
     finish
     [ "$status" != 0 ] || fail "$2: the job must fail"
@@ -32,6 +40,9 @@ kill_daemon() {
     assert_no_leftovers "$2"
 }
 kill_daemon 20 "a leaf daemon killed"
+# The ranks' own children too: the parent-death signal reaches the rank
+# alone, and its sleep would go on under init.
+kill_daemon 7 "a daemon killed: its ranks' children" 'sleep 60; true'
 
 # A daemon told to go (SIGTERM: an HNP that gives up on it, a batch system
 # cancelling the step) ends its ranks and leaves nothing in TMPDIR, though
@@ -47,7 +58,7 @@ kill_daemon 2 "a daemon with routing children killed"
 
 # A hung node (SIGSTOP: its connections stay open) is noticed by the
 # heartbeats; once it runs again it finds its route gone and cleans up.
-start_job 6 --mca rte_heartbeat_interval 1 --mca rte_heartbeat_misses 3 \
+start_job 6 'exec sleep 60' --mca rte_heartbeat_interval 1 --mca rte_heartbeat_misses 3 \
     --mca routed radix --mca routed_radix_degree 2 -N 1 --host "$(hosts 6)"
 stopped=$(daemon_pid 1)
 kill -STOP "$stopped"

@@ -1,0 +1,279 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The sentinel (see sentinel.h): a forked child that reads which process
+ * groups to end should its parent die, and ends them when it does.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "forkexec.h"
+#include "hnp_errors.h"
+#include "hnp_log.h"
+#include "sentinel.h"
+
+#ifndef SYS_close_range
+#define SYS_close_range 436
+#endif
+
+/* Linux's PID_MAX_LIMIT: no pid, hence no process group, reaches it. */
+#define SENTINEL_PID_LIMIT (1 << 22)
+#define WORD_BITS 64
+/* The descriptor the sentinel reads, once everything else is closed. */
+#define SENTINEL_FD 3
+
+/* One write each, atomic on a pipe: +pgid to guard, -pgid to release. */
+typedef int32_t sentinel_record_t;
+
+struct hnp_sentinel {
+    hnp_children_t *children;
+    hnp_log_stream_t *log;
+    pid_t pid;          /* 0 once it has been reaped */
+    int fd;             /* the pipe's write end; -1 once it has gone */
+    bool warned;        /* a lost record has been reported */
+};
+
+/* ------------------------------------------------------------ the child */
+
+/* From the fork on: system calls only, no allocation, never a return. */
+
+/* The groups guarded now: a bitmap by pgid, mapped and touched page by
+ * page as used, and how many bits are set (none: nothing to scan). */
+typedef struct guarded {
+    uint64_t *bits;
+    size_t count;
+} guarded_t;
+
+static void apply_record(guarded_t *g, sentinel_record_t record)
+{
+    uint32_t pgid = (uint32_t)(record < 0 ? -(int64_t)record : record);
+
+    if (pgid == 0 || pgid >= SENTINEL_PID_LIMIT)
+        return;
+    uint64_t *word = &g->bits[pgid / WORD_BITS];
+    uint64_t bit = (uint64_t)1 << (pgid % WORD_BITS);
+    bool set = (*word & bit) != 0;
+    if (set == (record > 0))
+        return;
+    *word ^= bit;
+    if (set)
+        g->count--;
+    else
+        g->count++;
+}
+
+static void kill_guarded(const guarded_t *g)
+{
+    size_t left = g->count;
+
+    for (uint32_t w = 0; left > 0 && w < SENTINEL_PID_LIMIT / WORD_BITS; w++)
+        for (uint32_t b = 0; g->bits[w] != 0 && b < WORD_BITS; b++)
+            if (g->bits[w] & ((uint64_t)1 << b)) {
+                (void)kill(-(pid_t)(w * WORD_BITS + b), SIGKILL);
+                left--;
+            }
+}
+
+/* Records until end of file, the writer gone; then the groups. */
+static void __attribute__((noreturn)) sentinel_watch(int fd)
+{
+    guarded_t guarded = {
+        mmap(NULL, SENTINEL_PID_LIMIT / 8, PROT_READ | PROT_WRITE,
+             MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0), 0,
+    };
+    union {
+        sentinel_record_t records[256];
+        unsigned char bytes[256 * sizeof(sentinel_record_t)];
+    } buf;
+    size_t have = 0;
+
+    if (guarded.bits == MAP_FAILED)
+        _exit(1);
+    for (;;) {
+        ssize_t n = read(fd, buf.bytes + have, sizeof(buf.bytes) - have);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        have += (size_t)n;
+        size_t whole = have / sizeof(sentinel_record_t);
+        for (size_t i = 0; i < whole; i++)
+            apply_record(&guarded, buf.records[i]);
+        /* Writes are whole records; a short read is kept all the same. */
+        have -= whole * sizeof(sentinel_record_t);
+        memmove(buf.bytes, buf.bytes + whole * sizeof(sentinel_record_t),
+                have);
+    }
+    kill_guarded(&guarded);
+    _exit(0);
+}
+
+static void close_from(int first)
+{
+    struct rlimit lim;
+
+    if (syscall(SYS_close_range, (unsigned)first, ~0U, 0U) == 0)
+        return;
+    if (getrlimit(RLIMIT_NOFILE, &lim) != 0 || lim.rlim_cur > 65536)
+        lim.rlim_cur = 65536;
+    for (int fd = first; fd < (int)lim.rlim_cur; fd++)
+        (void)close(fd);
+}
+
+/* Only the pipe is kept: a socket of the parent's held here would hide the
+ * parent's death from its peers, and its stdio may be a remote shell's. */
+static void __attribute__((noreturn)) sentinel_child(int read_fd)
+{
+    struct sigaction act;
+    sigset_t none;
+
+    memset(&act, 0, sizeof(act));
+    sigemptyset(&act.sa_mask);
+    for (int sig = 1; sig < NSIG; sig++) {
+        if (sig == SIGKILL || sig == SIGSTOP)
+            continue;
+        act.sa_handler = sig == SIGTERM || sig == SIGINT || sig == SIGHUP
+                             ? SIG_IGN : SIG_DFL;
+        (void)sigaction(sig, &act, NULL);
+    }
+    (void)setpgid(0, 0);
+    /* Its command line is still its parent's; ps -o comm tells them apart. */
+    (void)prctl(PR_SET_NAME, "hnp-sentinel");
+    if (dup2(read_fd, SENTINEL_FD) != SENTINEL_FD)
+        _exit(1);
+    int null_fd = open("/dev/null", O_RDWR);
+    for (int fd = 0; fd < 3 && null_fd >= 0; fd++)
+        if (null_fd != fd)
+            (void)dup2(null_fd, fd);
+    close_from(SENTINEL_FD + 1);
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    sentinel_watch(SENTINEL_FD);
+}
+
+/* ------------------------------------------------------------ the parent */
+
+static void sentinel_exited(void *ctx, pid_t pid, int wait_status)
+{
+    hnp_sentinel_t *s = ctx;
+
+    HNP_WARN(s->log, "the sentinel (pid %d) ended (wait status 0x%x): the "
+             "descendants of this node's processes would now outlive an "
+             "abrupt end of this daemon", (int)pid, (unsigned)wait_status);
+    s->pid = 0;
+    close(s->fd);
+    s->fd = -1;
+}
+
+int hnp_sentinel_create(hnp_sentinel_t **out, hnp_children_t *children,
+                        char *err, size_t errlen)
+{
+    hnp_sentinel_t *s = calloc(1, sizeof(*s));
+    sigset_t all, saved;
+    int ends[2];
+    int rc;
+
+    if (s == NULL) {
+        hnp_err_set(err, errlen, "out of memory");
+        return HNP_ERR_NOMEM;
+    }
+    rc = hnp_pipe(ends, err, errlen);
+    if (rc != HNP_SUCCESS)
+        goto fail_free;
+    /* Blocked across fork: no handler of ours runs in the child before its
+     * dispositions are reset. */
+    sigfillset(&all);
+    sigprocmask(SIG_SETMASK, &all, &saved);
+    pid_t pid = fork();
+    if (pid == 0)
+        sentinel_child(ends[0]);
+    int fork_errno = errno;
+    sigprocmask(SIG_SETMASK, &saved, NULL);
+    close(ends[0]);
+    if (pid < 0) {
+        hnp_err_set(err, errlen, "cannot fork the sentinel: %s",
+                    strerror(fork_errno));
+        rc = HNP_ERR_IO;
+        goto fail_pipe;
+    }
+    /* Never blocked by a sentinel that does not read: a record lost is
+     * reported, the daemon goes on. */
+    (void)hnp_fd_set_nonblock(ends[1]);
+    rc = hnp_children_watch(children, pid, sentinel_exited, s);
+    if (rc != HNP_SUCCESS) {
+        hnp_err_set(err, errlen, "cannot watch the sentinel (pid %d): %s",
+                    (int)pid, hnp_strerror(rc));
+        (void)kill(pid, SIGKILL); /* unwatched, it is reaped silently */
+        goto fail_pipe;
+    }
+    s->children = children;
+    s->log = hnp_log_stream("odls");
+    s->pid = pid;
+    s->fd = ends[1];
+    *out = s;
+    return HNP_SUCCESS;
+
+fail_pipe:
+    close(ends[1]);
+fail_free:
+    free(s);
+    return rc;
+}
+
+static void sentinel_send(hnp_sentinel_t *s, sentinel_record_t record)
+{
+    ssize_t n;
+
+    if (s == NULL || s->fd < 0)
+        return;
+    do
+        n = write(s->fd, &record, sizeof(record));
+    while (n < 0 && errno == EINTR);
+    if (n == (ssize_t)sizeof(record) || s->warned)
+        return;
+    s->warned = true;
+    HNP_WARN(s->log, "cannot tell the sentinel (pid %d) of process group "
+             "%d: %s", (int)s->pid, (int)(record < 0 ? -record : record),
+             n < 0 ? strerror(errno) : "short write");
+}
+
+void hnp_sentinel_guard(hnp_sentinel_t *s, pid_t pgid)
+{
+    if (pgid > 0)
+        sentinel_send(s, (sentinel_record_t)pgid);
+}
+
+void hnp_sentinel_release(hnp_sentinel_t *s, pid_t pgid)
+{
+    if (pgid > 0)
+        sentinel_send(s, -(sentinel_record_t)pgid);
+}
+
+pid_t hnp_sentinel_pid(const hnp_sentinel_t *s)
+{
+    return s != NULL ? s->pid : 0;
+}
+
+void hnp_sentinel_destroy(hnp_sentinel_t *s)
+{
+    if (s == NULL)
+        return;
+    /* It exits on its own once the pipe is closed; whoever reaps children
+     * then reaps it silently. */
+    if (s->pid > 0)
+        hnp_children_forget(s->children, s->pid);
+    if (s->fd >= 0)
+        close(s->fd);
+    free(s);
+}
