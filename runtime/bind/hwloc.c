@@ -1,66 +1,147 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * --bind-to core with hwloc: local rank i runs on core i of its node (see
- * bind.h for why this is a module of its own).
+ * The binding module's entry points (see bind.h for why it is a module):
+ * the topology, read from the node or from an XML file, and each local
+ * rank's binding as the daemon applies and reports it.
  */
 #include "config.h"
 
-#include <hwloc.h>
 #include <hwloc/glibc-sched.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
-#include "bind.h"
+#include "internal.h"
 
-static int load(void **out, uint32_t nlocal, char *err, size_t errlen)
+hwloc_obj_type_t bind_unit_type(const hnp_wire_placement_t *p)
 {
-    hwloc_topology_t topo;
-
-    if (hwloc_topology_init(&topo) != 0)
-        goto unreadable;
-    if (hwloc_topology_load(topo) != 0) {
-        hwloc_topology_destroy(topo);
-        goto unreadable;
-    }
-    int cores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
-    if (cores <= 0 || (uint32_t)cores < nlocal) {
-        snprintf(err, errlen, "--bind-to core: %u processes but %d cores",
-                 nlocal, cores);
-        hwloc_topology_destroy(topo);
-        return -1;
-    }
-    *out = topo;
-    return 0;
-unreadable:
-    snprintf(err, errlen, "cannot read the node's topology with hwloc");
-    return -1;
-}
-
-static int cpuset(void *topo, uint32_t local_rank, cpu_set_t *set)
-{
-    hwloc_obj_t core = hwloc_get_obj_by_type(topo, HWLOC_OBJ_CORE, local_rank);
-
-    if (core == NULL ||
-        hwloc_cpuset_to_glibc_sched_affinity(topo, core->cpuset, set,
-                                             sizeof(*set)) != 0)
-        return -1;
-    return 0;
-}
-
-static void describe(void *topo, uint32_t local_rank, char *buf, size_t len)
-{
-    hwloc_obj_t core = hwloc_get_obj_by_type(topo, HWLOC_OBJ_CORE, local_rank);
-    char cpus[256] = "?";
-
-    if (core != NULL)
-        hwloc_bitmap_list_snprintf(cpus, sizeof(cpus), core->cpuset);
-    snprintf(buf, len, "core %u [cpus %s]", local_rank, cpus);
+    return (p->flags & HNP_PLACE_HWTHREAD_CPUS) ? HWLOC_OBJ_PU
+                                                : HWLOC_OBJ_CORE;
 }
 
 static void release(void *topo)
 {
-    hwloc_topology_destroy(topo);
+    bind_topo_t *bt = topo;
+
+    if (bt == NULL)
+        return;
+    if (bt->topo != NULL)
+        hwloc_topology_destroy(bt->topo);
+    hwloc_bitmap_free(bt->usable);
+    free(bt);
+}
+
+/* The CPUs this process may use, read on the real machine even when the
+ * topology comes from a file. */
+static hwloc_bitmap_t usable_cpus(void)
+{
+    hwloc_bitmap_t set = hwloc_bitmap_alloc();
+    cpu_set_t mask;
+
+    if (set == NULL)
+        return NULL;
+    CPU_ZERO(&mask);
+    if (sched_getaffinity(0, sizeof(mask), &mask) != 0)
+        return set;
+    for (int c = 0; c < CPU_SETSIZE; c++)
+        if (CPU_ISSET(c, &mask))
+            hwloc_bitmap_set(set, (unsigned)c);
+    return set;
+}
+
+static int load(void **out, const char *xml_file, char *err, size_t errlen)
+{
+    bind_topo_t *bt = calloc(1, sizeof(*bt));
+    bool from_file = xml_file != NULL && xml_file[0] != '\0';
+
+    if (bt == NULL || (bt->usable = usable_cpus()) == NULL ||
+        hwloc_topology_init(&bt->topo) != 0) {
+        snprintf(err, errlen, "out of memory reading the topology");
+        goto fail;
+    }
+    if (from_file && hwloc_topology_set_xml(bt->topo, xml_file) != 0) {
+        snprintf(err, errlen, "hwloc_base_topo_file %s: not an XML topology "
+                 "hwloc can read", xml_file);
+        goto fail;
+    }
+    if (hwloc_topology_load(bt->topo) != 0) {
+        snprintf(err, errlen, "cannot read the node's topology with hwloc");
+        goto fail;
+    }
+    bt->simulated = from_file;
+    *out = bt;
+    return 0;
+fail:
+    if (bt != NULL && bt->topo != NULL) {
+        hwloc_topology_destroy(bt->topo);
+        bt->topo = NULL;
+    }
+    release(bt);
+    return -1;
+}
+
+/* What the kernel is told: the binding, or with a file's topology the
+ * part of it this machine has. */
+static void fill_result(bind_topo_t *bt, hwloc_const_bitmap_t set,
+                        hnp_bind_result_t *r)
+{
+    hwloc_bitmap_t applied = hwloc_bitmap_dup(set);
+
+    r->apply = false;
+    CPU_ZERO(&r->cpus);
+    if (applied == NULL)
+        return;
+    if (bt->simulated)
+        hwloc_bitmap_and(applied, applied, bt->usable);
+    if (!hwloc_bitmap_iszero(applied))
+        for (int c = hwloc_bitmap_first(applied); c >= 0 && c < CPU_SETSIZE;
+             c = hwloc_bitmap_next(applied, c)) {
+            CPU_SET(c, &r->cpus);
+            r->apply = true;
+        }
+    hwloc_bitmap_free(applied);
+}
+
+/* An unbound rank runs where the daemon may: on a node, that is what is
+ * reported (all of it reads as "not bound"). */
+static void report_unbound(bind_topo_t *bt, hnp_bind_result_t *r)
+{
+    r->apply = false;
+    if (bt->simulated)
+        bind_describe(bt, hwloc_topology_get_complete_cpuset(bt->topo),
+                      r->report, sizeof(r->report));
+    else
+        bind_describe(bt, bt->usable, r->report, sizeof(r->report));
+}
+
+static int place(void *topo, const hnp_wire_placement_t *p, uint32_t nlocal,
+                 char *const *specs, hnp_bind_result_t *out, char *err,
+                 size_t errlen)
+{
+    bind_topo_t *bt = topo;
+    hwloc_bitmap_t *sets = calloc(nlocal + 1, sizeof(*sets));
+    int rc;
+
+    if (sets == NULL) {
+        snprintf(err, errlen, "out of memory placing %u processes", nlocal);
+        return -1;
+    }
+    rc = bind_place(bt, p, nlocal, specs, sets, err, errlen);
+    bool placed = rc == 0;
+    if (rc != 0 && (p->flags & HNP_PLACE_IF_SUPPORTED))
+        rc = 0; /* bind if it can be done, else run unbound */
+    for (uint32_t i = 0; i < nlocal; i++) {
+        if (placed && sets[i] != NULL) {
+            fill_result(bt, sets[i], &out[i]);
+            bind_describe(bt, sets[i], out[i].report, sizeof(out[i].report));
+        } else
+            report_unbound(bt, &out[i]);
+        hwloc_bitmap_free(sets[i]);
+    }
+    free(sets);
+    return rc;
 }
 
 const hnp_bind_ops_t hnp_bind_hwloc_ops = {
-    .load = load, .cpuset = cpuset, .describe = describe, .release = release,
+    .load = load, .place = place, .release = release,
 };

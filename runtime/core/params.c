@@ -71,6 +71,13 @@ int hnp_core_params_register(hnp_params_t *params, hnp_core_params_t *core,
                    &core->heartbeat_misses,
                    "Heartbeats a neighbour may miss before it is declared "
                    "gone and the job ends"),
+        CORE_PARAM("hwloc", "base", "topo_file", HNP_PARAM_STRING, "", 5,
+                   &core->topo_file,
+                   "An XML topology (lstopo --of xml) that stands for the "
+                   "nodes' own in mapping and binding; empty: each node's. "
+                   "For tests: a binding is computed and reported on the "
+                   "file's topology, and applied only to the CPUs of it "
+                   "that this machine has (none: the rank is left unbound)"),
     };
 
     for (size_t i = 0; i < sizeof(descs) / sizeof(descs[0]); i++) {

@@ -21,10 +21,22 @@ void hnp_args_usage(FILE *out)
 "  -N, --npernode K        start K processes on every node\n"
 "  --host LIST             hosts, e.g. a,b:4,node[001-016] (slots after ':')\n"
 "  --hostfile FILE         hosts, one a line, optional slots=N\n"
-"  --map-by slot|node      fill each node in turn (default), or round robin\n"
 "  --oversubscribe         allow more processes than slots\n"
-"  --bind-to core|none     bind each process to a core (default none)\n"
-"  --report-bindings       print where each process is bound\n"
+"Mapping and binding (see hnp(1))\n"
+"  --map-by slot|node|core|socket|numa|hwthread|ppr:N:OBJ[:PE=n]\n"
+"                          where ranks go (default: fill each node's slots)\n"
+"  --rank-by slot|node|core|socket|numa\n"
+"                          the order of the ranks over the places\n"
+"  --bind-to none|hwthread|core|socket|numa|cpu-list[:overload-allowed,\n"
+"            if-supported,ordered]\n"
+"                          what each rank is bound to (default none)\n"
+"  --cpus-per-proc N       N CPUs a rank (as --map-by numa:PE=N)\n"
+"  --use-hwthread-cpus     hardware threads are the CPUs, not cores\n"
+"  --cpu-list LIST         use only these CPUs (logical numbers)\n"
+"  --rankfile, -rf FILE    each rank's node and CPUs, Open MPI's format\n"
+"  --report-bindings       print each rank's binding, bound or not\n"
+"  --display-map           print the map before the launch\n"
+"  --display-allocation    print the nodes and their slots\n"
 "Environment\n"
 "  -x NAME[=VALUE]         pass NAME (hnp's value, or VALUE) to the processes\n"
 "  --wdir DIR              run the processes in DIR (default: hnp's)\n"
@@ -149,17 +161,11 @@ static bool is(const char *arg, const char *a, const char *b)
 static int parse_valued_more(hnp_args_t *args, const char *opt, char *value,
                              char *err, size_t errlen)
 {
-    static const char *const map_words[] = { "slot", "node", NULL };
-    static const char *const bind_words[] = { "none", "core", NULL };
-    int choice = 0, rc = HNP_SUCCESS;
+    int rc = hnp_mapping_parse_valued(args, opt, value, err, errlen);
 
-    if (is(opt, "--map-by", NULL)) {
-        rc = parse_choice(opt, value, map_words, &choice, err, errlen);
-        args->map_by = choice == 0 ? HNP_MAP_BY_SLOT : HNP_MAP_BY_NODE;
-    } else if (is(opt, "--bind-to", NULL)) {
-        rc = parse_choice(opt, value, bind_words, &choice, err, errlen);
-        args->bind_to = choice == 0 ? HNP_BIND_NONE : HNP_BIND_CORE;
-    } else if (is(opt, "--stdin", NULL))
+    if (rc != 0)
+        return rc;
+    if (is(opt, "--stdin", NULL))
         rc = parse_stdin(value, &args->stdin_target, err, errlen);
     else if (is(opt, "--timeout", NULL))
         rc = parse_seconds(opt, value, &args->timeout, err, errlen);
@@ -203,8 +209,8 @@ static int parse_flag(hnp_args_t *args, const char *opt)
         args->timing = true;
     else if (is(opt, "--tag-output", NULL))
         args->tag_output = true;
-    else if (is(opt, "--report-bindings", NULL))
-        args->report_bindings = true;
+    else if (hnp_mapping_parse_flag(args, opt))
+        return 1;
     else if (is(opt, "-h", "--help"))
         args->help = true;
     else if (is(opt, "-V", "--version"))
@@ -334,6 +340,8 @@ int hnp_args_parse(hnp_args_t *args, int argc, char **argv, char *err,
         rc = parse_app(args, &i, argc, argv, err, errlen);
     if (rc == HNP_SUCCESS && !args->help && !args->version)
         rc = check_apps(args, err, errlen);
+    if (rc == HNP_SUCCESS)
+        rc = hnp_mapping_finish(args, err, errlen);
     if (rc != HNP_SUCCESS)
         hnp_args_free(args);
     return rc;
@@ -345,6 +353,7 @@ void hnp_args_free(hnp_args_t *args)
         free(args->env[i]);
     free(args->env);
     free(args->apps);
+    hnp_mapping_free(&args->mapping);
     args->env = NULL;
     args->apps = NULL;
     args->nenv = args->napps = 0;

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "hosts/jobmap.h"
+#include "mapping.h"
 #include "wire/stdin.h"
 
 /* One app context: `-n 2 ./a` of `hnp -n 2 ./a : -n 6 ./b`. */
@@ -21,7 +22,6 @@ typedef struct hnp_app {
 } hnp_app_t;
 
 /* HNP_STDIN_NONE, HNP_STDIN_ALL: wire/stdin.h */
-typedef enum hnp_bind { HNP_BIND_NONE, HNP_BIND_CORE } hnp_bind_t;
 /* --plan[=text|csv|dot]: print the launch plan instead of launching. */
 typedef enum hnp_plan_format {
     HNP_PLAN_NONE, HNP_PLAN_TEXT, HNP_PLAN_CSV, HNP_PLAN_DOT,
@@ -33,8 +33,7 @@ typedef struct hnp_args {
     bool oversubscribe;
     bool timing;
     bool tag_output;
-    bool report_bindings;
-    hnp_bind_t bind_to;
+    hnp_mapping_t mapping;  /* --map-by, --bind-to, ...: mapping.h */
     int64_t stdin_target;   /* a rank, HNP_STDIN_NONE or HNP_STDIN_ALL */
     double timeout;         /* --timeout; 0: none */
     char *hosts;            /* --host; points into argv */

@@ -44,8 +44,7 @@ static int pack_launch(const hnp_job_t *job, hnp_buffer_t *buf)
         .wdir = args->wdir != NULL ? args->wdir : job->wdir,
         .nenv = (uint32_t)args->nenv,
         .env = args->env,
-        .bind_to = (uint8_t)args->bind_to,
-        .report_bindings = args->report_bindings,
+        .place = args->mapping.place,
         .stdin_target = (int32_t)args->stdin_target,
         .napps = (uint32_t)args->napps,
     };

@@ -18,7 +18,7 @@
 
 /* No host given: this machine, with as many slots as it has cores. The
  * topology is loaded only here, where something needs it. */
-static int local_node(hnp_nodelist_t *nodes)
+static int local_node(hnp_nodelist_t *nodes, bool hwthreads)
 {
     hwloc_topology_t topo;
     int cores = 1;
@@ -27,7 +27,7 @@ static int local_node(hnp_nodelist_t *nodes)
     if (hwloc_topology_init(&topo) == 0) {
         if (hwloc_topology_load(topo) == 0) {
             cores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
-            if (cores <= 0)
+            if (cores <= 0 || hwthreads) /* --use-hwthread-cpus */
                 cores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
         }
         hwloc_topology_destroy(topo);
@@ -79,7 +79,8 @@ static int check_subset(const hnp_nodelist_t *nodes,
 /* The nodes: --hostfile and --host, else the batch allocation the plm
  * knows of, else this machine. */
 static int gather_nodes(hnp_args_t *args, hnp_rte_t *rte, hnp_nodelist_t *nodes,
-                        char *err, size_t errlen)
+                        uint32_t **fixed, uint32_t *np, char *err,
+                        size_t errlen)
 {
     hnp_nodelist_t alloc = { NULL, 0, 0 };
     int rc = HNP_SUCCESS;
@@ -101,8 +102,13 @@ static int gather_nodes(hnp_args_t *args, hnp_rte_t *rte, hnp_nodelist_t *nodes,
         }
     }
     hnp_nodelist_free(&alloc);
+    /* A rankfile's hosts are the job's when nobody named any. */
+    if (rc == HNP_SUCCESS && args->mapping.rankfile != NULL)
+        rc = hnp_mapping_read_rankfile(args, nodes, nodes->count == 0, fixed,
+                                       np, err, errlen);
     if (rc == HNP_SUCCESS && nodes->count == 0)
-        rc = local_node(nodes);
+        rc = local_node(nodes, args->mapping.place.flags &
+                                   HNP_PLACE_HWTHREAD_CPUS);
     return rc;
 }
 
@@ -110,15 +116,24 @@ static int build_map(hnp_args_t *args, hnp_rte_t *rte, hnp_job_map_t *map,
                      char *err, size_t errlen)
 {
     hnp_nodelist_t nodes = { NULL, 0, 0 };
+    uint32_t *fixed = NULL;
+    int rc = hnp_mapping_node_capacity(args, rte->core->topo_file, err, errlen);
     hnp_map_request_t req = {
         .np = hnp_args_total_np(args), .npernode = args->npernode,
-        .policy = args->map_by,
+        .policy = args->map_by, .ranking = args->mapping.ranking,
         .oversubscribe = args->oversubscribe, .default_slots = 1,
     };
-    int rc = gather_nodes(args, rte, &nodes, err, errlen);
 
     if (rc == HNP_SUCCESS)
+        rc = gather_nodes(args, rte, &nodes, &fixed, &req.np, err, errlen);
+    req.fixed_node = fixed;
+    if (rc == HNP_SUCCESS && args->mapping.display_allocation)
+        hnp_mapping_print_allocation(&nodes, req.default_slots, stdout);
+    if (rc == HNP_SUCCESS)
         rc = hnp_job_map_build(&nodes, &req, map, err, errlen);
+    if (rc == HNP_SUCCESS && args->mapping.display_map)
+        hnp_mapping_print_map(args, map, stdout);
+    free(fixed);
     if (rc == HNP_SUCCESS)
         number_apps(args, map->nprocs);
     if (rc == HNP_SUCCESS && args->stdin_target >= (int64_t)map->nprocs) {
@@ -206,18 +221,41 @@ static const hnp_setup_option_t hnp_value_options[] = {
     { "--output-filename", 1 }, { NULL, 0 },
 };
 
+/* hnp_value_options, with the mapping options' (mapping.h). */
+static hnp_setup_option_t *value_options(void)
+{
+    size_t n = 0, m = 0;
+    hnp_setup_option_t *all;
+
+    while (hnp_value_options[n].name != NULL)
+        n++;
+    while (hnp_mapping_valued_options[m] != NULL)
+        m++;
+    all = calloc(n + m + 1, sizeof(*all));
+    if (all == NULL)
+        return NULL;
+    memcpy(all, hnp_value_options, n * sizeof(*all));
+    for (size_t i = 0; i < m; i++)
+        all[n + i] = (hnp_setup_option_t){ hnp_mapping_valued_options[i], 1 };
+    return all;
+}
+
 int main(int argc, char **argv)
 {
     hnp_setup_t setup;
     hnp_args_t args;
     char err[1024] = "";
+    hnp_setup_option_t *options = value_options();
     int status;
 
     hnp_log_set_program("hnp");
     signal(SIGPIPE, SIG_IGN);
-    if (hnp_setup_init_opts(&setup, &argc, argv, hnp_value_options, err,
-                            sizeof(err)) != HNP_SUCCESS) {
-        HNP_ERROR_LOG(hnp_log_stream("hnp"), "%s", err);
+    status = options == NULL ? HNP_ERR_NOMEM
+             : hnp_setup_init_opts(&setup, &argc, argv, options, err,
+                                   sizeof(err));
+    free(options);
+    if (status != HNP_SUCCESS) {
+        HNP_ERROR_LOG(hnp_log_stream("hnp"), "%s", err[0] ? err : "out of memory");
         return 1;
     }
     if (hnp_args_parse(&args, argc, argv, err, sizeof(err)) != HNP_SUCCESS) {

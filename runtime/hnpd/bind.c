@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * --bind-to core: local rank i runs on core i of its node. hwloc and its
- * topology are loaded only when binding is asked for (bind.h), so that a
- * daemon's start-up stays cheap, and a binding that cannot be done ends the
- * job with the reason: binding never fails silently.
+ * Placement and binding of this node's ranks on its topology (bind.h).
+ * hwloc and the topology are loaded only when the job needs them, so
+ * that a daemon's start-up stays cheap, and a binding that cannot be done
+ * ends the job with the reason: binding never fails silently.
  */
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "bind/bind.h"
 #include "daemon.h"
@@ -33,34 +34,61 @@ static int find_bind_ops(hnpd_t *d, char *err, size_t errlen)
 #endif
 }
 
-int hnpd_bind_prepare(hnpd_t *d, uint32_t nlocal, char *err, size_t errlen)
+/* Each local rank's rankfile text, or NULL without a rankfile. */
+static char **local_specs(const hnpd_t *d, const hnp_wire_launch_t *m)
 {
+    char **specs;
+
+    if (m->place.nspecs == 0)
+        return NULL;
+    specs = calloc(d->nlocal + 1, sizeof(*specs));
+    for (uint32_t i = 0; specs != NULL && i < d->nlocal; i++)
+        specs[i] = m->place.specs[d->procs[i].rank];
+    return specs;
+}
+
+int hnpd_bind_prepare(hnpd_t *d, const hnp_wire_launch_t *m, char *err,
+                      size_t errlen)
+{
+    char **specs = NULL;
+    int rc = HNP_ERR_NOT_AVAILABLE;
+
     if (d->bind == NULL && find_bind_ops(d, err, errlen) != HNP_SUCCESS)
         return HNP_ERR_NOT_AVAILABLE;
     if (d->topology == NULL &&
-        d->bind->load(&d->topology, nlocal, err, errlen) != 0)
+        d->bind->load(&d->topology, d->setup->core.topo_file, err,
+                      errlen) != 0)
         return HNP_ERR_NOT_AVAILABLE;
-    return HNP_SUCCESS;
+    d->placed = calloc(d->nlocal + 1, sizeof(*d->placed));
+    specs = local_specs(d, m);
+    if (d->placed == NULL || (m->place.nspecs > 0 && specs == NULL))
+        snprintf(err, errlen, "out of memory placing the ranks");
+    else if (d->bind->place(d->topology, &m->place, d->nlocal, specs,
+                            d->placed, err, errlen) == 0)
+        rc = HNP_SUCCESS;
+    free(specs);
+    return rc;
 }
 
-int hnpd_bind_cpuset(const hnpd_t *d, uint32_t local_rank, cpu_set_t *set)
+const cpu_set_t *hnpd_bind_cpuset(const hnpd_t *d, uint32_t local_rank)
 {
-    if (d->topology == NULL || d->bind->cpuset(d->topology, local_rank, set) != 0)
-        return HNP_ERR_NOT_FOUND;
-    return HNP_SUCCESS;
+    if (d->placed == NULL || local_rank >= d->nlocal ||
+        !d->placed[local_rank].apply)
+        return NULL;
+    return &d->placed[local_rank].cpus;
 }
 
-void hnpd_bind_describe(const hnpd_t *d, uint32_t local_rank, char *buf,
-                        size_t len)
+const char *hnpd_bind_describe(const hnpd_t *d, uint32_t local_rank)
 {
-    if (d->topology != NULL)
-        d->bind->describe(d->topology, local_rank, buf, len);
-    else
-        snprintf(buf, len, "core %u [cpus ?]", local_rank);
+    if (d->placed == NULL || local_rank >= d->nlocal)
+        return "is not bound (or bound to all available processors)";
+    return d->placed[local_rank].report;
 }
 
 void hnpd_bind_release(hnpd_t *d)
 {
+    free(d->placed);
+    d->placed = NULL;
     if (d->topology != NULL)
         d->bind->release(d->topology);
     d->topology = NULL;

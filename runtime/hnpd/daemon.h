@@ -68,8 +68,9 @@ typedef struct hnpd {
     uint64_t before_exec_us;        /* the agent's CPU before it exec'd
                                        hnpd, counted in this process's */
     int32_t stdin_target;   /* a rank, HNP_STDIN_ALL (-2) or none (-1) */
-    void *topology;                  /* loaded for --bind-to only */
+    void *topology;                  /* loaded for placement only */
     const struct hnp_bind_ops *bind; /* hwloc's binding, then */
+    struct hnp_bind_result *placed;  /* [nlocal]: each rank's binding */
     void *bind_module;               /* its module, when loaded */
     struct hnpd_pmi *pmi;            /* the job, to the pmi components */
     char *pmi_root;                  /* this daemon's scratch directory */
@@ -90,11 +91,14 @@ bool hnpd_stdin_wanted(const hnpd_t *d, uint32_t rank);
 void hnpd_stdin_register(hnpd_t *d);
 void hnpd_stdin_release(hnpd_proc_t *p);
 
-/* bind.c: --bind-to core */
-int hnpd_bind_prepare(hnpd_t *d, uint32_t nlocal, char *err, size_t errlen);
-int hnpd_bind_cpuset(const hnpd_t *d, uint32_t local_rank, cpu_set_t *set);
-void hnpd_bind_describe(const hnpd_t *d, uint32_t local_rank, char *buf,
-                        size_t len);
+/* bind.c: placement and binding on the node's topology */
+/** Load hwloc and the topology, and place every local rank. */
+int hnpd_bind_prepare(hnpd_t *d, const hnp_wire_launch_t *m, char *err,
+                      size_t errlen);
+/** The CPUs to bind local rank @p local_rank to; NULL: none. */
+const cpu_set_t *hnpd_bind_cpuset(const hnpd_t *d, uint32_t local_rank);
+/** "bound to socket 0[core 0[hwt 0]]: [B/.]" or "is not bound (...)". */
+const char *hnpd_bind_describe(const hnpd_t *d, uint32_t local_rank);
 void hnpd_bind_release(hnpd_t *d);
 
 /* pmi.c: the active pmi components, driven through the job */

@@ -265,16 +265,16 @@ static bool check_wdir(hnpd_t *d, const hnp_wire_launch_t *m, uint32_t rank)
     return false;
 }
 
-/* --report-bindings: one line a rank, printed by the HNP. */
+/* --report-bindings: one line a rank, bound or not, printed by the HNP,
+ * in Open MPI's words ([node:daemon's pid] MCW rank N bound to ...). */
 static void report_binding(hnpd_t *d, uint32_t rank, uint32_t local_rank)
 {
-    char where[300], line[512];
+    char line[1024];
     hnp_wire_report_t report = { .line = line };
     hnp_buffer_t buf;
 
-    hnpd_bind_describe(d, local_rank, where, sizeof(where));
-    snprintf(line, sizeof(line), "rank %u on node %s bound to %s", rank,
-             d->node, where);
+    snprintf(line, sizeof(line), "[%s:%05ld] MCW rank %u %s", d->node,
+             (long)getpid(), rank, hnpd_bind_describe(d, local_rank));
     hnp_buffer_init(&buf);
     if (hnp_wire_report_pack(&buf, &report) == HNP_SUCCESS)
         hnp_rte_send(d->rte, 0, HNP_TAG_REPORT, buf.data, buf.len);
@@ -312,7 +312,6 @@ static void start_rank(hnpd_t *d, const hnp_wire_launch_t *m,
     hnpd_proc_t *p = find_proc(d, rank);
     char **env = NULL;
     char err[256] = "";
-    cpu_set_t cpus;
     size_t nfds = 0;
     pid_t pid;
 
@@ -324,14 +323,12 @@ static void start_rank(hnpd_t *d, const hnp_wire_launch_t *m,
                      rank, err[0] != '\0' ? err : "out of memory");
         goto out;
     }
-    bool bound = d->topology != NULL &&
-                 hnpd_bind_cpuset(d, local_rank, &cpus) == HNP_SUCCESS;
     const int *fds = hnp_fork_fds(fork, &nfds);
     hnp_odls_proc_t spec = { rank, app->argv, env, m->wdir,
                              hnpd_stdin_wanted(d, rank) ? &p->in.fd : NULL,
-                             bound ? &cpus : NULL, fds, nfds };
+                             hnpd_bind_cpuset(d, local_rank), fds, nfds };
 
-    if (bound && m->report_bindings)
+    if (m->place.flags & HNP_PLACE_REPORT)
         report_binding(d, rank, local_rank);
     if (hnp_odls_launch(d->odls, &spec, &pid, err, sizeof(err)) < 0)
         hnp_rte_fail(d->rte, 1, "node %s: cannot start rank %u: %s", d->node,
@@ -352,10 +349,10 @@ static int create_odls(hnpd_t *d)
     return hnp_odls_create(&d->odls, d->rte->base, d->rte->children, &cb);
 }
 
-static int bind_or_fail(hnpd_t *d)
+static int bind_or_fail(hnpd_t *d, const hnp_wire_launch_t *m)
 {
-    char err[256] = "";
-    int rc = hnpd_bind_prepare(d, d->nlocal, err, sizeof(err));
+    char err[512] = "";
+    int rc = hnpd_bind_prepare(d, m, err, sizeof(err));
 
     if (rc != HNP_SUCCESS)
         hnp_rte_fail(d->rte, 1, "node %s: %s", d->node, err);
@@ -418,7 +415,8 @@ static void on_launch(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
             d->procs[i++].daemon = d;
         }
     if (pmi_or_fail(d, &m) != HNP_SUCCESS ||
-        (m.bind_to != 0 && bind_or_fail(d) != HNP_SUCCESS)) {
+        (d->nlocal > 0 && hnp_wire_placement_needs_topology(&m.place) &&
+         bind_or_fail(d, &m) != HNP_SUCCESS)) {
         hnp_wire_launch_clear(&m);
         return;
     }

@@ -69,6 +69,10 @@ static int resolve_np(map_work_t *w, const hnp_map_request_t *req,
 {
     uint64_t total = 0;
 
+    if (req->fixed_node != NULL) {
+        w->np = req->np;
+        return HNP_SUCCESS;
+    }
     for (uint32_t i = 0; i < w->nhosts; i++)
         total += w->cap[i];
     if (req->np == 0 && total > UINT32_MAX) {
@@ -150,6 +154,41 @@ static int map_by_node(map_work_t *w, uint32_t *node_of)
     return HNP_SUCCESS;
 }
 
+/* A rankfile: each rank on the host it names, slots or not (Open MPI
+ * does not count a rankfile's ranks against slots either). */
+static void map_fixed(map_work_t *w, const uint32_t *fixed, uint32_t *node_of)
+{
+    for (uint32_t r = 0; r < w->np; r++) {
+        node_of[r] = fixed[r];
+        w->count[fixed[r]]++;
+    }
+}
+
+/* --rank-by: keep each host's count, renumber the ranks over the hosts:
+ * consecutive on each (fill), or one a host in turn (span). */
+static void rank_again(map_work_t *w, hnp_rank_policy_t ranking,
+                       uint32_t *node_of)
+{
+    uint32_t *left = w->count, rank = 0;
+
+    if (ranking == HNP_RANK_FILL) {
+        for (uint32_t i = 0; i < w->nhosts; i++)
+            for (uint32_t k = 0; k < left[i]; k++)
+                node_of[rank++] = i;
+        return;
+    }
+    uint32_t *taken = calloc(w->nhosts, sizeof(*taken));
+    if (taken == NULL)
+        return; /* the policy's own order stands */
+    while (rank < w->np)
+        for (uint32_t i = 0; i < w->nhosts && rank < w->np; i++)
+            if (taken[i] < left[i]) {
+                taken[i]++;
+                node_of[rank++] = i;
+            }
+    free(taken);
+}
+
 /* -N K can ask for more than the slots a user gave a node; a node whose
  * slots nobody gave takes the K it is asked for. */
 static int check_slots(const map_work_t *w, const hnp_nodelist_t *nodes,
@@ -225,6 +264,13 @@ static int check_request(const hnp_nodelist_t *nodes,
         hnp_err_set(err, errlen, "no hosts to run on");
         return HNP_ERR_BAD_PARAM;
     }
+    for (uint32_t r = 0; req->fixed_node != NULL && r < req->np; r++)
+        if (req->fixed_node[r] >= nodes->count) {
+            hnp_err_set(err, errlen, "rank %" PRIu32 " is mapped to host %"
+                        PRIu32 " of %zu", r, req->fixed_node[r],
+                        nodes->count);
+            return HNP_ERR_BAD_PARAM;
+        }
     if (nodes->count > UINT32_MAX) {
         hnp_err_set(err, errlen, "more than %" PRIu32 " hosts", UINT32_MAX);
         return HNP_ERR_BAD_PARAM;
@@ -257,12 +303,16 @@ int hnp_job_map_build(const hnp_nodelist_t *nodes,
     m.local_rank = calloc(w.np, sizeof(*m.local_rank));
     rc = m.node_of == NULL || m.local_rank == NULL ? HNP_ERR_NOMEM
                                                     : HNP_SUCCESS;
-    if (rc == HNP_SUCCESS && req->policy == HNP_MAP_BY_NODE)
+    if (rc == HNP_SUCCESS && req->fixed_node != NULL)
+        map_fixed(&w, req->fixed_node, m.node_of);
+    else if (rc == HNP_SUCCESS && req->policy == HNP_MAP_BY_NODE)
         rc = map_by_node(&w, m.node_of);
     else if (rc == HNP_SUCCESS)
         map_by_slot(&w, m.node_of);
-    if (rc == HNP_SUCCESS)
+    if (rc == HNP_SUCCESS && req->fixed_node == NULL)
         rc = check_slots(&w, nodes, req, err, errlen);
+    if (rc == HNP_SUCCESS && req->ranking != HNP_RANK_DEFAULT)
+        rank_again(&w, req->ranking, m.node_of);
     if (rc == HNP_SUCCESS)
         rc = fill_map(&w, nodes, &m);
 out:

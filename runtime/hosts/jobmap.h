@@ -17,12 +17,24 @@ typedef enum hnp_map_policy {
     HNP_MAP_BY_NODE,
 } hnp_map_policy_t;
 
+/* The order of the ranks over the nodes, once each node's count is set:
+ * the policy's own (slot: consecutive; node: round robin), consecutive on
+ * each node (--rank-by slot), or one a node in turn (--rank-by node). */
+typedef enum hnp_rank_policy {
+    HNP_RANK_DEFAULT,
+    HNP_RANK_FILL,
+    HNP_RANK_SPAN,
+} hnp_rank_policy_t;
+
 typedef struct hnp_map_request {
     uint32_t np;        /**< processes; 0: one per slot (or npernode*nodes) */
     uint32_t npernode;  /**< 0: not given */
     hnp_map_policy_t policy;
     bool oversubscribe;
     uint32_t default_slots; /**< for nodes whose slots nobody gave */
+    hnp_rank_policy_t ranking;
+    const uint32_t *fixed_node; /**< [np]: each rank's host (a rankfile);
+                                     NULL: mapped by the policy */
 } hnp_map_request_t;
 
 typedef struct hnp_job_map {

@@ -15,6 +15,25 @@ static void pack_strings(hnp_buffer_t *buf, char *const *v, uint32_t n)
         hnp_pack_string(buf, v[i]);
 }
 
+int hnp_wire_placement_needs_topology(const hnp_wire_placement_t *p)
+{
+    return p->bind_obj != HNP_OBJ_NONE || p->nspecs > 0 ||
+           (p->flags & HNP_PLACE_REPORT) != 0;
+}
+
+static void pack_placement(hnp_buffer_t *buf, const hnp_wire_placement_t *p)
+{
+    hnp_pack_u8(buf, p->map_obj);
+    hnp_pack_u8(buf, p->span);
+    hnp_pack_u32(buf, p->ppr);
+    hnp_pack_u32(buf, p->pe);
+    hnp_pack_u8(buf, p->bind_obj);
+    hnp_pack_u8(buf, p->flags);
+    hnp_pack_string(buf, p->cpu_list);
+    hnp_pack_u32(buf, p->nspecs);
+    pack_strings(buf, p->specs, p->nspecs);
+}
+
 int hnp_wire_launch_pack(hnp_buffer_t *buf, const hnp_wire_launch_t *m)
 {
     hnp_pack_u32(buf, m->jobid);
@@ -30,8 +49,7 @@ int hnp_wire_launch_pack(hnp_buffer_t *buf, const hnp_wire_launch_t *m)
     hnp_pack_string(buf, m->wdir);
     hnp_pack_u32(buf, m->nenv);
     pack_strings(buf, m->env, m->nenv);
-    hnp_pack_u8(buf, m->bind_to);
-    hnp_pack_u8(buf, m->report_bindings);
+    pack_placement(buf, &m->place);
     hnp_pack_i32(buf, m->stdin_target);
     hnp_pack_u32(buf, m->napps);
     for (uint32_t a = 0; a < m->napps; a++) {
@@ -86,6 +104,25 @@ static int unpack_node_of(hnp_reader_t *rd, hnp_wire_launch_t *m)
     for (uint32_t r = 0; r < m->nprocs; r++)
         m->node_of[r] = hnp_unpack_u32(rd);
     return hnp_reader_status(rd);
+}
+
+static int unpack_placement(hnp_reader_t *rd, hnp_wire_placement_t *p,
+                            uint32_t nprocs)
+{
+    p->map_obj = hnp_unpack_u8(rd);
+    p->span = hnp_unpack_u8(rd);
+    p->ppr = hnp_unpack_u32(rd);
+    p->pe = hnp_unpack_u32(rd);
+    p->bind_obj = hnp_unpack_u8(rd);
+    p->flags = hnp_unpack_u8(rd);
+    p->cpu_list = hnp_unpack_string(rd);
+    p->nspecs = hnp_unpack_u32(rd);
+    if (hnp_reader_status(rd) != HNP_SUCCESS)
+        return hnp_reader_status(rd);
+    if (p->map_obj > HNP_OBJ_HWTHREAD || p->bind_obj > HNP_OBJ_CPULIST ||
+        (p->nspecs != 0 && p->nspecs != nprocs))
+        return HNP_ERR_BAD_PARAM;
+    return unpack_strings(rd, p->nspecs, &p->specs);
 }
 
 /* A node takes at least 8 bytes: its name's length and its slots. */
@@ -155,8 +192,9 @@ int hnp_wire_launch_unpack(hnp_reader_t *rd, hnp_wire_launch_t *m)
         rc = unpack_strings(rd, m->nenv, &m->env);
     }
     if (rc == HNP_SUCCESS) {
-        m->bind_to = hnp_unpack_u8(rd);
-        m->report_bindings = hnp_unpack_u8(rd);
+        rc = unpack_placement(rd, &m->place, m->nprocs);
+    }
+    if (rc == HNP_SUCCESS) {
         m->stdin_target = hnp_unpack_i32(rd);
         rc = unpack_apps(rd, m);
     }
@@ -181,5 +219,7 @@ void hnp_wire_launch_clear(hnp_wire_launch_t *m)
     free(m->node_slots);
     free(m->wdir);
     free(m->pmi);
+    free(m->place.cpu_list);
+    free_strings(m->place.specs, m->place.nspecs);
     memset(m, 0, sizeof(*m));
 }

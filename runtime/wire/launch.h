@@ -9,9 +9,12 @@
  *   jobid u32 | nprocs u32 | nnodes u32 | nprocs x node u32 |
  *   nnodes x (name string | slots u32) | universe_size u32 |
  *   wdir string | nenv u32 | nenv x "NAME=value" string |
- *   bind_to u8 | report_bindings u8 | stdin_target i32 |
+ *   placement (below) | stdin_target i32 |
  *   napps u32 | napps x (first_rank u32 | np u32 | argc u32 |
  *                        argc x string) | pmi string
+ *
+ * placement: map_obj u8 | span u8 | ppr u32 | pe u32 | bind_obj u8 |
+ *   flags u8 | cpu_list string | nspecs u32 | nspecs x string
  *
  * Contract of runtime/wire: see join.h. A struct filled in for packing
  * only lends its arrays and strings: clear only what an unpack filled.
@@ -30,6 +33,43 @@ typedef struct hnp_wire_launch_app {
     char **argv;         /**< [argc], NULL-terminated once unpacked */
 } hnp_wire_launch_app_t;
 
+/* The objects of a node's topology that ranks are spread over or bound
+ * to (runtime/bind). */
+typedef enum hnp_obj {
+    HNP_OBJ_NONE,     /**< bind_obj: not bound */
+    HNP_OBJ_MACHINE,  /**< map_obj: the whole node (--map-by slot|node) */
+    HNP_OBJ_NUMA,
+    HNP_OBJ_SOCKET,
+    HNP_OBJ_CORE,
+    HNP_OBJ_HWTHREAD,
+    HNP_OBJ_CPULIST,  /**< bind_obj: the CPUs of cpu_list */
+} hnp_obj_t;
+
+/* placement flags */
+#define HNP_PLACE_OVERLOAD 0x01      /**< :overload-allowed */
+#define HNP_PLACE_IF_SUPPORTED 0x02  /**< :if-supported */
+#define HNP_PLACE_ORDERED 0x04       /**< cpu-list:ordered */
+#define HNP_PLACE_HWTHREAD_CPUS 0x08 /**< --use-hwthread-cpus */
+#define HNP_PLACE_REPORT 0x10        /**< --report-bindings */
+
+/* Where a node places its ranks and what it binds them to: the node-level
+ * map is the HNP's (node_of), the rest is done on the node's topology. */
+typedef struct hnp_wire_placement {
+    uint8_t map_obj;   /**< hnp_obj_t the node's ranks are spread over */
+    uint8_t span;      /**< 1: round robin over those objects; 0: fill
+                            each in turn */
+    uint32_t ppr;      /**< ranks on each map_obj; 0: spread evenly */
+    uint32_t pe;       /**< CPUs a rank (:PE=n); 0 or 1: one */
+    uint8_t bind_obj;  /**< hnp_obj_t */
+    uint8_t flags;     /**< HNP_PLACE_* */
+    char *cpu_list;    /**< --cpu-list; "" or NULL: none */
+    uint32_t nspecs;   /**< 0, or nprocs with a rankfile */
+    char **specs;      /**< [nspecs] a rank's slot=... ("": unbound) */
+} hnp_wire_placement_t;
+
+/** Whether a node needs its topology (hwloc) to place its ranks. */
+int hnp_wire_placement_needs_topology(const hnp_wire_placement_t *p);
+
 typedef struct hnp_wire_launch {
     uint32_t jobid;
     uint32_t nprocs;
@@ -41,8 +81,7 @@ typedef struct hnp_wire_launch {
     char *wdir;            /**< "" (or NULL when packing): the daemon's own */
     uint32_t nenv;
     char **env;            /**< [nenv], NULL-terminated once unpacked */
-    uint8_t bind_to;       /**< 0: no binding */
-    uint8_t report_bindings;
+    hnp_wire_placement_t place;
     int32_t stdin_target;  /**< a rank, HNP_STDIN_NONE or HNP_STDIN_ALL */
     uint32_t napps;        /**< at least 1 */
     hnp_wire_launch_app_t *apps; /**< [napps] */

@@ -60,17 +60,20 @@ expect_in "$tmp/err" "ran longer than --timeout 1 s" "timeout message"
 assert_no_leftovers "--timeout"
 
 # --bind-to core binds local rank i to core i, and --report-bindings says
-# so; more processes than cores is refused, never silently unbound.
+# so in Open MPI's words; more processes than cores is refused, never
+# silently unbound.
 if [ "$(nproc)" -ge 2 ]; then
     run_hnp --bind-to core --report-bindings -N 2 --host "$(hosts 2)" \
         sh -c 'echo "$HNP_RANK $(grep Cpus_allowed_list /proc/self/status | cut -f2)"' "$prefix"
     expect_status 0 "--bind-to core"
     for r in 0 1 2 3; do
-        expect_in "$tmp/err" "rank $r on node ${prefix}n$((r / 2 + 1)) bound to core $((r % 2)) \[cpus " \
+        expect_in "$tmp/err" "\[${prefix}n$((r / 2 + 1)):[0-9]*\] MCW rank $r bound to socket [0-9]*\[core [0-9]*\[hwt " \
             "binding of rank $r reported"
         cpus=$(sed -n "s/^$r //p" "$tmp/out")
-        expect_in "$tmp/err" "rank $r .*\[cpus $cpus\]" "rank $r runs where reported"
+        case $cpus in *[,-]*|"") fail "rank $r runs on CPUs '$cpus', not one core's" ;; esac
     done
+    [ "$(sed -n 's/^[01] //p' "$tmp/out" | sort -u | wc -l)" = 2 ] ||
+        fail "local ranks 0 and 1 share a core: $(cat "$tmp/out")"
     run_hnp --bind-to core -N 64 --host "$(hosts 1)" true
     expect_status 1 "--bind-to core with more processes than cores"
     expect_in "$tmp/err" "bind-to core: 64 processes but" "binding failure named"

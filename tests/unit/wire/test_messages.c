@@ -88,14 +88,22 @@ static bool equal_xcast(const void *a, const void *b)
     return x->tag == y->tag && same_bytes(x->data, x->len, y->data, y->len);
 }
 
+static bool same_placement(const hnp_wire_placement_t *x,
+                           const hnp_wire_placement_t *y)
+{
+    return x->map_obj == y->map_obj && x->span == y->span &&
+           x->ppr == y->ppr && x->pe == y->pe && x->bind_obj == y->bind_obj &&
+           x->flags == y->flags && same_string(x->cpu_list, y->cpu_list) &&
+           x->nspecs == y->nspecs && same_strings(x->specs, y->specs, x->nspecs);
+}
+
 static bool equal_launch(const void *a, const void *b)
 {
     const hnp_wire_launch_t *x = a, *y = b;
 
     if (x->jobid != y->jobid || x->nprocs != y->nprocs ||
         x->nnodes != y->nnodes || !same_string(x->wdir, y->wdir) ||
-        x->nenv != y->nenv || x->bind_to != y->bind_to ||
-        x->report_bindings != y->report_bindings ||
+        x->nenv != y->nenv || !same_placement(&x->place, &y->place) ||
         x->stdin_target != y->stdin_target || x->napps != y->napps ||
         x->universe_size != y->universe_size ||
         !same_string(x->pmi, y->pmi) ||
@@ -377,15 +385,20 @@ static void test_launch(void **state)
     char *argv0[] = { "/bin/true" };
     char *argv1[] = { "./app", "", "--flag=x y" };
     hnp_wire_launch_app_t apps[] = { { 0, 2, 1, argv0 }, { 2, 3, 3, argv1 } };
+    char *specs[] = { "1:0-2", "", "0,1", "*", "0:*" };
     hnp_wire_launch_t full = {
         .jobid = 1, .nprocs = 5, .nnodes = 3, .node_of = node_of,
         .node_names = names, .node_slots = slots, .universe_size = 7,
-        .wdir = "/scratch/run", .nenv = 3, .env = env, .bind_to = 1,
-        .report_bindings = 1, .stdin_target = HNP_STDIN_ALL, .napps = 2,
+        .wdir = "/scratch/run", .nenv = 3, .env = env,
+        .place = { HNP_OBJ_SOCKET, 1, 2, 4, HNP_OBJ_CPULIST, 0x1f, "0-3",
+                   5, specs },
+        .stdin_target = HNP_STDIN_ALL, .napps = 2,
         .apps = apps, .pmi = "simple,pmix",
     };
     hnp_wire_launch_t bare = {
-        .jobid = UINT32_MAX, .wdir = NULL, .bind_to = UINT8_MAX,
+        .jobid = UINT32_MAX, .wdir = NULL,
+        .place = { HNP_OBJ_HWTHREAD, UINT8_MAX, UINT32_MAX, UINT32_MAX,
+                   HNP_OBJ_CPULIST, UINT8_MAX, NULL, 0, NULL },
         .stdin_target = INT32_MIN, .napps = 1, .apps = apps,
     };
 
@@ -405,15 +418,17 @@ static void test_launch_layout(void **state)
     hnp_wire_launch_t m = {
         .jobid = 1, .nprocs = 2, .nnodes = 2, .node_of = node_of,
         .node_names = names, .node_slots = slots, .universe_size = 9,
-        .wdir = "/w", .nenv = 1, .env = env, .bind_to = 1,
-        .report_bindings = 0, .stdin_target = HNP_STDIN_NONE, .napps = 1,
+        .wdir = "/w", .nenv = 1, .env = env,
+        .place = { HNP_OBJ_MACHINE, 0, 0, 0, HNP_OBJ_CORE, 0, "", 0, NULL },
+        .stdin_target = HNP_STDIN_NONE, .napps = 1,
         .apps = &app, .pmi = "s",
     };
     static const uint8_t golden[] = {
         U32(1), U32(2), U32(2), U32(0), U32(1),
         U32(1), 'a', U32(4), U32(2), 'b', 'c', U32(5), U32(9),
         U32(2), '/', 'w', U32(1), U32(3), 'A', '=', '1',
-        1, 0, 0xff, 0xff, 0xff, 0xff,
+        HNP_OBJ_MACHINE, 0, U32(0), U32(0), HNP_OBJ_CORE, 0, U32(0), U32(0),
+        0xff, 0xff, 0xff, 0xff,
         U32(1), U32(0), U32(2), U32(2), U32(1), 'x', U32(2), '-', 'v',
         U32(1), 's',
     };
@@ -424,13 +439,16 @@ static void test_launch_layout(void **state)
 
 /* What no HNP sends: refused, and counts no message could hold are
  * refused before anything is allocated for them. */
+/* An empty placement block of the launch message. */
+#define PLACE0 HNP_OBJ_MACHINE, 0, U32(0), U32(0), 0, 0, U32(0), U32(0)
+
 static void test_launch_refusals(void **state)
 {
     static const uint8_t no_app[] = {
-        U32(1), U32(0), U32(0), U32(0), U32(0), U32(0), 0, 0, U32(0), U32(0),
+        U32(1), U32(0), U32(0), U32(0), U32(0), U32(0), PLACE0, U32(0), U32(0),
     };
     static const uint8_t no_program[] = {
-        U32(1), U32(0), U32(0), U32(0), U32(0), U32(0), 0, 0, U32(0),
+        U32(1), U32(0), U32(0), U32(0), U32(0), U32(0), PLACE0, U32(0),
         U32(1), U32(0), U32(0), U32(0), U32(0),
     };
     static const uint8_t huge_nprocs[] = {
@@ -442,7 +460,7 @@ static void test_launch_refusals(void **state)
     /* rank 0 on node 1 of 1 */
     static const uint8_t node_outside[] = {
         U32(1), U32(1), U32(1), U32(1), U32(1), 'a', U32(1), U32(1),
-        U32(0), U32(0), 0, 0, U32(0), U32(1), U32(0), U32(1), U32(1),
+        U32(0), U32(0), PLACE0, U32(0), U32(1), U32(0), U32(1), U32(1),
         U32(1), 'x', U32(0),
     };
     static const uint8_t huge_env[] = {
@@ -450,16 +468,22 @@ static void test_launch_refusals(void **state)
         U32(0),
     };
     static const uint8_t huge_napps[] = {
-        U32(1), U32(0), U32(0), U32(0), U32(0), U32(0), 0, 0, U32(0),
+        U32(1), U32(0), U32(0), U32(0), U32(0), U32(0), PLACE0, U32(0),
         U32(0x10000000), U32(0), U32(0), U32(1), U32(0),
     };
+    static const uint8_t bad_object[] = {
+        U32(1), U32(0), U32(0), U32(0), U32(0), U32(0), HNP_OBJ_CPULIST, 0,
+        U32(0), U32(0), 0, 0, U32(0), U32(0), U32(0), U32(0),
+    };
     static const uint8_t huge_argc[] = {
-        U32(1), U32(0), U32(0), U32(0), U32(0), U32(0), 0, 0, U32(0),
+        U32(1), U32(0), U32(0), U32(0), U32(0), U32(0), PLACE0, U32(0),
         U32(1), U32(0), U32(0), U32(0x7fffffff), U32(0),
     };
 
     (void)state;
     check_refused(&launch_codec, no_app, sizeof(no_app), HNP_ERR_BAD_PARAM);
+    check_refused(&launch_codec, bad_object, sizeof(bad_object),
+                  HNP_ERR_BAD_PARAM);
     check_refused(&launch_codec, no_program, sizeof(no_program),
                   HNP_ERR_BAD_PARAM);
     check_refused(&launch_codec, huge_nprocs, sizeof(huge_nprocs),
