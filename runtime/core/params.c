@@ -71,6 +71,18 @@ int hnp_core_params_register(hnp_params_t *params, hnp_core_params_t *core,
                    &core->heartbeat_misses,
                    "Heartbeats a neighbour may miss before it is declared "
                    "gone and the job ends"),
+        CORE_PARAM("rte", NULL, "iof_window", HNP_PARAM_SIZE, "256K", 6,
+                   &core->iof_window,
+                   "Bytes of its processes' output a daemon may have sent "
+                   "that the HNP has not yet taken on; past it, the daemon "
+                   "stops reading its processes' output until the HNP "
+                   "catches up"),
+        CORE_PARAM("rte", NULL, "iof_buffer", HNP_PARAM_SIZE, "4M", 6,
+                   &core->iof_buffer,
+                   "Bytes of output the HNP holds for a slow reader of its "
+                   "stdout or stderr before it holds the daemons back "
+                   "(then it holds at most this plus rte_iof_window a "
+                   "daemon)"),
     };
 
     for (size_t i = 0; i < sizeof(descs) / sizeof(descs[0]); i++) {

@@ -26,6 +26,8 @@ typedef struct hnp_core_params {
     bool abort_on_nonzero;       /* rte_abort_on_nonzero */
     double heartbeat_interval;   /* rte_heartbeat_interval */
     unsigned heartbeat_misses;   /* rte_heartbeat_misses */
+    size_t iof_window;           /* rte_iof_window */
+    size_t iof_buffer;           /* rte_iof_buffer */
 } hnp_core_params_t;
 
 int hnp_core_params_register(hnp_params_t *params, hnp_core_params_t *core,

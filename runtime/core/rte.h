@@ -48,6 +48,7 @@ enum {
     HNP_TAG_PMI_ABORT,     /* daemon -> HNP: a process called PMI abort */
     HNP_TAG_REQUEST,       /* daemon -> daemon: hnp_rte_request() */
     HNP_TAG_REPLY,         /* daemon -> daemon: its answer */
+    HNP_TAG_IOF_ACK,       /* HNP -> daemon: output taken on (flow control) */
     HNP_TAG_CORE_MAX = 99,
 };
 

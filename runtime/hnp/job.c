@@ -390,7 +390,8 @@ void hnp_job_abort(hnp_job_t *job, int status, const char *message)
 {
     if (job->ending)
         return;
-    HNP_ERROR_LOG(job->rte->log, "%s", message);
+    if (message != NULL)
+        HNP_ERROR_LOG(job->rte->log, "%s", message);
     if (job->exit_status == 0)
         job->exit_status = status;
     end_job(job);

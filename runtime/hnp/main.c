@@ -184,6 +184,7 @@ static int run_job(hnp_setup_t *setup, hnp_args_t *args)
     if (rc != HNP_SUCCESS)
         hnp_job_abort(&job, 1, err);
     event_base_dispatch(job.rte->base);
+    hnp_job_output_flush(&job); /* all of it, however slow the reader */
     if (args->timing && job.rte->oob != NULL)
         hnp_job_print_timing(&job);
     for (int i = 0; i < 5; i++)
