@@ -83,6 +83,11 @@ int hnp_core_params_register(hnp_params_t *params, hnp_core_params_t *core,
                    "stdout or stderr before it holds the daemons back "
                    "(then it holds at most this plus rte_iof_window a "
                    "daemon)"),
+        CORE_PARAM("rte", NULL, "forward_job_control", HNP_PARAM_BOOL, "true", 3,
+                   &core->forward_job_control,
+                   "On SIGTSTP (Ctrl-Z), stop the job's processes with "
+                   "SIGSTOP and then hnp; on SIGCONT (fg, bg), continue "
+                   "them. Off: SIGTSTP stops hnp alone"),
     };
 
     for (size_t i = 0; i < sizeof(descs) / sizeof(descs[0]); i++) {

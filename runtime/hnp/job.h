@@ -64,6 +64,9 @@ typedef struct hnp_job {
     hnp_rte_timer_t *progress_timer; /* the progress line on a terminal */
     hnp_rte_timer_t *warn_timer;     /* plm_base_launch_warn */
     bool progress_shown;
+    bool stopped;                    /* job control: stopped by SIGTSTP */
+    hnp_rte_timer_t *stop_timer;     /* waits for the SIGSTOP to leave */
+    unsigned stop_polls;
 } hnp_job_t;
 
 /** Start the job: spawn, exchange, launch. Runs from the event loop. */
@@ -119,6 +122,11 @@ void hnp_job_stdin_release(hnp_job_t *job);
 
 /** Forward @p sig to every process; a second SIGINT kills at once. */
 void hnp_job_signal(hnp_job_t *job, int sig);
+
+/** SIGTSTP: stop the processes, then hnp itself (job control). */
+void hnp_job_stop(hnp_job_t *job);
+/** SIGCONT: continue the processes stopped by hnp_job_stop(). */
+void hnp_job_continue(hnp_job_t *job);
 
 /** Every process ended: shut the daemons down. */
 void hnp_job_finish(hnp_job_t *job);

@@ -501,6 +501,12 @@ static void on_signal(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
         HNP_WARN(rte->log, "malformed signal request dropped");
         return;
     }
+    /* hnp stops with its processes (job control): its silence until it
+     * continues them is no failure. */
+    if (req.signo == SIGSTOP || req.signo == SIGTSTP)
+        hnp_rte_heartbeat_hold(rte, true);
+    else if (req.signo == SIGCONT)
+        hnp_rte_heartbeat_hold(rte, false);
     if (d->odls != NULL && req.signo > 0 && req.signo < NSIG)
         hnp_odls_signal_all(d->odls, req.signo);
 }
