@@ -7,6 +7,12 @@
  * from once (any message counts) and then stays silent for `misses`
  * intervals is declared gone. A neighbour never heard from is still being
  * launched: the launch timeout watches that.
+ *
+ * Only the time this process was running counts: when a beat comes much
+ * later than it was due (the process was stopped, or its loop held), the
+ * neighbours' silence is as much this process's own, and every count
+ * starts again. While the job is stopped (job control, held by
+ * hnp_rte_heartbeat_hold()) nobody is declared gone.
  */
 #include "config.h"
 
@@ -22,6 +28,8 @@ struct hnp_rte_heartbeat {
     double *last_heard;     /* [nprocs], by vpid; 0: not heard from yet */
     uint32_t count;
     hnp_rte_timer_t *timer;
+    double last_beat;       /* when the previous beat ran */
+    bool held;
 };
 
 static double now_seconds(void)
@@ -52,6 +60,25 @@ static void on_heartbeat(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
     (void)cbdata;
 }
 
+/* Every neighbour heard from so far counts its silence from @p now. */
+static void restart_counts(struct hnp_rte_heartbeat *hb, double now)
+{
+    for (uint32_t i = 0; i < hb->count; i++)
+        if (hb->last_heard[hb->neighbours[i]] > 0)
+            hb->last_heard[hb->neighbours[i]] = now;
+}
+
+void hnp_rte_heartbeat_hold(hnp_rte_t *rte, bool hold)
+{
+    struct hnp_rte_heartbeat *hb = rte->heartbeat;
+
+    if (hb == NULL || hb->held == hold)
+        return;
+    hb->held = hold;
+    if (!hold)
+        restart_counts(hb, now_seconds());
+}
+
 static void beat(hnp_rte_t *rte, void *cbdata)
 {
     struct hnp_rte_heartbeat *hb = cbdata;
@@ -59,10 +86,21 @@ static void beat(hnp_rte_t *rte, void *cbdata)
 
     hnp_rte_timer_destroy(hb->timer);
     hb->timer = NULL;
+    /* Due one interval after the last: a beat a whole interval late
+     * means this process did not run, and silence proves nothing. */
+    if (now - hb->last_beat > 2 * hb->interval) {
+        HNP_VERBOSE(rte->log, 2, "heartbeat %.1f s late (this process was "
+                    "stopped or busy): neighbours' silence counted afresh",
+                    now - hb->last_beat - hb->interval);
+        restart_counts(hb, now);
+    }
+    hb->last_beat = now;
     for (uint32_t i = 0; i < hb->count; i++) {
         hnp_vpid_t v = hb->neighbours[i];
         if (hnp_oob_connected(rte->oob, v))
             hnp_rte_send_direct(rte, v, HNP_TAG_HEARTBEAT, NULL, 0);
+        if (hb->held)
+            continue;
         if (hb->last_heard[v] > 0 && now - hb->last_heard[v] > limit) {
             double silent_for = now - hb->last_heard[v];
             hb->last_heard[v] = 0; /* report once */
@@ -96,6 +134,7 @@ int hnp_rte_heartbeat_start(hnp_rte_t *rte, double interval, unsigned misses)
     hb->count += hnp_rte_route_children(rte, hb->neighbours + hb->count, kids);
     hb->interval = interval;
     hb->misses = misses > 0 ? misses : 1;
+    hb->last_beat = now_seconds();
     rte->heartbeat = hb;
     hnp_rte_recv(rte, HNP_TAG_HEARTBEAT, on_heartbeat, hb);
     hb->timer = hnp_rte_timer_create(rte, interval, beat, hb);

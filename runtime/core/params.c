@@ -78,6 +78,23 @@ int hnp_core_params_register(hnp_params_t *params, hnp_core_params_t *core,
                    "For tests: a binding is computed and reported on the "
                    "file's topology, and applied only to the CPUs of it "
                    "that this machine has (none: the rank is left unbound)"),
+        CORE_PARAM("rte", NULL, "iof_window", HNP_PARAM_SIZE, "256K", 6,
+                   &core->iof_window,
+                   "Bytes of its processes' output a daemon may have sent "
+                   "that the HNP has not yet taken on; past it, the daemon "
+                   "stops reading its processes' output until the HNP "
+                   "catches up"),
+        CORE_PARAM("rte", NULL, "iof_buffer", HNP_PARAM_SIZE, "4M", 6,
+                   &core->iof_buffer,
+                   "Bytes of output the HNP holds for a slow reader of its "
+                   "stdout or stderr before it holds the daemons back "
+                   "(then it holds at most this plus rte_iof_window a "
+                   "daemon)"),
+        CORE_PARAM("rte", NULL, "forward_job_control", HNP_PARAM_BOOL, "true", 3,
+                   &core->forward_job_control,
+                   "On SIGTSTP (Ctrl-Z), stop the job's processes with "
+                   "SIGSTOP and then hnp; on SIGCONT (fg, bg), continue "
+                   "them. Off: SIGTSTP stops hnp alone"),
     };
 
     for (size_t i = 0; i < sizeof(descs) / sizeof(descs[0]); i++) {

@@ -27,6 +27,9 @@ typedef struct hnp_core_params {
     double heartbeat_interval;   /* rte_heartbeat_interval */
     unsigned heartbeat_misses;   /* rte_heartbeat_misses */
     char *topo_file;             /* hwloc_base_topo_file */
+    size_t iof_window;           /* rte_iof_window */
+    size_t iof_buffer;           /* rte_iof_buffer */
+    bool forward_job_control;    /* rte_forward_job_control */
 } hnp_core_params_t;
 
 int hnp_core_params_register(hnp_params_t *params, hnp_core_params_t *core,

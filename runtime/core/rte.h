@@ -48,6 +48,7 @@ enum {
     HNP_TAG_PMI_ABORT,     /* daemon -> HNP: a process called PMI abort */
     HNP_TAG_REQUEST,       /* daemon -> daemon: hnp_rte_request() */
     HNP_TAG_REPLY,         /* daemon -> daemon: its answer */
+    HNP_TAG_IOF_ACK,       /* HNP -> daemon: output taken on (flow control) */
     HNP_TAG_CORE_MAX = 99,
 };
 
@@ -244,6 +245,9 @@ int hnp_rte_heartbeat_start(hnp_rte_t *rte, double interval, unsigned misses);
 void hnp_rte_heartbeat_stop(hnp_rte_t *rte);
 /** A message came from direct peer @p from: it is alive. */
 void hnp_rte_heartbeat_heard(hnp_rte_t *rte, hnp_vpid_t from);
+/** While held, no neighbour is declared gone (the job is stopped, and the
+ *  HNP with it); on release every neighbour starts a fresh count. */
+void hnp_rte_heartbeat_hold(hnp_rte_t *rte, bool hold);
 
 /* join.c: answer JOIN from spawn children (Algorithm 1) */
 int hnp_rte_accept_joins(hnp_rte_t *rte);

@@ -46,7 +46,7 @@ static void on_iof(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
         HNP_WARN(rte->log, "malformed output message from vpid %u", src);
         return;
     }
-    hnp_job_output(cbdata, out.rank, out.stream, out.data, out.len);
+    hnp_job_output(cbdata, src, &out);
 }
 
 static const char *rank_node(const hnp_job_t *job, uint32_t rank)

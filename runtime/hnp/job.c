@@ -379,6 +379,60 @@ void hnp_job_signal(hnp_job_t *job, int sig)
         hnp_job_abort(job, 128 + sig, "cannot forward the signal");
 }
 
+/* Job control: the SIGSTOP that stops the processes is on its way (the
+ * OOB holds nothing more, or a second has passed): hnp stops now. */
+static void stop_when_sent(hnp_rte_t *rte, void *cbdata)
+{
+    hnp_job_t *job = cbdata;
+
+    hnp_rte_timer_destroy(job->stop_timer);
+    job->stop_timer = NULL;
+    if (hnp_oob_queued_bytes(rte->oob) > 0 && ++job->stop_polls < 100) {
+        job->stop_timer = hnp_rte_timer_create(rte, 0.01, stop_when_sent, job);
+        return;
+    }
+    raise(SIGSTOP);
+}
+
+static void forward_job_control(hnp_job_t *job, int sig)
+{
+    hnp_wire_signal_t req = { .signo = sig };
+    hnp_buffer_t buf;
+
+    if (!job->launched || job->ending || job->rte->oob == NULL)
+        return;
+    hnp_buffer_init(&buf);
+    if (hnp_wire_signal_pack(&buf, &req) == HNP_SUCCESS)
+        hnp_rte_xcast(job->rte, HNP_TAG_SIGNAL, buf.data, buf.len);
+    hnp_buffer_release(&buf);
+}
+
+/* SIGTSTP (Ctrl-Z) with rte_forward_job_control: the processes stop
+ * (SIGSTOP, which they cannot ignore, as Open MPI's mpirun sends), the
+ * daemons hold their heartbeats (hnp will be silent), then hnp stops. */
+void hnp_job_stop(hnp_job_t *job)
+{
+    if (job->stop_timer != NULL)
+        return;
+    HNP_VERBOSE(job->rte->log, 1, "stopping the job's processes, then hnp");
+    job->stopped = true;
+    forward_job_control(job, SIGSTOP);
+    hnp_rte_heartbeat_hold(job->rte, true);
+    job->stop_polls = 0;
+    job->stop_timer = hnp_rte_timer_create(job->rte, 0, stop_when_sent, job);
+}
+
+/* SIGCONT (fg, bg): hnp runs again; so do the processes. */
+void hnp_job_continue(hnp_job_t *job)
+{
+    hnp_rte_heartbeat_hold(job->rte, false);
+    if (!job->stopped)
+        return;
+    job->stopped = false;
+    HNP_VERBOSE(job->rte->log, 1, "continuing the job's processes");
+    forward_job_control(job, SIGCONT);
+}
+
 void hnp_job_finish(hnp_job_t *job)
 {
     hnp_job_mark(job, HNP_MARK_PROCS_EXITED);
@@ -389,7 +443,8 @@ void hnp_job_abort(hnp_job_t *job, int status, const char *message)
 {
     if (job->ending)
         return;
-    HNP_ERROR_LOG(job->rte->log, "%s", message);
+    if (message != NULL)
+        HNP_ERROR_LOG(job->rte->log, "%s", message);
     if (job->exit_status == 0)
         job->exit_status = status;
     end_job(job);

@@ -23,6 +23,7 @@ enum hnp_phase_mark {
 };
 
 struct hnp_rank_output;
+struct hnp_job_output;
 struct hnp_outdir;
 struct hnp_job_stdin;
 
@@ -53,6 +54,7 @@ typedef struct hnp_job {
     uint32_t pmi_reports;
     char *wdir;
     struct hnp_rank_output *outputs; /* [nprocs] */
+    struct hnp_job_output *output;   /* hnp's stdout and stderr */
     struct hnp_outdir *outdir;       /* --output-filename, or NULL */
     hnp_rte_timer_t *timeout_timer;  /* --timeout */
     int interrupts;                  /* SIGINTs received */
@@ -62,11 +64,15 @@ typedef struct hnp_job {
     hnp_rte_timer_t *progress_timer; /* the progress line on a terminal */
     hnp_rte_timer_t *warn_timer;     /* plm_base_launch_warn */
     bool progress_shown;
+    bool stopped;                    /* job control: stopped by SIGTSTP */
+    hnp_rte_timer_t *stop_timer;     /* waits for the SIGSTOP to leave */
+    unsigned stop_polls;
 } hnp_job_t;
 
 /** Start the job: spawn, exchange, launch. Runs from the event loop. */
 int hnp_job_start(hnp_job_t *job, char *err, size_t errlen);
-/** Abort: say why, kill everything, end with @p status. */
+/** Abort: say why (NULL: nothing to say), kill everything, end with
+ *  @p status. */
 void hnp_job_abort(hnp_job_t *job, int status, const char *message);
 /** Print the --timing report. */
 void hnp_job_print_timing(const hnp_job_t *job);
@@ -89,8 +95,13 @@ void hnp_job_mark(hnp_job_t *job, enum hnp_phase_mark mark);
 /** Before launch: the output state of every rank, and with
  *  --output-filename every rank's files (outdir.h), or a message. */
 int hnp_job_output_init(hnp_job_t *job, char *err, size_t errlen);
-void hnp_job_output(hnp_job_t *job, uint32_t rank, int stream,
-                    const char *data, size_t len);
+struct hnp_wire_iof;
+/** Output of a rank from daemon @p from, shown (and saved); the daemon's
+ *  output is acknowledged as hnp's reader keeps up (wire/iof.h). */
+void hnp_job_output(hnp_job_t *job, hnp_vpid_t from,
+                    const struct hnp_wire_iof *out);
+/** The job is over: write what is still queued for hnp's reader. */
+void hnp_job_output_flush(hnp_job_t *job);
 void hnp_job_output_release(hnp_job_t *job);
 
 /* progress.c: phase 1 as the HNP sees it */
@@ -111,6 +122,11 @@ void hnp_job_stdin_release(hnp_job_t *job);
 
 /** Forward @p sig to every process; a second SIGINT kills at once. */
 void hnp_job_signal(hnp_job_t *job, int sig);
+
+/** SIGTSTP: stop the processes, then hnp itself (job control). */
+void hnp_job_stop(hnp_job_t *job);
+/** SIGCONT: continue the processes stopped by hnp_job_stop(). */
+void hnp_job_continue(hnp_job_t *job);
 
 /** Every process ended: shut the daemons down. */
 void hnp_job_finish(hnp_job_t *job);

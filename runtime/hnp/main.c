@@ -148,13 +148,19 @@ static int build_map(hnp_args_t *args, hnp_rte_t *rte, hnp_job_map_t *map,
 static void on_signal(evutil_socket_t sig, short what, void *arg)
 {
     (void)what;
-    hnp_job_signal(arg, (int)sig);
+    if (sig == SIGTSTP)
+        hnp_job_stop(arg);
+    else if (sig == SIGCONT)
+        hnp_job_continue(arg);
+    else
+        hnp_job_signal(arg, (int)sig);
 }
 
 static int run_job(hnp_setup_t *setup, hnp_args_t *args)
 {
-    static const int signals[] = { SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2 };
-    struct event *sigev[5] = { NULL };
+    static const int signals[] = { SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2,
+                                   SIGTSTP, SIGCONT };
+    struct event *sigev[7] = { NULL };
     hnp_job_t job;
     char err[1024] = "";
     int rc;
@@ -189,7 +195,10 @@ static int run_job(hnp_setup_t *setup, hnp_args_t *args)
         hnp_job_release(&job);
         return rc != HNP_SUCCESS;
     }
-    for (int i = 0; i < 5; i++) {
+    /* Job control is forwarded unless told not to: then SIGTSTP stops
+     * hnp alone, as it would any program. */
+    int nsignals = job.rte->core->forward_job_control ? 7 : 5;
+    for (int i = 0; i < nsignals; i++) {
         sigev[i] = evsignal_new(job.rte->base, signals[i], on_signal, &job);
         evsignal_add(sigev[i], NULL);
     }
@@ -199,9 +208,10 @@ static int run_job(hnp_setup_t *setup, hnp_args_t *args)
     if (rc != HNP_SUCCESS)
         hnp_job_abort(&job, 1, err);
     event_base_dispatch(job.rte->base);
+    hnp_job_output_flush(&job); /* all of it, however slow the reader */
     if (args->timing && job.rte->oob != NULL)
         hnp_job_print_timing(&job);
-    for (int i = 0; i < 5; i++)
+    for (int i = 0; i < 7; i++)
         if (sigev[i] != NULL)
             event_free(sigev[i]);
     /* The job's timers and events live on the runtime's event base: they

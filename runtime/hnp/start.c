@@ -116,6 +116,7 @@ void hnp_job_release(hnp_job_t *job)
     hnp_rte_timer_destroy(job->launch_timer);
     hnp_rte_timer_destroy(job->end_timer);
     hnp_rte_timer_destroy(job->timeout_timer);
+    hnp_rte_timer_destroy(job->stop_timer);
     hnp_job_output_release(job);
     hnp_job_progress_release(job);
     hnp_job_stdin_release(job);

@@ -62,6 +62,8 @@ typedef struct hnpd {
     hnp_rte_timer_t *drain_timer;
     unsigned leave_polls;           /* drain checks while leaving */
     hnp_rte_timer_t *output_timer; /* output paused: check the queue */
+    uint64_t iof_unacked;          /* output sent, not yet taken on by the
+                                      HNP (HNP_TAG_IOF_ACK) */
     hnp_wire_stats_t stats;
     uint64_t prefork_cpu_us;        /* this process's CPU at the detaching
                                        fork (0 without one) */

@@ -24,8 +24,6 @@
 #include "wire/proc_exit.h"
 #include "wire/report.h"
 
-#define LINEBUF_FLUSH (64 * 1024)
-
 extern char **environ;
 
 static hnpd_proc_t *find_proc(hnpd_t *d, uint32_t rank)
@@ -41,6 +39,20 @@ static hnpd_proc_t *find_proc(hnpd_t *d, uint32_t rank)
 #define OUTPUT_QUEUE_HIGH (8u << 20)
 #define OUTPUT_QUEUE_LOW (2u << 20)
 
+/* The processes' output is read unless the OOB holds too much to send (a
+ * slow network: output_timer watches the queue) or the HNP has not taken
+ * on the last rte_iof_window bytes (a slow reader of hnp's output: the
+ * HNP's acknowledgements release it). */
+static void update_output_pause(hnpd_t *d)
+{
+    size_t window = d->rte->core->iof_window;
+
+    if (d->odls != NULL)
+        hnp_odls_pause_output(d->odls, d->output_timer != NULL ||
+                                           (window > 0 &&
+                                            d->iof_unacked >= window));
+}
+
 static void output_recheck(hnp_rte_t *rte, void *cbdata)
 {
     hnpd_t *d = cbdata;
@@ -49,34 +61,61 @@ static void output_recheck(hnp_rte_t *rte, void *cbdata)
     d->output_timer = NULL;
     if (hnp_oob_queued_bytes(rte->oob) > OUTPUT_QUEUE_LOW)
         d->output_timer = hnp_rte_timer_create(rte, 0.01, output_recheck, d);
-    else if (d->odls != NULL)
-        hnp_odls_pause_output(d->odls, false);
+    update_output_pause(d);
 }
 
-/* A slow reader of hnp's output: stop reading until the queue drains. */
+/* A slow network: stop reading until the queue drains. */
 static void throttle_output(hnpd_t *d)
 {
-    if (d->output_timer != NULL || d->odls == NULL ||
-        hnp_oob_queued_bytes(d->rte->oob) < OUTPUT_QUEUE_HIGH)
-        return;
-    hnp_odls_pause_output(d->odls, true);
-    d->output_timer = hnp_rte_timer_create(d->rte, 0.01, output_recheck, d);
+    if (d->output_timer == NULL &&
+        hnp_oob_queued_bytes(d->rte->oob) >= OUTPUT_QUEUE_HIGH)
+        d->output_timer = hnp_rte_timer_create(d->rte, 0.01, output_recheck,
+                                               d);
+    update_output_pause(d);
 }
 
-static void send_output(hnpd_t *d, uint32_t rank, int stream,
-                        const char *data, size_t len)
+static void send_flagged(hnpd_t *d, uint32_t rank, int stream,
+                         const char *data, size_t len, uint8_t flags)
 {
     hnp_wire_iof_t out = { .rank = rank, .stream = (uint8_t)stream,
-                           .data = data, .len = len };
+                           .flags = flags, .data = data, .len = len };
     hnp_buffer_t buf;
 
     if (len == 0)
         return;
     hnp_buffer_init(&buf);
-    if (hnp_wire_iof_pack(&buf, &out) == HNP_SUCCESS)
-        hnp_rte_send(d->rte, 0, HNP_TAG_IOF, buf.data, buf.len);
+    if (hnp_wire_iof_pack(&buf, &out) == HNP_SUCCESS &&
+        hnp_rte_send(d->rte, 0, HNP_TAG_IOF, buf.data, buf.len) ==
+            HNP_SUCCESS)
+        d->iof_unacked += len;
     hnp_buffer_release(&buf);
     throttle_output(d);
+}
+
+static void send_output(hnpd_t *d, uint32_t rank, int stream,
+                        const char *data, size_t len)
+{
+    send_flagged(d, rank, stream, data, len, 0);
+}
+
+/* The HNP has taken on @p bytes more of this daemon's output. */
+static void on_iof_ack(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
+                       const void *data, size_t len, void *cbdata)
+{
+    hnpd_t *d = cbdata;
+    hnp_wire_iof_ack_t ack;
+    hnp_reader_t rd;
+
+    (void)tag;
+    hnp_reader_init(&rd, data, len);
+    if (hnp_wire_iof_ack_unpack(&rd, &ack) != HNP_SUCCESS) {
+        HNP_WARN(rte->log, "malformed output acknowledgement from vpid %u",
+                 src);
+        return;
+    }
+    d->iof_unacked -= ack.bytes < d->iof_unacked ? ack.bytes
+                                                  : d->iof_unacked;
+    update_output_pause(d);
 }
 
 static int linebuf_append(hnpd_linebuf_t *lb, const void *data, size_t len)
@@ -96,15 +135,17 @@ static int linebuf_append(hnpd_linebuf_t *lb, const void *data, size_t len)
     return HNP_SUCCESS;
 }
 
-/* Send every complete line (all of it at end of file, or when a line grows
- * past LINEBUF_FLUSH), keep the rest. */
+/* Send every complete line, and every line longer than HNP_IOF_LINE_MAX
+ * in flagged pieces of that size as soon as it is that long; keep the
+ * rest. At end of file (@p len 0) everything left goes, a last line
+ * without its newline too. */
 static void output_arrived(void *ctx, uint32_t rank, int stream,
                            const void *data, size_t len)
 {
     hnpd_t *d = ctx;
     hnpd_proc_t *p = find_proc(d, rank);
     hnpd_linebuf_t *lb;
-    size_t keep_from;
+    size_t whole = 0, pos = 0;
 
     if (p == NULL || (stream != HNP_STDOUT && stream != HNP_STDERR))
         return;
@@ -115,15 +156,33 @@ static void output_arrived(void *ctx, uint32_t rank, int stream,
         send_output(d, rank, stream, data, len);
         return;
     }
-    keep_from = lb->len;
-    if (len > 0 && lb->len < LINEBUF_FLUSH)
-        while (keep_from > 0 && lb->data[keep_from - 1] != '\n')
-            keep_from--;
-    send_output(d, rank, stream, lb->data, keep_from);
+    if (len == 0) {
+        send_output(d, rank, stream, lb->data, lb->len);
+        lb->len = 0;
+        return;
+    }
+    /* Lines from @p whole to @p pos are complete and go in one message. */
+    while (pos < lb->len) {
+        size_t span = lb->len - pos;
+        const char *nl = memchr(lb->data + pos, '\n',
+                                span > HNP_IOF_LINE_MAX ? HNP_IOF_LINE_MAX + 1
+                                                        : span);
+        if (nl != NULL) {
+            pos = (size_t)(nl - lb->data) + 1;
+            continue;
+        }
+        if (span <= HNP_IOF_LINE_MAX)
+            break;
+        send_output(d, rank, stream, lb->data + whole, pos - whole);
+        send_flagged(d, rank, stream, lb->data + pos, HNP_IOF_LINE_MAX,
+                     HNP_IOF_CUT);
+        whole = pos += HNP_IOF_LINE_MAX;
+    }
+    send_output(d, rank, stream, lb->data + whole, pos - whole);
     /* Nothing to move when all went, or none (the buffer may be unset). */
-    if (keep_from > 0 && keep_from < lb->len)
-        memmove(lb->data, lb->data + keep_from, lb->len - keep_from);
-    lb->len -= keep_from;
+    if (pos > 0 && pos < lb->len)
+        memmove(lb->data, lb->data + pos, lb->len - pos);
+    lb->len -= pos;
 }
 
 /* Tell the HNP how @p rank ended; @p why explains a start that failed
@@ -440,6 +499,12 @@ static void on_signal(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
         HNP_WARN(rte->log, "malformed signal request dropped");
         return;
     }
+    /* hnp stops with its processes (job control): its silence until it
+     * continues them is no failure. */
+    if (req.signo == SIGSTOP || req.signo == SIGTSTP)
+        hnp_rte_heartbeat_hold(rte, true);
+    else if (req.signo == SIGCONT)
+        hnp_rte_heartbeat_hold(rte, false);
     if (d->odls != NULL && req.signo > 0 && req.signo < NSIG)
         hnp_odls_signal_all(d->odls, req.signo);
 }
@@ -448,6 +513,7 @@ void hnpd_register_proc_handlers(hnpd_t *d)
 {
     hnp_rte_recv(d->rte, HNP_TAG_LAUNCH, on_launch, d);
     hnp_rte_recv(d->rte, HNP_TAG_SIGNAL, on_signal, d);
+    hnp_rte_recv(d->rte, HNP_TAG_IOF_ACK, on_iof_ack, d);
     hnpd_stdin_register(d);
 }
 

@@ -144,7 +144,14 @@ static bool equal_iof(const void *a, const void *b)
     const hnp_wire_iof_t *x = a, *y = b;
 
     return x->rank == y->rank && x->stream == y->stream &&
-           same_bytes(x->data, x->len, y->data, y->len);
+           x->flags == y->flags && same_bytes(x->data, x->len, y->data, y->len);
+}
+
+static bool equal_iof_ack(const void *a, const void *b)
+{
+    const hnp_wire_iof_ack_t *x = a, *y = b;
+
+    return x->bytes == y->bytes;
 }
 
 static bool equal_request(const void *a, const void *b)
@@ -240,6 +247,7 @@ CLEAR_CALL(launch)
 CODEC_CALLS(signal)
 CODEC_CALLS(shutdown)
 CODEC_CALLS(iof)
+CODEC_CALLS(iof_ack)
 CODEC_CALLS(proc_exit)
 CLEAR_CALL(proc_exit)
 CODEC_CALLS(stdin)
@@ -264,6 +272,7 @@ static const codec_t launch_codec = CODEC(launch, clear_launch);
 static const codec_t signal_codec = CODEC(signal, NULL);
 static const codec_t shutdown_codec = CODEC(shutdown, NULL);
 static const codec_t iof_codec = CODEC(iof, NULL);
+static const codec_t iof_ack_codec = CODEC(iof_ack, NULL);
 static const codec_t proc_exit_codec = CODEC(proc_exit, clear_proc_exit);
 static const codec_t stdin_codec = CODEC(stdin, NULL);
 static const codec_t stdin_ack_codec = CODEC(stdin_ack, NULL);
@@ -540,14 +549,29 @@ static void test_iof(void **state)
     static const char line[] = "hello\n\0binary\xff";
     hnp_wire_iof_t out = { .rank = 3, .stream = 2, .data = line,
                            .len = sizeof(line) - 1 };
-    hnp_wire_iof_t empty = { .rank = UINT32_MAX, .stream = UINT8_MAX };
-    static const uint8_t golden[] = { U32(3), 1, U32(2), 'o', 'k' };
-    hnp_wire_iof_t g = { .rank = 3, .stream = 1, .data = "ok", .len = 2 };
+    hnp_wire_iof_t empty = { .rank = UINT32_MAX, .stream = UINT8_MAX,
+                             .flags = UINT8_MAX };
+    static const uint8_t golden[] = { U32(3), 1, 1, U32(2), 'o', 'k' };
+    hnp_wire_iof_t g = { .rank = 3, .stream = 1, .flags = HNP_IOF_CUT,
+                         .data = "ok", .len = 2 };
 
     (void)state;
     check_message(&iof_codec, &out);
     check_message(&iof_codec, &empty);
     check_golden(&iof_codec, &g, golden, sizeof(golden));
+}
+
+static void test_iof_ack(void **state)
+{
+    hnp_wire_iof_ack_t some = { .bytes = 65536 };
+    hnp_wire_iof_ack_t max = { .bytes = UINT64_MAX };
+    static const uint8_t golden[] = { U64(0x0102030405060708ull) };
+    hnp_wire_iof_ack_t g = { .bytes = 0x0102030405060708ull };
+
+    (void)state;
+    check_message(&iof_ack_codec, &some);
+    check_message(&iof_ack_codec, &max);
+    check_golden(&iof_ack_codec, &g, golden, sizeof(golden));
 }
 
 /* ------------------------------------------------------------ daemon <-> daemon */
@@ -723,6 +747,7 @@ int main(void)
         cmocka_unit_test(test_control),
         cmocka_unit_test(test_shutdown_any_nonzero_byte_is_now),
         cmocka_unit_test(test_iof),
+        cmocka_unit_test(test_iof_ack),
         cmocka_unit_test(test_request),
         cmocka_unit_test(test_reply),
         cmocka_unit_test(test_proc_exit),
