@@ -76,18 +76,37 @@ static int check_subset(const hnp_nodelist_t *nodes,
     return HNP_SUCCESS;
 }
 
+/* --hostfile, --host, or both: then --host picks among the hostfile's
+ * nodes, as Open MPI's mpirun does. */
+static int user_nodes(const hnp_args_t *args, hnp_nodelist_t *nodes,
+                      char *err, size_t errlen)
+{
+    hnp_nodelist_t wanted = { NULL, 0, 0 };
+    char pool_name[512];
+    int rc = HNP_SUCCESS;
+
+    if (args->hostfile != NULL)
+        rc = hnp_nodelist_parse_hostfile(nodes, args->hostfile, err, errlen);
+    if (rc != HNP_SUCCESS || args->hosts == NULL)
+        return rc;
+    if (args->hostfile == NULL)
+        return hnp_nodelist_parse_hosts(nodes, args->hosts, err, errlen);
+    rc = hnp_nodelist_parse_hosts(&wanted, args->hosts, err, errlen);
+    snprintf(pool_name, sizeof(pool_name), "hostfile %s", args->hostfile);
+    if (rc == HNP_SUCCESS)
+        rc = hnp_nodelist_filter(nodes, &wanted, pool_name, err, errlen);
+    hnp_nodelist_free(&wanted);
+    return rc;
+}
+
 /* The nodes: --hostfile and --host, else the batch allocation the plm
  * knows of, else this machine. */
 static int gather_nodes(hnp_args_t *args, hnp_rte_t *rte, hnp_nodelist_t *nodes,
                         char *err, size_t errlen)
 {
     hnp_nodelist_t alloc = { NULL, 0, 0 };
-    int rc = HNP_SUCCESS;
+    int rc = user_nodes(args, nodes, err, errlen);
 
-    if (args->hostfile != NULL)
-        rc = hnp_nodelist_parse_hostfile(nodes, args->hostfile, err, errlen);
-    if (rc == HNP_SUCCESS && args->hosts != NULL)
-        rc = hnp_nodelist_parse_hosts(nodes, args->hosts, err, errlen);
     if (rc == HNP_SUCCESS && rte->plm->allocated_nodes != NULL &&
         rte->plm->allocated_nodes(rte, add_allocated, &alloc) == HNP_SUCCESS &&
         alloc.count > 0) {
