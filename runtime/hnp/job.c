@@ -41,9 +41,6 @@ static int pack_launch(const hnp_job_t *job, hnp_buffer_t *buf)
         .node_names = job->map.node_names,
         .node_slots = job->map.node_slots,
         .universe_size = job->map.universe_size,
-        .wdir = args->wdir != NULL ? args->wdir : job->wdir,
-        .nenv = (uint32_t)args->nenv,
-        .env = args->env,
         .bind_to = (uint8_t)args->bind_to,
         .report_bindings = args->report_bindings,
         .stdin_target = (int32_t)args->stdin_target,
@@ -59,6 +56,10 @@ static int pack_launch(const hnp_job_t *job, hnp_buffer_t *buf)
         m.apps[a].np = args->apps[a].np;
         m.apps[a].argc = (uint32_t)args->apps[a].argc;
         m.apps[a].argv = args->apps[a].argv;
+        m.apps[a].wdir = args->apps[a].wdir != NULL ? args->apps[a].wdir
+                                                    : job->wdir;
+        m.apps[a].nenv = (uint32_t)args->apps[a].nenv;
+        m.apps[a].env = args->apps[a].env;
     }
     hnp_prelaunch_pmi_names(args, &job->rte->pmi, pmi, sizeof(pmi));
     m.pmi = pmi;

@@ -27,9 +27,6 @@ int hnp_wire_launch_pack(hnp_buffer_t *buf, const hnp_wire_launch_t *m)
         hnp_pack_u32(buf, m->node_slots[n]);
     }
     hnp_pack_u32(buf, m->universe_size);
-    hnp_pack_string(buf, m->wdir);
-    hnp_pack_u32(buf, m->nenv);
-    pack_strings(buf, m->env, m->nenv);
     hnp_pack_u8(buf, m->bind_to);
     hnp_pack_u8(buf, m->report_bindings);
     hnp_pack_i32(buf, m->stdin_target);
@@ -39,6 +36,9 @@ int hnp_wire_launch_pack(hnp_buffer_t *buf, const hnp_wire_launch_t *m)
         hnp_pack_u32(buf, m->apps[a].np);
         hnp_pack_u32(buf, m->apps[a].argc);
         pack_strings(buf, m->apps[a].argv, m->apps[a].argc);
+        hnp_pack_string(buf, m->apps[a].wdir);
+        hnp_pack_u32(buf, m->apps[a].nenv);
+        pack_strings(buf, m->apps[a].env, m->apps[a].nenv);
     }
     hnp_pack_string(buf, m->pmi);
     return hnp_buffer_status(buf);
@@ -111,13 +111,13 @@ static int unpack_nodes(hnp_reader_t *rd, hnp_wire_launch_t *m)
     return HNP_SUCCESS;
 }
 
-/* An app takes at least 16 bytes: three counts and one string. */
+/* An app takes at least 24 bytes: four counts and two strings. */
 static int unpack_apps(hnp_reader_t *rd, hnp_wire_launch_t *m)
 {
     int rc;
 
     m->napps = hnp_unpack_u32(rd);
-    if (!count_fits(rd, m->napps, 16))
+    if (!count_fits(rd, m->napps, 24))
         return HNP_ERR_TRUNCATED;
     if (m->napps == 0)
         return HNP_ERR_BAD_PARAM;
@@ -132,6 +132,11 @@ static int unpack_apps(hnp_reader_t *rd, hnp_wire_launch_t *m)
         if (hnp_reader_status(rd) == HNP_SUCCESS && app->argc == 0)
             return HNP_ERR_BAD_PARAM;
         rc = unpack_strings(rd, app->argc, &app->argv);
+        if (rc != HNP_SUCCESS)
+            return rc;
+        app->wdir = hnp_unpack_string(rd);
+        app->nenv = hnp_unpack_u32(rd);
+        rc = unpack_strings(rd, app->nenv, &app->env);
         if (rc != HNP_SUCCESS)
             return rc;
     }
@@ -150,11 +155,6 @@ int hnp_wire_launch_unpack(hnp_reader_t *rd, hnp_wire_launch_t *m)
     if (rc == HNP_SUCCESS)
         rc = unpack_nodes(rd, m);
     if (rc == HNP_SUCCESS) {
-        m->wdir = hnp_unpack_string(rd);
-        m->nenv = hnp_unpack_u32(rd);
-        rc = unpack_strings(rd, m->nenv, &m->env);
-    }
-    if (rc == HNP_SUCCESS) {
         m->bind_to = hnp_unpack_u8(rd);
         m->report_bindings = hnp_unpack_u8(rd);
         m->stdin_target = hnp_unpack_i32(rd);
@@ -171,15 +171,16 @@ int hnp_wire_launch_unpack(hnp_reader_t *rd, hnp_wire_launch_t *m)
 
 void hnp_wire_launch_clear(hnp_wire_launch_t *m)
 {
-    for (uint32_t a = 0; m->apps != NULL && a < m->napps; a++)
+    for (uint32_t a = 0; m->apps != NULL && a < m->napps; a++) {
         free_strings(m->apps[a].argv, m->apps[a].argc);
+        free_strings(m->apps[a].env, m->apps[a].nenv);
+        free(m->apps[a].wdir);
+    }
     free(m->apps);
-    free_strings(m->env, m->nenv);
     free(m->node_of);
     if (m->node_names != NULL)
         free_strings(m->node_names, m->nnodes);
     free(m->node_slots);
-    free(m->wdir);
     free(m->pmi);
     memset(m, 0, sizeof(*m));
 }
