@@ -177,6 +177,21 @@ static bool overridden(const hnp_wire_launch_app_t *app, const char *entry)
     return false;
 }
 
+/* Variables of the daemon's own task when srun started it, which say
+ * nothing true of a rank: they are not passed on (rank_variables sets the
+ * rank's own SLURM_PROCID and the like). */
+static bool daemon_task_only(const char *entry)
+{
+    static const char *const names[] = { "SLURM_TASK_PID", "SLURM_GTIDS",
+                                         NULL };
+    size_t len = strcspn(entry, "=");
+
+    for (size_t i = 0; names[i] != NULL; i++)
+        if (strlen(names[i]) == len && strncmp(entry, names[i], len) == 0)
+            return true;
+    return false;
+}
+
 static void free_environment(char **env)
 {
     for (size_t i = 0; env != NULL && env[i] != NULL; i++)
@@ -197,7 +212,8 @@ static char **app_environment(const hnp_wire_launch_app_t *app)
     if (env == NULL)
         return NULL;
     for (size_t i = 0; i < n; i++)
-        if (strncmp(environ[i], "HNP_", 4) != 0 && !overridden(app, environ[i]))
+        if (strncmp(environ[i], "HNP_", 4) != 0 &&
+            !overridden(app, environ[i]) && !daemon_task_only(environ[i]))
             env[k++] = strdup(environ[i]);
     for (uint32_t i = 0; i < app->nenv; i++)
         env[k++] = strdup(app->env[i]);
@@ -236,11 +252,24 @@ static int rank_variables(const hnpd_t *d, const hnp_wire_launch_t *m,
         { "MPI_LOCALRANKID", child->local_rank },
         { "MPI_LOCALNRANKS", d->nlocal },
     };
+    /* A daemon srun started carries its own task's numbers, which every
+     * rank would inherit (all of a node's ranks SLURM_PROCID=0): the ranks
+     * get their own, as srun gives them to the tasks it starts. */
+    const struct { const char *name; uint32_t value; } slurm[] = {
+        { "SLURM_PROCID", child->rank },
+        { "SLURM_LOCALID", child->local_rank },
+        { "SLURM_NTASKS", m->nprocs },
+        { "SLURM_NPROCS", m->nprocs },
+    };
+    bool under_srun = getenv("SLURM_PROCID") != NULL;
     int rc = hnp_pmi_fork_setenv(fork, "HNP_NODE", d->node);
 
     for (size_t i = 0; rc == HNP_SUCCESS &&
                        i < sizeof(numbers) / sizeof(numbers[0]); i++)
         rc = set_number(fork, numbers[i].name, numbers[i].value);
+    for (size_t i = 0; rc == HNP_SUCCESS && under_srun &&
+                       i < sizeof(slurm) / sizeof(slurm[0]); i++)
+        rc = set_number(fork, slurm[i].name, slurm[i].value);
     return rc;
 }
 
