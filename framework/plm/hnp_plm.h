@@ -54,6 +54,11 @@ enum {
     /** The spawn tree follows the launch model: launch_model is set, and
      *  the HNP calibrates the model when the hook asks it to. */
     HNP_PLM_CAP_LAUNCH_MODEL = 1u << 1,
+    /** The launcher numbers the daemons in the order allocated_nodes gives
+     *  the nodes (as srun numbers a step's nodes, whatever order they were
+     *  asked in): the HNP gives the daemons' vpids in that order. The
+     *  ranks stay on the nodes they were mapped to. */
+    HNP_PLM_CAP_ALLOCATION_ORDER = 1u << 2,
 };
 
 /**

@@ -100,26 +100,24 @@ static int user_nodes(const hnp_args_t *args, hnp_nodelist_t *nodes,
 }
 
 /* The nodes: --hostfile and --host, else the batch allocation the plm
- * knows of, else this machine. */
+ * knows of (in @p alloc, the caller's to free), else this machine. */
 static int gather_nodes(hnp_args_t *args, hnp_rte_t *rte, hnp_nodelist_t *nodes,
-                        char *err, size_t errlen)
+                        hnp_nodelist_t *alloc, char *err, size_t errlen)
 {
-    hnp_nodelist_t alloc = { NULL, 0, 0 };
     int rc = user_nodes(args, nodes, err, errlen);
 
     if (rc == HNP_SUCCESS && rte->plm->allocated_nodes != NULL &&
-        rte->plm->allocated_nodes(rte, add_allocated, &alloc) == HNP_SUCCESS &&
-        alloc.count > 0) {
-        if (nodes->count > 0)
-            rc = check_subset(nodes, &alloc, err, errlen);
-        else {
-            *nodes = alloc;
-            alloc.nodes = NULL;
-            alloc.count = 0;
-            alloc.capacity = 0;
-        }
+        rte->plm->allocated_nodes(rte, add_allocated, alloc) == HNP_SUCCESS &&
+        alloc->count > 0) {
+        bool user_gave = nodes->count > 0;
+        if (user_gave)
+            rc = check_subset(nodes, alloc, err, errlen);
+        for (size_t i = 0; !user_gave && rc == HNP_SUCCESS &&
+                           i < alloc->count; i++)
+            rc = hnp_nodelist_add(nodes, alloc->nodes[i].name,
+                                  alloc->nodes[i].slots,
+                                  alloc->nodes[i].slots_given);
     }
-    hnp_nodelist_free(&alloc);
     if (rc == HNP_SUCCESS && nodes->count == 0)
         rc = local_node(nodes);
     return rc;
@@ -128,16 +126,24 @@ static int gather_nodes(hnp_args_t *args, hnp_rte_t *rte, hnp_nodelist_t *nodes,
 static int build_map(hnp_args_t *args, hnp_rte_t *rte, hnp_job_map_t *map,
                      char *err, size_t errlen)
 {
-    hnp_nodelist_t nodes = { NULL, 0, 0 };
+    hnp_nodelist_t nodes = { NULL, 0, 0 }, alloc = { NULL, 0, 0 };
     hnp_map_request_t req = {
         .np = hnp_args_total_np(args), .npernode = args->npernode,
         .policy = args->map_by,
         .oversubscribe = args->oversubscribe, .default_slots = 1,
     };
-    int rc = gather_nodes(args, rte, &nodes, err, errlen);
+    int rc = gather_nodes(args, rte, &nodes, &alloc, err, errlen);
 
     if (rc == HNP_SUCCESS)
         rc = hnp_job_map_build(&nodes, &req, map, err, errlen);
+    /* --host node3,node1 under srun: the ranks go where --host says, the
+     * daemons are numbered as srun numbers them. */
+    if (rc == HNP_SUCCESS && alloc.count > 0 &&
+        (rte->plm->capabilities & HNP_PLM_CAP_ALLOCATION_ORDER) &&
+        hnp_job_map_order_nodes(map, &alloc) != HNP_SUCCESS) {
+        hnp_err_set(err, errlen, "out of memory ordering the nodes");
+        rc = HNP_ERR_NOMEM;
+    }
     if (rc == HNP_SUCCESS)
         number_apps(args, map->nprocs);
     if (rc == HNP_SUCCESS && args->stdin_target >= (int64_t)map->nprocs) {
@@ -146,6 +152,7 @@ static int build_map(hnp_args_t *args, hnp_rte_t *rte, hnp_job_map_t *map,
         rc = HNP_ERR_BAD_PARAM;
     }
     hnp_nodelist_free(&nodes);
+    hnp_nodelist_free(&alloc);
     return rc;
 }
 

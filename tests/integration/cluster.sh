@@ -49,6 +49,18 @@ for exchange in gather_scatter flood; do
     done
 done
 
+# Under Slurm, --host in another order than the allocation: the ranks go
+# in --host's order, each on the node it was mapped to; and each rank
+# sees its own SLURM_PROCID, SLURM_LOCALID and SLURM_NTASKS, not those
+# of the daemon's srun task.
+status=0
+timeout -k 5 90 salloc -N 4 "$HNP" --host node3,node1,node4,node2 -N 1 \
+    sh -c "$app"' $SLURM_PROCID $SLURM_LOCALID $SLURM_NTASKS' \
+    >"$tmp/out" 2>"$tmp/err" || status=$?
+expect_status 0 "slurm, --host in another order than the allocation"
+[ "$(sort -n "$tmp/out" | paste -sd'|')" = "0 node3 node3 0 0 4|1 node1 node1 1 0 4|2 node4 node4 2 0 4|3 node2 node2 3 0 4" ] ||
+    fail "slurm, --host node3,node1,node4,node2: $(sort -n "$tmp/out" | paste -sd'|')"
+
 # An Open MPI program (PMIx) over real ssh and under Slurm: 2 ranks a
 # node, each node's pair over shared memory, the nodes over TCP on the
 # cluster's network; where this hnp has no pmix component, skipped. The

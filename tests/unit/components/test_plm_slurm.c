@@ -66,7 +66,8 @@ static void test_daemon_identity(void **state)
     assert_ptr_equal(plm_slurm_module.daemon_identity,
                      plm_slurm_daemon_identity);
     assert_int_equal(plm_slurm_module.secret, HNP_PLM_SECRET_STDIN);
-    assert_int_equal(plm_slurm_module.capabilities, 0);
+    assert_int_equal(plm_slurm_module.capabilities,
+                     HNP_PLM_CAP_ALLOCATION_ORDER);
     srun_task("0", "node1");
     assert_int_equal(plm_slurm_daemon_identity(&vpid, node, sizeof(node), err,
                                                sizeof(err)), HNP_SUCCESS);
