@@ -387,10 +387,24 @@ void hnp_job_finish(hnp_job_t *job)
     end_job(job);
 }
 
+/* A launcher whose system knows why the job failed (Slurm took a node
+ * away, and with it the processes of every node) says so first: what hnp
+ * heard of first may be only a consequence, on another node. */
+static void explain_failure(hnp_job_t *job)
+{
+    const hnp_plm_module_t *plm = job->rte->plm;
+    char why[1024];
+
+    if (plm != NULL && plm->explain_failure != NULL &&
+        plm->explain_failure(job->rte, why, sizeof(why)) == HNP_SUCCESS)
+        HNP_ERROR_LOG(job->rte->log, "%s", why);
+}
+
 void hnp_job_abort(hnp_job_t *job, int status, const char *message)
 {
     if (job->ending)
         return;
+    explain_failure(job);
     HNP_ERROR_LOG(job->rte->log, "%s", message);
     if (job->exit_status == 0)
         job->exit_status = status;

@@ -182,4 +182,5 @@ const hnp_plm_module_t plm_slurm_module = {
     .launch_daemons = plm_slurm_launch_daemons,
     .allocated_nodes = plm_slurm_allocated_nodes,
     .daemon_identity = plm_slurm_daemon_identity,
+    .explain_failure = plm_slurm_explain_failure,
 };
