@@ -70,7 +70,10 @@ typedef struct hnp_mca_component {
     /**
      * Offer a module. Set *module to the framework's module struct and
      * *priority (higher wins), and return HNP_SUCCESS; or return
-     * HNP_ERR_NOT_AVAILABLE to decline.
+     * HNP_ERR_NOT_AVAILABLE to decline. HNP_ERR_BAD_PARAM: the value of
+     * one of its parameters is one it cannot work with (it logs which and
+     * why); the selection of the framework then fails, before anything
+     * is launched, rather than run with another component.
      */
     int (*query)(const struct hnp_mca_component *self, const void **module,
                  int *priority);

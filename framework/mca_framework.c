@@ -35,6 +35,7 @@ struct hnp_mca_framework {
     bool searched;   /* found is filled, their parameters registered */
     bool opened;
     bool queried;
+    const hnp_mca_component_t *refused; /* its query refused a value */
     const hnp_mca_component_t *selected;
     const void *module;
 };
@@ -664,6 +665,10 @@ static bool query_component(hnp_mca_framework_t *fw,
                     "priority %d", c->name, *priority);
         return true;
     }
+    if (rc == HNP_ERR_BAD_PARAM && fw->refused == NULL)
+        fw->refused = c;
+    if (rc == HNP_ERR_BAD_PARAM)
+        return false;
     if (rc == HNP_ERR_NOT_AVAILABLE)
         HNP_VERBOSE(fw->log, MCA_VERBOSE_LIFECYCLE, "component '%s' declines",
                     c->name);
@@ -672,6 +677,20 @@ static bool query_component(hnp_mca_framework_t *fw,
                  "using it", fw->desc->name, c->name,
                  rc == HNP_SUCCESS ? "no module" : hnp_strerror(rc));
     return false;
+}
+
+/* A component that refused a parameter's value fails the selection: the
+ * job must not run with another component than the one the value was
+ * meant for, and the user must not learn of it from a log line alone. */
+static int check_refused(const hnp_mca_framework_t *fw, char *err,
+                         size_t errlen)
+{
+    if (fw->refused == NULL)
+        return HNP_SUCCESS;
+    hnp_err_set(err, errlen, "%s component %s refuses the value of one of "
+                "its parameters (see above)", fw->desc->name,
+                fw->refused->name);
+    return HNP_ERR_BAD_PARAM;
 }
 
 /* Query every opened component once; ties go to the name sorted first. */
@@ -711,6 +730,8 @@ int hnp_mca_framework_select(hnp_mca_framework_t *fw,
     }
     if (!fw->queried)
         query_all(fw);
+    if (check_refused(fw, err, errlen) != HNP_SUCCESS)
+        return HNP_ERR_BAD_PARAM;
     if (fw->selected == NULL) {
         list_components(fw, &fw->sel, considered, sizeof(considered));
         hnp_err_set(err, errlen, "no %s component is available (considered: "
@@ -733,6 +754,8 @@ int hnp_mca_framework_select_all(hnp_mca_framework_t *fw,
     }
     if (!fw->queried)
         query_all(fw);
+    if (check_refused(fw, err, errlen) != HNP_SUCCESS)
+        return HNP_ERR_BAD_PARAM;
     /* Components find_module opened only to describe them are allowed by
      * no selection list: rank() leaves them out. */
     *count = hnp_mca_selection_rank(fw->found.components,

@@ -40,8 +40,10 @@
  * 3.0: the caller owns the tree spawn_tree fills, and releases it; init
  *      and spawn_tree may be NULL.
  * 4.0: capability flags, the secret's way to the daemons, and the hooks
- *      launch_model and daemon_identity. */
-#define HNP_PLM_INTERFACE_VERSION HNP_MCA_VERSION(4, 0, 0)
+ *      launch_model and daemon_identity.
+ * 4.1: HNP_PLM_CAP_ALLOCATION_ORDER and the hook explain_failure, in what
+ *      was room to grow: a 4.0 component still loads. */
+#define HNP_PLM_INTERFACE_VERSION HNP_MCA_VERSION(4, 1, 0)
 
 struct hnp_rte;
 
@@ -54,6 +56,11 @@ enum {
     /** The spawn tree follows the launch model: launch_model is set, and
      *  the HNP calibrates the model when the hook asks it to. */
     HNP_PLM_CAP_LAUNCH_MODEL = 1u << 1,
+    /** The launcher numbers the daemons in the order allocated_nodes gives
+     *  the nodes (as srun numbers a step's nodes, whatever order they were
+     *  asked in): the HNP gives the daemons' vpids in that order. The
+     *  ranks stay on the nodes they were mapped to. */
+    HNP_PLM_CAP_ALLOCATION_ORDER = 1u << 2,
 };
 
 /**
@@ -154,7 +161,16 @@ typedef struct hnp_plm_module {
      */
     int (*daemon_identity)(hnp_vpid_t *vpid, char *node, size_t len,
                            char *err, size_t errlen);
-    void *reserved[4]; /**< room to grow; NULL */
+    /**
+     * Optional, in the HNP, when the job fails: what the launcher's system
+     * knows of the failure (Slurm: the nodes of the allocation it reports
+     * down), as one sentence that names the nodes, into @p buf. When the
+     * system ends every node's processes for the loss of one, the first
+     * death the HNP hears of is seldom the cause. HNP_ERR_NOT_FOUND when
+     * it knows nothing. May block a few seconds.
+     */
+    int (*explain_failure)(struct hnp_rte *rte, char *buf, size_t len);
+    void *reserved[3]; /**< room to grow; NULL */
 } hnp_plm_module_t;
 
 #endif /* HNP_PLM_H */

@@ -96,10 +96,18 @@ static void agent_failed(void *ctx, hnp_vpid_t vpid, const char *node,
     else
         snprintf(status, sizeof(status), "exited with status %d",
                  WEXITSTATUS(wait_status));
-    hnp_rte_fail(rte, 1, "the daemon for node %s (vpid %u) could not be "
-                 "started: the agent %s\n  command: %s\n  output of the "
-                 "agent: %s", node, vpid, status, command,
-                 output != NULL && output[0] != '\0' ? output : "(none)");
+    /* vpid 0: one command of the launcher's for every daemon (srun), and
+     * node says whose ("the Slurm allocation"). */
+    if (vpid == 0)
+        hnp_rte_fail(rte, 1, "the daemons could not be started through %s: "
+                     "the command %s\n  command: %s\n  its output: %s", node,
+                     status, command,
+                     output != NULL && output[0] != '\0' ? output : "(none)");
+    else
+        hnp_rte_fail(rte, 1, "the daemon for node %s (vpid %u) could not be "
+                     "started: the agent %s\n  command: %s\n  output of the "
+                     "agent: %s", node, vpid, status, command,
+                     output != NULL && output[0] != '\0' ? output : "(none)");
 }
 
 static void agent_done(void *ctx, hnp_vpid_t vpid)

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "args.h"
 #include "hnp_errors.h"
@@ -19,8 +20,10 @@ void hnp_args_usage(FILE *out)
 "Placement\n"
 "  -n, -np N               start N processes (default: one per slot)\n"
 "  -N, --npernode K        start K processes on every node\n"
-"  --host LIST             hosts, e.g. a,b:4,node[001-016] (slots after ':')\n"
-"  --hostfile FILE         hosts, one a line, optional slots=N\n"
+"  --host LIST             hosts, e.g. a,a,b:4,node[001-016],[fe80::1]:2\n"
+"                          (slots after ':'; a name again is a slot more)\n"
+"  --hostfile FILE         hosts, one a line, optional slots=N; with --host,\n"
+"                          --host picks among them\n"
 "  --oversubscribe         allow more processes than slots\n"
 "Mapping and binding (see hnp(1))\n"
 "  --map-by slot|node|core|socket|numa|hwthread|ppr:N:OBJ[:PE=n]\n"
@@ -37,9 +40,10 @@ void hnp_args_usage(FILE *out)
 "  --report-bindings       print each rank's binding, bound or not\n"
 "  --display-map           print the map before the launch\n"
 "  --display-allocation    print the nodes and their slots\n"
-"Environment\n"
+"Environment (-x and --wdir: of their app context only)\n"
 "  -x NAME[=VALUE]         pass NAME (hnp's value, or VALUE) to the processes\n"
-"  --wdir DIR              run the processes in DIR (default: hnp's)\n"
+"  --wdir DIR              run the processes in DIR (default: hnp's; a\n"
+"                          relative DIR is hnp's working directory's)\n"
 "  --prefix DIR            start the daemons as DIR/bin/hnpd\n"
 "Input and output\n"
 "  --stdin RANK|all|none   where hnp's stdin goes (default: rank 0)\n"
@@ -125,7 +129,7 @@ static int parse_stdin(const char *text, int64_t *out, char *err,
 }
 
 /* -x NAME takes hnp's own value; a NAME hnp does not have is a mistake. */
-static int add_env(hnp_args_t *args, const char *text, char *err,
+static int add_env(hnp_app_t *app, const char *text, char *err,
                    size_t errlen)
 {
     char *entry, **grown;
@@ -143,13 +147,59 @@ static int add_env(hnp_args_t *args, const char *text, char *err,
         return HNP_ERR_NOT_FOUND;
     } else if (asprintf(&entry, "%s=%s", text, getenv(text)) < 0)
         entry = NULL;
-    grown = entry ? realloc(args->env, (args->nenv + 1) * sizeof(char *)) : NULL;
+    grown = entry ? realloc(app->env, (app->nenv + 1) * sizeof(char *)) : NULL;
     if (grown == NULL) {
         free(entry);
         return HNP_ERR_NOMEM;
     }
-    args->env = grown;
-    args->env[args->nenv++] = entry;
+    app->env = grown;
+    app->env[app->nenv++] = entry;
+    return HNP_SUCCESS;
+}
+
+/* --wdir, absolute: a relative one is hnp's working directory's, as
+ * mpirun makes it, since a daemon over ssh starts in the home directory. */
+static int set_wdir(hnp_app_t *app, const char *text, char *err,
+                    size_t errlen)
+{
+    char cwd[4096];
+    char *dir = NULL;
+
+    if (text[0] == '\0') {
+        hnp_err_set(err, errlen, "option --wdir expects a directory");
+        return HNP_ERR_BAD_PARAM;
+    }
+    if (text[0] == '/')
+        dir = strdup(text);
+    else if (getcwd(cwd, sizeof(cwd)) == NULL) {
+        hnp_err_set(err, errlen, "--wdir %s: cannot tell hnp's working "
+                    "directory to resolve it against: %s", text,
+                    strerror(errno));
+        return HNP_ERR_IO;
+    } else if (asprintf(&dir, "%s%s%s", cwd, strcmp(cwd, "/") ? "/" : "",
+                        text) < 0)
+        dir = NULL;
+    if (dir == NULL)
+        return HNP_ERR_NOMEM;
+    free(app->wdir);
+    app->wdir = dir;
+    return HNP_SUCCESS;
+}
+
+/* --host and --hostfile hold for the whole job: every context is mapped
+ * over the same nodes. The same value in several contexts is harmless;
+ * another one would leak into the other contexts, so it is refused. */
+static int set_job_hosts(hnp_args_t *args, char **field, const char *opt,
+                         char *value, char *err, size_t errlen)
+{
+    if (*field != NULL && strcmp(*field, value) != 0) {
+        hnp_err_set(err, errlen, "%s %s in app context %zu: hnp maps every "
+                    "app context over the same hosts, and %s %s is given "
+                    "already (give it once, for all)", opt, value,
+                    args->napps, opt, *field);
+        return HNP_ERR_BAD_PARAM;
+    }
+    *field = value;
     return HNP_SUCCESS;
 }
 
@@ -158,8 +208,9 @@ static bool is(const char *arg, const char *a, const char *b)
     return strcmp(arg, a) == 0 || (b != NULL && strcmp(arg, b) == 0);
 }
 
-static int parse_valued_more(hnp_args_t *args, const char *opt, char *value,
-                             char *err, size_t errlen)
+static int parse_valued_more(hnp_args_t *args, hnp_app_t *app,
+                             const char *opt, char *value, char *err,
+                             size_t errlen)
 {
     int rc = hnp_mapping_parse_valued(args, opt, value, err, errlen);
 
@@ -170,7 +221,9 @@ static int parse_valued_more(hnp_args_t *args, const char *opt, char *value,
     else if (is(opt, "--timeout", NULL))
         rc = parse_seconds(opt, value, &args->timeout, err, errlen);
     else if (is(opt, "-x", NULL))
-        rc = add_env(args, value, err, errlen);
+        rc = add_env(app, value, err, errlen);
+    else if (is(opt, "--wdir", "-wdir"))
+        rc = set_wdir(app, value, err, errlen);
     else
         return 0;
     return rc < 0 ? rc : 1;
@@ -187,17 +240,16 @@ static int parse_valued(hnp_args_t *args, hnp_app_t *app, const char *opt,
     else if (is(opt, "-N", "--npernode"))
         rc = parse_count(opt, value, &args->npernode, err, errlen);
     else if (is(opt, "--host", "-H") || is(opt, "--hosts", NULL))
-        args->hosts = value;
+        rc = set_job_hosts(args, &args->hosts, "--host", value, err, errlen);
     else if (is(opt, "--hostfile", "--machinefile"))
-        args->hostfile = value;
+        rc = set_job_hosts(args, &args->hostfile, "--hostfile", value, err,
+                           errlen);
     else if (is(opt, "--prefix", NULL))
         args->prefix = value;
-    else if (is(opt, "--wdir", "-wdir"))
-        args->wdir = value;
     else if (is(opt, "--output-filename", NULL))
         args->output_dir = value;
     else
-        return parse_valued_more(args, opt, value, err, errlen);
+        return parse_valued_more(args, app, opt, value, err, errlen);
     return rc < 0 ? rc : 1;
 }
 
@@ -349,14 +401,17 @@ int hnp_args_parse(hnp_args_t *args, int argc, char **argv, char *err,
 
 void hnp_args_free(hnp_args_t *args)
 {
-    for (size_t i = 0; i < args->nenv; i++)
-        free(args->env[i]);
-    free(args->env);
+    for (size_t a = 0; a < args->napps; a++) {
+        hnp_app_t *app = &args->apps[a];
+        for (size_t i = 0; i < app->nenv; i++)
+            free(app->env[i]);
+        free(app->env);
+        free(app->wdir);
+    }
     free(args->apps);
     hnp_mapping_free(&args->mapping);
-    args->env = NULL;
     args->apps = NULL;
-    args->nenv = args->napps = 0;
+    args->napps = 0;
 }
 
 uint32_t hnp_args_total_np(const hnp_args_t *args)

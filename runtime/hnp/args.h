@@ -12,11 +12,17 @@
 #include "mapping.h"
 #include "wire/stdin.h"
 
-/* One app context: `-n 2 ./a` of `hnp -n 2 ./a : -n 6 ./b`. */
+/* One app context: `-n 2 ./a` of `hnp -n 2 ./a : -n 6 ./b`. Its -n,
+ * --wdir and -x are its own, as in Open MPI's mpirun: options after a ':'
+ * belong to that context only. */
 typedef struct hnp_app {
     uint32_t np;        /* -n; 0: not given */
     char **argv;        /* the program and its arguments; into argv */
     int argc;
+    char *wdir;         /* --wdir, made absolute against hnp's working
+                           directory; owned; NULL: hnp's */
+    char **env;         /* -x, as "NAME=value"; owned */
+    size_t nenv;
     uint32_t first_rank;
     uint32_t pmi_uses;  /* HNP_PMI_SERVES_* its program can use (prelaunch) */
 } hnp_app_t;
@@ -36,13 +42,10 @@ typedef struct hnp_args {
     hnp_mapping_t mapping;  /* --map-by, --bind-to, ...: mapping.h */
     int64_t stdin_target;   /* a rank, HNP_STDIN_NONE or HNP_STDIN_ALL */
     double timeout;         /* --timeout; 0: none */
-    char *hosts;            /* --host; points into argv */
-    char *hostfile;
+    char *hosts;            /* --host; points into argv; one for the job */
+    char *hostfile;         /* one for the job */
     char *prefix;
-    char *wdir;             /* --wdir; NULL: hnp's working directory */
     char *output_dir;       /* --output-filename */
-    char **env;             /* -x, as "NAME=value"; owned */
-    size_t nenv;
     hnp_app_t *apps;        /* owned; their argv points into argv */
     size_t napps;
     bool help;

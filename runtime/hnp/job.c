@@ -41,9 +41,6 @@ static int pack_launch(const hnp_job_t *job, hnp_buffer_t *buf)
         .node_names = job->map.node_names,
         .node_slots = job->map.node_slots,
         .universe_size = job->map.universe_size,
-        .wdir = args->wdir != NULL ? args->wdir : job->wdir,
-        .nenv = (uint32_t)args->nenv,
-        .env = args->env,
         .place = args->mapping.place,
         .stdin_target = (int32_t)args->stdin_target,
         .napps = (uint32_t)args->napps,
@@ -58,6 +55,10 @@ static int pack_launch(const hnp_job_t *job, hnp_buffer_t *buf)
         m.apps[a].np = args->apps[a].np;
         m.apps[a].argc = (uint32_t)args->apps[a].argc;
         m.apps[a].argv = args->apps[a].argv;
+        m.apps[a].wdir = args->apps[a].wdir != NULL ? args->apps[a].wdir
+                                                    : job->wdir;
+        m.apps[a].nenv = (uint32_t)args->apps[a].nenv;
+        m.apps[a].env = args->apps[a].env;
     }
     hnp_prelaunch_pmi_names(args, &job->rte->pmi, pmi, sizeof(pmi));
     m.pmi = pmi;
@@ -439,10 +440,24 @@ void hnp_job_finish(hnp_job_t *job)
     end_job(job);
 }
 
+/* A launcher whose system knows why the job failed (Slurm took a node
+ * away, and with it the processes of every node) says so first: what hnp
+ * heard of first may be only a consequence, on another node. */
+static void explain_failure(hnp_job_t *job)
+{
+    const hnp_plm_module_t *plm = job->rte->plm;
+    char why[1024];
+
+    if (plm != NULL && plm->explain_failure != NULL &&
+        plm->explain_failure(job->rte, why, sizeof(why)) == HNP_SUCCESS)
+        HNP_ERROR_LOG(job->rte->log, "%s", why);
+}
+
 void hnp_job_abort(hnp_job_t *job, int status, const char *message)
 {
     if (job->ending)
         return;
+    explain_failure(job);
     if (message != NULL)
         HNP_ERROR_LOG(job->rte->log, "%s", message);
     if (job->exit_status == 0)

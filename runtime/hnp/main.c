@@ -76,32 +76,49 @@ static int check_subset(const hnp_nodelist_t *nodes,
     return HNP_SUCCESS;
 }
 
-/* The nodes: --hostfile and --host, else the batch allocation the plm
- * knows of, else this machine. */
-static int gather_nodes(hnp_args_t *args, hnp_rte_t *rte, hnp_nodelist_t *nodes,
-                        uint32_t **fixed, uint32_t *np, char *err,
-                        size_t errlen)
+/* --hostfile, --host, or both: then --host picks among the hostfile's
+ * nodes, as Open MPI's mpirun does. */
+static int user_nodes(const hnp_args_t *args, hnp_nodelist_t *nodes,
+                      char *err, size_t errlen)
 {
-    hnp_nodelist_t alloc = { NULL, 0, 0 };
+    hnp_nodelist_t wanted = { NULL, 0, 0 };
+    char pool_name[512];
     int rc = HNP_SUCCESS;
 
     if (args->hostfile != NULL)
         rc = hnp_nodelist_parse_hostfile(nodes, args->hostfile, err, errlen);
-    if (rc == HNP_SUCCESS && args->hosts != NULL)
-        rc = hnp_nodelist_parse_hosts(nodes, args->hosts, err, errlen);
+    if (rc != HNP_SUCCESS || args->hosts == NULL)
+        return rc;
+    if (args->hostfile == NULL)
+        return hnp_nodelist_parse_hosts(nodes, args->hosts, err, errlen);
+    rc = hnp_nodelist_parse_hosts(&wanted, args->hosts, err, errlen);
+    snprintf(pool_name, sizeof(pool_name), "hostfile %s", args->hostfile);
+    if (rc == HNP_SUCCESS)
+        rc = hnp_nodelist_filter(nodes, &wanted, pool_name, err, errlen);
+    hnp_nodelist_free(&wanted);
+    return rc;
+}
+
+/* The nodes: --hostfile and --host, else the batch allocation the plm
+ * knows of (in @p alloc, the caller's to free), else this machine. */
+static int gather_nodes(hnp_args_t *args, hnp_rte_t *rte, hnp_nodelist_t *nodes,
+                        hnp_nodelist_t *alloc, uint32_t **fixed, uint32_t *np,
+                        char *err, size_t errlen)
+{
+    int rc = user_nodes(args, nodes, err, errlen);
+
     if (rc == HNP_SUCCESS && rte->plm->allocated_nodes != NULL &&
-        rte->plm->allocated_nodes(rte, add_allocated, &alloc) == HNP_SUCCESS &&
-        alloc.count > 0) {
-        if (nodes->count > 0)
-            rc = check_subset(nodes, &alloc, err, errlen);
-        else {
-            *nodes = alloc;
-            alloc.nodes = NULL;
-            alloc.count = 0;
-            alloc.capacity = 0;
-        }
+        rte->plm->allocated_nodes(rte, add_allocated, alloc) == HNP_SUCCESS &&
+        alloc->count > 0) {
+        bool user_gave = nodes->count > 0;
+        if (user_gave)
+            rc = check_subset(nodes, alloc, err, errlen);
+        for (size_t i = 0; !user_gave && rc == HNP_SUCCESS &&
+                           i < alloc->count; i++)
+            rc = hnp_nodelist_add(nodes, alloc->nodes[i].name,
+                                  alloc->nodes[i].slots,
+                                  alloc->nodes[i].slots_given);
     }
-    hnp_nodelist_free(&alloc);
     /* A rankfile's hosts are the job's when nobody named any. */
     if (rc == HNP_SUCCESS && args->mapping.rankfile != NULL)
         rc = hnp_mapping_read_rankfile(args, nodes, nodes->count == 0, fixed,
@@ -115,7 +132,7 @@ static int gather_nodes(hnp_args_t *args, hnp_rte_t *rte, hnp_nodelist_t *nodes,
 static int build_map(hnp_args_t *args, hnp_rte_t *rte, hnp_job_map_t *map,
                      char *err, size_t errlen)
 {
-    hnp_nodelist_t nodes = { NULL, 0, 0 };
+    hnp_nodelist_t nodes = { NULL, 0, 0 }, alloc = { NULL, 0, 0 };
     uint32_t *fixed = NULL;
     int rc = hnp_mapping_node_capacity(args, rte->core->topo_file, err, errlen);
     hnp_map_request_t req = {
@@ -125,12 +142,21 @@ static int build_map(hnp_args_t *args, hnp_rte_t *rte, hnp_job_map_t *map,
     };
 
     if (rc == HNP_SUCCESS)
-        rc = gather_nodes(args, rte, &nodes, &fixed, &req.np, err, errlen);
+        rc = gather_nodes(args, rte, &nodes, &alloc, &fixed, &req.np, err,
+                          errlen);
     req.fixed_node = fixed;
     if (rc == HNP_SUCCESS && args->mapping.display_allocation)
         hnp_mapping_print_allocation(&nodes, req.default_slots, stdout);
     if (rc == HNP_SUCCESS)
         rc = hnp_job_map_build(&nodes, &req, map, err, errlen);
+    /* --host node3,node1 under srun: the ranks go where --host says, the
+     * daemons are numbered as srun numbers them. */
+    if (rc == HNP_SUCCESS && alloc.count > 0 &&
+        (rte->plm->capabilities & HNP_PLM_CAP_ALLOCATION_ORDER) &&
+        hnp_job_map_order_nodes(map, &alloc) != HNP_SUCCESS) {
+        hnp_err_set(err, errlen, "out of memory ordering the nodes");
+        rc = HNP_ERR_NOMEM;
+    }
     if (rc == HNP_SUCCESS && args->mapping.display_map)
         hnp_mapping_print_map(args, map, stdout);
     free(fixed);
@@ -142,6 +168,7 @@ static int build_map(hnp_args_t *args, hnp_rte_t *rte, hnp_job_map_t *map,
         rc = HNP_ERR_BAD_PARAM;
     }
     hnp_nodelist_free(&nodes);
+    hnp_nodelist_free(&alloc);
     return rc;
 }
 

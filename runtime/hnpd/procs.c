@@ -226,12 +226,27 @@ static const hnp_wire_launch_app_t *app_of(const hnp_wire_launch_t *m,
 }
 
 /* Whether -x gives the variable of @p entry ("NAME=value") a value. */
-static bool overridden(const hnp_wire_launch_t *m, const char *entry)
+static bool overridden(const hnp_wire_launch_app_t *app, const char *entry)
 {
     size_t len = strcspn(entry, "=");
 
-    for (uint32_t i = 0; i < m->nenv; i++)
-        if (strncmp(m->env[i], entry, len) == 0 && m->env[i][len] == '=')
+    for (uint32_t i = 0; i < app->nenv; i++)
+        if (strncmp(app->env[i], entry, len) == 0 && app->env[i][len] == '=')
+            return true;
+    return false;
+}
+
+/* Variables of the daemon's own task when srun started it, which say
+ * nothing true of a rank: they are not passed on (rank_variables sets the
+ * rank's own SLURM_PROCID and the like). */
+static bool daemon_task_only(const char *entry)
+{
+    static const char *const names[] = { "SLURM_TASK_PID", "SLURM_GTIDS",
+                                         NULL };
+    size_t len = strcspn(entry, "=");
+
+    for (size_t i = 0; names[i] != NULL; i++)
+        if (strlen(names[i]) == len && strncmp(entry, names[i], len) == 0)
             return true;
     return false;
 }
@@ -243,23 +258,24 @@ static void free_environment(char **env)
     free(env);
 }
 
-/* The daemon's environment with the job's variables (-x): what every rank
- * starts from. The strings are the caller's to free. */
-static char **job_environment(const hnp_wire_launch_t *m)
+/* The daemon's environment with the app context's variables (-x): what
+ * each of its ranks starts from. The strings are the caller's to free. */
+static char **app_environment(const hnp_wire_launch_app_t *app)
 {
     size_t n = 0, k = 0;
     char **env;
 
     while (environ[n] != NULL)
         n++;
-    env = calloc(n + m->nenv + 1, sizeof(*env));
+    env = calloc(n + app->nenv + 1, sizeof(*env));
     if (env == NULL)
         return NULL;
     for (size_t i = 0; i < n; i++)
-        if (strncmp(environ[i], "HNP_", 4) != 0 && !overridden(m, environ[i]))
+        if (strncmp(environ[i], "HNP_", 4) != 0 &&
+            !overridden(app, environ[i]) && !daemon_task_only(environ[i]))
             env[k++] = strdup(environ[i]);
-    for (uint32_t i = 0; i < m->nenv; i++)
-        env[k++] = strdup(m->env[i]);
+    for (uint32_t i = 0; i < app->nenv; i++)
+        env[k++] = strdup(app->env[i]);
     for (size_t i = 0; i < k; i++)
         if (env[i] == NULL) {
             free_environment(env);
@@ -295,31 +311,46 @@ static int rank_variables(const hnpd_t *d, const hnp_wire_launch_t *m,
         { "MPI_LOCALRANKID", child->local_rank },
         { "MPI_LOCALNRANKS", d->nlocal },
     };
+    /* A daemon srun started carries its own task's numbers, which every
+     * rank would inherit (all of a node's ranks SLURM_PROCID=0): the ranks
+     * get their own, as srun gives them to the tasks it starts. */
+    const struct { const char *name; uint32_t value; } slurm[] = {
+        { "SLURM_PROCID", child->rank },
+        { "SLURM_LOCALID", child->local_rank },
+        { "SLURM_NTASKS", m->nprocs },
+        { "SLURM_NPROCS", m->nprocs },
+    };
+    bool under_srun = getenv("SLURM_PROCID") != NULL;
     int rc = hnp_pmi_fork_setenv(fork, "HNP_NODE", d->node);
 
     for (size_t i = 0; rc == HNP_SUCCESS &&
                        i < sizeof(numbers) / sizeof(numbers[0]); i++)
         rc = set_number(fork, numbers[i].name, numbers[i].value);
+    for (size_t i = 0; rc == HNP_SUCCESS && under_srun &&
+                       i < sizeof(slurm) / sizeof(slurm[0]); i++)
+        rc = set_number(fork, slurm[i].name, slurm[i].value);
     return rc;
 }
 
 /* A working directory that is missing here is the user's mistake: say so,
  * rather than let exec's ENOENT blame the program. */
-static bool check_wdir(hnpd_t *d, const hnp_wire_launch_t *m, uint32_t rank)
+static bool check_wdir(hnpd_t *d, const hnp_wire_launch_app_t *app,
+                       uint32_t rank)
 {
     struct stat st;
     char why[PATH_MAX + 128];
     int e;
 
-    if (m->wdir == NULL || m->wdir[0] == '\0')
+    if (app->wdir == NULL || app->wdir[0] == '\0')
         return true;
-    if (stat(m->wdir, &st) != 0)
+    if (stat(app->wdir, &st) != 0)
         e = errno;
     else if (!S_ISDIR(st.st_mode))
         e = ENOTDIR;
     else
         return true;
-    snprintf(why, sizeof(why), "working directory %s: %s", m->wdir, strerror(e));
+    snprintf(why, sizeof(why), "working directory %s: %s", app->wdir,
+             strerror(e));
     report_exit(d, rank, 0, 0, e, why);
     return false;
 }
@@ -374,7 +405,7 @@ static void start_rank(hnpd_t *d, const hnp_wire_launch_t *m,
     size_t nfds = 0;
     pid_t pid;
 
-    if (!check_wdir(d, m, rank))
+    if (!check_wdir(d, app, rank))
         goto out;
     if (fork == NULL || prepare_rank(d, m, base, &child, fork, &env, err,
                                      sizeof(err)) != HNP_SUCCESS) {
@@ -383,7 +414,9 @@ static void start_rank(hnpd_t *d, const hnp_wire_launch_t *m,
         goto out;
     }
     const int *fds = hnp_fork_fds(fork, &nfds);
-    hnp_odls_proc_t spec = { rank, app->argv, env, m->wdir,
+    hnp_odls_proc_t spec = { rank, app->argv, env,
+                             app->wdir != NULL && app->wdir[0] != '\0'
+                                 ? app->wdir : NULL,
                              hnpd_stdin_wanted(d, rank) ? &p->in.fd : NULL,
                              hnpd_bind_cpuset(d, local_rank), fds, nfds };
 
@@ -429,17 +462,27 @@ static int pmi_or_fail(hnpd_t *d, const hnp_wire_launch_t *m)
     return rc;
 }
 
+/* Local ranks come in increasing order and an app context's ranks are
+ * consecutive: its environment is made once, when its first rank comes. */
 static void start_ranks(hnpd_t *d, const hnp_wire_launch_t *m)
 {
-    char **base = job_environment(m);
+    const hnp_wire_launch_app_t *base_app = NULL;
+    char **base = NULL;
 
-    if (base == NULL) {
-        hnp_rte_fail(d->rte, 1, "node %s: out of memory starting the ranks",
-                     d->node);
-        return;
-    }
-    for (uint32_t i = 0; d->procs != NULL && i < d->nlocal; i++)
+    for (uint32_t i = 0; d->procs != NULL && i < d->nlocal; i++) {
+        const hnp_wire_launch_app_t *app = app_of(m, d->procs[i].rank);
+        if (app != base_app) {
+            free_environment(base);
+            base_app = app;
+            base = app_environment(app);
+        }
+        if (base == NULL) {
+            hnp_rte_fail(d->rte, 1, "node %s: out of memory starting the "
+                         "ranks", d->node);
+            return;
+        }
         start_rank(d, m, base, d->procs[i].rank, i);
+    }
     free_environment(base);
 }
 

@@ -3,9 +3,9 @@
  * Node lists: the hosts of a job, from --host ("a,b:4,node[1-8]:2") and
  * from hostfiles ("node[01-16] slots=8", '#' comments).
  *
- * A name given twice is one node whose slots add up, as Open MPI counts
- * them. The parsers collect every node of their input in a list of their
- * own, with a hash index so that a hostfile of a hundred thousand lines is
+ * A name given twice is one node, its slots counted as Open MPI 4.1 counts
+ * them (see node_merge). The parsers collect every node of their input in
+ * a list of their own, with a hash index so that a hostfile of a hundred thousand lines is
  * not quadratic, and merge it into the caller's list only when the whole
  * input is good: a hostfile with an error on its last line leaves the list
  * as it was.
@@ -33,6 +33,10 @@ typedef struct name_index {
 typedef struct pending {
     hnp_nodelist_t list;
     name_index_t index;
+    /* A hostfile lists a node once per slot or once with slots=N: a
+     * count on a later line for the same node is refused, as Open MPI
+     * refuses it, since no sum of the two is what the author meant. */
+    bool refuse_late_count;
 } pending_t;
 
 static const char blanks[] = " \t\r\n\v\f";
@@ -69,6 +73,31 @@ static int node_add_slots(hnp_node_t *node, uint32_t slots, bool slots_given)
         return HNP_ERR_BAD_PARAM;
     node->slots += slots;
     node->slots_given = node->slots_given || slots_given;
+    return HNP_SUCCESS;
+}
+
+/* Whether merging @p more into @p node (see node_merge) passes UINT32_MAX. */
+static bool node_merge_overflows(const hnp_node_t *node,
+                                 const hnp_node_t *more)
+{
+    uint32_t have = node->slots_given ? node->slots : 1;
+
+    return (more->slots_given ? more->slots : 1) > UINT32_MAX - have;
+}
+
+/* A name met again in --host or a hostfile, as Open MPI 4.1 counts it:
+ * each mention without a count is one slot, one with a count brings that
+ * many, and the sum is a given count. So "a,a,b" gives a 2 slots, and a
+ * PBS nodefile (a node once per slot) gives each node its lines. */
+static int node_merge(hnp_node_t *node, uint32_t slots, bool slots_given)
+{
+    uint32_t have = node->slots_given ? node->slots : 1;
+    uint32_t more = slots_given ? slots : 1;
+
+    if (more > UINT32_MAX - have)
+        return HNP_ERR_BAD_PARAM;
+    node->slots = have + more;
+    node->slots_given = true;
     return HNP_SUCCESS;
 }
 
@@ -155,9 +184,10 @@ static void pending_free(pending_t *p)
     p->index.slot = NULL;
 }
 
-/* Add a node, taking ownership of @p name in every case. */
+/* Add a node, taking ownership of @p name in every case. A count for a
+ * node listed before, where refused, is HNP_ERR_EXISTS and a sentence. */
 static int pending_add(pending_t *p, char *name, uint32_t slots,
-                       bool slots_given)
+                       bool slots_given, char *err, size_t errlen)
 {
     hnp_nodelist_t *l = &p->list;
     int rc = HNP_SUCCESS;
@@ -171,9 +201,15 @@ static int pending_add(pending_t *p, char *name, uint32_t slots,
         return rc;
     }
     size_t *slot = index_lookup(&p->index, l->nodes, name);
+    if (*slot != 0 && p->refuse_late_count && slots_given) {
+        hnp_err_set(err, errlen, "%s is listed before: list a node once "
+                    "per slot, or once with slots=N, not both", name);
+        rc = HNP_ERR_EXISTS;
+    } else if (*slot != 0)
+        rc = node_merge(&l->nodes[*slot - 1], slots, slots_given);
     if (*slot != 0) {
         free(name);
-        return node_add_slots(&l->nodes[*slot - 1], slots, slots_given);
+        return rc;
     }
     l->nodes[l->count] =
         (hnp_node_t){ .name = name, .slots = slots, .slots_given = slots_given };
@@ -193,11 +229,13 @@ static int pending_add_expression(pending_t *p, const char *expr,
     if (rc < 0)
         return rc;
     for (i = 0; i < count && rc == HNP_SUCCESS; i++)
-        rc = pending_add(p, names[i], slots, slots_given);
+        rc = pending_add(p, names[i], slots, slots_given, err, errlen);
     for (; i < count; i++)
         free(names[i]);
     free(names);
-    if (rc == HNP_ERR_NOMEM)
+    if (rc == HNP_ERR_EXISTS)
+        rc = HNP_ERR_BAD_PARAM;
+    else if (rc == HNP_ERR_NOMEM)
         hnp_err_set(err, errlen, "out of memory reading host names");
     else if (rc < 0)
         hnp_err_set(err, errlen, "host expression \"%s\": more than %u "
@@ -219,7 +257,7 @@ static int pending_commit(pending_t *p, hnp_nodelist_t *list, char *err,
         size_t *slot = index_lookup(&ix, list->nodes, n->name);
         if (*slot == 0)
             added++;
-        else if (n->slots > UINT32_MAX - list->nodes[*slot - 1].slots)
+        else if (node_merge_overflows(&list->nodes[*slot - 1], n))
             too_full = n->name;
         rc = too_full != NULL ? HNP_ERR_BAD_PARAM : HNP_SUCCESS;
     }
@@ -229,7 +267,7 @@ static int pending_commit(pending_t *p, hnp_nodelist_t *list, char *err,
         hnp_node_t *n = &p->list.nodes[i];
         size_t *slot = index_lookup(&ix, list->nodes, n->name);
         if (*slot != 0) {
-            node_add_slots(&list->nodes[*slot - 1], n->slots, n->slots_given);
+            node_merge(&list->nodes[*slot - 1], n->slots, n->slots_given);
             continue;
         }
         /* New names are distinct among themselves: no need to index them. */
@@ -266,21 +304,39 @@ static int parse_count(const char *s, size_t len, uint32_t min, uint32_t *out)
 }
 
 /* Where the optional ":slots" of a --host item starts: the last colon
- * outside brackets, so that "n[1-2:3" stays one (bad) expression. */
+ * outside brackets, so that "n[1-2:3" stays one (bad) expression. More
+ * than one colon outside brackets is a bare IPv6 address ("fe80::1"),
+ * which takes no slot count, as Open MPI reads it; "[fe80::1]:4" has one. */
 static const char *find_slot_colon(const char *item, size_t len)
 {
     const char *colon = NULL;
-    int depth = 0;
+    int depth = 0, colons = 0;
 
     for (size_t i = 0; i < len; i++) {
         if (item[i] == '[')
             depth++;
         else if (item[i] == ']' && depth > 0)
             depth--;
-        else if (item[i] == ':' && depth == 0)
+        else if (item[i] == ':' && depth == 0) {
             colon = item + i;
+            colons++;
+        }
     }
-    return colon;
+    return colons == 1 ? colon : NULL;
+}
+
+/* "[fe80::1]" is the IPv6 address inside the brackets (a range group
+ * never holds a colon): a node is the same node however it is written,
+ * and the agent gets the address as ssh takes it. */
+static void unwrap_ipv6(const char **name, size_t *len)
+{
+    const char *s = *name;
+
+    if (*len > 2 && s[0] == '[' && s[*len - 1] == ']' &&
+        memchr(s, ':', *len) != NULL) {
+        *name = s + 1;
+        *len -= 2;
+    }
 }
 
 /* One item of --host: "name", "name:4", "node[1-8]:2". */
@@ -310,6 +366,7 @@ static int parse_host_item(pending_t *p, const char *item, size_t len,
             return HNP_ERR_BAD_PARAM;
         }
     }
+    unwrap_ipv6(&item, &namelen);
     char *expr = strndup(item, namelen);
     if (expr == NULL) {
         hnp_err_set(err, errlen, "out of memory reading host names");
@@ -324,7 +381,7 @@ static int parse_host_item(pending_t *p, const char *item, size_t len,
 int hnp_nodelist_parse_hosts(hnp_nodelist_t *list, const char *text,
                              char *err, size_t errlen)
 {
-    pending_t p = { { NULL, 0, 0 }, { NULL, 0 } };
+    pending_t p = { { NULL, 0, 0 }, { NULL, 0 }, false };
     int depth = 0, rc = HNP_SUCCESS;
     const char *start;
 
@@ -493,6 +550,7 @@ static int parse_hostfile_line(pending_t *p, const line_ctx_t *c, char *line)
     }
     if (rc < 0)
         return rc;
+    unwrap_ipv6(&host, &hostlen);
     host = strndup(host, hostlen);
     if (host == NULL) {
         line_error(c, "out of memory");
@@ -533,7 +591,7 @@ static int read_hostfile(pending_t *p, FILE *f, line_ctx_t *c)
 int hnp_nodelist_parse_hostfile(hnp_nodelist_t *list, const char *path,
                                 char *err, size_t errlen)
 {
-    pending_t p = { { NULL, 0, 0 }, { NULL, 0 } };
+    pending_t p = { { NULL, 0, 0 }, { NULL, 0 }, true };
     line_ctx_t c = { path, 0, err, errlen };
 
     if (list == NULL || path == NULL) {
@@ -553,4 +611,46 @@ int hnp_nodelist_parse_hostfile(hnp_nodelist_t *list, const char *path,
         rc = pending_commit(&p, list, err, errlen);
     pending_free(&p);
     return rc;
+}
+
+/* ------------------------------------------------------------ filter */
+
+/* Open MPI's --host with --hostfile: the hostfile is what there is, --host
+ * picks from it. */
+int hnp_nodelist_filter(hnp_nodelist_t *pool, const hnp_nodelist_t *wanted,
+                        const char *pool_name, char *err, size_t errlen)
+{
+    name_index_t ix = { NULL, 0 };
+    hnp_nodelist_t kept = { NULL, 0, 0 };
+    int rc = index_build(&ix, pool->nodes, pool->count);
+
+    if (rc == HNP_SUCCESS)
+        rc = nodes_reserve(&kept, wanted->count);
+    for (size_t i = 0; rc == HNP_SUCCESS && i < wanted->count; i++) {
+        const hnp_node_t *w = &wanted->nodes[i];
+        size_t *slot = index_lookup(&ix, pool->nodes, w->name);
+        if (*slot == 0) {
+            hnp_err_set(err, errlen, "--host names %s, which %s does not "
+                        "list (with both, --host picks among its nodes)",
+                        w->name, pool_name);
+            rc = HNP_ERR_NOT_FOUND;
+            break;
+        }
+        const hnp_node_t *have = &pool->nodes[*slot - 1];
+        hnp_node_t *k = &kept.nodes[kept.count];
+        *k = w->slots_given ? *w : *have;
+        k->name = strdup(w->name);
+        rc = k->name != NULL ? HNP_SUCCESS : HNP_ERR_NOMEM;
+        kept.count += rc == HNP_SUCCESS;
+    }
+    free(ix.slot);
+    if (rc == HNP_ERR_NOMEM)
+        hnp_err_set(err, errlen, "out of memory choosing hosts");
+    if (rc != HNP_SUCCESS) {
+        hnp_nodelist_free(&kept);
+        return rc;
+    }
+    hnp_nodelist_free(pool);
+    *pool = kept;
+    return HNP_SUCCESS;
 }

@@ -33,17 +33,34 @@ int hnp_hostlist_expand(const char *text, char ***names, size_t *count,
                         char *err, size_t errlen);
 void hnp_hostlist_free(char **names, size_t count);
 
-/** Add a host; a name already present adds its slots to the existing entry. */
+/** Add a host; a name already present adds its slots to the existing entry
+ *  (the parsers below count repeated names as Open MPI does instead). */
 int hnp_nodelist_add(hnp_nodelist_t *list, const char *name, uint32_t slots,
                      bool slots_given);
-/** --host "a,b:4,node[1-8]:2" (slots after a colon). */
+/** --host "a,b:4,node[1-8]:2" (slots after a colon). A name given again
+ *  counts as Open MPI 4.1 counts it: each mention without a count is one
+ *  slot, and the sum is a given count ("a,a,b": a has 2 slots). IPv6
+ *  addresses: "[fe80::1]:4" with slots, bare "fe80::1" without; the node
+ *  is named without brackets. */
 int hnp_nodelist_parse_hosts(hnp_nodelist_t *list, const char *text,
                              char *err, size_t errlen);
 /** A hostfile: one host expression a line, optional "slots=N" (also
  *  "max_slots=N" is accepted and ignored), '#' comments, blank lines.
- *  Errors name file:line. */
+ *  A node on several lines has one slot a line (a PBS nodefile), after
+ *  the count of its first line if it gave one; a count on a later line
+ *  is refused, as Open MPI refuses it. IPv6 addresses as in --host, with
+ *  slots=N. Errors name file:line. */
 int hnp_nodelist_parse_hostfile(hnp_nodelist_t *list, const char *path,
                                 char *err, size_t errlen);
+/**
+ * --host with --hostfile, as Open MPI reads them: keep only the nodes of
+ * @p pool that @p wanted names, in @p wanted's order. A node @p wanted
+ * gives slots to ("a:2", or "a,a") takes them; one it names once without
+ * a count keeps @p pool's. A name @p pool lacks is HNP_ERR_NOT_FOUND,
+ * naming it and @p pool_name ("hostfile H"); @p pool is then unchanged.
+ */
+int hnp_nodelist_filter(hnp_nodelist_t *pool, const hnp_nodelist_t *wanted,
+                        const char *pool_name, char *err, size_t errlen);
 void hnp_nodelist_free(hnp_nodelist_t *list);
 
 #endif /* HNP_HOSTLIST_H */

@@ -355,3 +355,86 @@ uint32_t hnp_job_map_ranks_on(const hnp_job_map_t *map, uint32_t node,
             out[found++] = r;
     return found;
 }
+
+/* ------------------------------------------------------------ reorder */
+
+typedef struct keyed_name {
+    const char *name;
+    size_t key; /* position in the wanted order; SIZE_MAX: not in it */
+    uint32_t node;
+} keyed_name_t;
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(((const keyed_name_t *)a)->name,
+                  ((const keyed_name_t *)b)->name);
+}
+
+static int by_key(const void *a, const void *b)
+{
+    const keyed_name_t *x = a, *y = b;
+
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return x->node < y->node ? -1 : x->node > y->node;
+}
+
+/* Apply new_of[old node] = new node to every per-node array. */
+static int permute_nodes(hnp_job_map_t *map, const uint32_t *new_of)
+{
+    char **names = calloc(map->nnodes, sizeof(*names));
+    uint32_t *size = calloc(map->nnodes, sizeof(*size));
+    uint32_t *slots = calloc(map->nnodes, sizeof(*slots));
+
+    if (names == NULL || size == NULL || slots == NULL) {
+        free(names);
+        free(size);
+        free(slots);
+        return HNP_ERR_NOMEM;
+    }
+    for (uint32_t n = 0; n < map->nnodes; n++) {
+        names[new_of[n]] = map->node_names[n];
+        size[new_of[n]] = map->local_size[n];
+        slots[new_of[n]] = map->node_slots[n];
+    }
+    for (uint32_t r = 0; r < map->nprocs; r++)
+        map->node_of[r] = new_of[map->node_of[r]];
+    free(map->node_names);
+    free(map->local_size);
+    free(map->node_slots);
+    map->node_names = names;
+    map->local_size = size;
+    map->node_slots = slots;
+    return HNP_SUCCESS;
+}
+
+int hnp_job_map_order_nodes(hnp_job_map_t *map, const hnp_nodelist_t *order)
+{
+    keyed_name_t *wanted = calloc(order->count + 1, sizeof(*wanted));
+    keyed_name_t *nodes = calloc(map->nnodes + 1, sizeof(*nodes));
+    uint32_t *new_of = calloc(map->nnodes + 1, sizeof(*new_of));
+    int rc = HNP_ERR_NOMEM;
+
+    if (wanted == NULL || nodes == NULL || new_of == NULL)
+        goto out;
+    for (size_t i = 0; i < order->count; i++)
+        wanted[i] = (keyed_name_t){ order->nodes[i].name, i, 0 };
+    qsort(wanted, order->count, sizeof(*wanted), by_name);
+    for (uint32_t n = 0; n < map->nnodes; n++) {
+        keyed_name_t probe = { map->node_names[n], SIZE_MAX, n };
+        const keyed_name_t *hit = bsearch(&probe, wanted, order->count,
+                                          sizeof(*wanted), by_name);
+        nodes[n] = probe;
+        if (hit != NULL)
+            nodes[n].key = hit->key;
+    }
+    qsort(nodes, map->nnodes, sizeof(*nodes), by_key);
+    for (uint32_t n = 0; n < map->nnodes; n++)
+        new_of[nodes[n].node] = n;
+    rc = permute_nodes(map, new_of);
+out:
+    free(wanted);
+    free(nodes);
+    free(new_of);
+    return rc;
+}

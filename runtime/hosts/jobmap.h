@@ -56,6 +56,11 @@ int hnp_job_map_build(const hnp_nodelist_t *nodes,
                       char *err, size_t errlen);
 void hnp_job_map_free(hnp_job_map_t *map);
 
+/** Put the map's nodes, and so the daemons' vpids, in the order of
+ *  @p order; nodes it does not list follow, in their order. Every rank
+ *  stays on its node, with its local rank. */
+int hnp_job_map_order_nodes(hnp_job_map_t *map, const hnp_nodelist_t *order);
+
 /** The ranks on node @p node in increasing order (out has local_size[node]
  *  room); returns how many. */
 uint32_t hnp_job_map_ranks_on(const hnp_job_map_t *map, uint32_t node,

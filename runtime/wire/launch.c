@@ -46,9 +46,6 @@ int hnp_wire_launch_pack(hnp_buffer_t *buf, const hnp_wire_launch_t *m)
         hnp_pack_u32(buf, m->node_slots[n]);
     }
     hnp_pack_u32(buf, m->universe_size);
-    hnp_pack_string(buf, m->wdir);
-    hnp_pack_u32(buf, m->nenv);
-    pack_strings(buf, m->env, m->nenv);
     pack_placement(buf, &m->place);
     hnp_pack_i32(buf, m->stdin_target);
     hnp_pack_u32(buf, m->napps);
@@ -57,6 +54,9 @@ int hnp_wire_launch_pack(hnp_buffer_t *buf, const hnp_wire_launch_t *m)
         hnp_pack_u32(buf, m->apps[a].np);
         hnp_pack_u32(buf, m->apps[a].argc);
         pack_strings(buf, m->apps[a].argv, m->apps[a].argc);
+        hnp_pack_string(buf, m->apps[a].wdir);
+        hnp_pack_u32(buf, m->apps[a].nenv);
+        pack_strings(buf, m->apps[a].env, m->apps[a].nenv);
     }
     hnp_pack_string(buf, m->pmi);
     return hnp_buffer_status(buf);
@@ -148,13 +148,13 @@ static int unpack_nodes(hnp_reader_t *rd, hnp_wire_launch_t *m)
     return HNP_SUCCESS;
 }
 
-/* An app takes at least 16 bytes: three counts and one string. */
+/* An app takes at least 24 bytes: four counts and two strings. */
 static int unpack_apps(hnp_reader_t *rd, hnp_wire_launch_t *m)
 {
     int rc;
 
     m->napps = hnp_unpack_u32(rd);
-    if (!count_fits(rd, m->napps, 16))
+    if (!count_fits(rd, m->napps, 24))
         return HNP_ERR_TRUNCATED;
     if (m->napps == 0)
         return HNP_ERR_BAD_PARAM;
@@ -169,6 +169,11 @@ static int unpack_apps(hnp_reader_t *rd, hnp_wire_launch_t *m)
         if (hnp_reader_status(rd) == HNP_SUCCESS && app->argc == 0)
             return HNP_ERR_BAD_PARAM;
         rc = unpack_strings(rd, app->argc, &app->argv);
+        if (rc != HNP_SUCCESS)
+            return rc;
+        app->wdir = hnp_unpack_string(rd);
+        app->nenv = hnp_unpack_u32(rd);
+        rc = unpack_strings(rd, app->nenv, &app->env);
         if (rc != HNP_SUCCESS)
             return rc;
     }
@@ -187,11 +192,6 @@ int hnp_wire_launch_unpack(hnp_reader_t *rd, hnp_wire_launch_t *m)
     if (rc == HNP_SUCCESS)
         rc = unpack_nodes(rd, m);
     if (rc == HNP_SUCCESS) {
-        m->wdir = hnp_unpack_string(rd);
-        m->nenv = hnp_unpack_u32(rd);
-        rc = unpack_strings(rd, m->nenv, &m->env);
-    }
-    if (rc == HNP_SUCCESS) {
         rc = unpack_placement(rd, &m->place, m->nprocs);
     }
     if (rc == HNP_SUCCESS) {
@@ -209,15 +209,16 @@ int hnp_wire_launch_unpack(hnp_reader_t *rd, hnp_wire_launch_t *m)
 
 void hnp_wire_launch_clear(hnp_wire_launch_t *m)
 {
-    for (uint32_t a = 0; m->apps != NULL && a < m->napps; a++)
+    for (uint32_t a = 0; m->apps != NULL && a < m->napps; a++) {
         free_strings(m->apps[a].argv, m->apps[a].argc);
+        free_strings(m->apps[a].env, m->apps[a].nenv);
+        free(m->apps[a].wdir);
+    }
     free(m->apps);
-    free_strings(m->env, m->nenv);
     free(m->node_of);
     if (m->node_names != NULL)
         free_strings(m->node_names, m->nnodes);
     free(m->node_slots);
-    free(m->wdir);
     free(m->pmi);
     free(m->place.cpu_list);
     free_strings(m->place.specs, m->place.nspecs);

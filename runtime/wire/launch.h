@@ -4,14 +4,15 @@
  * rank of the job runs, every node's name and slots (the pmi components
  * need the whole node map, a daemon knows only its subtree's), what each app context runs, and how (environment,
  * directory, binding, who gets stdin). Every daemon starts the ranks of its
- * own node from it.
+ * own node from it. The directory and the variables are each app
+ * context's own (`-n 1 --wdir /a a : -n 1 b` runs b in hnp's directory).
  *
  *   jobid u32 | nprocs u32 | nnodes u32 | nprocs x node u32 |
  *   nnodes x (name string | slots u32) | universe_size u32 |
- *   wdir string | nenv u32 | nenv x "NAME=value" string |
  *   placement (below) | stdin_target i32 |
  *   napps u32 | napps x (first_rank u32 | np u32 | argc u32 |
- *                        argc x string) | pmi string
+ *                        argc x string | wdir string | nenv u32 |
+ *                        nenv x "NAME=value" string) | pmi string
  *
  * placement: map_obj u8 | span u8 | ppr u32 | pe u32 | bind_obj u8 |
  *   flags u8 | cpu_list string | nspecs u32 | nspecs x string
@@ -31,6 +32,9 @@ typedef struct hnp_wire_launch_app {
     uint32_t np;
     uint32_t argc;       /**< at least 1 */
     char **argv;         /**< [argc], NULL-terminated once unpacked */
+    char *wdir;          /**< "" (or NULL when packing): the daemon's own */
+    uint32_t nenv;
+    char **env;          /**< [nenv], NULL-terminated once unpacked */
 } hnp_wire_launch_app_t;
 
 /* The objects of a node's topology that ranks are spread over or bound
@@ -78,9 +82,6 @@ typedef struct hnp_wire_launch {
     char **node_names;     /**< [nnodes], NULL-terminated once unpacked */
     uint32_t *node_slots;  /**< [nnodes] */
     uint32_t universe_size; /**< the job's slots */
-    char *wdir;            /**< "" (or NULL when packing): the daemon's own */
-    uint32_t nenv;
-    char **env;            /**< [nenv], NULL-terminated once unpacked */
     hnp_wire_placement_t place;
     int32_t stdin_target;  /**< a rank, HNP_STDIN_NONE or HNP_STDIN_ALL */
     uint32_t napps;        /**< at least 1 */

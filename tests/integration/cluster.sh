@@ -49,6 +49,18 @@ for exchange in gather_scatter flood; do
     done
 done
 
+# Under Slurm, --host in another order than the allocation: the ranks go
+# in --host's order, each on the node it was mapped to; and each rank
+# sees its own SLURM_PROCID, SLURM_LOCALID and SLURM_NTASKS, not those
+# of the daemon's srun task.
+status=0
+timeout -k 5 90 salloc -N 4 "$HNP" --host node3,node1,node4,node2 -N 1 \
+    sh -c "$app"' $SLURM_PROCID $SLURM_LOCALID $SLURM_NTASKS' \
+    >"$tmp/out" 2>"$tmp/err" || status=$?
+expect_status 0 "slurm, --host in another order than the allocation"
+[ "$(sort -n "$tmp/out" | paste -sd'|')" = "0 node3 node3 0 0 4|1 node1 node1 1 0 4|2 node4 node4 2 0 4|3 node2 node2 3 0 4" ] ||
+    fail "slurm, --host node3,node1,node4,node2: $(sort -n "$tmp/out" | paste -sd'|')"
+
 # An Open MPI program (PMIx) over real ssh and under Slurm: 2 ranks a
 # node, each node's pair over shared memory, the nodes over TCP on the
 # cluster's network; where this hnp has no pmix component, skipped. The
@@ -82,14 +94,42 @@ for plm in rsh prsh; do
 done
 timeout 120 bash "$tc" up 4 >/dev/null 2>&1 || fail "the cluster did not come back"
 
-# A node set DOWN in Slurm inside the allocation: srun's words, non-zero.
+# A node set DOWN in Slurm inside the allocation: srun's words, non-zero,
+# and the node named. Its slurmd is stopped first, or it would register
+# again at once and Slurm would return the node to service
+# (ReturnToService=2) before hnp asks.
+kill "$(cat /run/hnp-testcluster/slurm/slurmd.node3.pid)"
 status=0
 timeout -k 5 90 salloc -N 4 bash -c \
     "scontrol update nodename=node3 state=down reason=hnp-test && exec '$HNP' true" \
     >"$tmp/out" 2>"$tmp/err" || status=$?
+timeout 120 bash "$tc" up 4 >/dev/null 2>&1 || fail "the cluster did not come back"
 scontrol update nodename=node3 state=resume >/dev/null 2>&1 || true
 [ "$status" != 0 ] || fail "slurm: a node set DOWN must fail the job"
 expect_in "$tmp/err" "srun" "slurm: srun's words are shown"
+expect_in "$tmp/err" "Slurm reports a node of the allocation failed: node3 (down: hnp-test)" \
+    "slurm: the node set DOWN is named"
+
+# A node set DOWN while the ranks run: Slurm ends the processes of every
+# node, and the first death hnp hears of may be any node's; the node that
+# failed is named, first.
+rm -f "$tmp"/started.*
+status=0
+(
+    for _ in $(seq 300); do
+        [ "$(ls "$tmp"/started.* 2>/dev/null | wc -l)" = 4 ] && break
+        sleep 0.1
+    done
+    scontrol update nodename=node2 state=down reason=hnp-test-running
+) &
+downer=$!
+timeout -k 5 90 salloc -N 4 "$HNP" -N 1 sh -c "touch $tmp/started.\$HNP_RANK; exec sleep 60" \
+    >"$tmp/out" 2>"$tmp/err" || status=$?
+wait "$downer" || true
+scontrol update nodename=node2 state=resume >/dev/null 2>&1 || true
+[ "$status" != 0 ] || fail "slurm: a node set DOWN while the ranks run must fail the job"
+grep -m1 "^hnp: error:" "$tmp/err" | grep -q "failed: node2 (down: hnp-test-running)" ||
+    { cat "$tmp/err"; fail "slurm: the node set DOWN while the ranks ran is not named first"; }
 
 # scancel of the allocation ends hnp, with a message and a failure status.
 status=0

@@ -32,4 +32,16 @@ LIST
 assert_no_leftovers "rank variables"
 left=$(ls -A "$scratch")
 [ -z "$left" ] || fail "left behind in TMPDIR: $left"
+
+# Daemons started as srun's tasks carry their own task's SLURM_PROCID and
+# the like (here inherited through the agent, as srun sets them): each rank
+# sees its own numbers, and nothing of the daemon's task.
+# shellcheck disable=SC2016 # expanded by each rank's shell
+slurm_app='echo "$HNP_RANK $SLURM_PROCID $SLURM_LOCALID $SLURM_NTASKS $SLURM_NPROCS ${SLURM_TASK_PID-unset} ${SLURM_GTIDS-unset}"'
+SLURM_PROCID=0 SLURM_LOCALID=0 SLURM_NTASKS=2 SLURM_NPROCS=2 SLURM_TASK_PID=4242 SLURM_GTIDS=0 \
+    run_hnp -n 5 --host "${prefix}n1:3,${prefix}n2:3" sh -c "$slurm_app"
+expect_status 0 "rank variables under a daemon started by srun"
+[ "$(sort -n "$tmp/out" | paste -sd'|')" = "0 0 0 5 5 unset unset|1 1 1 5 5 unset unset|2 2 2 5 5 unset unset|3 3 0 5 5 unset unset|4 4 1 5 5 unset unset" ] ||
+    fail "the ranks' SLURM_PROCID, SLURM_LOCALID, SLURM_NTASKS are not their own: $(sort -n "$tmp/out" | paste -sd'|')"
+assert_no_leftovers "Slurm task variables"
 echo "PASS"

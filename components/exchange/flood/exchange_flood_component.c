@@ -48,8 +48,8 @@ static int flood_register_params(const hnp_mca_component_t *self,
     return rc;
 }
 
-/* A negative delay is a typo, not a request: decline and say so rather
- * than guess what was meant. */
+/* A negative delay is a typo, not a request: refuse it, which fails the
+ * selection before launch, rather than guess what was meant. */
 static int flood_query(const hnp_mca_component_t *self, const void **module,
                        int *priority)
 {
@@ -57,9 +57,8 @@ static int flood_query(const hnp_mca_component_t *self, const void **module,
     if (!(exchange_flood_batch_delay >= 0)) {
         HNP_ERROR_LOG(hnp_log_stream("exchange"),
                       "exchange_flood_batch_delay = %g: a delay cannot be "
-                      "negative; the flood component declines",
-                      exchange_flood_batch_delay);
-        return HNP_ERR_NOT_AVAILABLE;
+                      "negative", exchange_flood_batch_delay);
+        return HNP_ERR_BAD_PARAM;
     }
     *module = &exchange_flood_module;
     *priority = EXCHANGE_FLOOD_PRIORITY;

@@ -30,4 +30,14 @@ int plm_slurm_tasks_per_node(const char *text, uint32_t *slots, size_t count);
 int plm_slurm_daemon_identity(hnp_vpid_t *vpid, char *node, size_t len,
                               char *err, size_t errlen);
 
+/** sinfo's "NODE STATE REASON" lines as "node3 (down: why), ..." in
+ *  @p buf, each node once, their number in *nodes; HNP_ERR_NOT_FOUND when
+ *  there is none. */
+int plm_slurm_describe_down(const char *sinfo_out, char *buf, size_t len,
+                            size_t *nodes);
+
+/** The module's explain_failure: the allocation's nodes that sinfo says
+ *  are down, drained, failing or not responding. */
+int plm_slurm_explain_failure(struct hnp_rte *rte, char *buf, size_t len);
+
 #endif /* PLM_SLURM_H */

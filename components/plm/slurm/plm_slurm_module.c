@@ -140,8 +140,10 @@ static int plm_slurm_launch_daemons(struct hnp_rte *rte)
     return rc;
 }
 
-/* Under srun, SLURM_NODEID numbers the step's nodes from 0 in the order
- * the HNP gave them (--nodelist, in vpid order): vpid = SLURM_NODEID + 1. */
+/* Under srun, SLURM_NODEID numbers the step's nodes from 0 in the
+ * allocation's order, whatever the order of --nodelist; the HNP numbers
+ * the daemons in that order too (HNP_PLM_CAP_ALLOCATION_ORDER), so
+ * vpid = SLURM_NODEID + 1. */
 int plm_slurm_daemon_identity(hnp_vpid_t *vpid, char *node, size_t len,
                               char *err, size_t errlen)
 {
@@ -175,8 +177,10 @@ int plm_slurm_daemon_identity(hnp_vpid_t *vpid, char *node, size_t len,
 /* No spawn_tree: the flat one (srun does the fan-out). The secret goes on
  * srun's stdin, which --input=all hands to every daemon. */
 const hnp_plm_module_t plm_slurm_module = {
+    .capabilities = HNP_PLM_CAP_ALLOCATION_ORDER,
     .secret = HNP_PLM_SECRET_STDIN,
     .launch_daemons = plm_slurm_launch_daemons,
     .allocated_nodes = plm_slurm_allocated_nodes,
     .daemon_identity = plm_slurm_daemon_identity,
+    .explain_failure = plm_slurm_explain_failure,
 };

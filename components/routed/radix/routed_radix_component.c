@@ -49,9 +49,9 @@ static int routed_radix_register_params(const hnp_mca_component_t *self,
 
 /*
  * A degree below 2 is not a radix tree (0 would be the star of `direct`,
- * 1 a chain as deep as the job is wide), so the component declines rather
- * than run a topology the user did not ask for; the message says why,
- * because a silent fallback to another topology would hide the typo.
+ * 1 a chain as deep as the job is wide). The component refuses it, which
+ * fails the selection before launch: falling back to another topology
+ * would run what the user did not ask for, under an error message.
  */
 static int routed_radix_query(const hnp_mca_component_t *self,
                               const void **module, int *priority)
@@ -60,10 +60,9 @@ static int routed_radix_query(const hnp_mca_component_t *self,
     if (routed_radix_degree < 2) {
         HNP_ERROR_LOG(hnp_log_stream("routed"),
                       "routed_radix_degree = %u: a radix tree needs a degree "
-                      "of at least 2 (use --mca routed direct for a star); "
-                      "the radix component declines",
+                      "of at least 2 (use --mca routed direct for a star)",
                       routed_radix_degree);
-        return HNP_ERR_NOT_AVAILABLE;
+        return HNP_ERR_BAD_PARAM;
     }
     *module = &routed_radix_module;
     *priority = ROUTED_RADIX_PRIORITY;

@@ -327,7 +327,7 @@ static void test_component(void **state)
                                    HNP_PARAM_SRC_CMDLINE, NULL, NULL, 0),
                      HNP_SUCCESS);
     hnp_log_set_handler(capture_log, NULL);
-    assert_int_equal(c->query(c, &module, &priority), HNP_ERR_NOT_AVAILABLE);
+    assert_int_equal(c->query(c, &module, &priority), HNP_ERR_BAD_PARAM);
     hnp_log_set_handler(NULL, NULL);
     hnp_params_destroy(params);
 }

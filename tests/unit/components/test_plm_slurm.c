@@ -66,7 +66,8 @@ static void test_daemon_identity(void **state)
     assert_ptr_equal(plm_slurm_module.daemon_identity,
                      plm_slurm_daemon_identity);
     assert_int_equal(plm_slurm_module.secret, HNP_PLM_SECRET_STDIN);
-    assert_int_equal(plm_slurm_module.capabilities, 0);
+    assert_int_equal(plm_slurm_module.capabilities,
+                     HNP_PLM_CAP_ALLOCATION_ORDER);
     srun_task("0", "node1");
     assert_int_equal(plm_slurm_daemon_identity(&vpid, node, sizeof(node), err,
                                                sizeof(err)), HNP_SUCCESS);
@@ -112,6 +113,30 @@ static void test_daemon_identity_errors(void **state)
     srun_task(NULL, NULL);
 }
 
+/* sinfo's lines about the allocation's failed nodes become one list that
+ * names each node once (a node in two partitions comes twice). */
+static void test_describe_down(void **state)
+{
+    char buf[256];
+    size_t n = 99;
+    (void)state;
+
+    assert_int_equal(plm_slurm_describe_down("node3 down hnp-test\n", buf,
+                                             sizeof(buf), &n), HNP_SUCCESS);
+    assert_string_equal(buf, "node3 (down: hnp-test)");
+    assert_int_equal(n, 1);
+    assert_int_equal(plm_slurm_describe_down(
+                         "node3 down* Not responding\nnode3 down* Not "
+                         "responding\nnode7 drained\n", buf, sizeof(buf), &n),
+                     HNP_SUCCESS);
+    assert_string_equal(buf, "node3 (down*: Not responding), node7 (drained)");
+    assert_int_equal(n, 2);
+    assert_int_equal(plm_slurm_describe_down("", buf, sizeof(buf), &n),
+                     HNP_ERR_NOT_FOUND);
+    assert_int_equal(n, 0);
+    assert_string_equal(buf, "");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -119,6 +144,7 @@ int main(void)
         cmocka_unit_test(test_tasks_per_node_errors),
         cmocka_unit_test(test_daemon_identity),
         cmocka_unit_test(test_daemon_identity_errors),
+        cmocka_unit_test(test_describe_down),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

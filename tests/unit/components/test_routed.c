@@ -263,9 +263,10 @@ static void test_degree_set_before_registration(void **state)
     hnp_params_destroy(params);
 }
 
-/* Degrees 0 and 1 make radix decline with an error naming the parameter
- * and the value; a good degree makes it available again. */
-static void test_bad_degree_declines(void **state)
+/* Degrees 0 and 1 make radix refuse the value (which fails the selection)
+ * with an error naming the parameter and the value; a good degree makes
+ * it available again. */
+static void test_bad_degree_refused(void **state)
 {
     static const char *const bad[] = { "0", "1" };
     char expected[64];
@@ -281,7 +282,7 @@ static void test_bad_degree_declines(void **state)
                          HNP_SUCCESS);
         assert_int_equal(mca_routed_radix_component.query(
                              &mca_routed_radix_component, &module, &priority),
-                         HNP_ERR_NOT_AVAILABLE);
+                         HNP_ERR_BAD_PARAM);
         assert_null(module);
         assert_int_equal(priority, -1);
         assert_int_equal(captured.errors, 1);
@@ -333,7 +334,7 @@ int main(void)
         T(test_descriptors_and_priorities),
         T(test_degree_parameter_registered),
         T(test_degree_set_before_registration),
-        T(test_bad_degree_declines),
+        T(test_bad_degree_refused),
         T(test_degree_wrong_type),
     };
 #undef T

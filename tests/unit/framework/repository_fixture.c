@@ -46,6 +46,16 @@ static int fake_query(const hnp_mca_component_t *self, const void **module,
     return HNP_SUCCESS;
 }
 
+/* As a component does when a parameter's value is one it cannot use. */
+static int refusing_query(const hnp_mca_component_t *self,
+                          const void **module, int *priority)
+{
+    (void)self;
+    (void)module;
+    (void)priority;
+    return HNP_ERR_BAD_PARAM;
+}
+
 static int shy_open(const hnp_mca_component_t *self)
 {
     (void)self;
@@ -83,6 +93,11 @@ static const hnp_mca_component_t newer = {
                            99),
     .query = fake_query,
 };
+static const hnp_mca_component_t picky = {
+    HNP_MCA_COMPONENT_INIT("routed", "picky", HNP_ROUTED_INTERFACE_VERSION,
+                           99),
+    .query = refusing_query,
+};
 static const hnp_mca_component_t other_framework = {
     HNP_MCA_COMPONENT_INIT("plm", "alpha", HNP_MCA_VERSION(1, 0, 0), 99),
     .query = fake_query,
@@ -96,6 +111,8 @@ const hnp_mca_component_t *const with_testgood[] = {
 const hnp_mca_component_t *const odd_ones[] = {
     &alpha, &shy, &noparams, &newer, NULL
 };
+const hnp_mca_component_t *const with_picky[] = { &beta, &alpha, &picky,
+                                                  NULL };
 
 /* ------------------------------------------------------------ log */
 

@@ -46,13 +46,15 @@ extern char fixture_events[FIXTURE_EVENTS_LEN];
  * Built-in tables. alpha (priority 10), beta (30) and builtin_testgood (5)
  * record open and close; shy's open says not available; noparams fails to
  * register its parameters; newer is built for a newer interface minor; a
- * plm component in with_testgood must be ignored by routed.
+ * plm component in with_testgood must be ignored by routed; picky, in
+ * with_picky beside alpha and beta, refuses a parameter's value.
  */
 extern const hnp_mca_component_t builtin_testgood;
 extern const hnp_mca_component_t *const no_builtins[];
 extern const hnp_mca_component_t *const alpha_beta[];
 extern const hnp_mca_component_t *const with_testgood[];
 extern const hnp_mca_component_t *const odd_ones[];
+extern const hnp_mca_component_t *const with_picky[];
 
 /* The captured log (setup starts capturing; this resumes it). */
 void fixture_capture_log(fixture_t *f);

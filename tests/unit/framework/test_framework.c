@@ -194,6 +194,42 @@ static void test_none_available(void **state)
     assert_null(module);
 }
 
+/* A component that refuses a parameter's value fails the selection, even
+ * with others available: the job must not run with another one. */
+static void test_refused_value_fails_selection(void **state)
+{
+    fixture_t *f = *state;
+    const hnp_mca_component_t *component = NULL;
+    const hnp_mca_component_entry_t *all[4];
+    const void *module = NULL;
+    char err[ERR_LEN] = "";
+    size_t count = 0;
+
+    create_mca(f, with_picky);
+    start(f, with_picky, "");
+    open_routed(f);
+    assert_int_equal(hnp_mca_framework_select(f->routed, &component, &module,
+                                              err, sizeof(err)),
+                     HNP_ERR_BAD_PARAM);
+    assert_string_equal(err, "routed component picky refuses the value of "
+                        "one of its parameters (see above)");
+    assert_null(component);
+    assert_int_equal(hnp_mca_framework_select_all(f->routed, all, 4, &count,
+                                                  err, sizeof(err)),
+                     HNP_ERR_BAD_PARAM);
+}
+
+/* Excluded, it is not asked: its parameters do not matter. */
+static void test_refusing_component_excluded(void **state)
+{
+    fixture_t *f = *state;
+
+    create_mca(f, with_picky);
+    set_param(f, "routed", "^picky");
+    start(f, with_picky, "");
+    assert_string_equal(select_routed(f), "beta");
+}
+
 static void test_nothing_found(void **state)
 {
     fixture_t *f = *state;
@@ -342,6 +378,8 @@ int main(void)
         FIXTURE_CASE(test_excluded_failure_is_quiet),
         FIXTURE_CASE(test_bad_selection_syntax),
         FIXTURE_CASE(test_none_available),
+        FIXTURE_CASE(test_refused_value_fails_selection),
+        FIXTURE_CASE(test_refusing_component_excluded),
         FIXTURE_CASE(test_nothing_found),
         FIXTURE_CASE(test_close_in_reverse_order),
         FIXTURE_CASE(test_register_twice),

@@ -413,16 +413,18 @@ static void test_parse_hosts_merges(void **state)
     hnp_nodelist_t l = { NULL, 0, 0 };
     (void)state;
 
+    /* The last "a" is one slot more, as Open MPI counts it. */
     parse_hosts_ok(&l, "a:2,a:3,b,a");
     assert_int_equal(l.count, 2);
-    expect_node(&l, 0, "a", 5, true);
+    expect_node(&l, 0, "a", 6, true);
     expect_node(&l, 1, "b", 0, false);
 
-    /* Into a list that already has nodes: existing ones add up. */
+    /* Into a list that already has nodes: existing ones add up, a node
+     * named without a count being one slot. */
     parse_hosts_ok(&l, "b:1,c,a:1");
     assert_int_equal(l.count, 3);
-    expect_node(&l, 0, "a", 6, true);
-    expect_node(&l, 1, "b", 1, true);
+    expect_node(&l, 0, "a", 7, true);
+    expect_node(&l, 1, "b", 2, true);
     expect_node(&l, 2, "c", 0, false);
     hnp_nodelist_free(&l);
 
@@ -439,6 +441,60 @@ static void test_parse_hosts_merges(void **state)
     expect_node(&l, 3999, "n4000", 3, true);
     expect_node(&l, 5999, "n6000", 1, true);
     hnp_nodelist_free(&l);
+}
+
+/* Open MPI 4.1: each mention of a node is a slot, and a count adds its
+ * own; the sum is a given count (mpirun --host a,a --display-allocation:
+ * slots=2). */
+static void test_parse_hosts_repeated(void **state)
+{
+    hnp_nodelist_t l = { NULL, 0, 0 };
+    (void)state;
+
+    parse_hosts_ok(&l, "a,a,b");
+    assert_int_equal(l.count, 2);
+    expect_node(&l, 0, "a", 2, true);
+    expect_node(&l, 1, "b", 0, false);
+    hnp_nodelist_free(&l);
+
+    parse_hosts_ok(&l, "a,a:3,b:3,b,c:2,c:3,d,d,d");
+    expect_node(&l, 0, "a", 4, true);
+    expect_node(&l, 1, "b", 4, true);
+    expect_node(&l, 2, "c", 5, true);
+    expect_node(&l, 3, "d", 3, true);
+    hnp_nodelist_free(&l);
+
+    parse_hosts_ok(&l, "n[1-2],n[1-3]");
+    expect_node(&l, 0, "n1", 2, true);
+    expect_node(&l, 1, "n2", 2, true);
+    expect_node(&l, 2, "n3", 0, false);
+    hnp_nodelist_free(&l);
+}
+
+/* IPv6 addresses: bare ones take no slot count (their colons leave none
+ * to tell), bracketed ones may; the node is the address either way. */
+static void test_parse_hosts_ipv6(void **state)
+{
+    hnp_nodelist_t l = { NULL, 0, 0 };
+    (void)state;
+
+    parse_hosts_ok(&l, "fe80::1,[fe80::2]:4,[fe80::3],::1,a:2");
+    assert_int_equal(l.count, 5);
+    expect_node(&l, 0, "fe80::1", 0, false);
+    expect_node(&l, 1, "fe80::2", 4, true);
+    expect_node(&l, 2, "fe80::3", 0, false);
+    expect_node(&l, 3, "::1", 0, false);
+    expect_node(&l, 4, "a", 2, true);
+    hnp_nodelist_free(&l);
+
+    parse_hosts_ok(&l, "fe80::1%eth0,[fe80::1%eth0]:2, [2001:db8::7] : 3");
+    assert_int_equal(l.count, 2);
+    expect_node(&l, 0, "fe80::1%eth0", 3, true);
+    expect_node(&l, 1, "2001:db8::7", 3, true);
+    hnp_nodelist_free(&l);
+
+    expect_hosts_error("[fe80::1]:x", "bad slot count in \"[fe80::1]:x\"");
+    expect_hosts_error("[fe80::1]:0", "bad slot count");
 }
 
 static void test_parse_hosts_errors(void **state)
@@ -475,14 +531,14 @@ static void test_hostfile(void **state)
                           "node[2-3] slots=2   # two racks\n"
                           "   node4\n"
                           "\t\n"
-                          "node1 slots=2 max_slots=8\n"
+                          "node1 max_slots=8\n"
                           "node5#no blank before the comment\n"
                           "node6 slots = 3\n"
                           "node7\tslots= 5\r\n"
                           "node8 max_slots=0 slots =1\n"
                           "r[1, 3] slots=2\n");
     assert_int_equal(l.count, 10);
-    expect_node(&l, 0, "node1", 6, true);
+    expect_node(&l, 0, "node1", 5, true);
     expect_node(&l, 1, "node2", 2, true);
     expect_node(&l, 2, "node3", 2, true);
     expect_node(&l, 3, "node4", 0, false);
@@ -496,7 +552,7 @@ static void test_hostfile(void **state)
     /* A second file adds to the same list. */
     parse_hostfile_ok(&l, "node4 slots=1\nnode9\n");
     assert_int_equal(l.count, 11);
-    expect_node(&l, 3, "node4", 1, true);
+    expect_node(&l, 3, "node4", 2, true);
     expect_node(&l, 10, "node9", 0, false);
     assert_true(find_node(&l, "node9")->slots == 0);
     hnp_nodelist_free(&l);
@@ -506,11 +562,11 @@ static void test_hostfile(void **state)
     char *big = malloc(size), *at = big;
     for (int i = 0; i < 20000; i++)
         at += sprintf(at, "host%05d slots=%d\n", i, 1 + i % 4);
-    at += sprintf(at, "host00007 slots=10\n");
+    at += sprintf(at, "host00007\n");
     parse_hostfile_ok(&l, big);
     free(big);
     assert_int_equal(l.count, 20000);
-    expect_node(&l, 7, "host00007", 14, true);
+    expect_node(&l, 7, "host00007", 5, true);
     expect_node(&l, 19999, "host19999", 4, true);
     hnp_nodelist_free(&l);
 }
@@ -535,10 +591,74 @@ static void test_hostfile_errors(void **state)
     expect_hostfile_error("# c\nn[1-3 slots=2\n", 2,
                           "host expression \"n[1-3 slots=2\": '[' without");
     expect_hostfile_error("n[3-1]\n", 1, "range '3-1' is reversed");
-    expect_hostfile_error("a slots=4294967295\na slots=1\n", 0,
+    expect_hostfile_error("a slots=4294967295\na\n", 2,
                           "more than 4294967295 slots");
+    expect_hostfile_error("a\nb\na slots=2\n", 3, "a is listed before: "
+                          "list a node once per slot, or once with slots=N");
+    expect_hostfile_error("n[1-4] slots=2\nn3 slots=1\n", 2,
+                          "n3 is listed before");
+    expect_hostfile_error("[fe80::1]:4\n", 1, "a hostfile gives slots as "
+                          "\"[fe80::1] slots=4\"");
     expect_hostfile_error("", 0, "names no hosts");
     expect_hostfile_error("# only\n\n   # comments\n", 0, "names no hosts");
+}
+
+/* A PBS nodefile lists each node once per slot; a count on the first
+ * line takes one slot more a later line (Open MPI 4.1 does the same). */
+static void test_hostfile_nodefile(void **state)
+{
+    hnp_nodelist_t l = { NULL, 0, 0 };
+    (void)state;
+
+    parse_hostfile_ok(&l, "n1\nn1\nn2\nn1\nn2\nn3\n");
+    assert_int_equal(l.count, 3);
+    expect_node(&l, 0, "n1", 3, true);
+    expect_node(&l, 1, "n2", 2, true);
+    expect_node(&l, 2, "n3", 0, false);
+    hnp_nodelist_free(&l);
+
+    parse_hostfile_ok(&l, "a slots=2\na\na\n");
+    expect_node(&l, 0, "a", 4, true);
+    hnp_nodelist_free(&l);
+
+    parse_hostfile_ok(&l, "fe80::1 slots=4\n[fe80::2] slots=2\n::1\n::1\n"
+                          "[fe80::3]\n");
+    assert_int_equal(l.count, 4);
+    expect_node(&l, 0, "fe80::1", 4, true);
+    expect_node(&l, 1, "fe80::2", 2, true);
+    expect_node(&l, 2, "::1", 2, true);
+    expect_node(&l, 3, "fe80::3", 0, false);
+    hnp_nodelist_free(&l);
+}
+
+/* --host with --hostfile: the hostfile's nodes that --host names, in
+ * --host's order; --host's counts where it gives them. */
+static void test_filter(void **state)
+{
+    hnp_nodelist_t pool = { NULL, 0, 0 }, wanted = { NULL, 0, 0 };
+    char err[512] = "";
+    (void)state;
+
+    parse_hostfile_ok(&pool, "a slots=4\nb slots=2\nc\nfe80::1 slots=8\n");
+    parse_hosts_ok(&wanted, "c,[fe80::1],a:2,b,b");
+    assert_int_equal(hnp_nodelist_filter(&pool, &wanted, "hostfile H", err,
+                                         sizeof(err)), HNP_SUCCESS);
+    assert_int_equal(pool.count, 4);
+    expect_node(&pool, 0, "c", 0, false);
+    expect_node(&pool, 1, "fe80::1", 8, true);
+    expect_node(&pool, 2, "a", 2, true);
+    expect_node(&pool, 3, "b", 2, true);
+    hnp_nodelist_free(&wanted);
+
+    parse_hosts_ok(&wanted, "a,d,e");
+    assert_int_equal(hnp_nodelist_filter(&pool, &wanted, "hostfile H", err,
+                                         sizeof(err)), HNP_ERR_NOT_FOUND);
+    if (strstr(err, "--host names d, which hostfile H does not list") == NULL)
+        fail_msg("message \"%s\"", err);
+    assert_int_equal(pool.count, 4);
+    expect_node(&pool, 2, "a", 2, true);
+    hnp_nodelist_free(&wanted);
+    hnp_nodelist_free(&pool);
 }
 
 static void test_hostfile_missing(void **state)
@@ -579,9 +699,13 @@ int main(void)
         cmocka_unit_test(test_nodelist_add),
         cmocka_unit_test(test_parse_hosts),
         cmocka_unit_test(test_parse_hosts_merges),
+        cmocka_unit_test(test_parse_hosts_repeated),
+        cmocka_unit_test(test_parse_hosts_ipv6),
         cmocka_unit_test(test_parse_hosts_errors),
         cmocka_unit_test(test_hostfile),
         cmocka_unit_test(test_hostfile_errors),
+        cmocka_unit_test(test_hostfile_nodefile),
+        cmocka_unit_test(test_filter),
         cmocka_unit_test(test_hostfile_missing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

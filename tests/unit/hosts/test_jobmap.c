@@ -447,6 +447,29 @@ static void test_large_map(void **state)
     hnp_job_map_free(&m);
 }
 
+/* Under srun the daemons are numbered in the allocation's order: the
+ * map's nodes take that order, every rank staying where it was mapped. */
+static void test_order_nodes(void **state)
+{
+    hnp_map_request_t r = request(7, HNP_MAP_BY_SLOT);
+    hnp_job_map_t m = build_ok("c:2,a:3,d:2", &r);
+    hnp_nodelist_t alloc = hosts("a,b,c,x");
+    static const uint32_t local_rank[] = { 0, 1, 0, 1, 2, 0, 1 };
+    (void)state;
+
+    assert_int_equal(hnp_job_map_order_nodes(&m, &alloc), HNP_SUCCESS);
+    EXPECT_NODES(&m, "a", "c", "d");
+    EXPECT_PLACEMENT(&m, "c", "c", "a", "a", "a", "d", "d");
+    expect_u32(m.local_rank, local_rank, 7, "local_rank");
+    assert_int_equal(m.local_size[0], 3);
+    assert_int_equal(m.local_size[1], 2);
+    assert_int_equal(m.local_size[2], 2);
+    assert_int_equal(m.node_slots[0], 3);
+    assert_int_equal(m.node_slots[1], 2);
+    hnp_nodelist_free(&alloc);
+    hnp_job_map_free(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -460,6 +483,7 @@ int main(void)
         cmocka_unit_test(test_ranks_on),
         cmocka_unit_test(test_random_requests),
         cmocka_unit_test(test_large_map),
+        cmocka_unit_test(test_order_nodes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

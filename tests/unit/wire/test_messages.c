@@ -102,12 +102,10 @@ static bool equal_launch(const void *a, const void *b)
     const hnp_wire_launch_t *x = a, *y = b;
 
     if (x->jobid != y->jobid || x->nprocs != y->nprocs ||
-        x->nnodes != y->nnodes || !same_string(x->wdir, y->wdir) ||
-        x->nenv != y->nenv || !same_placement(&x->place, &y->place) ||
+        x->nnodes != y->nnodes || !same_placement(&x->place, &y->place) ||
         x->stdin_target != y->stdin_target || x->napps != y->napps ||
         x->universe_size != y->universe_size ||
         !same_string(x->pmi, y->pmi) ||
-        !same_strings(x->env, y->env, x->nenv) ||
         !same_strings(x->node_names, y->node_names, x->nnodes))
         return false;
     for (uint32_t r = 0; r < x->nprocs; r++)
@@ -119,7 +117,9 @@ static bool equal_launch(const void *a, const void *b)
     for (uint32_t i = 0; i < x->napps; i++) {
         const hnp_wire_launch_app_t *p = &x->apps[i], *q = &y->apps[i];
         if (p->first_rank != q->first_rank || p->np != q->np ||
-            p->argc != q->argc || !same_strings(p->argv, q->argv, p->argc))
+            p->argc != q->argc || !same_strings(p->argv, q->argv, p->argc) ||
+            !same_string(p->wdir, q->wdir) || p->nenv != q->nenv ||
+            !same_strings(p->env, q->env, p->nenv))
             return false;
     }
     return true;
@@ -393,22 +393,26 @@ static void test_launch(void **state)
     char *env[] = { "A=1", "", "PATH=/usr/bin:/bin" };
     char *argv0[] = { "/bin/true" };
     char *argv1[] = { "./app", "", "--flag=x y" };
-    hnp_wire_launch_app_t apps[] = { { 0, 2, 1, argv0 }, { 2, 3, 3, argv1 } };
+    char *env1[] = { "Q=1" };
+    hnp_wire_launch_app_t apps[] = {
+        { 0, 2, 1, argv0, "/scratch/run", 3, env },
+        { 2, 3, 3, argv1, "/tmp", 1, env1 },
+    };
     char *specs[] = { "1:0-2", "", "0,1", "*", "0:*" };
     hnp_wire_launch_t full = {
         .jobid = 1, .nprocs = 5, .nnodes = 3, .node_of = node_of,
         .node_names = names, .node_slots = slots, .universe_size = 7,
-        .wdir = "/scratch/run", .nenv = 3, .env = env,
         .place = { HNP_OBJ_SOCKET, 1, 2, 4, HNP_OBJ_CPULIST, 0x1f, "0-3",
                    5, specs },
         .stdin_target = HNP_STDIN_ALL, .napps = 2,
         .apps = apps, .pmi = "simple,pmix",
     };
+    hnp_wire_launch_app_t bare_app = { 0, 0, 1, argv0, NULL, 0, NULL };
     hnp_wire_launch_t bare = {
-        .jobid = UINT32_MAX, .wdir = NULL,
+        .jobid = UINT32_MAX,
         .place = { HNP_OBJ_HWTHREAD, UINT8_MAX, UINT32_MAX, UINT32_MAX,
                    HNP_OBJ_CPULIST, UINT8_MAX, NULL, 0, NULL },
-        .stdin_target = INT32_MIN, .napps = 1, .apps = apps,
+        .stdin_target = INT32_MIN, .napps = 1, .apps = &bare_app,
     };
 
     (void)state;
@@ -423,11 +427,10 @@ static void test_launch_layout(void **state)
     uint32_t slots[] = { 4, 5 };
     char *env[] = { "A=1" };
     char *argv[] = { "x", "-v" };
-    hnp_wire_launch_app_t app = { 0, 2, 2, argv };
+    hnp_wire_launch_app_t app = { 0, 2, 2, argv, "/w", 1, env };
     hnp_wire_launch_t m = {
         .jobid = 1, .nprocs = 2, .nnodes = 2, .node_of = node_of,
         .node_names = names, .node_slots = slots, .universe_size = 9,
-        .wdir = "/w", .nenv = 1, .env = env,
         .place = { HNP_OBJ_MACHINE, 0, 0, 0, HNP_OBJ_CORE, 0, "", 0, NULL },
         .stdin_target = HNP_STDIN_NONE, .napps = 1,
         .apps = &app, .pmi = "s",
@@ -435,10 +438,10 @@ static void test_launch_layout(void **state)
     static const uint8_t golden[] = {
         U32(1), U32(2), U32(2), U32(0), U32(1),
         U32(1), 'a', U32(4), U32(2), 'b', 'c', U32(5), U32(9),
-        U32(2), '/', 'w', U32(1), U32(3), 'A', '=', '1',
         HNP_OBJ_MACHINE, 0, U32(0), U32(0), HNP_OBJ_CORE, 0, U32(0), U32(0),
         0xff, 0xff, 0xff, 0xff,
         U32(1), U32(0), U32(2), U32(2), U32(1), 'x', U32(2), '-', 'v',
+        U32(2), '/', 'w', U32(1), U32(3), 'A', '=', '1',
         U32(1), 's',
     };
 
@@ -454,11 +457,11 @@ static void test_launch_layout(void **state)
 static void test_launch_refusals(void **state)
 {
     static const uint8_t no_app[] = {
-        U32(1), U32(0), U32(0), U32(0), U32(0), U32(0), PLACE0, U32(0), U32(0),
+        U32(1), U32(0), U32(0), U32(0), PLACE0, U32(0), U32(0),
     };
     static const uint8_t no_program[] = {
-        U32(1), U32(0), U32(0), U32(0), U32(0), U32(0), PLACE0, U32(0),
-        U32(1), U32(0), U32(0), U32(0), U32(0),
+        U32(1), U32(0), U32(0), U32(0), PLACE0, U32(0),
+        U32(1), U32(0), U32(0), U32(0), U32(0), U32(0), U32(0),
     };
     static const uint8_t huge_nprocs[] = {
         U32(1), U32(0x40000000), U32(1), U32(0), U32(0), U32(0),
@@ -469,24 +472,25 @@ static void test_launch_refusals(void **state)
     /* rank 0 on node 1 of 1 */
     static const uint8_t node_outside[] = {
         U32(1), U32(1), U32(1), U32(1), U32(1), 'a', U32(1), U32(1),
-        U32(0), U32(0), PLACE0, U32(0), U32(1), U32(0), U32(1), U32(1),
-        U32(1), 'x', U32(0),
+        PLACE0, U32(0), U32(1), U32(0), U32(1), U32(1),
+        U32(1), 'x', U32(0), U32(0), U32(0),
     };
     static const uint8_t huge_env[] = {
-        U32(1), U32(0), U32(0), U32(0), U32(0), U32(0xffffffff), U32(0),
-        U32(0),
+        U32(1), U32(0), U32(0), U32(0), PLACE0, U32(0),
+        U32(1), U32(0), U32(0), U32(1), U32(1), 'x', U32(0),
+        U32(0xffffffff), U32(0), U32(0),
     };
     static const uint8_t huge_napps[] = {
-        U32(1), U32(0), U32(0), U32(0), U32(0), U32(0), PLACE0, U32(0),
-        U32(0x10000000), U32(0), U32(0), U32(1), U32(0),
+        U32(1), U32(0), U32(0), U32(0), PLACE0, U32(0),
+        U32(0x10000000), U32(0), U32(0), U32(1), U32(0), U32(0), U32(0),
     };
     static const uint8_t bad_object[] = {
-        U32(1), U32(0), U32(0), U32(0), U32(0), U32(0), HNP_OBJ_CPULIST, 0,
+        U32(1), U32(0), U32(0), U32(0), HNP_OBJ_CPULIST, 0,
         U32(0), U32(0), 0, 0, U32(0), U32(0), U32(0), U32(0),
     };
     static const uint8_t huge_argc[] = {
-        U32(1), U32(0), U32(0), U32(0), U32(0), U32(0), PLACE0, U32(0),
-        U32(1), U32(0), U32(0), U32(0x7fffffff), U32(0),
+        U32(1), U32(0), U32(0), U32(0), PLACE0, U32(0),
+        U32(1), U32(0), U32(0), U32(0x7fffffff), U32(0), U32(0), U32(0),
     };
 
     (void)state;
