@@ -507,6 +507,11 @@ static bool is_upstream(const hnpd_t *d, hnp_vpid_t peer)
     return d->rte->routed != NULL && peer == hnp_rte_route_parent(d->rte);
 }
 
+static bool role_above(hnp_rte_t *rte, hnp_vpid_t peer)
+{
+    return is_upstream(rte->role.ctx, peer);
+}
+
 static void role_peer_down(hnp_rte_t *rte, hnp_vpid_t peer, size_t unsent)
 {
     hnpd_t *d = rte->role.ctx;
@@ -539,6 +544,7 @@ int hnpd_start(hnpd_t *d, const char *parent_uri, char *err, size_t errlen)
 
     rte->role.ctx = d;
     rte->role.peer_up = role_peer_up;
+    rte->role.above = role_above;
     rte->role.peer_down = role_peer_down;
     rte->role.drained = role_drained;
     rte->role.contacts_complete = contacts_complete;
