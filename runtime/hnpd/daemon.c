@@ -396,6 +396,8 @@ static void send_stats(hnpd_t *d)
     d->stats.max_connections = hnp_oob_max_connections(d->rte->oob);
     hnp_daemon_stats_usage(&cpu_us, &d->stats.peak_rss_kb);
     d->stats.total_cpu_us = own_cpu_us(d, cpu_us);
+    d->stats.handshake_cpu_us = hnp_oob_handshake_cpu_us(d->rte->oob);
+    d->stats.handshakes = hnp_oob_handshakes(d->rte->oob);
     hnp_buffer_init(&buf);
     if (hnp_wire_stats_pack(&buf, &d->stats) == HNP_SUCCESS)
         hnp_rte_send(d->rte, 0, HNP_TAG_STATS, buf.data, buf.len);
