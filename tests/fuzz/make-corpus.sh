@@ -12,7 +12,7 @@
 set -eu
 
 out=${1:-$(dirname "$0")/corpus}
-mkdir -p "$out/frame" "$out/buffer" "$out/messages"
+mkdir -p "$out/frame" "$out/buffer" "$out/messages" "$out/oob"
 
 # Each argument is one byte, in hex.
 bytes() {
@@ -95,3 +95,22 @@ launch() { # jobid 1, 2 ranks on nodes a (4 slots) and bc (5), universe 9,
   u32 0; u32 4096; u32 0; u32 700; u32 0; u32 1900; u32 0; u32 80
   u32 4; } >"$md/stats"
 { bytes 09 00 00 00 0f; } >"$md/signal"
+
+# fuzz_oob: a configuration byte (bits 0-1 the OOB's vpid of 0 1 2 5,
+# bits 2-4 the vpid the peer claims, bit 5 the peer does the handshake
+# itself, bit 6 small socket buffers), then records: 00 raw N BYTES,
+# 01 frame T N BYTES (09: in two pieces), 02 forged T N K BYTES, 03 replay,
+# 04 pump, 05 eof, 06 switch connection, 07 send N (N * 16 bytes).
+od=$out/oob
+HONEST_AS3=2c   # the OOB is vpid 0; the peer says 3 and knows the secret
+{ bytes 0c 00 12; text "GET / HTTP/1.0"; bytes 0d 0a 0d 0a; } >"$od/stranger-http"
+{ bytes 0c 00 2c; hello 2 3; bytes 00 20; counting; } >"$od/stranger-hello-and-guess"
+{ bytes 0c 00 2c; text HNP1; u16 1; u16 0; u32 3; counting; } >"$od/stranger-old-hello"
+{ bytes $HONEST_AS3 01 01 05; text hello; bytes 04 01 02 00 07 02 05; } >"$od/frames-and-eof"
+{ bytes $HONEST_AS3 09 07 0b; text "two pieces!"; bytes 01 08 03; text abc; } >"$od/split-frames"
+{ bytes $HONEST_AS3 01 01 03; text abc; bytes 02 02 03 05; text def; bytes 01 03 01 78; } >"$od/forged-mac"
+{ bytes $HONEST_AS3 01 01 03; text abc; bytes 03 01 02 01 78; } >"$od/replayed-frame"
+{ bytes $HONEST_AS3 01 01 01 61 06 01 02 01 62 06 01 03 01 63 07 04 05 06 05; } >"$od/duplicate-connection"
+{ bytes 20 01 01 01 61; } >"$od/own-vpid"
+{ bytes 6d 07 ff 07 ff 01 01 ff; counting; counting; counting; counting; counting
+  counting; counting; text 0123456789abcde; bytes 07 ff 04; } >"$od/small-buffers"

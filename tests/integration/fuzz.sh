@@ -15,7 +15,7 @@ set -eu
 
 : "${top_srcdir:?run me through make check, or set top_srcdir}"
 : "${top_builddir:?run me through make check, or set top_builddir}"
-TARGETS="frame buffer pmi messages"
+TARGETS="frame buffer pmi messages oob"
 FUZZ_SECONDS=${HNP_FUZZ_SECONDS:-10}
 FUZZ_CC=${HNP_FUZZ_CC:-clang}
 STEP_TIMEOUT=60
