@@ -16,7 +16,7 @@ set -euo pipefail
 
 packages=(
     gcc make autoconf automake libtool pkg-config
-    libltdl-dev libhwloc-dev libevent-dev libcmocka-dev
+    libltdl-dev libhwloc-dev libevent-dev libsodium-dev libcmocka-dev
     procps psmisc clang libclang-rt-14-dev
     mpich libmpich-dev
     libpmix-dev openmpi-bin libopenmpi-dev python3-mpi4py

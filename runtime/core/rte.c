@@ -20,6 +20,7 @@
 /* A message that arrived for a tag nobody listens to yet. */
 typedef struct hnp_held_message {
     struct hnp_held_message *next;
+    hnp_vpid_t from; /* the direct peer it came from */
     hnp_vpid_t src;
     uint32_t tag;
     size_t len;
@@ -92,16 +93,22 @@ int hnp_rte_build_trees(hnp_rte_t *rte)
  * now be delivered are due: they are delivered by an event of the loop, so
  * that no handler runs inside the call that registered it, and until then
  * every message that arrives waits behind them.
+ *
+ * What only comes down the trees (a broadcast and what it carries, a
+ * welcome, stdin, a shutdown from the spawn parent) is taken only from a
+ * direct peer the role says is above this process (role.above): a daemon's
+ * spawn or routing parent, or the HNP. The HNP has nobody above it. The
+ * check is made at delivery, when a daemon knows its routing parent.
  */
 
-static void dispatch(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
-                     const uint8_t *data, size_t len);
-static void deliver(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
-                    const uint8_t *data, size_t len);
+static void dispatch(hnp_rte_t *rte, hnp_vpid_t from, hnp_vpid_t src,
+                     uint32_t tag, const uint8_t *data, size_t len);
+static void deliver(hnp_rte_t *rte, hnp_vpid_t from, hnp_vpid_t src,
+                    uint32_t tag, const uint8_t *data, size_t len);
 static void want_uri(hnp_rte_t *rte, hnp_vpid_t hop);
 
-static void hold_message(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
-                         const uint8_t *data, size_t len)
+static void hold_message(hnp_rte_t *rte, hnp_vpid_t from, hnp_vpid_t src,
+                         uint32_t tag, const uint8_t *data, size_t len)
 {
     held_message_t *m = malloc(sizeof(*m) + len);
     held_message_t **tail = &rte->held;
@@ -111,6 +118,7 @@ static void hold_message(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
         return;
     }
     m->next = NULL;
+    m->from = from;
     m->src = src;
     m->tag = tag;
     m->len = len;
@@ -147,7 +155,7 @@ static void release_held(evutil_socket_t fd, short what, void *arg)
         held_message_t *m = *link;
         *link = m->next;
         rte->held_due = false;
-        deliver(rte, m->src, m->tag, m->data, m->len);
+        deliver(rte, m->from, m->src, m->tag, m->data, m->len);
         rte->held_due = true;
         free(m);
     }
@@ -202,8 +210,8 @@ void hnp_rte_set_ready(hnp_rte_t *rte)
 
 /* Forward an xcast to this process's routing children, then deliver the
  * wrapped message here. */
-static void handle_xcast(hnp_rte_t *rte, hnp_vpid_t src, const uint8_t *data,
-                         size_t len)
+static void handle_xcast(hnp_rte_t *rte, hnp_vpid_t from, hnp_vpid_t src,
+                         const uint8_t *data, size_t len)
 {
     hnp_wire_xcast_t inner;
     hnp_reader_t rd;
@@ -215,11 +223,11 @@ static void handle_xcast(hnp_rte_t *rte, hnp_vpid_t src, const uint8_t *data,
         return;
     }
     hnp_rte_xcast(rte, inner.tag, inner.data, inner.len);
-    dispatch(rte, src, inner.tag, inner.data, inner.len);
+    dispatch(rte, from, src, inner.tag, inner.data, inner.len);
 }
 
-static void dispatch(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
-                     const uint8_t *data, size_t len)
+static void dispatch(hnp_rte_t *rte, hnp_vpid_t from, hnp_vpid_t src,
+                     uint32_t tag, const uint8_t *data, size_t len)
 {
     if (tag == 0 || tag >= HNP_RTE_MAX_TAG) {
         HNP_WARN(rte->log, "message with unknown tag %u from vpid %u dropped",
@@ -227,18 +235,39 @@ static void dispatch(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
         return;
     }
     if (rte->held_due || !deliverable(rte, tag)) {
-        hold_message(rte, src, tag, data, len);
+        hold_message(rte, from, src, tag, data, len);
         return;
     }
-    deliver(rte, src, tag, data, len);
+    deliver(rte, from, src, tag, data, len);
+}
+
+static bool comes_from_above(uint32_t tag)
+{
+    return tag == HNP_TAG_XCAST || tag == HNP_TAG_WELCOME ||
+           tag == HNP_TAG_LAUNCH || tag == HNP_TAG_SHUTDOWN ||
+           tag == HNP_TAG_SIGNAL || tag == HNP_TAG_STDIN;
+}
+
+/* Whether @p from may send @p tag here (see "What only comes down"). */
+static bool sent_by_right_peer(hnp_rte_t *rte, hnp_vpid_t from, uint32_t tag)
+{
+    if (from == rte->self || !comes_from_above(tag))
+        return true;
+    if (!rte->is_hnp && rte->role.above != NULL && rte->role.above(rte, from))
+        return true;
+    HNP_WARN(rte->log, "message with tag %u from vpid %u dropped: only a "
+             "process above this one in the trees may send it", tag, from);
+    return false;
 }
 
 /* A message whose tag is deliverable, to its handler. */
-static void deliver(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
-                    const uint8_t *data, size_t len)
+static void deliver(hnp_rte_t *rte, hnp_vpid_t from, hnp_vpid_t src,
+                    uint32_t tag, const uint8_t *data, size_t len)
 {
+    if (!sent_by_right_peer(rte, from, tag))
+        return;
     if (tag == HNP_TAG_XCAST) {
-        handle_xcast(rte, src, data, len);
+        handle_xcast(rte, from, src, data, len);
         return;
     }
     rte->handlers[tag].fn(rte, src, tag, data, len, rte->handlers[tag].cbdata);
@@ -291,7 +320,7 @@ static void deliver_to_self(evutil_socket_t fd, short what, void *arg)
     self_delivery_t *d = arg;
     (void)fd;
     (void)what;
-    dispatch(d->rte, d->rte->self, d->tag, d->data, d->len);
+    dispatch(d->rte, d->rte->self, d->rte->self, d->tag, d->data, d->len);
     free(d);
 }
 
@@ -455,7 +484,7 @@ static void oob_deliver(void *ctx, hnp_vpid_t from, const hnp_frame_header_t *hd
         send_via(rte, hop, hdr->src, hdr->dst, hdr->tag, body, hdr->len);
         return;
     }
-    dispatch(rte, hdr->src, hdr->tag, body, hdr->len);
+    dispatch(rte, from, hdr->src, hdr->tag, body, hdr->len);
 }
 
 static void oob_peer_up(void *ctx, hnp_vpid_t peer)

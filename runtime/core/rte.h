@@ -76,6 +76,10 @@ typedef struct hnp_rte_role {
     void (*daemon_up)(hnp_rte_t *rte, hnp_vpid_t vpid);
     /* the OOB holds nothing more to send: written, or dropped with its peer */
     void (*drained)(hnp_rte_t *rte);
+    /* whether direct peer @p peer is above this process (a daemon's spawn
+     * or routing parent, or the HNP): only such a peer may send what comes
+     * down the trees (launch, signal, shutdown, ...). NULL: nobody is. */
+    bool (*above)(hnp_rte_t *rte, hnp_vpid_t peer);
     void *ctx;
 } hnp_rte_role_t;
 

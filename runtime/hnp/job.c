@@ -261,7 +261,11 @@ static void on_stats(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
         job->worst.total_cpu_us = s.total_cpu_us;
     if (s.peak_rss_kb > job->worst.peak_rss_kb)
         job->worst.peak_rss_kb = s.peak_rss_kb;
+    if (s.handshake_cpu_us > job->worst.handshake_cpu_us)
+        job->worst.handshake_cpu_us = s.handshake_cpu_us;
     job->daemons_cpu_us += s.total_cpu_us;
+    job->daemons_handshake_cpu_us += s.handshake_cpu_us;
+    job->daemons_handshakes += s.handshakes;
 }
 
 /* ------------------------------------------------------------ the end */

@@ -46,6 +46,8 @@ typedef struct hnp_job {
     hnp_wire_stats_t worst;     /* per field, the largest a daemon reported */
     hnp_vpid_t most_connected;    /* the daemon that held the most */
     uint64_t daemons_cpu_us;      /* all daemons' CPU, summed */
+    uint64_t daemons_handshake_cpu_us; /* of it, in handshakes */
+    uint64_t daemons_handshakes;
     /* [2 * ndaemons]: the daemons' start-up CPU as reports came, exec to
      * joined, then from ndaemons on exec to connected; for the medians */
     uint64_t *startup_cpu_us;

@@ -179,6 +179,11 @@ void hnp_job_print_timing(const hnp_job_t *job)
     }
     fprintf(stderr, "hnp:   %-36s %9u\n", "connections held by the HNP (max)",
             hnp_oob_max_connections(job->rte->oob));
+    /* Proving the secret and deriving the keys, not the frames' MACs. */
+    fprintf(stderr, "hnp:   %-36s %9.2f ms CPU (%u handshakes)\n",
+            "handshakes of the HNP",
+            hnp_oob_handshake_cpu_us(job->rte->oob) / 1e3,
+            hnp_oob_handshakes(job->rte->oob));
     hnp_job_print_slowest(job);
     if (job->stats_reports == 0)
         return;
@@ -205,6 +210,10 @@ void hnp_job_print_timing(const hnp_job_t *job)
                 "daemons)\n", "pmi set-up (median)",
                 median_of(job->pmi_cpu_us, job->pmi_reports),
                 w->pmi_cpu_us / 1e3, job->pmi_reports);
+    fprintf(stderr, "hnp:   %-36s %9.2f ms CPU (max %.2f ms, %llu "
+            "handshakes)\n", "daemons' handshakes (sum)",
+            job->daemons_handshake_cpu_us / 1e3, w->handshake_cpu_us / 1e3,
+            (unsigned long long)job->daemons_handshakes);
     fprintf(stderr, "hnp:   %-36s %9.1f ms CPU (max %.1f ms)\n",
             "daemons' CPU over the job (sum)", job->daemons_cpu_us / 1e3,
             w->total_cpu_us / 1e3);

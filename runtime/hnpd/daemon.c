@@ -396,6 +396,8 @@ static void send_stats(hnpd_t *d)
     d->stats.max_connections = hnp_oob_max_connections(d->rte->oob);
     hnp_daemon_stats_usage(&cpu_us, &d->stats.peak_rss_kb);
     d->stats.total_cpu_us = own_cpu_us(d, cpu_us);
+    d->stats.handshake_cpu_us = hnp_oob_handshake_cpu_us(d->rte->oob);
+    d->stats.handshakes = hnp_oob_handshakes(d->rte->oob);
     hnp_buffer_init(&buf);
     if (hnp_wire_stats_pack(&buf, &d->stats) == HNP_SUCCESS)
         hnp_rte_send(d->rte, 0, HNP_TAG_STATS, buf.data, buf.len);
@@ -507,6 +509,11 @@ static bool is_upstream(const hnpd_t *d, hnp_vpid_t peer)
     return d->rte->routed != NULL && peer == hnp_rte_route_parent(d->rte);
 }
 
+static bool role_above(hnp_rte_t *rte, hnp_vpid_t peer)
+{
+    return is_upstream(rte->role.ctx, peer);
+}
+
 static void role_peer_down(hnp_rte_t *rte, hnp_vpid_t peer, size_t unsent)
 {
     hnpd_t *d = rte->role.ctx;
@@ -539,6 +546,7 @@ int hnpd_start(hnpd_t *d, const char *parent_uri, char *err, size_t errlen)
 
     rte->role.ctx = d;
     rte->role.peer_up = role_peer_up;
+    rte->role.above = role_above;
     rte->role.peer_down = role_peer_down;
     rte->role.drained = role_drained;
     rte->role.contacts_complete = contacts_complete;

@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * One OOB connection: the outgoing connect through a peer's addresses, the
- * hello exchange, then frames in and out.
+ * handshake, then authenticated frames in and out.
  *
- * The connector speaks first; the acceptor answers with its own hello only
- * after checking the connector's, so a stranger never receives the secret.
+ * The handshake is auth.h's: the connector's hello; the acceptor's hello and
+ * proof; the connector's proof. The secret itself is never sent. Each side
+ * sends frames only once the other has proven itself (the connector right
+ * after its proof, the acceptor once it has checked that proof), each frame
+ * with its MAC (sealed in peer.c, checked here); a wrong proof or MAC ends
+ * the connection with a warning that names the peer.
  * Every event callback holds the OOB (oob_hold/oob_release): a connection
  * that ends inside a callback is only marked dead, and user callbacks may
  * call any hnp_oob_* function, hnp_oob_destroy() included. Duplicates from
@@ -72,6 +76,8 @@ void oob_conn_free(oob_conn_t *c)
         evbuffer_free(c->in);
     if (c->out != NULL)
         evbuffer_free(c->out);
+    hnp_frame_mac_wipe(&c->tx);
+    hnp_frame_mac_wipe(&c->rx);
     free(c);
 }
 
@@ -116,6 +122,8 @@ void oob_conn_close(oob_conn_t *c)
     event_del(c->ev_timer);
     close(c->fd);
     c->fd = -1;
+    if (c->state == OOB_CONN_AWAIT_PROOF)
+        c->peer->naccepting--;
     c->state = OOB_CONN_DEAD;
     if (c->rx_held) {
         c->rx_held = false;
@@ -190,6 +198,11 @@ static void conn_end(oob_conn_t *c, hnp_log_severity_t sev, const char *fmt,
         conn_end_deferred(peer);
     } else if (was == OOB_CONN_OPEN) {
         oob_peer_conn_lost(peer, c);
+    } else if (was == OOB_CONN_AWAIT_PROOF) {
+        /* What waited for this connection (a duplicate's EOF, a queue
+         * that did not connect beside it) goes on without it. */
+        conn_end_deferred(peer);
+        oob_peer_kick(peer);
     }
 }
 
@@ -262,7 +275,7 @@ static void conn_flush(oob_conn_t *c)
     int err = drain_to_socket(c->fd, c->out);
     bool more = evbuffer_get_length(c->out) > 0;
     if (err == 0 && !more && mine && limit > 0) {
-        err = oob_peer_flush(peer, c->fd, limit);
+        err = oob_peer_flush(peer, c, limit);
         more = c->retiring ? oob_peer_head_left(peer) > 0
                            : evbuffer_get_length(peer->queue) > 0;
     }
@@ -288,24 +301,6 @@ void oob_conn_want_write(oob_conn_t *c)
 {
     if (c->state != OOB_CONN_DEAD)
         event_add(c->ev_write, NULL);
-}
-
-static int hello_queue(oob_conn_t *c)
-{
-    uint8_t raw[HNP_HELLO_LEN];
-    hnp_hello_t hello;
-
-    memset(&hello, 0, sizeof(hello));
-    hello.version = HNP_PROTOCOL_VERSION;
-    hello.vpid = c->oob->self;
-    memcpy(hello.secret, c->oob->secret, HNP_SECRET_LEN);
-    hnp_hello_encode(&hello, raw);
-    int rc = evbuffer_add(c->out, raw, sizeof(raw)) == 0 ? HNP_SUCCESS
-                                                         : HNP_ERR_NOMEM;
-    /* Not leaving copies of the secret on the stack. */
-    memset(&hello, 0, sizeof(hello));
-    memset(raw, 0, sizeof(raw));
-    return rc;
 }
 
 /* ---------------------------------------------------------- connecting */
@@ -411,7 +406,7 @@ static void conn_connected(oob_conn_t *c)
         oob_conn_close(c);
         return;
     }
-    if (hello_queue(c) != HNP_SUCCESS) {
+    if (oob_handshake_hello(c) != HNP_SUCCESS) {
         conn_end(c, HNP_LOG_WARN, "out of memory");
         return;
     }
@@ -447,8 +442,8 @@ static int conn_fill(oob_conn_t *c)
     return 0;
 }
 
-/* 1: a hello with the right magic, version and secret was taken off the
- * input; 0: not all of it has arrived; < 0: it is wrong, @p why says how. */
+/* 1: a hello with the right magic and version was taken off the input;
+ * 0: not all of it has arrived; < 0: it is wrong, @p why says how. */
 static int hello_take(oob_conn_t *c, hnp_hello_t *hello, char *why,
                       size_t whylen)
 {
@@ -457,11 +452,9 @@ static int hello_take(oob_conn_t *c, hnp_hello_t *hello, char *why,
     if (evbuffer_get_length(c->in) < sizeof(raw))
         return 0;
     evbuffer_remove(c->in, raw, sizeof(raw));
-    /* nprocs 0: the vpid range is checked by the caller, so that the log
-     * can tell an unknown peer from a bad secret. */
-    int rc = hnp_hello_check(raw, sizeof(raw), c->oob->secret, 0, hello, why,
-                             whylen);
-    memset(raw, 0, sizeof(raw));
+    /* nprocs 0: the vpid range is checked by the caller, which can say
+     * more about an unknown peer. */
+    int rc = hnp_hello_check(raw, sizeof(raw), 0, hello, why, whylen);
     return rc < 0 ? rc : 1;
 }
 
@@ -484,7 +477,7 @@ static void conn_opened(oob_conn_t *c)
         conn_flush(c);
 }
 
-/* Acceptor side: the connector's hello, then our reply. */
+/* Acceptor side: the connector's hello, then our hello and proof. */
 static bool hello_from_connector(oob_conn_t *c)
 {
     hnp_oob_t *oob = c->oob;
@@ -504,21 +497,45 @@ static bool hello_from_connector(oob_conn_t *c)
         return false;
     }
     c->peer = oob_peer_get(oob, hello.vpid);
-    if (c->peer == NULL || hello_queue(c) != HNP_SUCCESS) {
+    c->hs.connector = hello;
+    if (c->peer == NULL || oob_handshake_reply(c) != HNP_SUCCESS) {
         c->peer = NULL;
         conn_end(c, HNP_LOG_WARN, "out of memory");
         return false;
     }
+    c->state = OOB_CONN_AWAIT_PROOF;
+    c->peer->naccepting++;
+    conn_flush(c);
+    return true;
+}
+
+/* Acceptor side: the connector's proof; frames may follow it at once. */
+static bool proof_from_connector(oob_conn_t *c)
+{
+    int rc = oob_handshake_proof_take(c, HNP_AUTH_CONNECTOR);
+
+    if (rc == 0)
+        return false;
+    if (rc < 0) {
+        conn_end(c, HNP_LOG_WARN, "failed handshake: no proof that it knows "
+                 "the job's secret (a stranger, or a replayed handshake)");
+        return false;
+    }
+    c->peer->naccepting--;
+    oob_handshake_keys(c, HNP_AUTH_ACCEPTOR);
     conn_opened(c);
     return true;
 }
 
-/* Connector side: the acceptor's reply must come from the vpid we meant. */
+/* Connector side: the acceptor's hello and proof must come from the vpid
+ * we meant; then our proof, and our frames may follow it. */
 static bool hello_from_acceptor(oob_conn_t *c)
 {
     char why[REASON_MAX] = "";
     hnp_hello_t hello;
 
+    if (evbuffer_get_length(c->in) < HNP_REPLY_LEN)
+        return false;
     int rc = hello_take(c, &hello, why, sizeof(why));
     if (rc == 0)
         return false;
@@ -531,6 +548,17 @@ static bool hello_from_acceptor(oob_conn_t *c)
                  "vpid %u", hello.vpid);
         return false;
     }
+    c->hs.acceptor = hello;
+    if (oob_handshake_proof_take(c, HNP_AUTH_ACCEPTOR) < 0) {
+        conn_end(c, HNP_LOG_WARN, "failed handshake: no proof that it knows "
+                 "the job's secret (a stranger, or a replayed handshake)");
+        return false;
+    }
+    if (oob_handshake_proof(c) != HNP_SUCCESS) {
+        conn_end(c, HNP_LOG_WARN, "out of memory");
+        return false;
+    }
+    oob_handshake_keys(c, HNP_AUTH_CONNECTOR);
     c->peer->connecting = NULL;
     conn_opened(c);
     return true;
@@ -550,21 +578,27 @@ static bool frame_take(oob_conn_t *c)
         conn_end(c, HNP_LOG_WARN, "malformed or oversized frame: %s", why);
         return false;
     }
-    if (evbuffer_get_length(c->in) < sizeof(raw) + (size_t)hdr.len) {
+    size_t rest = (size_t)hdr.len + HNP_MAC_LEN;
+    if (evbuffer_get_length(c->in) < sizeof(raw) + rest) {
         /* One allocation for the rest of a large body, not many chunks. */
-        evbuffer_expand(c->in, sizeof(raw) + hdr.len);
+        evbuffer_expand(c->in, sizeof(raw) + rest);
         return false;
     }
     evbuffer_drain(c->in, sizeof(raw));
-    const uint8_t *body = hdr.len > 0 ? evbuffer_pullup(c->in, hdr.len)
-                                      : (const uint8_t *)"";
+    /* The body and its MAC, which follows it. */
+    const uint8_t *body = evbuffer_pullup(c->in, (ev_ssize_t)rest);
     if (body == NULL) {
         conn_end(c, HNP_LOG_WARN, "out of memory for a %u-byte frame", hdr.len);
         return false;
     }
+    if (!hnp_frame_mac_verify(&c->rx, raw, body, hdr.len, body + hdr.len)) {
+        conn_end(c, HNP_LOG_WARN, "bad MAC on a frame (tag %u, %u bytes): "
+                 "forged, replayed or altered on the way", hdr.tag, hdr.len);
+        return false;
+    }
     oob_notify_deliver(oob, c->peer->vpid, &hdr, body);
     /* Still ours even if the callback closed things: frees are deferred. */
-    evbuffer_drain(c->in, hdr.len);
+    evbuffer_drain(c->in, rest);
     return true;
 }
 
@@ -575,6 +609,7 @@ static void conn_process(oob_conn_t *c)
     while (progress && !c->oob->destroy_requested) {
         switch (c->state) {
         case OOB_CONN_AWAIT_HELLO: progress = hello_from_connector(c); break;
+        case OOB_CONN_AWAIT_PROOF: progress = proof_from_connector(c); break;
         case OOB_CONN_AWAIT_REPLY: progress = hello_from_acceptor(c); break;
         case OOB_CONN_OPEN:
             progress = !oob_peer_holds(c->peer, c) && frame_take(c);
@@ -620,19 +655,19 @@ static void conn_end_deferred(oob_peer_t *p)
     }
 }
 
-/* An EOF on a duplicate while the preferred connection is up, or our
- * preferred attempt awaits the hello of a peer that has it open already,
- * is the peer retiring it: finish our side instead of losing the peer. */
+/* An EOF on a duplicate while the preferred connection is up, or while a
+ * preferred one is still in its handshake here but open at the peer (our
+ * attempt awaiting the peer's hello, or an accepted one awaiting the
+ * connector's proof), is the peer retiring it: finish our side instead of
+ * losing the peer. */
 static bool conn_eof_duplicate(oob_conn_t *c)
 {
     oob_peer_t *p = c->peer;
-    const oob_conn_t *attempt = p->connecting;
 
     if (oob_conn_preferred(c))
         return false;
     bool up = oob_peer_preferred_up(p);
-    bool coming = attempt != NULL && attempt->state == OOB_CONN_AWAIT_REPLY &&
-                  oob_conn_preferred(attempt);
+    bool coming = oob_peer_preferred_coming(p);
     if (!up && !coming)
         return false;
     c->rx_eof = true;
@@ -710,6 +745,7 @@ static void conn_timer_cb(evutil_socket_t fd, short what, void *arg)
         conn_end(c, HNP_LOG_VERBOSE, "connect timed out after %g s",
                  oob->connect_timeout);
     else if (c->state == OOB_CONN_AWAIT_HELLO ||
+             c->state == OOB_CONN_AWAIT_PROOF ||
              c->state == OOB_CONN_AWAIT_REPLY)
         conn_end(c, HNP_LOG_WARN, "failed handshake: not completed within "
                  "%g s", oob->handshake_timeout);

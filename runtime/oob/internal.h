@@ -29,9 +29,11 @@
  *
  * Receiving. Frames on a preferred connection are held back (and its
  * socket no longer read) while a duplicate from the same peer may still
- * bring frames: one that is open and whose FIN has not been read, or our
+ * bring frames: one that is open and whose FIN has not been read, our
  * own duplicate still waiting for the acceptor's hello (the acceptor may
- * have written frames right after that hello). By the order above,
+ * have written frames once it has our proof, which follows that hello),
+ * or an accepted duplicate still waiting for the connector's proof (the
+ * connector writes frames right after it). By the order above,
  * everything the peer wrote on the duplicate precedes its FIN and
  * everything on the preferred one, so reading the duplicate to its EOF
  * before going on with the preferred one delivers in the order sent.
@@ -45,10 +47,11 @@
  * preferred connection is up is the peer retiring it, not the peer going
  * away: the duplicate finishes its frame, sends its FIN and closes, and
  * since the preferred one is up, no peer_down follows. The same EOF may
- * come while our preferred attempt still awaits the peer's hello (the
- * peer has that connection open already); it waits, unread, until the
- * attempt opens (then as above) or fails (then it is the peer's close
- * after all). Receiving goes on until the EOF, so nothing in flight is
+ * come while a preferred connection is still in its handshake here but
+ * open at the peer (our attempt awaiting the peer's hello, or an accepted
+ * one awaiting the connector's proof); it waits, unread, until that one
+ * opens (then as above) or fails (then it is the peer's close after
+ * all). Receiving goes on until the EOF, so nothing in flight is
  * lost. A peer that never sends its FIN is cut off after the handshake
  * timeout.
  *
@@ -57,8 +60,10 @@
  * while the other is busy (a daemon connecting to its 32 children before
  * its loop turns to the listener). So a process accepts what is waiting
  * before it connects, and says hello as soon as connect() completes; a
- * duplicate is then made only when both connections really cross on the
- * wire. hnp_oob_max_connections() counts such a duplicate: it is really
+ * connection accepted from the peer that awaits only its proof counts as
+ * coming (no connect beside it; if it fails, the peer's queue is kicked
+ * again); a duplicate is then made only when both connections really
+ * cross on the wire. hnp_oob_max_connections() counts such a duplicate: it is really
  * open, for the length of the race.
  */
 #ifndef HNP_OOB_INTERNAL_H
@@ -73,6 +78,7 @@
 
 #include "hnp_log.h"
 #include "oob.h"
+#include "wire/auth.h"
 
 struct event;
 struct evbuffer;
@@ -109,6 +115,8 @@ typedef enum oob_conn_state {
     OOB_CONN_CONNECTING,  /**< outgoing: TCP connect in progress */
     OOB_CONN_AWAIT_REPLY, /**< outgoing: our hello sent, the peer's awaited */
     OOB_CONN_AWAIT_HELLO, /**< accepted: the connector's hello awaited */
+    OOB_CONN_AWAIT_PROOF, /**< accepted: our hello and proof sent, the
+                               connector's proof awaited */
     OOB_CONN_OPEN,        /**< handshaken, counts in its peer's nopen */
     OOB_CONN_CLOSING,     /**< close_peer: our side shut, reading to EOF */
     OOB_CONN_DEAD,        /**< closed, waiting to be freed */
@@ -125,8 +133,13 @@ struct oob_conn {
     struct event *ev_write;
     struct event *ev_timer; /**< connect, handshake or linger deadline */
     struct evbuffer *in;
-    struct evbuffer *out;   /**< our hello; frames come from the peer queue */
-    oob_peer_t *peer;       /**< NULL until an accepted hello names it */
+    struct evbuffer *out;   /**< our handshake; frames come from the peer
+                                 queue */
+    oob_peer_t *peer;       /**< NULL until an accepted hello names it (an
+                                 accepted one is proven only when OPEN) */
+    hnp_auth_transcript_t hs; /**< both hellos, as auth.h binds them */
+    hnp_frame_mac_t tx;     /**< the key and sequence of what we send */
+    hnp_frame_mac_t rx;     /**< the same of what the peer sends */
     uint64_t open_seq;      /**< when the handshake completed: oldest sends */
     bool outgoing;          /**< we connected (decides which duplicate stays) */
     bool retiring;          /**< a duplicate: end the frame begun, then FIN */
@@ -158,6 +171,12 @@ struct oob_peer {
     oob_conn_t *connecting;   /**< our outgoing attempt, if any */
     oob_attempt_t attempt;
     uint32_t nopen;           /**< OPEN connections */
+    uint32_t naccepting;      /**< accepted ones in AWAIT_PROOF */
+    /* The first nsealed frames of the queue (sealed_bytes bytes of it) carry
+     * the MAC of the connection whose open_seq + 1 is sealed_for. */
+    uint64_t sealed_for;
+    size_t nsealed;
+    size_t sealed_bytes;
     uint32_t nheld;           /**< connections with rx_held set */
     bool closing;             /**< close_peer: close once the queue drains */
     struct event *kick;       /**< runs connect/close from the event loop */
@@ -194,6 +213,8 @@ struct hnp_oob {
     uint32_t maxconns;
     size_t queued_bytes;
     uint64_t next_open_seq;
+    uint64_t handshake_cpu_ns; /**< CPU in the handshakes' cryptography */
+    uint32_t handshakes;       /**< handshakes completed */
     bool race_connects;     /**< test hook: connect without looking at the
                                  accept queue first, as if the peer's
                                  connection were still on the wire */
@@ -235,11 +256,12 @@ void oob_peers_free(hnp_oob_t *oob);
 void oob_peer_kick(oob_peer_t *peer);
 int oob_peer_enqueue(oob_peer_t *peer, const hnp_frame_header_t *hdr,
                      const void *body);
-int oob_peer_flush(oob_peer_t *peer, int fd, size_t limit);
+int oob_peer_flush(oob_peer_t *peer, oob_conn_t *conn, size_t limit);
 size_t oob_peer_head_left(const oob_peer_t *peer);
 void oob_peer_opened(oob_peer_t *peer);
 void oob_peer_retired(oob_peer_t *peer, oob_conn_t *conn);
 bool oob_peer_preferred_up(const oob_peer_t *peer);
+bool oob_peer_preferred_coming(const oob_peer_t *peer);
 bool oob_peer_holds(const oob_peer_t *peer, const oob_conn_t *conn);
 void oob_peer_unhold(oob_peer_t *peer);
 void oob_peer_conn_lost(oob_peer_t *peer, oob_conn_t *conn);
@@ -250,6 +272,21 @@ size_t oob_peer_unsent(const oob_peer_t *peer);
 void oob_notify_drained(hnp_oob_t *oob);
 void oob_notify_deliver(hnp_oob_t *oob, hnp_vpid_t from,
                         const hnp_frame_header_t *hdr, const uint8_t *body);
+
+/* handshake.c: what the handshake says and checks (auth.h). */
+/** Start the library (its CPU counted with the handshakes'). */
+int oob_handshake_init(hnp_oob_t *oob);
+/** Connector: queue our hello, and nothing more before the acceptor's proof. */
+int oob_handshake_hello(oob_conn_t *conn);
+/** Acceptor: queue our hello and our proof (over the connector's nonce). */
+int oob_handshake_reply(oob_conn_t *conn);
+/** Connector: queue our proof, once the acceptor's is checked. */
+int oob_handshake_proof(oob_conn_t *conn);
+/** 1: @p prover's proof was taken off the input and is right; 0: not all
+ *  of it has arrived; < 0: it is wrong. */
+int oob_handshake_proof_take(oob_conn_t *conn, hnp_auth_role_t prover);
+/** Both proven: the connection's keys, one per direction. */
+void oob_handshake_keys(oob_conn_t *conn, hnp_auth_role_t me);
 
 /* conn.c: one connection's state machine. */
 int oob_conn_accepted(hnp_oob_t *oob, int fd, const struct sockaddr *sa);

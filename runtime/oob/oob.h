@@ -7,8 +7,12 @@
  * oob_tcp_if_exclude allow; its URI lists them all ("tcp://a.b.c.d:port" and
  * "tcp6://[addr]:port", comma-separated). To reach a peer, the OOB tries the
  * peer's addresses in order, those on a network one of its own interfaces
- * shares first. Connections start with the hello of frame.h in both
- * directions; whichever side connected, a connection serves both directions.
+ * shares first. Connections start with the handshake of auth.h (hellos
+ * with fresh nonces, then each side's proof that it knows the job's secret,
+ * which is never sent); every frame after it carries a MAC with the
+ * connection's key for its direction, and a frame that fails the check
+ * ends the connection. Whichever side connected, a connection serves both
+ * directions.
  * All I/O is non-blocking; a peer has one send queue, which also holds what
  * is sent before the peer's URI is known or while connecting.
  */
@@ -82,6 +86,10 @@ bool hnp_oob_knows(const hnp_oob_t *oob, hnp_vpid_t peer);
 uint32_t hnp_oob_num_connections(const hnp_oob_t *oob);
 /** The most connections open at once so far. */
 uint32_t hnp_oob_max_connections(const hnp_oob_t *oob);
+/** CPU spent on the handshakes' cryptography so far (nonces, proofs,
+ *  keys; not the frames' MACs), and the handshakes completed. */
+uint64_t hnp_oob_handshake_cpu_us(const hnp_oob_t *oob);
+uint32_t hnp_oob_handshakes(const hnp_oob_t *oob);
 /** Bytes queued and not yet written, over all peers. */
 size_t hnp_oob_queued_bytes(const hnp_oob_t *oob);
 /** The same for peers that can still take them: connected, being

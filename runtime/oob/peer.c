@@ -10,6 +10,13 @@
  * queue when sent, so the caller's buffers are free at once, and the frame
  * lengths are kept beside the bytes so that a peer going down can report
  * exactly how many frames were not written.
+ *
+ * Each frame in the queue is followed by room for its MAC (auth.h), which
+ * depends on the connection that sends it (its key and its count of
+ * frames). So a frame is sealed, its MAC written into that room, only
+ * shortly before it is written: the sender seals a window ahead of what it
+ * writes, and a connection that takes over seals again what the last one
+ * sealed and did not begin (that one never sends again).
  */
 #include "config.h"
 
@@ -24,6 +31,9 @@
 #include "internal.h"
 
 #define BUCKETS_MIN 64
+/* How far ahead of the socket a sender seals; a larger frame whole. */
+#define SEAL_AHEAD ((size_t)256 << 10)
+#define SEAL_BATCH 64
 
 static void peer_kick_cb(evutil_socket_t fd, short what, void *arg);
 
@@ -164,8 +174,9 @@ void oob_peers_free(hnp_oob_t *oob)
 int oob_peer_enqueue(oob_peer_t *p, const hnp_frame_header_t *hdr,
                      const void *body)
 {
+    static const uint8_t unsealed[HNP_MAC_LEN];
     uint8_t raw[HNP_FRAME_HEADER_LEN];
-    size_t frame = sizeof(raw) + (size_t)hdr->len;
+    size_t frame = sizeof(raw) + (size_t)hdr->len + HNP_MAC_LEN;
 
     /* Room first, so that the adds below cannot stop halfway and leave part
      * of a frame in the queue. */
@@ -175,6 +186,7 @@ int oob_peer_enqueue(oob_peer_t *p, const hnp_frame_header_t *hdr,
     hnp_frame_header_encode(hdr, raw);
     if (evbuffer_add(p->queue, raw, sizeof(raw)) != 0 ||
         (hdr->len > 0 && evbuffer_add(p->queue, body, hdr->len) != 0) ||
+        evbuffer_add(p->queue, unsealed, sizeof(unsealed)) != 0 ||
         evbuffer_add(p->lengths, &frame, sizeof(frame)) != 0)
         return HNP_ERR_NOMEM;
     p->oob->queued_bytes += frame;
@@ -198,6 +210,7 @@ static size_t queue_head(const oob_peer_t *p)
 static void queue_written(oob_peer_t *p, size_t n)
 {
     p->oob->queued_bytes -= n;
+    p->sealed_bytes -= n;
     while (n > 0) {
         size_t left = queue_head(p) - p->head_written;
         if (n < left) {
@@ -206,8 +219,16 @@ static void queue_written(oob_peer_t *p, size_t n)
         }
         n -= left;
         p->head_written = 0;
+        p->nsealed--;
         evbuffer_drain(p->lengths, sizeof(size_t));
     }
+}
+
+static void queue_unseal(oob_peer_t *p)
+{
+    p->sealed_for = 0;
+    p->nsealed = 0;
+    p->sealed_bytes = 0;
 }
 
 static size_t queue_drop(oob_peer_t *p)
@@ -218,6 +239,7 @@ static size_t queue_drop(oob_peer_t *p)
     evbuffer_drain(p->queue, evbuffer_get_length(p->queue));
     evbuffer_drain(p->lengths, evbuffer_get_length(p->lengths));
     p->head_written = 0;
+    queue_unseal(p);
     return unsent;
 }
 
@@ -232,6 +254,7 @@ static void queue_drop_partial(oob_peer_t *p)
     p->oob->queued_bytes -= rest;
     evbuffer_drain(p->lengths, sizeof(size_t));
     p->head_written = 0;
+    queue_unseal(p);
     HNP_WARN(p->oob->log, "a frame to peer %u was cut off when its "
              "connection closed and is lost", p->vpid);
 }
@@ -243,10 +266,97 @@ size_t oob_peer_head_left(const oob_peer_t *p)
     return p->head_written > 0 ? queue_head(p) - p->head_written : 0;
 }
 
-int oob_peer_flush(oob_peer_t *p, int fd, size_t limit)
+/* Calls @p fn on the pieces of the @p len queue bytes at @p pos, and moves
+ * @p pos past them. */
+static void queue_span(struct evbuffer *q, struct evbuffer_ptr *pos,
+                       size_t len, void (*fn)(void *, uint8_t *, size_t),
+                       void *arg)
 {
+    struct evbuffer_iovec v[8];
+
+    while (len > 0) {
+        int n = evbuffer_peek(q, (ev_ssize_t)len, pos, v, 8);
+        size_t done = 0;
+        for (int i = 0; i < n && i < 8 && done < len; i++) {
+            size_t take = v[i].iov_len < len - done ? v[i].iov_len
+                                                    : len - done;
+            fn(arg, v[i].iov_base, take);
+            done += take;
+        }
+        if (done == 0 ||
+            evbuffer_ptr_set(q, pos, done, EVBUFFER_PTR_ADD) != 0)
+            return; /* the lengths say the bytes are there: not reached */
+        len -= done;
+    }
+}
+
+static void span_mac(void *run, uint8_t *data, size_t n)
+{
+    hnp_frame_mac_add(run, data, n);
+}
+
+/* Written through evbuffer_peek: the queue holds only copies made by
+ * evbuffer_add, plain memory of its own that may be written in place. */
+static void span_store(void *src, uint8_t *data, size_t n)
+{
+    const uint8_t **from = src;
+
+    memcpy(data, *from, n);
+    *from += n;
+}
+
+/* Seal the frames after the sealed ones until @p want bytes are sealed
+ * (or all are), with @p c's key. */
+static void queue_seal(oob_peer_t *p, oob_conn_t *c, size_t want)
+{
+    size_t frames = oob_peer_unsent(p);
+    struct evbuffer_ptr pos, at;
+    size_t lens[SEAL_BATCH];
+
+    if (evbuffer_ptr_set(p->queue, &pos, p->sealed_bytes, EVBUFFER_PTR_SET))
+        return;
+    while (p->sealed_bytes < want && p->nsealed < frames) {
+        size_t n = frames - p->nsealed < SEAL_BATCH ? frames - p->nsealed
+                                                     : SEAL_BATCH;
+        if (evbuffer_ptr_set(p->lengths, &at, p->nsealed * sizeof(size_t),
+                             EVBUFFER_PTR_SET) != 0 ||
+            evbuffer_copyout_from(p->lengths, &at, lens, n * sizeof(size_t)) <
+                (ev_ssize_t)(n * sizeof(size_t)))
+            return;
+        for (size_t i = 0; i < n && p->sealed_bytes < want; i++) {
+            hnp_frame_mac_run_t run;
+            uint8_t tag[HNP_MAC_LEN];
+            const uint8_t *from = tag;
+
+            hnp_frame_mac_begin(&c->tx, &run);
+            queue_span(p->queue, &pos, lens[i] - HNP_MAC_LEN, span_mac, &run);
+            hnp_frame_mac_end(&c->tx, &run, tag);
+            queue_span(p->queue, &pos, HNP_MAC_LEN, span_store, &from);
+            p->sealed_bytes += lens[i];
+            p->nsealed++;
+        }
+    }
+}
+
+int oob_peer_flush(oob_peer_t *p, oob_conn_t *c, size_t limit)
+{
+    uint64_t me = c->open_seq + 1;
+
+    if (p->sealed_for != me) {
+        /* A frame begun by another connection cannot be sealed again (it
+         * is dropped when its connection goes: not reached). */
+        if (p->head_written > 0)
+            queue_drop_partial(p);
+        queue_unseal(p);
+        p->sealed_for = me;
+    }
     while (evbuffer_get_length(p->queue) > 0 && limit > 0) {
-        ssize_t n = oob_write_evbuffer(fd, p->queue, limit);
+        queue_seal(p, c, limit < SEAL_AHEAD ? limit : SEAL_AHEAD);
+        if (p->sealed_bytes == 0)
+            return EIO; /* the queue and its lengths disagree: not reached */
+        ssize_t n = oob_write_evbuffer(c->fd, p->queue,
+                                       limit < p->sealed_bytes
+                                           ? limit : p->sealed_bytes);
         if (n > 0) {
             queue_written(p, (size_t)n);
             limit -= (size_t)n;
@@ -321,18 +431,39 @@ bool oob_peer_preferred_up(const oob_peer_t *p)
     return false;
 }
 
+/* Whether a preferred connection that the peer may have open already is
+ * still in its handshake here: our attempt awaiting the acceptor's hello,
+ * or an accepted one awaiting the connector's proof. */
+bool oob_peer_preferred_coming(const oob_peer_t *p)
+{
+    const oob_conn_t *attempt = p->connecting;
+
+    if (attempt != NULL && attempt->state == OOB_CONN_AWAIT_REPLY &&
+        oob_conn_preferred(attempt))
+        return true;
+    if (p->naccepting == 0)
+        return false;
+    for (const oob_conn_t *c = p->oob->live; c != NULL; c = c->next)
+        if (c->peer == p && c->state == OOB_CONN_AWAIT_PROOF &&
+            oob_conn_preferred(c))
+            return true;
+    return false;
+}
+
 /* Whether frames on @p c must wait: it is preferred and a duplicate from
  * the same peer may still bring frames that were sent before them. */
 bool oob_peer_holds(const oob_peer_t *p, const oob_conn_t *c)
 {
     /* The usual case, one connection, without a walk over all of them. */
-    if (!oob_conn_preferred(c) || (p->nopen <= 1 && p->connecting == NULL))
+    if (!oob_conn_preferred(c) ||
+        (p->nopen <= 1 && p->connecting == NULL && p->naccepting == 0))
         return false;
     for (const oob_conn_t *d = p->oob->live; d != NULL; d = d->next) {
         if (d == c || d->peer != p || oob_conn_preferred(d))
             continue;
         if ((d->state == OOB_CONN_OPEN && !d->rx_eof) ||
-            d->state == OOB_CONN_AWAIT_REPLY)
+            d->state == OOB_CONN_AWAIT_REPLY ||
+            d->state == OOB_CONN_AWAIT_PROOF)
             return true;
     }
     return false;
@@ -433,13 +564,16 @@ void oob_peer_kick(oob_peer_t *p)
 }
 
 /* Never beside an open connection, even a draining duplicate: frames on a
- * new one could overtake the duplicate's last ones. */
+ * new one could overtake the duplicate's last ones. Nor beside one from
+ * the peer that awaits only its proof: it opens within a round trip, and
+ * if it fails the peer is kicked again (conn_end). */
 static void peer_connect(oob_peer_t *p)
 {
     if (!p->oob->race_connects)
         oob_accept_waiting(p->oob);
-    /* Accepting may have opened a connection from this very peer. */
-    if (p->nopen == 0 && p->connecting == NULL && !p->oob->destroy_requested)
+    /* Accepting may have brought a connection from this very peer. */
+    if (p->nopen == 0 && p->connecting == NULL && p->naccepting == 0 &&
+        !p->oob->destroy_requested)
         oob_conn_connect(p);
 }
 

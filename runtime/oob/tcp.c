@@ -56,7 +56,7 @@ static void oob_free(hnp_oob_t *oob)
     free(oob->ifaddrs);
     free(oob->uri);
     /* The secret should not outlive its owner in freed memory. */
-    memset(oob->secret, 0, sizeof(oob->secret));
+    sodium_memzero(oob->secret, sizeof(oob->secret));
     free(oob);
 }
 
@@ -338,6 +338,11 @@ int hnp_oob_create(hnp_oob_t **out, struct event_base *base, hnp_vpid_t self,
                     config->nprocs);
         goto cleanup;
     }
+    rc = oob_handshake_init(oob);
+    if (rc != HNP_SUCCESS) {
+        hnp_err_set(err, errlen, "libsodium failed to initialise");
+        goto cleanup;
+    }
     rc = oob_addr_select(config->if_include, config->if_exclude, oob->log,
                          &oob->ifaddrs, &oob->nifaddrs, err, errlen);
     if (rc == HNP_SUCCESS)
@@ -453,6 +458,16 @@ uint32_t hnp_oob_num_connections(const hnp_oob_t *oob)
 uint32_t hnp_oob_max_connections(const hnp_oob_t *oob)
 {
     return oob->maxconns;
+}
+
+uint64_t hnp_oob_handshake_cpu_us(const hnp_oob_t *oob)
+{
+    return oob->handshake_cpu_ns / 1000u;
+}
+
+uint32_t hnp_oob_handshakes(const hnp_oob_t *oob)
+{
+    return oob->handshakes;
 }
 
 size_t hnp_oob_queued_bytes(const hnp_oob_t *oob)

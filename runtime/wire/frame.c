@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The wire codec of runtime messages: the connection hello and the frame
- * header (see frame.h for the layout), and the job secret.
+ * header (see frame.h for the layout), and the job secret (which stays on
+ * the hosts: auth.c proves knowledge of it without sending it).
  *
  * Everything decoded here comes from a socket anyone on the network can
  * open, so decoders check every field before they fill their output, and
@@ -29,14 +30,14 @@ enum {
     HELLO_OFF_VERSION = 4,
     HELLO_OFF_RESERVED = 6,
     HELLO_OFF_VPID = 8,
-    HELLO_OFF_SECRET = 12,
+    HELLO_OFF_NONCE = 12,
     HEADER_OFF_SRC = 0,
     HEADER_OFF_DST = 4,
     HEADER_OFF_TAG = 8,
     HEADER_OFF_LEN = 12,
 };
 
-_Static_assert(HELLO_OFF_SECRET + HNP_SECRET_LEN == HNP_HELLO_LEN,
+_Static_assert(HELLO_OFF_NONCE + HNP_NONCE_LEN == HNP_HELLO_LEN,
                "hello layout and HNP_HELLO_LEN disagree");
 _Static_assert(HEADER_OFF_LEN + 4 == HNP_FRAME_HEADER_LEN,
                "frame header layout and HNP_FRAME_HEADER_LEN disagree");
@@ -66,37 +67,21 @@ static uint32_t load_be32(const uint8_t *p)
            (uint32_t)p[3];
 }
 
-/*
- * Compare secrets without an early exit, so the time a refusal takes does
- * not tell a guessing peer how many leading bytes it got right. The volatile
- * accumulator keeps the compiler from turning the loop back into one that
- * stops at the first difference.
- */
-static bool secrets_equal(const uint8_t *a, const uint8_t *b)
-{
-    volatile uint8_t diff = 0;
-
-    for (size_t i = 0; i < HNP_SECRET_LEN; i++)
-        diff |= (uint8_t)(a[i] ^ b[i]);
-    return diff == 0;
-}
-
 void hnp_hello_encode(const hnp_hello_t *hello, uint8_t out[HNP_HELLO_LEN])
 {
     memcpy(out + HELLO_OFF_MAGIC, hello_magic, sizeof(hello_magic));
     store_be16(out + HELLO_OFF_VERSION, hello->version);
     store_be16(out + HELLO_OFF_RESERVED, 0);
     store_be32(out + HELLO_OFF_VPID, hello->vpid);
-    memcpy(out + HELLO_OFF_SECRET, hello->secret, HNP_SECRET_LEN);
+    memcpy(out + HELLO_OFF_NONCE, hello->nonce, HNP_NONCE_LEN);
 }
 
 /*
  * Magic and version come first: a peer speaking another protocol (or none)
- * deserves that diagnosis, not "wrong secret". The reserved field is
+ * deserves that diagnosis, not "failed proof". The reserved field is
  * ignored so that a later version can use it without breaking this one.
  */
-int hnp_hello_check(const uint8_t *buf, size_t len,
-                    const uint8_t secret[HNP_SECRET_LEN], uint32_t nprocs,
+int hnp_hello_check(const uint8_t *buf, size_t len, uint32_t nprocs,
                     hnp_hello_t *out, char *why, size_t whylen)
 {
     uint16_t version;
@@ -119,17 +104,6 @@ int hnp_hello_check(const uint8_t *buf, size_t len,
         return HNP_ERR_VERSION;
     }
     vpid = load_be32(buf + HELLO_OFF_VPID);
-    if (secret == NULL) {
-        hnp_err_set(why, whylen,
-                    "no job secret configured: cannot authenticate vpid %u",
-                    vpid);
-        return HNP_ERR_BAD_PARAM;
-    }
-    if (!secrets_equal(buf + HELLO_OFF_SECRET, secret)) {
-        hnp_err_set(why, whylen, "wrong job secret (peer claims vpid %u)",
-                    vpid);
-        return HNP_ERR_BAD_PARAM;
-    }
     if (nprocs != 0 && vpid >= nprocs) {
         hnp_err_set(why, whylen, "vpid %u out of range (job has %u processes)",
                     vpid, nprocs);
@@ -138,7 +112,7 @@ int hnp_hello_check(const uint8_t *buf, size_t len,
     if (out != NULL) {
         out->version = version;
         out->vpid = vpid;
-        memcpy(out->secret, buf + HELLO_OFF_SECRET, HNP_SECRET_LEN);
+        memcpy(out->nonce, buf + HELLO_OFF_NONCE, HNP_NONCE_LEN);
     }
     return HNP_SUCCESS;
 }

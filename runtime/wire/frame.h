@@ -4,11 +4,16 @@
  *
  * A connection starts with one hello in each direction:
  *   magic "HNP1" (4 bytes) | protocol version u16 | reserved u16 |
- *   vpid u32 | secret (HNP_SECRET_LEN bytes)
- * The accepting side checks magic, version and secret, and that the vpid is
- * one of the job's; the connecting side checks that the peer is the vpid it
- * meant to reach. Then frames follow:
- *   source vpid u32 | destination vpid u32 | tag u32 | length u32 | body
+ *   vpid u32 | nonce (HNP_NONCE_LEN fresh random bytes)
+ * The magic comes first, so that a stranger is told apart by the first four
+ * bytes. A hello proves nothing: the job's secret never crosses the
+ * network. auth.h says how each side proves it knows the secret (the
+ * acceptor's proof follows its hello, the connector's comes last) and how
+ * every frame after the handshake is authenticated. The accepting side
+ * checks that the vpid is one of the job's; the connecting side checks that
+ * the peer is the vpid it meant to reach. Then frames follow:
+ *   source vpid u32 | destination vpid u32 | tag u32 | length u32 | body |
+ *   MAC (HNP_MAC_LEN bytes, auth.h)
  * all integers in network byte order; a length above the configured maximum
  * is a protocol error that closes the connection.
  */
@@ -20,15 +25,17 @@
 
 #include "hnp_tree.h"
 
-#define HNP_PROTOCOL_VERSION 1
+/* 2: challenge-response handshake and authenticated frames (auth.h). */
+#define HNP_PROTOCOL_VERSION 2
 #define HNP_SECRET_LEN 32
-#define HNP_HELLO_LEN (4 + 2 + 2 + 4 + HNP_SECRET_LEN)
+#define HNP_NONCE_LEN 32
+#define HNP_HELLO_LEN (4 + 2 + 2 + 4 + HNP_NONCE_LEN)
 #define HNP_FRAME_HEADER_LEN 16
 
 typedef struct hnp_hello {
     uint16_t version;
     hnp_vpid_t vpid;
-    uint8_t secret[HNP_SECRET_LEN];
+    uint8_t nonce[HNP_NONCE_LEN];
 } hnp_hello_t;
 
 typedef struct hnp_frame_header {
@@ -43,12 +50,11 @@ void hnp_hello_encode(const hnp_hello_t *hello, uint8_t out[HNP_HELLO_LEN]);
 /**
  * Decode and check a hello: HNP_ERR_TRUNCATED when fewer than HNP_HELLO_LEN
  * bytes, HNP_ERR_BAD_PARAM for a wrong magic, HNP_ERR_VERSION for another
- * protocol version, HNP_ERR_BAD_PARAM when the secret differs from
- * @p secret (compared in constant time) or vpid >= @p nprocs (nprocs 0: any).
+ * protocol version, HNP_ERR_BAD_PARAM when vpid >= @p nprocs (nprocs 0:
+ * any). Who sent it is proven only by the proof that follows (auth.h).
  * @p why (may be NULL) gets a sentence for the log.
  */
-int hnp_hello_check(const uint8_t *buf, size_t len,
-                    const uint8_t secret[HNP_SECRET_LEN], uint32_t nprocs,
+int hnp_hello_check(const uint8_t *buf, size_t len, uint32_t nprocs,
                     hnp_hello_t *out, char *why, size_t whylen);
 
 void hnp_frame_header_encode(const hnp_frame_header_t *hdr,

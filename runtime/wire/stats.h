@@ -5,7 +5,7 @@
  *
  *   max_connections u32 | startup_cpu_us u64 | startup_rss_kb u64 |
  *   total_cpu_us u64 | peak_rss_kb u64 | connected_cpu_us u64 |
- *   pmi_cpu_us u64
+ *   pmi_cpu_us u64 | handshake_cpu_us u64 | handshakes u32
  *
  * Contract of runtime/wire: see join.h. Nothing is allocated.
  */
@@ -26,6 +26,9 @@ typedef struct hnp_wire_stats {
     uint64_t pmi_cpu_us;       /**< CPU in the pmi components' set-up (load,
                                     job start, each rank's environment);
                                     0: none served a job here */
+    uint64_t handshake_cpu_us; /**< CPU in the connections' handshakes
+                                    (proofs, keys), included above */
+    uint32_t handshakes;       /**< connections it handshook */
 } hnp_wire_stats_t;
 
 int hnp_wire_stats_pack(hnp_buffer_t *buf, const hnp_wire_stats_t *m);

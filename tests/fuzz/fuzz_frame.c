@@ -6,9 +6,10 @@
  *   byte 0    how the receiver is configured:
  *               bits 0-1  job size nprocs: 0 (unknown), 1, 12, 4096
  *               bits 2-3  largest body accepted: 0, 16, 4096, 1 MiB
- *               bit 4     the peer knows the secret (the expected secret is
- *                         taken from its hello, so mutations of the secret
- *                         bytes do not end every run at the hello)
+ *               bit 4     unused (it was "the peer knows the secret" when
+ *                         a hello carried the secret; the handshake's
+ *                         proofs and the frames' MACs are fuzzed by
+ *                         fuzz_oob.c)
  *   then      the stream: a hello, then frame headers each followed by
  *             their body, parsed the way the receiving side does: stop at
  *             the first refusal (the connection is closed) or when the
@@ -32,7 +33,6 @@
 typedef struct receiver {
     uint32_t nprocs;
     size_t max_len;
-    int peer_knows_secret;
 } receiver_t;
 
 static receiver_t receiver_from_config(uint8_t config)
@@ -42,7 +42,6 @@ static receiver_t receiver_from_config(uint8_t config)
     receiver_t rcv = {
         .nprocs = nprocs[config & 3],
         .max_len = max_len[(config >> 2) & 3],
-        .peer_knows_secret = (config >> 4) & 1,
     };
 
     return rcv;
@@ -51,16 +50,12 @@ static receiver_t receiver_from_config(uint8_t config)
 /* The hello; returns how many bytes it used, 0 when the receiver stops. */
 static size_t check_hello(const receiver_t *rcv, const uint8_t *p, size_t n)
 {
-    uint8_t secret[HNP_SECRET_LEN], again[HNP_HELLO_LEN];
+    uint8_t again[HNP_HELLO_LEN];
     hnp_hello_t hello;
     char why[256] = "";
     int rc;
 
-    for (size_t i = 0; i < HNP_SECRET_LEN; i++)
-        secret[i] = (uint8_t)i; /* the secret of the corpus' jobs */
-    if (rcv->peer_knows_secret && n >= HNP_HELLO_LEN)
-        memcpy(secret, p + 12, HNP_SECRET_LEN);
-    rc = hnp_hello_check(p, n, secret, rcv->nprocs, &hello, why, sizeof(why));
+    rc = hnp_hello_check(p, n, rcv->nprocs, &hello, why, sizeof(why));
     if (n < HNP_HELLO_LEN)
         FUZZ_CHECK(rc == HNP_ERR_TRUNCATED);
     if (rc != HNP_SUCCESS) {

@@ -15,7 +15,7 @@ set -eu
 
 : "${top_srcdir:?run me through make check, or set top_srcdir}"
 : "${top_builddir:?run me through make check, or set top_builddir}"
-TARGETS="frame buffer pmi messages"
+TARGETS="frame buffer pmi messages oob"
 FUZZ_SECONDS=${HNP_FUZZ_SECONDS:-10}
 FUZZ_CC=${HNP_FUZZ_CC:-clang}
 STEP_TIMEOUT=60
@@ -92,15 +92,22 @@ target_sources() {
          "$top_srcdir/components/pmi/simple/parse.c" \
          "$top_srcdir/components/pmi/simple/kvs.c" \
          $(ls "$top_srcdir"/runtime/wire/*.c | grep -v -e '/buffer\.c$' -e '/frame\.c$')
+    # The OOB's connection state machine runs on libevent.
+    [ "$1" != oob ] ||
+        echo "$top_srcdir"/runtime/oob/*.c "$top_srcdir/framework/log.c" \
+             "$(pkg-config --libs libevent_core 2>/dev/null || echo -levent_core)"
 }
+# runtime/wire/auth.c is libsodium's.
+sodium_libs=$(pkg-config --libs libsodium 2>/dev/null || echo -lsodium)
 for t in $TARGETS; do
     # shellcheck disable=SC2046,SC2086 # the flags and sources are lists
     if ! timeout "$STEP_TIMEOUT" "$FUZZ_CC" $fuzz_cflags \
             -I"$top_builddir" -I"$top_srcdir/framework" \
             -I"$top_srcdir/runtime" -I"$top_srcdir/runtime/wire" \
             -I"$top_srcdir/runtime/core" -I"$top_srcdir/tests/fuzz" \
-            -I"$top_srcdir/components" \
-            -o "$tmp/fuzz_$t" $(target_sources "$t") >"$tmp/build-$t.log" 2>&1
+            -I"$top_srcdir/components" $(pkg-config --cflags libevent_core 2>/dev/null) \
+            -o "$tmp/fuzz_$t" $(target_sources "$t") $sodium_libs \
+            >"$tmp/build-$t.log" 2>&1
     then
         cat "$tmp/build-$t.log"
         echo "FAIL: $FUZZ_CC could build a probe but not fuzz_$t"

@@ -16,6 +16,8 @@
 
 #include "hnp_errors.h"
 #include "oob_fixture.h"
+#include "oob/internal.h"
+#include "wire/auth.h"
 
 const uint8_t good_secret[HNP_SECRET_LEN] = "0123456789abcdef0123456789abcde";
 const uint8_t bad_secret[HNP_SECRET_LEN] = "fedcba9876543210fedcba987654321";
@@ -230,6 +232,38 @@ unsigned closed_port(world_t *w)
     return port;
 }
 
+/* ------------------------------------------------------------ raw peers */
+
+/* What a raw socket knows of its handshake, by descriptor. */
+#define RAW_FDS 4096
+typedef struct raw_auth {
+    hnp_auth_role_t role;
+    hnp_auth_transcript_t hs;
+    uint8_t secret[HNP_SECRET_LEN];
+    bool proof_pending; /* acceptor: the connector's proof not read yet */
+    bool keyed;
+    hnp_frame_mac_t tx, rx;
+} raw_auth_t;
+
+static raw_auth_t raw_auths[RAW_FDS];
+
+static raw_auth_t *raw_auth(int fd, bool fresh)
+{
+    assert_true(fd >= 0 && fd < RAW_FDS);
+    if (fresh)
+        memset(&raw_auths[fd], 0, sizeof(raw_auths[fd]));
+    return &raw_auths[fd];
+}
+
+static void raw_keys(raw_auth_t *a)
+{
+    hnp_auth_role_t other = a->role == HNP_AUTH_CONNECTOR ? HNP_AUTH_ACCEPTOR
+                                                          : HNP_AUTH_CONNECTOR;
+    hnp_frame_mac_init(&a->tx, a->secret, &a->hs, a->role);
+    hnp_frame_mac_init(&a->rx, a->secret, &a->hs, other);
+    a->keyed = true;
+}
+
 int raw_connect(unsigned port)
 {
     struct sockaddr_in sin;
@@ -240,6 +274,8 @@ int raw_connect(unsigned port)
     int fd = socket(AF_INET, SOCK_STREAM, 0);
     assert_true(fd >= 0);
     assert_int_equal(connect(fd, (struct sockaddr *)&sin, sizeof(sin)), 0);
+    raw_auth(fd, true)->role = HNP_AUTH_CONNECTOR;
+    assert_int_equal(hnp_auth_init(), HNP_SUCCESS);
     return fd;
 }
 
@@ -248,13 +284,78 @@ void raw_write(int fd, const void *buf, size_t len)
     assert_int_equal(send(fd, buf, len, MSG_NOSIGNAL), (ssize_t)len);
 }
 
-void raw_hello(int fd, hnp_vpid_t vpid, const uint8_t *secret)
+void raw_hello_send(int fd, hnp_vpid_t vpid)
 {
-    hnp_hello_t hello = { HNP_PROTOCOL_VERSION, vpid, { 0 } };
+    raw_auth_t *a = raw_auth(fd, false);
+    hnp_hello_t *mine = a->role == HNP_AUTH_CONNECTOR ? &a->hs.connector
+                                                      : &a->hs.acceptor;
     uint8_t raw[HNP_HELLO_LEN];
-    memcpy(hello.secret, secret, HNP_SECRET_LEN);
-    hnp_hello_encode(&hello, raw);
+
+    mine->version = HNP_PROTOCOL_VERSION;
+    mine->vpid = vpid;
+    hnp_auth_nonce(mine->nonce);
+    hnp_hello_encode(mine, raw);
     raw_write(fd, raw, sizeof(raw));
+}
+
+/* Connector: our hello, the acceptor's hello and proof (or its EOF), our
+ * proof. Acceptor (raw_accept_hello): our hello and proof. */
+bool raw_hello(world_t *w, int fd, hnp_vpid_t vpid, const uint8_t *secret)
+{
+    raw_auth_t *a = raw_auth(fd, false);
+    uint8_t reply[HNP_REPLY_LEN], proof[HNP_PROOF_LEN], byte;
+
+    memcpy(a->secret, secret, HNP_SECRET_LEN);
+    if (a->role == HNP_AUTH_ACCEPTOR) {
+        raw_hello_send(fd, vpid);
+        hnp_auth_proof(secret, &a->hs, HNP_AUTH_ACCEPTOR, proof);
+        raw_write(fd, proof, sizeof(proof));
+        a->proof_pending = true;
+        raw_keys(a);
+        return true;
+    }
+    raw_hello_send(fd, vpid);
+    RUN_UNTIL(w, bytes_ready(fd) >= HNP_REPLY_LEN ||
+                     recv(fd, &byte, 1, MSG_DONTWAIT | MSG_PEEK) == 0, 5);
+    if (bytes_ready(fd) < HNP_REPLY_LEN)
+        return false; /* refused at the hello */
+    assert_int_equal(recv(fd, reply, sizeof(reply), 0), (ssize_t)sizeof(reply));
+    assert_int_equal(hnp_hello_check(reply, sizeof(reply), 0, &a->hs.acceptor,
+                                     NULL, 0), HNP_SUCCESS);
+    bool proven = hnp_auth_proof_check(secret, &a->hs, HNP_AUTH_ACCEPTOR,
+                                       reply + HNP_HELLO_LEN);
+    hnp_auth_proof(secret, &a->hs, HNP_AUTH_CONNECTOR, proof);
+    raw_write(fd, proof, sizeof(proof));
+    raw_keys(a);
+    return proven;
+}
+
+int raw_accept_hello(world_t *w, int listener)
+{
+    uint8_t raw[HNP_HELLO_LEN];
+    int fd = accept(listener, NULL, NULL);
+
+    assert_true(fd >= 0);
+    raw_auth_t *a = raw_auth(fd, true);
+    a->role = HNP_AUTH_ACCEPTOR;
+    raw_read(w, fd, raw, sizeof(raw));
+    assert_int_equal(hnp_hello_check(raw, sizeof(raw), 0, &a->hs.connector,
+                                     NULL, 0), HNP_SUCCESS);
+    return fd;
+}
+
+/* The acceptor reads the connector's proof before its first frame. */
+static void raw_take_proof(world_t *w, int fd)
+{
+    raw_auth_t *a = raw_auth(fd, false);
+    uint8_t proof[HNP_PROOF_LEN];
+
+    if (!a->proof_pending)
+        return;
+    raw_read(w, fd, proof, sizeof(proof));
+    assert_true(hnp_auth_proof_check(a->secret, &a->hs, HNP_AUTH_CONNECTOR,
+                                     proof));
+    a->proof_pending = false;
 }
 
 void raw_header(int fd, hnp_vpid_t src, hnp_vpid_t dst, uint32_t len)
@@ -276,28 +377,40 @@ int bytes_ready(int fd)
 /* A raw peer that completed the handshake as @p vpid with @p n's OOB. */
 int raw_peer(world_t *w, node_t *n, hnp_vpid_t vpid)
 {
-    uint8_t reply[HNP_HELLO_LEN];
-    hnp_hello_t hello;
     int fd = raw_connect(uri_port(hnp_oob_uri(n->oob)));
-    raw_hello(fd, vpid, good_secret);
-    RUN_UNTIL(w, bytes_ready(fd) >= HNP_HELLO_LEN, 5);
-    assert_int_equal(recv(fd, reply, sizeof(reply), 0), (ssize_t)sizeof(reply));
-    assert_int_equal(hnp_hello_check(reply, sizeof(reply), good_secret, 0,
-                                     &hello, NULL, 0), HNP_SUCCESS);
-    assert_int_equal(hello.vpid, n->vpid);
+    assert_true(raw_hello(w, fd, vpid, good_secret));
+    assert_int_equal(raw_auth(fd, false)->hs.acceptor.vpid, n->vpid);
+    /* Until our proof is read, the connection is not open there. */
+    oob_peer_t *p = oob_peer_find(n->oob, vpid);
+    assert_non_null(p);
+    RUN_UNTIL(w, p->naccepting == 0, 5);
     return fd;
+}
+
+size_t raw_frame_build(int fd, hnp_vpid_t src, hnp_vpid_t dst, uint32_t tag,
+                       size_t len, uint8_t **out)
+{
+    raw_auth_t *a = raw_auth(fd, false);
+    hnp_frame_header_t hdr = { src, dst, tag, (uint32_t)len };
+    size_t total = HNP_FRAME_HEADER_LEN + len + (a->keyed ? HNP_MAC_LEN : 0);
+    uint8_t *frame = malloc(total);
+    assert_non_null(frame);
+    hnp_frame_header_encode(&hdr, frame);
+    for (size_t i = 0; i < len; i++)
+        frame[HNP_FRAME_HEADER_LEN + i] = pattern(tag, i);
+    if (a->keyed)
+        hnp_frame_mac_sign(&a->tx, frame, frame + HNP_FRAME_HEADER_LEN, len,
+                           frame + HNP_FRAME_HEADER_LEN + len);
+    *out = frame;
+    return total;
 }
 
 void raw_frame(int fd, hnp_vpid_t src, hnp_vpid_t dst, uint32_t tag,
                size_t len)
 {
-    hnp_frame_header_t hdr = { src, dst, tag, (uint32_t)len };
-    uint8_t *frame = malloc(HNP_FRAME_HEADER_LEN + len);
-    assert_non_null(frame);
-    hnp_frame_header_encode(&hdr, frame);
-    for (size_t i = 0; i < len; i++)
-        frame[HNP_FRAME_HEADER_LEN + i] = pattern(tag, i);
-    raw_write(fd, frame, HNP_FRAME_HEADER_LEN + len);
+    uint8_t *frame;
+    size_t total = raw_frame_build(fd, src, dst, tag, len, &frame);
+    raw_write(fd, frame, total);
     free(frame);
 }
 
@@ -339,8 +452,10 @@ void raw_read(world_t *w, int fd, void *buf, size_t len)
 
 void raw_expect_frame(world_t *w, int fd, uint32_t tag, size_t len)
 {
-    uint8_t raw[HNP_FRAME_HEADER_LEN];
+    raw_auth_t *a = raw_auth(fd, false);
+    uint8_t raw[HNP_FRAME_HEADER_LEN], mac[HNP_MAC_LEN];
     hnp_frame_header_t hdr;
+    raw_take_proof(w, fd);
     raw_read(w, fd, raw, sizeof(raw));
     assert_int_equal(hnp_frame_header_decode(raw, sizeof(raw), MAX_FRAME, 0,
                                              &hdr, NULL, 0), HNP_SUCCESS);
@@ -352,11 +467,16 @@ void raw_expect_frame(world_t *w, int fd, uint32_t tag, size_t len)
     for (size_t i = 0; i < len; i++)
         if (body[i] != pattern(tag, i))
             fail_msg("frame %u: byte %zu is wrong", tag, i);
+    raw_read(w, fd, mac, sizeof(mac));
+    assert_true(a->keyed);
+    if (!hnp_frame_mac_verify(&a->rx, raw, body, len, mac))
+        fail_msg("frame %u: bad MAC", tag);
     free(body);
 }
 
 void raw_expect_eof(world_t *w, int fd)
 {
     uint8_t byte;
+    raw_take_proof(w, fd);
     RUN_UNTIL(w, recv(fd, &byte, 1, MSG_DONTWAIT | MSG_PEEK) == 0, 5);
 }

@@ -104,20 +104,33 @@ unsigned closed_port(world_t *w);
 /* Raw sockets (blocking) to 127.0.0.1. */
 int raw_connect(unsigned port);
 void raw_write(int fd, const void *buf, size_t len);
-void raw_hello(int fd, hnp_vpid_t vpid, const uint8_t *secret);
+/** Only the first flight: our hello (with a fresh nonce), nothing more. */
+void raw_hello_send(int fd, hnp_vpid_t vpid);
+/** The handshake as @p vpid knowing @p secret. On a connected socket: our
+ *  hello, the acceptor's reply read (the loop runs meanwhile), our proof;
+ *  false when refused at the hello or the acceptor's proof is wrong. On
+ *  an accepted one (raw_accept_hello): our hello and proof. */
+bool raw_hello(world_t *w, int fd, hnp_vpid_t vpid, const uint8_t *secret);
+/** Accept on @p listener and read the connector's hello. */
+int raw_accept_hello(world_t *w, int listener);
 void raw_header(int fd, hnp_vpid_t src, hnp_vpid_t dst, uint32_t len);
 /** Bytes waiting to be read (never blocks). */
 int bytes_ready(int fd);
 /** A raw peer that completed the handshake as @p vpid with @p n. */
 int raw_peer(world_t *w, node_t *n, hnp_vpid_t vpid);
-/** A frame with tag @p tag and a pattern() body of @p len bytes. */
+/** A frame with tag @p tag and a pattern() body of @p len bytes, with its
+ *  MAC once the handshake is done. */
 void raw_frame(int fd, hnp_vpid_t src, hnp_vpid_t dst, uint32_t tag,
                size_t len);
+/** The same frame in *@p out (malloc'd) for writing by hand; its size. */
+size_t raw_frame_build(int fd, hnp_vpid_t src, hnp_vpid_t dst, uint32_t tag,
+                       size_t len, uint8_t **out);
 /** A listening socket on 127.0.0.1 (backlog 4); its port in @p port. */
 int raw_listen(unsigned *port);
 /** Read exactly @p len bytes, running the loop meanwhile (5 s at most). */
 void raw_read(world_t *w, int fd, void *buf, size_t len);
-/** Read one frame; fail unless its header and body are as sent. */
+/** Read one frame; fail unless its header, body and MAC are as sent (the
+ *  connector's proof first, where it is due). */
 void raw_expect_frame(world_t *w, int fd, uint32_t tag, size_t len);
 /** Run the loop until the other side has shut @p fd (EOF). */
 void raw_expect_eof(world_t *w, int fd);

@@ -136,7 +136,7 @@ static void test_queued_before_uri(void **state)
     assert_int_equal(b.nmsgs, 0);
     assert_int_equal(hnp_oob_num_connections(a.oob), 0);
     assert_int_equal(hnp_oob_queued_bytes(a.oob),
-                     5 * (HNP_FRAME_HEADER_LEN + 10));
+                     5 * (HNP_FRAME_HEADER_LEN + 10 + HNP_MAC_LEN));
     assert_false(hnp_oob_connected(a.oob, 1));
     assert_int_equal(a.ndrained, 0);
     /* Nobody gave peer 1's contact: nothing of that can go. */
@@ -144,7 +144,7 @@ static void test_queued_before_uri(void **state)
 
     introduce(&a, &b);
     assert_int_equal(hnp_oob_queued_deliverable(a.oob),
-                     5 * (HNP_FRAME_HEADER_LEN + 10));
+                     5 * (HNP_FRAME_HEADER_LEN + 10 + HNP_MAC_LEN));
     RUN_UNTIL(w, b.nmsgs == 5, 5);
     for (uint32_t i = 0; i < 5; i++)
         assert_int_equal(b.msgs[i].hdr.tag, i);
@@ -179,7 +179,8 @@ static void test_wrong_secret(void **state)
     /* The dropped frame was the last one queued: nothing left to wait for. */
     assert_int_equal(intruder.ndrained, 1);
     assert_int_equal(intruder.queued_at_drain, 0);
-    assert_true(log_has(w, HNP_LOG_WARN, "failed handshake", "job secret"));
+    /* The intruder finds b's proof wrong; b never sees one from it. */
+    assert_true(log_has(w, HNP_LOG_WARN, "failed handshake", "job's secret"));
     assert_true(log_has(w, HNP_LOG_WARN, "peer 1 is unreachable", "127.0.0."));
     assert_int_equal(b.nups, 0);
     assert_int_equal(b.nmsgs, 0);
@@ -212,7 +213,9 @@ static void test_wrong_vpid_answers(void **state)
     assert_int_equal(a.down_unsent[0], 2);
     assert_int_equal(a.ndrained, 1);
     assert_true(log_has(w, HNP_LOG_WARN, "answered as vpid 1", NULL));
-    RUN_UNTIL(w, b.ndowns == 1, 5);
+    /* a never proved itself to b: the connection never opened there. */
+    RUN_UNTIL(w, hnp_oob_num_connections(b.oob) == 0, 5);
+    assert_int_equal(b.nups, 0);
     assert_int_equal(b.nmsgs, 0);
     node_stop(&a);
     node_stop(&b);
@@ -237,7 +240,7 @@ static void test_garbage(void **state)
 
     /* A vpid that is not one of the job's. */
     fd = raw_connect(port);
-    raw_hello(fd, 9, good_secret);
+    assert_false(raw_hello(w, fd, 9, good_secret));
     RUN_UNTIL(w, log_has(w, HNP_LOG_WARN, "unknown peer", "vpid 9"), 5);
     close(fd);
     assert_int_equal(b.nups, 0);
@@ -264,7 +267,7 @@ static void test_bad_frames(void **state)
 
     /* A frame whose source is out of range. */
     fd = raw_connect(port);
-    raw_hello(fd, 3, good_secret);
+    assert_true(raw_hello(w, fd, 3, good_secret));
     raw_header(fd, 77, 1, 0);
     RUN_UNTIL(w, b.ndowns == 2, 5);
     assert_int_equal(b.nmsgs, 0);
@@ -272,20 +275,20 @@ static void test_bad_frames(void **state)
 
     /* A good frame that arrives in pieces is delivered once, whole. */
     fd = raw_connect(port);
-    raw_hello(fd, 2, good_secret);
-    hnp_frame_header_t hdr = { 2, 1, 3, 5 };
-    uint8_t frame[HNP_FRAME_HEADER_LEN + 5];
-    hnp_frame_header_encode(&hdr, frame);
-    for (size_t i = 0; i < 5; i++)
-        frame[HNP_FRAME_HEADER_LEN + i] = pattern(3, i);
+    assert_true(raw_hello(w, fd, 2, good_secret));
+    uint8_t *frame;
+    size_t total = raw_frame_build(fd, 2, 1, 3, 5, &frame);
     raw_write(fd, frame, 7);
     run_for(w, 0.02);
     raw_write(fd, frame + 7, 12);
     run_for(w, 0.02);
+    raw_write(fd, frame + 19, total - 20);
+    run_for(w, 0.02);
     assert_int_equal(b.nmsgs, 0);
-    raw_write(fd, frame + 19, 2);
+    raw_write(fd, frame + total - 1, 1); /* the last byte of the MAC */
     RUN_UNTIL(w, b.nmsgs == 1, 5);
     assert_true(b.msgs[0].body_ok);
+    free(frame);
     close(fd);
     RUN_UNTIL(w, b.ndowns == 3, 5);
 
@@ -477,7 +480,7 @@ static void test_duplicate_connections(void **state)
     assert_int_equal(bytes_ready(r2), 0);
     close(r1);
     RUN_UNTIL(w, log_has(w, HNP_LOG_WARN, "cut off", NULL), 5);
-    RUN_UNTIL(w, bytes_ready(r2) >= HNP_FRAME_HEADER_LEN + 5, 5);
+    RUN_UNTIL(w, bytes_ready(r2) >= HNP_FRAME_HEADER_LEN + 5 + HNP_MAC_LEN, 5);
     assert_int_equal(recv(r2, raw, sizeof(raw), 0), (ssize_t)sizeof(raw));
     assert_int_equal(hnp_frame_header_decode(raw, sizeof(raw), MAX_FRAME, 4,
                                              &hdr, NULL, 0), HNP_SUCCESS);
@@ -506,7 +509,7 @@ static void test_close_linger(void **state)
     hnp_oob_close_peer(a.oob, 2);
     RUN_UNTIL(w, a.ndowns == 1, 5);
     RUN_UNTIL(w, recv(r, &byte, 1, MSG_DONTWAIT | MSG_PEEK) == 0, 5);
-    raw_header(r, 2, 0, 0);
+    raw_frame(r, 2, 0, 0, 0);
     RUN_UNTIL(w, a.nmsgs == 1, 5);
     assert_int_equal(a.msgs[0].from, 2);
     RUN_UNTIL(w, hnp_oob_num_connections(a.oob) == 0, 5);
@@ -564,7 +567,7 @@ static void test_accept_emfile(void **state)
 
     node_start(w, &b, 1);
     int fd = raw_connect(uri_port(hnp_oob_uri(b.oob)));
-    raw_hello(fd, 2, good_secret);
+    raw_hello_send(fd, 2);
     for (int i = 0; i < 1024; i++)
         if (fcntl(i, F_GETFD) >= 0)
             highest = i;
@@ -602,7 +605,8 @@ static void test_send_errors(void **state)
     assert_true(log_has(w, HNP_LOG_WARN, "refusing to send", NULL));
     hnp_oob_set_nprocs(a.oob, 100);
     assert_int_equal(send_msg(&a, 8, 1, 1), HNP_SUCCESS);
-    assert_int_equal(hnp_oob_queued_bytes(a.oob), HNP_FRAME_HEADER_LEN + 1);
+    assert_int_equal(hnp_oob_queued_bytes(a.oob),
+                     HNP_FRAME_HEADER_LEN + 1 + HNP_MAC_LEN);
     assert_false(hnp_oob_connected(a.oob, 8));
     assert_false(hnp_oob_connected(a.oob, 50));
     node_stop(&a);

@@ -158,7 +158,6 @@ typedef struct crossing {
 static int dial(world_t *w, node_t *a, hnp_vpid_t peer, size_t len,
                 int *listener)
 {
-    uint8_t hello[HNP_HELLO_LEN];
     char uri[64];
     unsigned port;
 
@@ -169,10 +168,7 @@ static int dial(world_t *w, node_t *a, hnp_vpid_t peer, size_t len,
     oob_peer_t *p = oob_peer_get(a->oob, peer);
     RUN_UNTIL(w, p->connecting != NULL &&
                      p->connecting->state == OOB_CONN_AWAIT_REPLY, 5);
-    int fd = accept(*listener, NULL, NULL);
-    assert_true(fd >= 0);
-    raw_read(w, fd, hello, sizeof(hello));
-    return fd;
+    return raw_accept_hello(w, *listener);
 }
 
 static void cross(world_t *w, node_t *a, crossing_t *x, size_t len)
@@ -208,11 +204,11 @@ static void test_handover_mid_frame(void **state)
     oob_peer_t *p = oob_peer_find(a.oob, 2);
     assert_int_equal(send_msg(&a, 2, 2, 5), HNP_SUCCESS);
     RUN_UNTIL(w, p->head_written > 0, 5); /* nobody reads: frame 1 is cut */
-    raw_hello(x.pref, 2, good_secret);
+    raw_hello(w, x.pref, 2, good_secret);
     RUN_UNTIL(w, p->nopen == 2, 5);
     raw_frame(x.pref, 2, 0, 11, 3);
     run_for(w, 0.05);
-    assert_int_equal(bytes_ready(x.pref), 0);
+    assert_int_equal(bytes_ready(x.pref), HNP_PROOF_LEN); /* no frame */
     assert_int_equal(a.nmsgs, 0);
     raw_frame(x.dup, 2, 0, 10, 3);
     RUN_UNTIL(w, a.nmsgs == 1, 5);
@@ -250,7 +246,7 @@ static void test_duplicate_eof_before_hello(void **state)
     assert_int_equal(hnp_oob_num_connections(a.oob), 2);
     assert_int_equal(send_msg(&a, 2, 2, 10), HNP_SUCCESS);
     raw_expect_frame(w, x.dup, 2, 10);
-    raw_hello(x.pref, 2, good_secret);
+    raw_hello(w, x.pref, 2, good_secret);
     raw_expect_eof(w, x.dup);
     RUN_UNTIL(w, hnp_oob_num_connections(a.oob) == 1, 5);
     assert_int_equal(send_msg(&a, 2, 3, 10), HNP_SUCCESS);
@@ -294,7 +290,7 @@ static void test_late_duplicate(void **state)
     node_start_full(w, &a, 0, 4, good_secret);
     oob_set_handshake_timeout(a.oob, 0.3);
     x.pref = dial(w, &a, 2, 10, &x.listener);
-    raw_hello(x.pref, 2, good_secret);
+    raw_hello(w, x.pref, 2, good_secret);
     raw_expect_frame(w, x.pref, 1, 10);
 
     x.dup = raw_peer(w, &a, 2);
@@ -326,7 +322,7 @@ static void test_hold_while_duplicate_handshakes(void **state)
     raw_frame(x.pref, 1, 3, 11, 4);
     run_for(w, 0.05);
     assert_int_equal(a.nmsgs, 0);
-    raw_hello(x.dup, 1, good_secret);
+    raw_hello(w, x.dup, 1, good_secret);
     raw_frame(x.dup, 1, 3, 10, 4);
     RUN_UNTIL(w, a.nmsgs == 1, 5);
     assert_int_equal(a.msgs[0].hdr.tag, 10);

@@ -233,7 +233,9 @@ static bool equal_stats(const void *a, const void *b)
            x->total_cpu_us == y->total_cpu_us &&
            x->peak_rss_kb == y->peak_rss_kb &&
            x->connected_cpu_us == y->connected_cpu_us &&
-           x->pmi_cpu_us == y->pmi_cpu_us;
+           x->pmi_cpu_us == y->pmi_cpu_us &&
+           x->handshake_cpu_us == y->handshake_cpu_us &&
+           x->handshakes == y->handshakes;
 }
 
 CODEC_CALLS(join)
@@ -707,14 +709,15 @@ static void test_pmi_abort(void **state)
 
 static void test_stats(void **state)
 {
-    hnp_wire_stats_t s = { 3, 1500, 2048, 90000, 4096, 700, 1900 };
+    hnp_wire_stats_t s = { 3, 1500, 2048, 90000, 4096, 700, 1900, 80, 4 };
     hnp_wire_stats_t max = { UINT32_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX,
-                             UINT64_MAX, UINT64_MAX, UINT64_MAX };
+                             UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX,
+                             UINT32_MAX };
     static const uint8_t golden[] = {
         U32(1), U64(2), U64(3), U64(4), U64(0x0102030405060708ull), U64(6),
-        U64(7),
+        U64(7), U64(8), U32(9),
     };
-    hnp_wire_stats_t g = { 1, 2, 3, 4, 0x0102030405060708ull, 6, 7 };
+    hnp_wire_stats_t g = { 1, 2, 3, 4, 0x0102030405060708ull, 6, 7, 8, 9 };
 
     (void)state;
     check_message(&stats_codec, &s);

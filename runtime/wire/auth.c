@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Handshake proofs, per-connection keys and frame MACs (see auth.h). Every
+ * primitive is libsodium's; this file only decides what goes into them.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "auth.h"
+#include "hnp_errors.h"
+
+_Static_assert(HNP_PROOF_LEN == crypto_auth_hmacsha256_BYTES,
+               "a proof is one HMAC-SHA256");
+_Static_assert(HNP_MAC_LEN >= crypto_generichash_BYTES_MIN &&
+                   HNP_MAC_LEN <= crypto_generichash_BYTES_MAX,
+               "a frame MAC is a keyed BLAKE2b output");
+_Static_assert(crypto_auth_hmacsha256_BYTES >= crypto_generichash_KEYBYTES_MIN &&
+                   crypto_auth_hmacsha256_BYTES <= crypto_generichash_KEYBYTES_MAX,
+               "a derived key keys BLAKE2b");
+
+/* One label per use, so that no output can stand in for another: a proof
+ * for the other role, a key for a proof. The version is in the labels as
+ * well as in the hellos. */
+static const char *const proof_label[2] = {
+    "hnp v2 connector proof", "hnp v2 acceptor proof",
+};
+static const char *const key_label[2] = {
+    "hnp v2 frames from connector", "hnp v2 frames from acceptor",
+};
+
+int hnp_auth_init(void)
+{
+    return sodium_init() >= 0 ? HNP_SUCCESS : HNP_ERROR;
+}
+
+void hnp_auth_nonce(uint8_t nonce[HNP_NONCE_LEN])
+{
+    randombytes_buf(nonce, HNP_NONCE_LEN);
+}
+
+/* HMAC-SHA256(secret, label NUL | connector's hello | acceptor's hello). */
+static void transcript_hmac(const uint8_t secret[HNP_SECRET_LEN],
+                            const char *label, const hnp_auth_transcript_t *t,
+                            uint8_t out[crypto_auth_hmacsha256_BYTES])
+{
+    crypto_auth_hmacsha256_state st;
+    uint8_t hello[HNP_HELLO_LEN];
+
+    crypto_auth_hmacsha256_init(&st, secret, HNP_SECRET_LEN);
+    crypto_auth_hmacsha256_update(&st, (const uint8_t *)label,
+                                  strlen(label) + 1);
+    hnp_hello_encode(&t->connector, hello);
+    crypto_auth_hmacsha256_update(&st, hello, sizeof(hello));
+    hnp_hello_encode(&t->acceptor, hello);
+    crypto_auth_hmacsha256_update(&st, hello, sizeof(hello));
+    crypto_auth_hmacsha256_final(&st, out);
+    sodium_memzero(&st, sizeof(st));
+}
+
+void hnp_auth_proof(const uint8_t secret[HNP_SECRET_LEN],
+                    const hnp_auth_transcript_t *t, hnp_auth_role_t prover,
+                    uint8_t proof[HNP_PROOF_LEN])
+{
+    transcript_hmac(secret, proof_label[prover != HNP_AUTH_CONNECTOR], t,
+                    proof);
+}
+
+bool hnp_auth_proof_check(const uint8_t secret[HNP_SECRET_LEN],
+                          const hnp_auth_transcript_t *t,
+                          hnp_auth_role_t prover,
+                          const uint8_t proof[HNP_PROOF_LEN])
+{
+    uint8_t expect[HNP_PROOF_LEN];
+
+    hnp_auth_proof(secret, t, prover, expect);
+    bool ok = crypto_verify_32(expect, proof) == 0;
+    sodium_memzero(expect, sizeof(expect));
+    return ok;
+}
+
+void hnp_frame_mac_init(hnp_frame_mac_t *m,
+                        const uint8_t secret[HNP_SECRET_LEN],
+                        const hnp_auth_transcript_t *t,
+                        hnp_auth_role_t sender)
+{
+    uint8_t key[crypto_auth_hmacsha256_BYTES];
+    unsigned dir = sender != HNP_AUTH_CONNECTOR;
+    crypto_generichash_state keyed;
+
+    transcript_hmac(secret, key_label[dir], t, key);
+    /* Keyed once here; each frame starts from a copy of this state. */
+    crypto_generichash_init(&keyed, key, sizeof(key), HNP_MAC_LEN);
+    memcpy(m->keyed, &keyed, sizeof(m->keyed));
+    sodium_memzero(&keyed, sizeof(keyed));
+    sodium_memzero(key, sizeof(key));
+    m->seq = 0;
+    m->direction = (uint8_t)dir;
+}
+
+void hnp_frame_mac_wipe(hnp_frame_mac_t *m)
+{
+    sodium_memzero(m, sizeof(*m));
+}
+
+void hnp_frame_mac_begin(const hnp_frame_mac_t *m, hnp_frame_mac_run_t *run)
+{
+    uint8_t prefix[1 + 8];
+
+    memcpy(&run->state, m->keyed, sizeof(run->state));
+    prefix[0] = m->direction;
+    for (int i = 0; i < 8; i++)
+        prefix[1 + i] = (uint8_t)(m->seq >> (56 - 8 * i));
+    crypto_generichash_update(&run->state, prefix, sizeof(prefix));
+}
+
+void hnp_frame_mac_add(hnp_frame_mac_run_t *run, const void *data, size_t len)
+{
+    if (len > 0)
+        crypto_generichash_update(&run->state, data, len);
+}
+
+void hnp_frame_mac_end(hnp_frame_mac_t *m, hnp_frame_mac_run_t *run,
+                       uint8_t tag[HNP_MAC_LEN])
+{
+    crypto_generichash_final(&run->state, tag, HNP_MAC_LEN);
+    sodium_memzero(run, sizeof(*run));
+    m->seq++;
+}
+
+bool hnp_frame_mac_check(hnp_frame_mac_t *m, hnp_frame_mac_run_t *run,
+                         const uint8_t tag[HNP_MAC_LEN])
+{
+    uint8_t expect[HNP_MAC_LEN];
+
+    hnp_frame_mac_end(m, run, expect);
+    _Static_assert(HNP_MAC_LEN == 16, "crypto_verify_16 compares 16 bytes");
+    bool ok = crypto_verify_16(expect, tag) == 0;
+    sodium_memzero(expect, sizeof(expect));
+    return ok;
+}
+
+void hnp_frame_mac_sign(hnp_frame_mac_t *m,
+                        const uint8_t header[HNP_FRAME_HEADER_LEN],
+                        const void *body, size_t len,
+                        uint8_t tag[HNP_MAC_LEN])
+{
+    hnp_frame_mac_run_t run;
+
+    hnp_frame_mac_begin(m, &run);
+    hnp_frame_mac_add(&run, header, HNP_FRAME_HEADER_LEN);
+    hnp_frame_mac_add(&run, body, len);
+    hnp_frame_mac_end(m, &run, tag);
+}
+
+bool hnp_frame_mac_verify(hnp_frame_mac_t *m,
+                          const uint8_t header[HNP_FRAME_HEADER_LEN],
+                          const void *body, size_t len,
+                          const uint8_t tag[HNP_MAC_LEN])
+{
+    hnp_frame_mac_run_t run;
+
+    hnp_frame_mac_begin(m, &run);
+    hnp_frame_mac_add(&run, header, HNP_FRAME_HEADER_LEN);
+    hnp_frame_mac_add(&run, body, len);
+    return hnp_frame_mac_check(m, &run, tag);
+}
