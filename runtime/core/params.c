@@ -67,7 +67,8 @@ int hnp_core_params_register(hnp_params_t *params, hnp_core_params_t *core,
                    "Most accepted connections awaiting their handshake at "
                    "once; past it the oldest is dropped, so that "
                    "connections that never authenticate cannot use up the "
-                   "process's descriptors (0: the default)"),
+                   "process's descriptors. The HNP lowers it when its "
+                   "descriptor limit is tight (0: the default)"),
         CORE_PARAM("rte", NULL, "kill_grace", HNP_PARAM_DOUBLE, "2", 4,
                    &core->kill_grace,
                    "Seconds between SIGTERM and SIGKILL when processes are "
