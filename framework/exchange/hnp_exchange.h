@@ -26,7 +26,9 @@
 #include "hnp_mca.h"
 #include "hnp_tree.h"
 
-#define HNP_EXCHANGE_INTERFACE_VERSION HNP_MCA_VERSION(2, 0, 0)
+/* 2.1: the optional hooks job_priority and hnp_connections, in what was
+ *      room to grow (a 2.0 component leaves them NULL). */
+#define HNP_EXCHANGE_INTERFACE_VERSION HNP_MCA_VERSION(2, 1, 0)
 
 struct hnp_rte;
 
@@ -39,6 +41,13 @@ typedef struct hnp_exchange_callbacks {
     void (*complete)(void *cbdata, int status);
     void *cbdata;
 } hnp_exchange_callbacks_t;
+
+/** The job an exchange is chosen for, as the HNP knows it before launch. */
+typedef struct hnp_exchange_job {
+    uint32_t ndaemons;     /**< the daemons (the HNP not counted) */
+    uint32_t hnp_children; /**< of them, the HNP's spawn-tree children:
+                                ndaemons when the spawn tree is flat */
+} hnp_exchange_job_t;
 
 typedef struct hnp_exchange_module {
     /** Prepare this process (HNP or daemon), before any allgather. */
@@ -60,7 +69,22 @@ typedef struct hnp_exchange_module {
     void (*child_joined)(struct hnp_rte *rte, hnp_vpid_t child);
     /** Release what init and the all-gathers hold. May be NULL. */
     void (*finalize)(struct hnp_rte *rte);
-    void *reserved[4]; /**< room to grow; NULL */
+    /**
+     * The priority offered for @p job, given @p priority, the one the
+     * query offered. The HNP asks it once the job's size is known, and
+     * chooses among the components again; so a component that scales
+     * better can take over past a size. NULL: the query's, for any job.
+     * (Interface 2.1.)
+     */
+    int (*job_priority)(const hnp_exchange_job_t *job, int priority);
+    /**
+     * How many daemons the HNP holds a connection with for this exchange
+     * in @p job, besides its spawn-tree and routing-tree neighbours (they
+     * may be the same ones): the HNP plans its descriptors by it. NULL:
+     * none beyond those. (Interface 2.1.)
+     */
+    uint32_t (*hnp_connections)(const hnp_exchange_job_t *job);
+    void *reserved[2]; /**< room to grow; NULL */
 } hnp_exchange_module_t;
 
 #endif /* HNP_EXCHANGE_H */

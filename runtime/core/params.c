@@ -55,6 +55,20 @@ int hnp_core_params_register(hnp_params_t *params, hnp_core_params_t *core,
                    &core->max_frame,
                    "Largest runtime message accepted; a peer sending more is "
                    "disconnected"),
+        CORE_PARAM("oob", "tcp", "handshake_timeout", HNP_PARAM_DOUBLE, "5", 5,
+                   &core->handshake_timeout,
+                   "Seconds an accepted connection has to complete its "
+                   "handshake (until then a stranger holds a descriptor), "
+                   "and that a closing connection lingers; our own "
+                   "connections wait for the reply at least the connect "
+                   "timeout (0: the default)"),
+        CORE_PARAM("oob", "tcp", "max_handshakes", HNP_PARAM_UNSIGNED, "128",
+                   5, &core->max_handshakes,
+                   "Most accepted connections awaiting their handshake at "
+                   "once; past it the oldest is dropped, so that "
+                   "connections that never authenticate cannot use up the "
+                   "process's descriptors. The HNP lowers it when its "
+                   "descriptor limit is tight (0: the default)"),
         CORE_PARAM("rte", NULL, "kill_grace", HNP_PARAM_DOUBLE, "2", 4,
                    &core->kill_grace,
                    "Seconds between SIGTERM and SIGKILL when processes are "

@@ -22,6 +22,8 @@ typedef struct hnp_core_params {
     char *if_include;            /* oob_tcp_if_include */
     char *if_exclude;            /* oob_tcp_if_exclude */
     size_t max_frame;            /* oob_tcp_max_frame */
+    double handshake_timeout;    /* oob_tcp_handshake_timeout */
+    unsigned max_handshakes;     /* oob_tcp_max_handshakes */
     double kill_grace;           /* rte_kill_grace */
     bool abort_on_nonzero;       /* rte_abort_on_nonzero */
     double heartbeat_interval;   /* rte_heartbeat_interval */

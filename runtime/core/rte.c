@@ -519,6 +519,9 @@ int hnp_rte_start_oob(hnp_rte_t *rte, uint32_t nprocs, char *err,
         .max_frame = rte->core->max_frame,
         .backlog = (int)(nprocs > 128 ? nprocs : 128),
         .connect_timeout = 10.0,
+        .handshake_timeout = rte->core->handshake_timeout,
+        .max_handshakes = rte->max_handshakes > 0 ? rte->max_handshakes
+                                                  : rte->core->max_handshakes,
         .nprocs = nprocs,
     };
     hnp_oob_callbacks_t cb = {

@@ -108,6 +108,10 @@ struct hnp_rte {
     /* the components chosen, as "plm", "routed", "exchange" name them: the
      * HNP tells its daemons, which then load those alone */
     char selected[3][HNP_MCA_NAME_LEN];
+    /* The HNP: the job the exchange was chosen for, and the priorities
+     * the components offered for it (hnp_rte_select_exchange_for) */
+    hnp_exchange_job_t exchange_job;
+    char exchange_offers[128];
     /* the active pmi components; a daemon forwards the HNP's list to the
      * daemons it starts (NULL in the HNP, "" for none) and selects the
      * job's at launch */
@@ -119,6 +123,10 @@ struct hnp_rte {
     uint32_t spawn_joined;      /* spawn children that called back */
     bool spawn_attached;        /* daemons started keep their agent... */
     uint32_t attached_started;  /* ...up to plm_rsh_num_concurrent of them */
+    /* What the HNP's descriptor plan lowered (0: the parameters' values):
+     * agents running at once, and connections awaiting their handshake */
+    unsigned agents_in_flight;
+    unsigned max_handshakes;
     bool ready;                 /* a daemon before its welcome holds messages */
     bool closing;               /* the job is ending: no new connections */
     bool finalized;             /* the modules' finalize hooks have run */
@@ -172,6 +180,11 @@ int hnp_rte_select_components(hnp_rte_t *rte, char *err, size_t errlen);
  *  @p wanted (a daemon, at launch: the job's). */
 int hnp_rte_select_pmi(hnp_rte_t *rte, const char *wanted, char *err,
                        size_t errlen);
+/** The HNP, once the job's size is known: choose the exchange again by
+ *  the priority each component offers for @p ndaemons daemons (its
+ *  job_priority hook), with the trees the selected plm and routed build. */
+int hnp_rte_select_exchange_for(hnp_rte_t *rte, uint32_t ndaemons, char *err,
+                                size_t errlen);
 /** A daemon: use @p module of plm component @p name, selected before the
  *  runtime existed to learn who the daemon is (hnp_setup_select_plm). */
 void hnp_rte_set_plm(hnp_rte_t *rte, const char *name,
@@ -273,6 +286,9 @@ int hnp_rte_report_up(hnp_rte_t *rte);
 
 /* spawn.c */
 int hnp_rte_launcher_start(hnp_rte_t *rte, char *err, size_t errlen);
+/** Agents this process runs at once: plm_rsh_num_concurrent, or fewer
+ *  where the HNP's descriptor plan lowered it (0: no limit). */
+unsigned hnp_rte_agents_in_flight(const hnp_rte_t *rte);
 /** The agent command line the launcher uses (the first plm_rsh_agent
  *  alternative found, with plm_rsh_args), words joined by one blank:
  *  the launch model's key. HNP_ERR_NOT_FOUND when there is none. */

@@ -224,6 +224,53 @@ int hnp_rte_select_components(hnp_rte_t *rte, char *err, size_t errlen)
     return select_plm(rte, err, errlen);
 }
 
+/* The HNP's spawn-tree children in a job of @p ndaemons daemons, as the
+ * selected plm and routed would build the trees. */
+static int hnp_spawn_children(hnp_rte_t *rte, uint32_t ndaemons,
+                              uint32_t *children)
+{
+    hnp_tree_t routing, spawn;
+    int rc = rte->routed->spanning_tree(ndaemons + 1, &routing);
+
+    if (rc == HNP_SUCCESS)
+        rc = hnp_rte_plm_spawn_tree(rte, ndaemons + 1, &routing, &spawn);
+    if (rc != HNP_SUCCESS)
+        return rc;
+    *children = hnp_tree_children(&spawn, 0, NULL, 0);
+    hnp_rte_release_spawn_tree(&spawn, &routing);
+    return HNP_SUCCESS;
+}
+
+int hnp_rte_select_exchange_for(hnp_rte_t *rte, uint32_t ndaemons, char *err,
+                                size_t errlen)
+{
+    hnp_exchange_job_t job = { .ndaemons = ndaemons };
+    const hnp_exchange_module_t *module = NULL;
+    const char *name = NULL;
+    int rc = hnp_spawn_children(rte, ndaemons, &job.hnp_children);
+
+    if (rc != HNP_SUCCESS) {
+        hnp_err_set(err, errlen, "cannot build the spawn tree of %u daemons: "
+                    "%s", ndaemons, hnp_strerror(rc));
+        return rc;
+    }
+    rc = hnp_exchange_base_select_for(rte->setup->exchange, &job, &name,
+                                      &module, rte->exchange_offers,
+                                      sizeof(rte->exchange_offers), err,
+                                      errlen);
+    if (rc != HNP_SUCCESS)
+        return rc;
+    if (strcmp(name, rte->selected[2]) != 0)
+        HNP_VERBOSE(hnp_mca_framework_log(rte->setup->exchange), 1,
+                    "for %u daemons: exchange component %s (offers: %s)",
+                    ndaemons, name, rte->exchange_offers);
+    snprintf(rte->selected[2], HNP_MCA_NAME_LEN, "%.*s", HNP_MCA_NAME_LEN - 1,
+             name);
+    rte->exchange = module;
+    rte->exchange_job = job;
+    return HNP_SUCCESS;
+}
+
 int hnp_rte_select_pmi(hnp_rte_t *rte, const char *wanted, char *err,
                        size_t errlen)
 {

@@ -116,6 +116,15 @@ static void agent_done(void *ctx, hnp_vpid_t vpid)
     HNP_VERBOSE(rte->log, 5, "agent for vpid %u finished", vpid);
 }
 
+unsigned hnp_rte_agents_in_flight(const hnp_rte_t *rte)
+{
+    unsigned most = rte->core->rsh_num_concurrent;
+
+    if (rte->agents_in_flight > 0 && (most == 0 || rte->agents_in_flight < most))
+        return rte->agents_in_flight;
+    return most;
+}
+
 int hnp_rte_launcher_start(hnp_rte_t *rte, char *err, size_t errlen)
 {
     char storage[1024];
@@ -132,7 +141,7 @@ int hnp_rte_launcher_start(hnp_rte_t *rte, char *err, size_t errlen)
         .agent_argv = rc == HNP_SUCCESS ? words : NULL,
         .daemon_path = rte->daemon_path,
         .secret_hex = rte->secret_hex,
-        .max_concurrent = rte->core->rsh_num_concurrent,
+        .max_concurrent = hnp_rte_agents_in_flight(rte),
         .retries = rte->core->rsh_retries,
         .retry_delay = 0.2,
         .secret_dir = rte->core->secret_dir,
@@ -194,7 +203,7 @@ static int daemon_args(hnp_rte_t *rte, hnp_vpid_t vpid, char *vpid_text,
     args[n++] = (char *)hnp_oob_uri(rte->oob);
     /* Attached agents stay alive for the job, so they count against the
      * agents a node may run at once; past that, daemons detach. */
-    unsigned most = rte->core->rsh_num_concurrent;
+    unsigned most = hnp_rte_agents_in_flight(rte);
     if (rte->spawn_attached && (most == 0 || rte->attached_started < most)) {
         rte->attached_started++;
         args[n++] = "--attached";

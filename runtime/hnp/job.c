@@ -186,7 +186,7 @@ static void role_peer_down(hnp_rte_t *rte, hnp_vpid_t peer, size_t unsent)
     char msg[512];
 
     if (job->ending) {
-        if (hnp_oob_num_connections(rte->oob) == 0) {
+        if (hnp_oob_num_peer_connections(rte->oob) == 0) {
             hnp_job_mark(job, HNP_MARK_DAEMONS_GONE);
             hnp_rte_stop_loop(rte);
         }
@@ -277,7 +277,7 @@ static void end_timed_out(hnp_rte_t *rte, void *cbdata)
     hnp_rte_timer_destroy(job->end_timer);
     job->end_timer = NULL;
     HNP_WARN(rte->log, "%u daemon connections still open after shutdown; "
-             "leaving", hnp_oob_num_connections(rte->oob));
+             "leaving", hnp_oob_num_peer_connections(rte->oob));
     hnp_rte_stop_loop(rte);
 }
 
@@ -320,7 +320,7 @@ static void end_job(hnp_job_t *job)
     hnp_rte_timer_destroy(job->timeout_timer);
     job->timeout_timer = NULL;
     send_shutdown(job);
-    if (rte->oob == NULL || hnp_oob_num_connections(rte->oob) == 0) {
+    if (rte->oob == NULL || hnp_oob_num_peer_connections(rte->oob) == 0) {
         hnp_job_mark(job, HNP_MARK_DAEMONS_GONE);
         hnp_rte_stop_loop(rte);
         return;

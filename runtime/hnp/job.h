@@ -76,6 +76,9 @@ int hnp_job_start(hnp_job_t *job, char *err, size_t errlen);
 /** Abort: say why (NULL: nothing to say), kill everything, end with
  *  @p status. */
 void hnp_job_abort(hnp_job_t *job, int status, const char *message);
+/** Plan the HNP's descriptors before launch (fdjob.c): run fewer agents
+ *  or admit fewer handshakes at once, or refuse with the figures. */
+int hnp_job_plan_fds(hnp_job_t *job, char *err, size_t errlen);
 /** Print the --timing report. */
 void hnp_job_print_timing(const hnp_job_t *job);
 void hnp_job_release(hnp_job_t *job);

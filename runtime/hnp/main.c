@@ -15,6 +15,7 @@
 #include "plan.h"
 #include "prelaunch.h"
 #include "hosts/hostlist.h"
+#include "procs/fdlimit.h"
 
 /* No host given: this machine, with as many slots as it has cores. The
  * topology is loaded only here, where something needs it. */
@@ -201,6 +202,9 @@ static int run_job(hnp_setup_t *setup, hnp_args_t *args)
         rc = hnp_prelaunch_check(args, &job.rte->pmi, err, sizeof(err));
     if (rc == HNP_SUCCESS)
         rc = build_map(args, job.rte, &job.map, err, sizeof(err));
+    if (rc == HNP_SUCCESS)
+        rc = hnp_rte_select_exchange_for(job.rte, job.map.nnodes, err,
+                                         sizeof(err));
     /* Before anything is launched: a refusal leaves nothing running. */
     if (rc == HNP_SUCCESS && args->plan == HNP_PLAN_NONE)
         rc = hnp_job_output_init(&job, err, sizeof(err));
@@ -214,8 +218,8 @@ static int run_job(hnp_setup_t *setup, hnp_args_t *args)
         /* With a calibrated launch model, the plan is made for the
          * estimate the launch itself would use. */
         hnp_job_model_apply(&job);
-        rc = hnp_plan_print(job.rte, &job.map, args->plan, stdout, err,
-                            sizeof(err));
+        rc = hnp_plan_print(job.rte, &job.map, args->output_dir != NULL,
+                            args->plan, stdout, err, sizeof(err));
         if (rc != HNP_SUCCESS)
             HNP_ERROR_LOG(hnp_log_stream("hnp"), "%s", err);
         hnp_rte_destroy(job.rte);
@@ -287,6 +291,8 @@ int main(int argc, char **argv)
 
     hnp_log_set_program("hnp");
     signal(SIGPIPE, SIG_IGN);
+    /* The job's descriptors are planned against the most it may have. */
+    (void)hnp_fd_limit_raise(NULL, NULL);
     status = options == NULL ? HNP_ERR_NOMEM
              : hnp_setup_init_opts(&setup, &argc, argv, options, err,
                                    sizeof(err));

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fdplan.h"
 #include "hnp_errors.h"
 #include "plan.h"
 #include "hnp_tree.h"
@@ -30,6 +31,7 @@ typedef struct plan_row {
 
 typedef struct plan {
     const hnp_job_map_t *map;
+    bool output_files;     /* --output-filename: two files a rank */
     uint32_t n;            /* the HNP and the daemons */
     double seq, rem;
     hnp_tree_t routing;    /* view of what the routed component describes */
@@ -207,7 +209,62 @@ static void print_busiest(const plan_t *p, const uint32_t *conns, FILE *out)
     fprintf(out, "\n");
 }
 
-static void print_text(const plan_t *p, const uint32_t *conns, FILE *out)
+/* A daemon's descriptors: its connections, the agents of its spawn
+ * children (attached for the job, two pipes each), about three a process
+ * (output pipes, the pmi channel), and the reserve. Only shown: the
+ * daemons raise their own limit, which on other nodes may differ. */
+static void print_daemon_fds(const plan_t *p, hnp_rte_t *rte,
+                             const uint32_t *conns, FILE *out)
+{
+    unsigned most = hnp_rte_agents_in_flight(rte);
+    uint32_t worst = 0, worst_conns = 0, worst_agents = 0, worst_procs = 0;
+    hnp_vpid_t which = 0;
+
+    for (hnp_vpid_t v = 1; v < p->n; v++) {
+        uint32_t kids = hnp_tree_children(&p->chosen, v, NULL, 0);
+        uint32_t agents = most == 0 || kids < most ? kids : most;
+        uint32_t procs = p->map->local_size[v - 1];
+        uint32_t need = conns[v] + agents * HNP_FD_PER_AGENT +
+                        3 * procs + HNP_FD_RESERVE;
+        if (need > worst) {
+            worst = need;
+            which = v;
+            worst_conns = conns[v];
+            worst_agents = agents;
+            worst_procs = procs;
+        }
+    }
+    if (which > 0)
+        fprintf(out, "descriptors in the busiest daemon: about %u (vpid %u "
+                "on %s): %u connections, %u agent(s), %u process(es), and "
+                "at most a quarter of its limit for connections in their "
+                "handshake\n",
+                worst, which, node_label(p, which), worst_conns,
+                worst_agents, worst_procs);
+}
+
+/* The exchange chosen for this size, and the HNP's descriptors: what
+ * the launch would adapt, or why it would refuse. */
+static void print_resources(const plan_t *p, hnp_rte_t *rte, FILE *out)
+{
+    hnp_fd_need_t need;
+    hnp_fd_plan_t plan;
+    char figures[512];
+
+    fprintf(out, "exchange: %s (offered for %u daemons: %s)\n",
+            rte->selected[2], p->n - 1, rte->exchange_offers);
+    hnp_fd_need_for_job(rte, p->map, p->output_files, &p->chosen,
+                        &p->routing, &need);
+    hnp_fd_plan(&need, &plan);
+    hnp_fd_plan_describe(&need, &plan, figures, sizeof(figures));
+    fprintf(out, "descriptors in the HNP: %s%s\n", figures,
+            !plan.fits ? " -- does NOT fit: the launch would be refused"
+            : plan.agents < need.agents || plan.handshakes < need.handshakes
+                ? " (lowered to fit)" : "");
+}
+
+static void print_text(const plan_t *p, hnp_rte_t *rte, const uint32_t *conns,
+                       FILE *out)
 {
     double best = p->rows[0].time;
 
@@ -216,6 +273,8 @@ static void print_text(const plan_t *p, const uint32_t *conns, FILE *out)
     fprintf(out, "spawn tree: %s\n", p->chosen_name);
     print_levels(p, out);
     print_busiest(p, conns, out);
+    print_resources(p, rte, out);
+    print_daemon_fds(p, rte, conns, out);
     fprintf(out, "modeled launch time (SEQ/REM launch model), best first:\n");
     fprintf(out, "  %4s  %-22s %10s %10s %8s\n", "rank", "topology",
             "time (s)", "gap (s)", "vs best");
@@ -306,10 +365,11 @@ static int plan_trees(plan_t *p, hnp_rte_t *rte, char *err, size_t errlen)
 }
 
 int hnp_plan_print(hnp_rte_t *rte, const hnp_job_map_t *map,
-                   hnp_plan_format_t format, FILE *out, char *err,
-                   size_t errlen)
+                   bool output_files, hnp_plan_format_t format, FILE *out,
+                   char *err, size_t errlen)
 {
-    plan_t p = { .map = map, .n = map->nnodes + 1 };
+    plan_t p = { .map = map, .output_files = output_files,
+                 .n = map->nnodes + 1 };
     uint32_t *conns = NULL;
     int rc;
 
@@ -324,7 +384,7 @@ int hnp_plan_print(hnp_rte_t *rte, const hnp_job_map_t *map,
     }
     if (rc == HNP_SUCCESS && format == HNP_PLAN_TEXT) {
         count_connections(&p, conns);
-        print_text(&p, conns, out);
+        print_text(&p, rte, conns, out);
     } else if (rc == HNP_SUCCESS && format == HNP_PLAN_CSV)
         print_csv(&p, out);
     else if (rc == HNP_SUCCESS)

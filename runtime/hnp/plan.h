@@ -19,11 +19,13 @@
  * Print the plan for the daemons of @p map (one a node, plus the HNP) to
  * @p out in @p format. @p rte has its components selected; nothing is
  * started. The launch model's SEQ and REM are the plm's (its
- * launch_model, or that of the plm component that has one). Errors say
- * what was missing.
+ * launch_model, or that of the plm component that has one). The text
+ * also gives the exchange chosen for the job's size and the HNP's
+ * descriptor plan (@p output_files: --output-filename's files count).
+ * Errors say what was missing.
  */
 int hnp_plan_print(hnp_rte_t *rte, const hnp_job_map_t *map,
-                   hnp_plan_format_t format, FILE *out, char *err,
-                   size_t errlen);
+                   bool output_files, hnp_plan_format_t format, FILE *out,
+                   char *err, size_t errlen);
 
 #endif /* HNP_PLAN_H */

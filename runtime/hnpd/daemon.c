@@ -21,6 +21,7 @@
 #include "wire/failure.h"
 #include "wire/join.h"
 #include "wire/welcome.h"
+#include "procs/fdlimit.h"
 
 /* The daemon's own CPU from this process's @p usage: plus what the first
  * process had used before the fork that detaches from the agent, less
@@ -537,6 +538,18 @@ static void role_peer_down(hnp_rte_t *rte, hnp_vpid_t peer, size_t unsent)
     report_lost_or_leave(d, peer, "died (its connection closed)");
 }
 
+/* A quarter of the descriptors at most for connections still in their
+ * handshake (strangers, perhaps): the rest are for the node's neighbours,
+ * the agents of its children and its processes. */
+static void limit_handshakes(hnp_rte_t *rte)
+{
+    uint32_t soft = 0;
+
+    if (hnp_fd_limit_raise(&soft, NULL) == HNP_SUCCESS &&
+        soft / 4 < rte->core->max_handshakes)
+        rte->max_handshakes = soft / 4 > 8 ? soft / 4 : 8;
+}
+
 int hnpd_start(hnpd_t *d, const char *parent_uri, char *err, size_t errlen)
 {
     hnp_rte_t *rte = d->rte;
@@ -554,6 +567,7 @@ int hnpd_start(hnpd_t *d, const char *parent_uri, char *err, size_t errlen)
     hnp_rte_recv(rte, HNP_TAG_WELCOME, on_welcome, d);
     hnp_rte_recv(rte, HNP_TAG_SHUTDOWN, on_shutdown, d);
     hnpd_register_proc_handlers(d);
+    limit_handshakes(rte);
     rc = hnp_rte_start_oob(rte, 0, err, errlen);
     if (rc == HNP_SUCCESS)
         rc = hnp_rte_set_uri(rte, d->parent, parent_uri);

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "daemon.h"
+#include "procs/fdlimit.h"
 
 #define NODE_NAME_LEN 256
 
@@ -273,6 +274,8 @@ int main(int argc, char **argv)
 
     signal(SIGPIPE, SIG_IGN);
     signal(SIGINT, SIG_IGN);
+    /* A connection per neighbour, pipes per child: the most it may have. */
+    (void)hnp_fd_limit_raise(NULL, NULL);
     hnp_log_set_program("hnpd");
     memset(&d, 0, sizeof(d));
     d.detach_fd = -1;

@@ -46,6 +46,17 @@ static void connect_next(oob_peer_t *peer);
 static void conn_end_deferred(oob_peer_t *peer);
 static void conn_connected(oob_conn_t *c);
 
+/* Our connection waits for the acceptor's reply: it costs the acceptor
+ * nothing, and an acceptor busy with a flood of strangers may take a while
+ * to reach it in its accept queue, so the short deadline that protects an
+ * acceptor is not applied here. */
+static double reply_timeout(const hnp_oob_t *oob)
+{
+    return oob->connect_timeout > oob->handshake_timeout
+               ? oob->connect_timeout
+               : oob->handshake_timeout;
+}
+
 static void timer_start(oob_conn_t *c, double seconds)
 {
     struct timeval tv;
@@ -125,6 +136,7 @@ void oob_conn_close(oob_conn_t *c)
     if (c->state == OOB_CONN_AWAIT_PROOF)
         c->peer->naccepting--;
     c->state = OOB_CONN_DEAD;
+    oob_guard_release(c);
     if (c->rx_held) {
         c->rx_held = false;
         c->peer->nheld--;
@@ -157,6 +169,13 @@ static void conn_log_end(const oob_conn_t *c, hnp_log_severity_t sev,
 
     if (sev == HNP_LOG_VERBOSE && log->verbose < 1)
         return;
+    /* A peer that has not proven itself may be anyone, as many times as
+     * it likes: its warnings are rate-limited like a stranger's. */
+    if ((c->peer == NULL || c->state == OOB_CONN_AWAIT_PROOF) &&
+        sev == HNP_LOG_WARN) {
+        oob_guard_warn(c->oob, c->remote, reason);
+        return;
+    }
     if (c->peer != NULL)
         hnp_log_emit(log, sev, "connection with peer %u (%s) %s: %s",
                      c->peer->vpid, c->remote, what, reason);
@@ -412,7 +431,7 @@ static void conn_connected(oob_conn_t *c)
     }
     c->state = OOB_CONN_AWAIT_REPLY;
     event_del(c->ev_timer);
-    timer_start(c, c->oob->handshake_timeout);
+    timer_start(c, reply_timeout(c->oob));
     event_add(c->ev_read, NULL);
     conn_flush(c);
 }
@@ -468,6 +487,7 @@ static void conn_opened(oob_conn_t *c)
     hnp_oob_t *oob = c->oob;
 
     c->state = OOB_CONN_OPEN;
+    oob_guard_release(c);
     c->open_seq = oob->next_open_seq++;
     event_del(c->ev_timer);
     HNP_VERBOSE(oob->log, 1, "connection with peer %u (%s) is up",
@@ -706,6 +726,12 @@ static void conn_read_cb(evutil_socket_t fd, short what, void *arg)
     (void)what;
     oob_hold(oob);
     int err = conn_fill(c);
+    char why[REASON_MAX];
+    if (oob_guard_foreign(c, why, sizeof(why))) {
+        conn_end(c, HNP_LOG_WARN, "%s", why);
+        oob_release(oob);
+        return;
+    }
     conn_process(c);
     if (c->state == OOB_CONN_OPEN && !oob->destroy_requested &&
         oob_peer_holds(c->peer, c)) {
@@ -745,10 +771,13 @@ static void conn_timer_cb(evutil_socket_t fd, short what, void *arg)
         conn_end(c, HNP_LOG_VERBOSE, "connect timed out after %g s",
                  oob->connect_timeout);
     else if (c->state == OOB_CONN_AWAIT_HELLO ||
-             c->state == OOB_CONN_AWAIT_PROOF ||
-             c->state == OOB_CONN_AWAIT_REPLY)
-        conn_end(c, HNP_LOG_WARN, "failed handshake: not completed within "
-                 "%g s", oob->handshake_timeout);
+             c->state == OOB_CONN_AWAIT_PROOF)
+        conn_end(c, HNP_LOG_WARN, "handshake timed out: not completed "
+                 "within %g s (oob_tcp_handshake_timeout)",
+                 oob->handshake_timeout);
+    else if (c->state == OOB_CONN_AWAIT_REPLY)
+        conn_end(c, HNP_LOG_WARN, "failed handshake: no reply within %g s",
+                 reply_timeout(oob));
     else if (c->state == OOB_CONN_CLOSING)
         conn_end(c, HNP_LOG_VERBOSE, "not closed by the other side within "
                  "%g s of our close", oob->handshake_timeout);
@@ -776,8 +805,13 @@ int oob_conn_accepted(hnp_oob_t *oob, int fd, const struct sockaddr *sa)
     timer_start(c, oob->handshake_timeout);
     HNP_VERBOSE(oob->log, 2, "accepted a connection from %s", c->remote);
     /* The connector speaks first, often before we accept: reading its
-     * hello now tells oob_accept_waiting() who it is. */
+     * hello now tells oob_accept_waiting() who it is. Only a connection
+     * still waiting after that takes a waiting slot (guard.c). */
+    oob_hold(oob);
     conn_read_cb(fd, EV_READ, c);
+    if (c->state != OOB_CONN_OPEN && c->state != OOB_CONN_DEAD)
+        oob_guard_admit(c);
+    oob_release(oob);
     return HNP_SUCCESS;
 }
 

@@ -79,6 +79,7 @@
 #include "hnp_log.h"
 #include "oob.h"
 #include "wire/auth.h"
+#include "ratelimit.h"
 
 struct event;
 struct evbuffer;
@@ -87,7 +88,8 @@ struct evbuffer;
  * SYNs the kernel drops are retried only after a second or more. */
 #define OOB_MIN_BACKLOG 128
 #define OOB_DEFAULT_CONNECT_TIMEOUT 10.0
-#define OOB_DEFAULT_HANDSHAKE_TIMEOUT 10.0
+#define OOB_DEFAULT_HANDSHAKE_TIMEOUT 5.0
+#define OOB_DEFAULT_MAX_HANDSHAKES 128
 /* Used when the config leaves max_frame at 0. */
 #define OOB_DEFAULT_MAX_FRAME ((size_t)64 << 20)
 
@@ -148,6 +150,12 @@ struct oob_conn {
     bool rx_held;           /**< not read until a duplicate's EOF */
     char remote[OOB_ENDPOINT_STRLEN];
     oob_conn_t *prev, *next; /**< in the OOB's live or dead list */
+    /* guard.c: an accepted connection before its handshake completes */
+    bool waiting;            /**< in the OOB's waiting list */
+    bool magic_seen;         /**< its first four bytes were the magic */
+    double accepted_at;      /**< monotonic seconds */
+    uint64_t accept_round;   /**< the accept callback that took it */
+    oob_conn_t *wait_prev, *wait_next;
 };
 
 /** An outgoing connection attempt walking through a peer's addresses. */
@@ -215,6 +223,13 @@ struct hnp_oob {
     uint64_t next_open_seq;
     uint64_t handshake_cpu_ns; /**< CPU in the handshakes' cryptography */
     uint32_t handshakes;       /**< handshakes completed */
+    /* guard.c: accepted connections still in their handshake, oldest
+     * first, at most max_waiting of them; warnings about strangers */
+    oob_conn_t *wait_head, *wait_tail;
+    uint32_t nwaiting;
+    uint64_t accept_round;  /**< accept callbacks so far */
+    uint32_t max_waiting;
+    oob_ratelimit_t warn_limit;
     bool race_connects;     /**< test hook: connect without looking at the
                                  accept queue first, as if the peer's
                                  connection were still on the wire */
@@ -287,6 +302,16 @@ int oob_handshake_proof(oob_conn_t *conn);
 int oob_handshake_proof_take(oob_conn_t *conn, hnp_auth_role_t prover);
 /** Both proven: the connection's keys, one per direction. */
 void oob_handshake_keys(oob_conn_t *conn, hnp_auth_role_t me);
+/* guard.c: what keeps connections that never authenticate from using up
+ * the process's descriptors or its log. */
+bool oob_guard_room(hnp_oob_t *oob, double *wait);
+void oob_guard_admit(oob_conn_t *conn);
+void oob_guard_release(oob_conn_t *conn);
+bool oob_guard_foreign(oob_conn_t *conn, char *why, size_t whylen);
+/** A warning about a connection from @p remote (NULL: about none),
+ *  rate-limited by the cause of @p reason. */
+void oob_guard_warn(hnp_oob_t *oob, const char *remote, const char *reason);
+void oob_guard_flush(hnp_oob_t *oob);
 
 /* conn.c: one connection's state machine. */
 int oob_conn_accepted(hnp_oob_t *oob, int fd, const struct sockaddr *sa);

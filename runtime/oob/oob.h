@@ -36,6 +36,10 @@ typedef struct hnp_oob_config {
     size_t max_frame;       /**< largest body accepted or sent */
     int backlog;            /**< listen(2) backlog (raised to the job's size) */
     double connect_timeout; /**< seconds per address tried */
+    double handshake_timeout; /**< seconds for a handshake (0: default) */
+    uint32_t max_handshakes; /**< accepted connections awaiting their
+                                  handshake at once; past it the oldest is
+                                  dropped (0: default) */
     uint32_t nprocs;        /**< vpids >= nprocs are refused (0: unknown yet) */
 } hnp_oob_config_t;
 
@@ -68,6 +72,9 @@ void hnp_oob_destroy(hnp_oob_t *oob);
 const char *hnp_oob_uri(const hnp_oob_t *oob);
 /** Learn @p peer's URI; a queue waiting for it starts connecting. */
 int hnp_oob_set_uri(hnp_oob_t *oob, hnp_vpid_t peer, const char *uri);
+/** Admit at most @p max accepted connections awaiting their handshake at
+ *  once (0: the default); past it the oldest is dropped. */
+void hnp_oob_set_max_handshakes(hnp_oob_t *oob, uint32_t max);
 /** Update the number of the job's processes (a daemon learns it late). */
 void hnp_oob_set_nprocs(hnp_oob_t *oob, uint32_t nprocs);
 
@@ -84,6 +91,9 @@ bool hnp_oob_connected(const hnp_oob_t *oob, hnp_vpid_t peer);
 bool hnp_oob_knows(const hnp_oob_t *oob, hnp_vpid_t peer);
 /** Open connections (handshaken or not), for the resource invariants. */
 uint32_t hnp_oob_num_connections(const hnp_oob_t *oob);
+/** Those of them that are with a known peer: not counting accepted
+ *  connections still in their handshake (strangers, perhaps). */
+uint32_t hnp_oob_num_peer_connections(const hnp_oob_t *oob);
 /** The most connections open at once so far. */
 uint32_t hnp_oob_max_connections(const hnp_oob_t *oob);
 /** CPU spent on the handshakes' cryptography so far (nonces, proofs,

@@ -13,6 +13,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +45,7 @@ static void oob_free(hnp_oob_t *oob)
     while (oob->live != NULL)
         oob_conn_close(oob->live);
     reap_dead(oob);
+    oob_guard_flush(oob);
     for (size_t i = 0; i < oob->nlisteners; i++) {
         event_free(oob->listen_evs[i]);
         close(oob->listen_fds[i]);
@@ -94,17 +96,27 @@ void oob_set_handshake_timeout(hnp_oob_t *oob, double seconds)
 
 /* ---------------------------------------------------------- accepting */
 
-static void accept_pause(hnp_oob_t *oob, int err)
+static void accept_pause_for(hnp_oob_t *oob, double seconds)
 {
-    struct timeval tv = { 0, ACCEPT_PAUSE_MS * 1000 };
+    struct timeval tv;
 
-    /* Out of descriptors: the connection stays queued in the kernel and the
-     * listener would fire again at once. Pause instead of spinning. */
-    HNP_WARN(oob->log, "accept: %s; not accepting for %d ms", strerror(err),
-             ACCEPT_PAUSE_MS);
+    tv.tv_sec = (time_t)seconds;
+    tv.tv_usec = (suseconds_t)((seconds - (double)tv.tv_sec) * 1e6);
     for (size_t i = 0; i < oob->nlisteners; i++)
         event_del(oob->listen_evs[i]);
     event_add(oob->accept_resume, &tv);
+}
+
+static void accept_pause(hnp_oob_t *oob, int err)
+{
+    char reason[128];
+
+    /* Out of descriptors: the connection stays queued in the kernel and the
+     * listener would fire again at once. Pause instead of spinning. */
+    snprintf(reason, sizeof(reason), "accept: %s; not accepting for %d ms",
+             strerror(err), ACCEPT_PAUSE_MS);
+    oob_guard_warn(oob, NULL, reason);
+    accept_pause_for(oob, ACCEPT_PAUSE_MS / 1e3);
 }
 
 static void accept_resume_cb(evutil_socket_t fd, short what, void *arg)
@@ -117,11 +129,30 @@ static void accept_resume_cb(evutil_socket_t fd, short what, void *arg)
         event_add(oob->listen_evs[i], NULL);
 }
 
+/* Whether accept() would find a connection: making room for one that is
+ * not there would drop a waiting connection for nothing. */
+static bool connection_pending(int fd)
+{
+    struct pollfd pfd = { .fd = fd, .events = POLLIN, .revents = 0 };
+
+    return poll(&pfd, 1, 0) == 1;
+}
+
 static void accept_burst(hnp_oob_t *oob, int fd)
 {
+    oob->accept_round++;
     for (int i = 0; i < ACCEPT_BURST && !oob->destroy_requested; i++) {
         struct sockaddr_storage ss;
         socklen_t len = sizeof(ss);
+        double wait = 0;
+        if (!connection_pending(fd))
+            break;
+        if (!oob_guard_room(oob, &wait)) {
+            /* Every waiting slot is taken by a connection too young to
+             * drop: what is queued waits in the kernel meanwhile. */
+            accept_pause_for(oob, wait);
+            break;
+        }
         int cfd = accept4(fd, (struct sockaddr *)&ss, &len,
                           SOCK_NONBLOCK | SOCK_CLOEXEC);
         if (cfd >= 0) {
@@ -305,7 +336,11 @@ static int oob_configure(hnp_oob_t *oob, struct event_base *base,
     oob->connect_timeout = config->connect_timeout > 0
                                ? config->connect_timeout
                                : OOB_DEFAULT_CONNECT_TIMEOUT;
-    oob->handshake_timeout = OOB_DEFAULT_HANDSHAKE_TIMEOUT;
+    oob->handshake_timeout = config->handshake_timeout > 0
+                                 ? config->handshake_timeout
+                                 : OOB_DEFAULT_HANDSHAKE_TIMEOUT;
+    hnp_oob_set_max_handshakes(oob, config->max_handshakes);
+    oob_ratelimit_init(&oob->warn_limit, 1.0);
     oob->nprocs = config->nprocs;
     if (callbacks != NULL)
         oob->cb = *callbacks;
@@ -409,6 +444,11 @@ cleanup:
     return rc;
 }
 
+void hnp_oob_set_max_handshakes(hnp_oob_t *oob, uint32_t max)
+{
+    oob->max_waiting = max > 0 ? max : OOB_DEFAULT_MAX_HANDSHAKES;
+}
+
 void hnp_oob_set_nprocs(hnp_oob_t *oob, uint32_t nprocs)
 {
     oob->nprocs = nprocs;
@@ -453,6 +493,11 @@ bool hnp_oob_knows(const hnp_oob_t *oob, hnp_vpid_t peer)
 uint32_t hnp_oob_num_connections(const hnp_oob_t *oob)
 {
     return oob->nconns;
+}
+
+uint32_t hnp_oob_num_peer_connections(const hnp_oob_t *oob)
+{
+    return oob->nconns - oob->nwaiting;
 }
 
 uint32_t hnp_oob_max_connections(const hnp_oob_t *oob)

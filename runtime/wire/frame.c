@@ -275,3 +275,12 @@ int hnp_secret_generate(uint8_t secret[HNP_SECRET_LEN])
     explicit_bzero(bytes, sizeof(bytes));
     return rc;
 }
+
+int hnp_hello_magic_check(const uint8_t *buf, size_t len)
+{
+    size_t n = len < sizeof(hello_magic) ? len : sizeof(hello_magic);
+
+    if (memcmp(buf, hello_magic, n) != 0)
+        return -1;
+    return n == sizeof(hello_magic) ? 1 : 0;
+}

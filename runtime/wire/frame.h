@@ -76,4 +76,12 @@ int hnp_secret_from_hex(const char *hex, uint8_t secret[HNP_SECRET_LEN]);
 /** Fill @p secret from getrandom(2). */
 int hnp_secret_generate(uint8_t secret[HNP_SECRET_LEN]);
 
+/**
+ * Whether the first @p len bytes a peer sent (any number) begin a hello:
+ * 1 when the four bytes of the magic are there, 0 when fewer arrived and
+ * they agree so far, -1 when they differ (not an hnp peer: no need to
+ * wait for the rest of a hello, or for a deadline).
+ */
+int hnp_hello_magic_check(const uint8_t *buf, size_t len);
+
 #endif /* HNP_FRAME_H */

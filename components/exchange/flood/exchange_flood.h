@@ -29,6 +29,14 @@
  */
 extern double exchange_flood_batch_delay;
 
+/**
+ * The value of `exchange_flood_min_nodes`: from this many daemons on (0:
+ * never), flood offers EXCHANGE_FLOOD_SCALE_PRIORITY for a job whose
+ * spawn tree is not flat, above gather_scatter's.
+ */
+extern unsigned exchange_flood_min_nodes;
+#define EXCHANGE_FLOOD_SCALE_PRIORITY 30
+
 /** The module the component offers (exchange_flood_module.c). */
 extern const hnp_exchange_module_t exchange_flood_module;
 

@@ -226,9 +226,28 @@ static void flood_finalize(struct hnp_rte *rte)
  * so that it receives what it lacks in one message when it reports instead
  * of a trickle while it still waits for its own subtree.
  */
+/*
+ * Above gather_scatter from exchange_flood_min_nodes daemons on, where the
+ * spawn tree is not flat: flooding then keeps the HNP's connections to its
+ * tree neighbours, where gather_scatter makes it hold one per daemon (a
+ * 4,096-node job would need 4,096 descriptors). Under a flat tree the HNP
+ * is every daemon's parent anyway, and gather_scatter's single table per
+ * daemon is cheaper.
+ */
+static int flood_job_priority(const hnp_exchange_job_t *job, int priority)
+{
+    if (exchange_flood_min_nodes > 0 &&
+        job->ndaemons >= exchange_flood_min_nodes &&
+        job->hnp_children < job->ndaemons)
+        return EXCHANGE_FLOOD_SCALE_PRIORITY;
+    return priority;
+}
+
 const hnp_exchange_module_t exchange_flood_module = {
     .init = flood_init,
     .allgather = flood_allgather,
     .child_joined = NULL,
     .finalize = flood_finalize,
+    .job_priority = flood_job_priority,
+    .hnp_connections = NULL, /* its neighbours are the spawn tree's */
 };

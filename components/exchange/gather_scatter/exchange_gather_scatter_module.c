@@ -216,9 +216,18 @@ static void gs_finalize(struct hnp_rte *rte)
         collective_free(gs.active);
 }
 
+/* Every daemon sends its contribution to the HNP directly and gets the
+ * table back on that connection: the HNP holds one with each. */
+static uint32_t gs_hnp_connections(const hnp_exchange_job_t *job)
+{
+    return job->ndaemons;
+}
+
 const hnp_exchange_module_t exchange_gather_scatter_module = {
     .init = gs_init,
     .allgather = gs_allgather,
     .child_joined = NULL,
     .finalize = gs_finalize,
+    .job_priority = NULL,
+    .hnp_connections = gs_hnp_connections,
 };

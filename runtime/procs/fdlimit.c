@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* This process's descriptor limit (see fdlimit.h). */
+#include "config.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+
+#include "fdlimit.h"
+#include "hnp_errors.h"
+
+static uint32_t clamp(rlim_t v)
+{
+    return v == RLIM_INFINITY || v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+}
+
+int hnp_fd_limit_raise(uint32_t *soft, uint32_t *hard)
+{
+    struct rlimit rl;
+
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+        return HNP_ERR_IO;
+    if (rl.rlim_cur != rl.rlim_max) {
+        struct rlimit raised = { rl.rlim_max, rl.rlim_max };
+        if (setrlimit(RLIMIT_NOFILE, &raised) == 0)
+            rl.rlim_cur = rl.rlim_max;
+    }
+    if (soft != NULL)
+        *soft = clamp(rl.rlim_cur);
+    if (hard != NULL)
+        *hard = clamp(rl.rlim_max);
+    return HNP_SUCCESS;
+}
+
+int hnp_fd_count_open(void)
+{
+    DIR *d = opendir("/proc/self/fd");
+    int n = 0;
+
+    if (d == NULL)
+        return -1;
+    for (struct dirent *e = readdir(d); e != NULL; e = readdir(d))
+        n += e->d_name[0] != '.';
+    closedir(d);
+    return n - 1; /* the directory's own descriptor */
+}

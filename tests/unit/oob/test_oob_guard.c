@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Connections that never authenticate (runtime/oob/guard.c): a peer whose
+ * first bytes are not the magic is dropped at once, the connections
+ * awaiting their handshake are capped (the oldest goes), they are not
+ * counted as peers, and the warnings about them are rate-limited
+ * (ratelimit.c, tested here as the pure function it is).
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "hnp_errors.h"
+#include "oob_fixture.h"
+#include "oob/internal.h"
+#include "oob/ratelimit.h"
+
+/* ------------------------------------------------------- rate limiting */
+
+static void test_ratelimit_one_line_per_cause_per_interval(void **state)
+{
+    oob_ratelimit_t rl;
+    unsigned long suppressed = 99;
+
+    (void)state;
+    oob_ratelimit_init(&rl, 1.0);
+    assert_true(oob_ratelimit_allow(&rl, "bad magic", 0.0, &suppressed));
+    assert_int_equal(suppressed, 0);
+    for (int i = 0; i < 5; i++)
+        assert_false(oob_ratelimit_allow(&rl, "bad magic", 0.1 * i,
+                                         &suppressed));
+    /* Another cause has its own second. */
+    assert_true(oob_ratelimit_allow(&rl, "timed out", 0.5, &suppressed));
+    assert_int_equal(suppressed, 0);
+    /* A second later, one line with the count of those not shown. */
+    assert_true(oob_ratelimit_allow(&rl, "bad magic", 1.0, &suppressed));
+    assert_int_equal(suppressed, 5);
+    assert_false(oob_ratelimit_allow(&rl, "bad magic", 1.5, &suppressed));
+    assert_true(oob_ratelimit_allow(&rl, "bad magic", 7.0, &suppressed));
+    assert_int_equal(suppressed, 1);
+}
+
+static unsigned long flushed_total;
+static char flushed_key[OOB_RATELIMIT_KEY_LEN];
+
+static void flushed(void *ctx, const char *key, unsigned long suppressed)
+{
+    (void)ctx;
+    flushed_total += suppressed;
+    snprintf(flushed_key, sizeof(flushed_key), "%s", key);
+}
+
+static void test_ratelimit_flush_and_many_causes(void **state)
+{
+    oob_ratelimit_t rl;
+    unsigned long suppressed = 0;
+    char key[16];
+
+    (void)state;
+    oob_ratelimit_init(&rl, 1.0);
+    assert_true(oob_ratelimit_allow(&rl, "x", 0.0, &suppressed));
+    assert_false(oob_ratelimit_allow(&rl, "x", 0.2, &suppressed));
+    assert_false(oob_ratelimit_allow(&rl, "x", 0.3, &suppressed));
+    flushed_total = 0;
+    oob_ratelimit_flush(&rl, flushed, NULL);
+    assert_int_equal(flushed_total, 2);
+    assert_string_equal(flushed_key, "x");
+    flushed_total = 0;
+    oob_ratelimit_flush(&rl, flushed, NULL);
+    assert_int_equal(flushed_total, 0);
+    /* More causes than slots: each new one is shown, none crashes. */
+    for (int i = 0; i < 3 * OOB_RATELIMIT_CAUSES; i++) {
+        snprintf(key, sizeof(key), "cause %d", i);
+        assert_true(oob_ratelimit_allow(&rl, key, 1.0 + i, &suppressed));
+    }
+}
+
+static void test_ratelimit_key(void **state)
+{
+    char key[OOB_RATELIMIT_KEY_LEN];
+
+    (void)state;
+    oob_ratelimit_key("failed handshake: wrong job secret (peer claims vpid "
+                      "3)", key, sizeof(key));
+    assert_string_equal(key, "failed handshake: wrong");
+    oob_ratelimit_key("failed handshake: bad magic (it began with \"GET \")",
+                      key, sizeof(key));
+    assert_string_equal(key, "failed handshake: bad");
+    oob_ratelimit_key("no colon here", key, sizeof(key));
+    assert_string_equal(key, "no colon here");
+    oob_ratelimit_key("unknown peer: the hello names vpid 9", key, 8);
+    assert_string_equal(key, "unknown");
+}
+
+/* ------------------------------------------------------- the guard */
+
+static void test_bad_magic_dropped_at_once(void **state)
+{
+    world_t *w = *state;
+    node_t b;
+    char c;
+
+    node_start(w, &b, 1);
+    oob_set_handshake_timeout(b.oob, 30);
+    int fd = raw_connect(uri_port(hnp_oob_uri(b.oob)));
+    /* Fewer bytes than a hello: only the magic can tell. */
+    raw_write(fd, "GET / HTTP/1.0\r\n\r\n", 18);
+    RUN_UNTIL(w, log_has(w, HNP_LOG_WARN, "bad magic", "\"GET \""), 5);
+    assert_int_equal(hnp_oob_num_connections(b.oob), 0);
+    assert_int_equal(read(fd, &c, 1), 0); /* closed on our side too */
+    close(fd);
+
+    /* The magic's first bytes alone are no reason to drop anyone. */
+    fd = raw_connect(uri_port(hnp_oob_uri(b.oob)));
+    raw_write(fd, "HN", 2);
+    run_for(w, 0.1);
+    assert_int_equal(hnp_oob_num_connections(b.oob), 1);
+    raw_write(fd, "X", 1);
+    RUN_UNTIL(w, hnp_oob_num_connections(b.oob) == 0, 5);
+    close(fd);
+    node_stop(&b);
+}
+
+static void test_waiting_connections_capped(void **state)
+{
+    world_t *w = *state;
+    node_t a, b;
+    int fds[6];
+
+    node_start(w, &b, 1);
+    oob_set_handshake_timeout(b.oob, 30);
+    hnp_oob_set_max_handshakes(b.oob, 2);
+    for (int i = 0; i < 6; i++) {
+        fds[i] = raw_connect(uri_port(hnp_oob_uri(b.oob)));
+        run_for(w, 0.1); /* each one older than the next */
+    }
+    RUN_UNTIL(w, hnp_oob_num_connections(b.oob) == 2, 5);
+    /* The oldest went; strangers are not peers. */
+    assert_true(log_has(w, HNP_LOG_WARN, "oob_tcp_max_handshakes = 2",
+                        "the oldest goes"));
+    assert_int_equal(hnp_oob_num_peer_connections(b.oob), 0);
+    char c;
+    assert_int_equal(read(fds[0], &c, 1), 0);
+
+    /* A peer that says hello still gets through, and counts. */
+    node_start(w, &a, 0);
+    introduce(&a, &b);
+    assert_int_equal(send_msg(&a, 1, 7, 8), HNP_SUCCESS);
+    RUN_UNTIL(w, b.nmsgs == 1, 5);
+    assert_int_equal(hnp_oob_num_peer_connections(b.oob), 1);
+    for (int i = 0; i < 6; i++)
+        close(fds[i]);
+    node_stop(&a);
+    node_stop(&b);
+}
+
+/* Each test gets its own event base and log. */
+#define OOB_TEST(f)                                                        \
+    cmocka_unit_test_setup_teardown(f, fixture_setup, fixture_teardown)
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_ratelimit_one_line_per_cause_per_interval),
+        cmocka_unit_test(test_ratelimit_flush_and_many_causes),
+        cmocka_unit_test(test_ratelimit_key),
+        OOB_TEST(test_bad_magic_dropped_at_once),
+        OOB_TEST(test_waiting_connections_capped),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
