@@ -71,6 +71,12 @@ int hnp_core_params_register(hnp_params_t *params, hnp_core_params_t *core,
                    &core->heartbeat_misses,
                    "Heartbeats a neighbour may miss before it is declared "
                    "gone and the job ends"),
+        CORE_PARAM("rte", NULL, "daemon_log_rate", HNP_PARAM_UNSIGNED, "20", 5,
+                   &core->daemon_log_rate,
+                   "Most warnings, errors and stderr lines a daemon sends "
+                   "the HNP in a second; the number of those held back "
+                   "follows at the second's end (0: no limit; verbose "
+                   "messages are never held back)"),
     };
 
     for (size_t i = 0; i < sizeof(descs) / sizeof(descs[0]); i++) {

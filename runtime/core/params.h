@@ -26,6 +26,7 @@ typedef struct hnp_core_params {
     bool abort_on_nonzero;       /* rte_abort_on_nonzero */
     double heartbeat_interval;   /* rte_heartbeat_interval */
     unsigned heartbeat_misses;   /* rte_heartbeat_misses */
+    unsigned daemon_log_rate;    /* rte_daemon_log_rate */
 } hnp_core_params_t;
 
 int hnp_core_params_register(hnp_params_t *params, hnp_core_params_t *core,

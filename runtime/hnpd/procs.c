@@ -269,7 +269,8 @@ static bool check_wdir(hnpd_t *d, const hnp_wire_launch_t *m, uint32_t rank)
 static void report_binding(hnpd_t *d, uint32_t rank, uint32_t local_rank)
 {
     char where[300], line[512];
-    hnp_wire_report_t report = { .line = line };
+    hnp_wire_report_t report = { .severity = HNP_WIRE_REPORT_USER,
+                                 .line = line };
     hnp_buffer_t buf;
 
     hnpd_bind_describe(d, local_rank, where, sizeof(where));
