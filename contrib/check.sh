@@ -70,14 +70,14 @@ sanitizer_build() {
     done
     rm -rf "$reports" && mkdir -p "$reports"
     ASAN_OPTIONS="log_path=$reports/asan:detect_leaks=1" \
-    LSAN_OPTIONS="suppressions=$top/contrib/lsan-suppressions.txt" \
+    LSAN_OPTIONS="suppressions=$top/contrib/lsan-suppressions.txt:print_suppressions=0" \
     UBSAN_OPTIONS="log_path=$reports/ubsan:print_stacktrace=1:halt_on_error=1" \
         build_and_check sanitizers --enable-sanitizers
     check_tests=
-    n=$(find "$reports" -type f | wc -l)
+    n=$(find "$reports" -type f -size +0 | wc -l)
     if [ "$n" -gt 0 ]; then
         echo "FAIL: sanitizers: $n report(s) in $reports"
-        find "$reports" -type f | sort | while read -r report; do
+        find "$reports" -type f -size +0 | sort | while read -r report; do
             echo "--- $report" >&2
             head -n 60 "$report" >&2
         done
