@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Set up and run the whole test suite: install what is missing, then build
 # and run `make check` twice (components loaded at run time, and linked in
-# with --disable-dlopen), then `make distcheck`. Ends with one line
+# with --disable-dlopen), a part of it under the sanitizers, then `make
+# distcheck`. Ends with one line
 # "N passed, N failed[, N skipped]".
 set -uo pipefail
 
@@ -27,7 +28,8 @@ count_results() {
     done
 }
 
-# build NAME CONFIGURE-ARGS...: configure, build and check in _build/NAME.
+# build NAME CONFIGURE-ARGS...: configure, build and check in _build/NAME
+# (the tests in $check_tests only, when set).
 build_and_check() {
     local name=$1 dir="$top/_build/$1"
     shift
@@ -40,7 +42,8 @@ build_and_check() {
         failed=$((failed + 1))
         return
     fi
-    (cd "$dir" && make -j"$jobs" check 2>&1 | grep -E '^(PASS|FAIL|SKIP|ERROR|XPASS|XFAIL):')
+    (cd "$dir" && make -j"$jobs" check ${check_tests:+TESTS="$check_tests"} 2>&1 |
+        grep -E '^(PASS|FAIL|SKIP|ERROR|XPASS|XFAIL):')
     if [ -f "$dir/test-suite.log" ]; then
         count_results "$dir/test-suite.log"
         grep -q '^# \(FAIL\|ERROR\): *[1-9]' "$dir/test-suite.log" && cat "$dir/test-suite.log" >&2
@@ -49,12 +52,56 @@ build_and_check() {
     fi
 }
 
-build_and_check dlopen
-build_and_check static --disable-dlopen
+# The sanitizer build: ASan, LSan and UBSan in everything, components
+# included. It runs the unit tests and a representative set of the
+# integration tests (none of the hundreds-of-nodes ones: a sanitized
+# daemon is several times bigger and slower). Every sanitized process (the
+# tests, hnp, the daemons, which the local agent starts with the tests'
+# environment, and what they start) writes its reports to a file of its
+# own in _build/sanitizer-reports; any report fails the build and is shown.
+sanitizer_build() {
+    local reports="$top/_build/sanitizer-reports" n t
+    local integration="launch-basic stdin signals flood pmi-select
+        daemon-failure daemon-log ompi"
+
+    check_tests="$(cd "$top" && ls tests/unit/*/test_*.c | sed 's/\.c$//' | paste -sd' ')"
+    for t in $integration; do
+        check_tests="$check_tests tests/integration/$t.sh"
+    done
+    rm -rf "$reports" && mkdir -p "$reports"
+    ASAN_OPTIONS="log_path=$reports/asan:detect_leaks=1" \
+    LSAN_OPTIONS="suppressions=$top/contrib/lsan-suppressions.txt:print_suppressions=0" \
+    UBSAN_OPTIONS="log_path=$reports/ubsan:print_stacktrace=1:halt_on_error=1" \
+        build_and_check sanitizers --enable-sanitizers
+    check_tests=
+    n=$(find "$reports" -type f -size +0 | wc -l)
+    if [ "$n" -gt 0 ]; then
+        echo "FAIL: sanitizers: $n report(s) in $reports"
+        find "$reports" -type f -size +0 | sort | while read -r report; do
+            echo "--- $report" >&2
+            head -n 60 "$report" >&2
+        done
+        failed=$((failed + 1))
+    else
+        echo "PASS: sanitizers: no report"
+        passed=$((passed + 1))
+    fi
+}
+
+# CHECK_BUILDS picks some of the builds (dlopen static sanitizers
+# distcheck) for a developer's run; CI runs them all.
+builds=${CHECK_BUILDS:-dlopen static sanitizers distcheck}
+wanted() { case " $builds " in *" $1 "*) return 0 ;; esac; return 1; }
+check_tests=
+
+wanted dlopen && build_and_check dlopen
+wanted static && build_and_check static --disable-dlopen
+wanted sanitizers && sanitizer_build
 
 # The tarball must build, install and pass its tests; the full suite has
 # already run twice above, so distcheck runs the unit tests, the tests of
 # the installed tree, and the check of what the programs export.
+if wanted distcheck; then
 distcheck_tests=$(cd "$top" && ls tests/unit/*/test_*.c | sed 's/\.c$//' | paste -sd' ')
 distcheck_tests="$distcheck_tests tests/integration/launch-basic.sh tests/integration/hnp-info.sh tests/integration/example-component.sh tests/integration/example-plm.sh tests/integration/symbols.sh"
 echo "=== make distcheck"
@@ -71,6 +118,7 @@ else
         cat "$log" >&2
     done
     failed=$((failed + 1))
+fi
 fi
 
 summary="$passed passed, $failed failed"

@@ -56,6 +56,19 @@ HNP_EXPORT
 void hnp_log_vemit(const hnp_log_stream_t *stream, hnp_log_severity_t sev,
                    const char *fmt, va_list ap);
 
+/** Write a message to the file sink (stderr by default) as this process
+ *  would, whatever the handler: for a handler that wants it there too. */
+HNP_EXPORT
+void hnp_log_write(hnp_log_severity_t sev, const char *stream,
+                   const char *message);
+
+/** A message another process logged (a daemon's, relayed to the HNP),
+ *  written to this process's sink as that process would have written it:
+ *  @p program in front (a handler gets it without). */
+HNP_EXPORT
+void hnp_log_emit_as(const char *program, const char *stream,
+                     hnp_log_severity_t sev, const char *message);
+
 /** Log at verbosity @p level on @p stream (a hnp_log_stream_t pointer). */
 #define HNP_VERBOSE(stream, level, ...)                                    \
     do {                                                                   \

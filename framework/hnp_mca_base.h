@@ -95,6 +95,19 @@ int hnp_mca_load_default_sources(hnp_mca_t *mca, char *const *envp,
                                  size_t errlen);
 
 /**
+ * Send the log where `log_output` now says, as the daemons do once the
+ * HNP's values have come (they came after the start-up applied it). A
+ * file's name gets @p file_suffix (a daemon's node, so that daemons that
+ * share a file system write a file each). On an error the log stays
+ * where it was.
+ */
+int hnp_mca_apply_log_output(hnp_mca_t *mca, const char *file_suffix,
+                             char *err, size_t errlen);
+/** The file the log goes to (log_output=file:PATH), NULL for stderr or
+ *  stdout; owned by @p mca. */
+FILE *hnp_mca_log_file(const hnp_mca_t *mca);
+
+/**
  * Register a framework: its parameters `<fw>` (the selection list) and
  * `<fw>_base_verbose`, then every component of it found among the built-in
  * ones and in `mca_base_component_path`, calling each one's register_params.

@@ -62,6 +62,18 @@ static const char *severity_word(hnp_log_severity_t sev)
     }
 }
 
+static void write_message(const char *program, const char *stream,
+                          hnp_log_severity_t sev, const char *message)
+{
+    FILE *out = logger.file != NULL ? logger.file : stderr;
+
+    if (sev == HNP_LOG_VERBOSE)
+        fprintf(out, "[%s:%s] %s\n", program, stream, message);
+    else
+        fprintf(out, "%s: %s%s\n", program, severity_word(sev), message);
+    fflush(out);
+}
+
 void hnp_log_vemit(const hnp_log_stream_t *stream, hnp_log_severity_t sev,
                    const char *fmt, va_list ap)
 {
@@ -72,13 +84,23 @@ void hnp_log_vemit(const hnp_log_stream_t *stream, hnp_log_severity_t sev,
         logger.handler(logger.handler_ctx, sev, stream->name, message);
         return;
     }
+    write_message(logger.program, stream->name, sev, message);
+}
 
-    FILE *out = logger.file != NULL ? logger.file : stderr;
-    if (sev == HNP_LOG_VERBOSE)
-        fprintf(out, "[%s:%s] %s\n", logger.program, stream->name, message);
-    else
-        fprintf(out, "%s: %s%s\n", logger.program, severity_word(sev), message);
-    fflush(out);
+void hnp_log_write(hnp_log_severity_t sev, const char *stream,
+                   const char *message)
+{
+    write_message(logger.program, stream, sev, message);
+}
+
+void hnp_log_emit_as(const char *program, const char *stream,
+                     hnp_log_severity_t sev, const char *message)
+{
+    if (logger.handler != NULL) {
+        logger.handler(logger.handler_ctx, sev, stream, message);
+        return;
+    }
+    write_message(program, stream, sev, message);
 }
 
 void hnp_log_emit(const hnp_log_stream_t *stream, hnp_log_severity_t sev,

@@ -159,32 +159,50 @@ hnp_params_t *hnp_mca_params(hnp_mca_t *mca)
 
 /* ------------------------------------------------------------ own params */
 
-/* Send the log to where `log_output` says. */
-static int apply_log_output(hnp_mca_t *mca, char *err, size_t errlen)
+/* Send the log to where `log_output` says; a file's name gets @p suffix.
+ * On an error the log stays where it was. */
+static int apply_log_output(hnp_mca_t *mca, const char *suffix, char *err,
+                            size_t errlen)
 {
     const char *value = mca->log_output != NULL ? mca->log_output : "";
-    FILE *fp = NULL;
+    FILE *fp = NULL, *previous = mca->log_file;
+    char path[4096];
 
     if (value[0] == '\0' || strcmp(value, "stderr") == 0) {
         fp = NULL;
     } else if (strcmp(value, "stdout") == 0) {
         fp = stdout;
     } else if (strncmp(value, "file:", 5) == 0 && value[5] != '\0') {
+        snprintf(path, sizeof(path), "%s%s", value + 5, suffix);
         /* "e": the programs fork; their children must not inherit it. */
-        if ((fp = fopen(value + 5, "ae")) == NULL) {
+        if ((fp = fopen(path, "ae")) == NULL) {
             hnp_err_set(err, errlen, "log_output: cannot open '%s': %s",
-                        value + 5, strerror(errno));
+                        path, strerror(errno));
             return HNP_ERR_IO;
         }
-        mca->log_file = fp;
     } else {
         hnp_err_set(err, errlen, "bad value '%s' for parameter log_output: "
                     "expected stderr, stdout or file:PATH", value);
         return HNP_ERR_BAD_PARAM;
     }
     hnp_log_set_file(fp);
+    mca->log_file = fp != NULL && fp != stdout ? fp : NULL;
+    if (previous != NULL)
+        fclose(previous);
     mca->log_applied = true;
     return HNP_SUCCESS;
+}
+
+int hnp_mca_apply_log_output(hnp_mca_t *mca, const char *file_suffix,
+                             char *err, size_t errlen)
+{
+    return apply_log_output(mca, file_suffix != NULL ? file_suffix : "", err,
+                            errlen);
+}
+
+FILE *hnp_mca_log_file(const hnp_mca_t *mca)
+{
+    return mca->log_file;
 }
 
 /*
@@ -219,7 +237,8 @@ static int register_own_params(hnp_mca_t *mca, char *err, size_t errlen)
         if (rc != HNP_SUCCESS)
             return rc;
     }
-    return mca->log_applied ? HNP_SUCCESS : apply_log_output(mca, err, errlen);
+    return mca->log_applied ? HNP_SUCCESS
+                            : apply_log_output(mca, "", err, errlen);
 }
 
 /* NAME's value in @p envp, or the process's own environment without one. */

@@ -31,6 +31,8 @@
 #define MCA_VERBOSE_STEP 20
 
 #define MCA_SO_SUFFIX ".so"
+
+static const bool keep_components_mapped = HNP_SANITIZERS;
 #define MCA_REASON_LEN 512
 /* "mca_" fw "_" name "_component" and the NUL */
 #define MCA_SYMBOL_LEN (2 * HNP_MCA_NAME_LEN + 16)
@@ -405,10 +407,19 @@ static int load_file(search_t *s, const char *path, const char *name)
     if (!check_component(s, path, c, name, reason, sizeof(reason)))
         goto reject;
     rc = append_component(s->found, c, path, handle);
-    if (rc != HNP_SUCCESS)
+    if (rc != HNP_SUCCESS) {
         lt_dlclose(handle);
-    else
-        log_accepted(s, c, path);
+        return rc;
+    }
+    /* Under the sanitizers a component stays mapped after its close:
+     * LeakSanitizer looks for leaks at exit, after the repository has
+     * unloaded everything, and the stacks of what a component's library
+     * kept (libpmix keeps blocks past PMIx_server_finalize) would then
+     * point into unmapped code, which neither symbolizes nor matches a
+     * suppression, or into whatever was mapped there since. */
+    if (keep_components_mapped)
+        lt_dlmakeresident(handle);
+    log_accepted(s, c, path);
     return rc;
 
 reject:

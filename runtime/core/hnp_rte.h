@@ -185,8 +185,9 @@ HNP_EXPORT void hnp_rte_fail(hnp_rte_t *rte, int status, const char *fmt, ...)
                __attribute__((format(printf, 3, 4)));
 
 /** A line for the user that does not end the job: a daemon sends it to the
- *  HNP, which prints it on its stderr (a daemon's own stderr goes nowhere
- *  once it has joined); when it cannot be sent, it is logged here. */
+ *  HNP, which prints it on its stderr as it is (not held back, unlike the
+ *  daemon's own log, which reaches the HNP rate-limited); when it cannot
+ *  be sent, it is logged here. */
 HNP_EXPORT void hnp_rte_report(hnp_rte_t *rte, const char *fmt, ...)
                __attribute__((format(printf, 2, 3)));
 

@@ -109,6 +109,12 @@ int hnp_core_params_register(hnp_params_t *params, hnp_core_params_t *core,
                    "On SIGTSTP (Ctrl-Z), stop the job's processes with "
                    "SIGSTOP and then hnp; on SIGCONT (fg, bg), continue "
                    "them. Off: SIGTSTP stops hnp alone"),
+        CORE_PARAM("rte", NULL, "daemon_log_rate", HNP_PARAM_UNSIGNED, "20", 5,
+                   &core->daemon_log_rate,
+                   "Most warnings, errors and stderr lines a daemon sends "
+                   "the HNP in a second; the number of those held back "
+                   "follows at the second's end (0: no limit; verbose "
+                   "messages are never held back)"),
     };
 
     for (size_t i = 0; i < sizeof(descs) / sizeof(descs[0]); i++) {

@@ -32,6 +32,7 @@ typedef struct hnp_core_params {
     size_t iof_window;           /* rte_iof_window */
     size_t iof_buffer;           /* rte_iof_buffer */
     bool forward_job_control;    /* rte_forward_job_control */
+    unsigned daemon_log_rate;    /* rte_daemon_log_rate */
 } hnp_core_params_t;
 
 int hnp_core_params_register(hnp_params_t *params, hnp_core_params_t *core,

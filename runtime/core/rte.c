@@ -564,7 +564,8 @@ void hnp_rte_fail(hnp_rte_t *rte, int status, const char *fmt, ...)
 void hnp_rte_report(hnp_rte_t *rte, const char *fmt, ...)
 {
     char line[2048];
-    hnp_wire_report_t report = { .line = line };
+    hnp_wire_report_t report = { .severity = HNP_WIRE_REPORT_USER,
+                                 .line = line };
     hnp_buffer_t buf;
     va_list ap;
 

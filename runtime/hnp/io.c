@@ -128,7 +128,18 @@ static void on_report(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
         HNP_WARN(rte->log, "malformed report from vpid %u", src);
         return;
     }
-    HNP_INFO(rte->log, "%s", report.line);
+    if (report.severity == HNP_WIRE_REPORT_USER) {
+        HNP_INFO(rte->log, "%s", report.line);
+    } else {
+        /* A daemon's own log: printed as it would have printed it, with
+         * the name of its node as this process knows it. */
+        const char *node = hnp_rte_node_name(rte, src);
+        char program[300];
+        snprintf(program, sizeof(program), "hnpd[%s]",
+                 node != NULL ? node : "?");
+        hnp_log_emit_as(program, report.stream,
+                        (hnp_log_severity_t)report.severity, report.line);
+    }
     hnp_wire_report_clear(&report);
 }
 

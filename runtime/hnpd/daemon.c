@@ -46,17 +46,16 @@ static void role_peer_up(hnp_rte_t *rte, hnp_vpid_t peer)
     d->stats.connected_cpu_us = own_cpu_us(d, cpu_us);
 }
 
-/* Once the daemon is part of the job it lets go of the agent's stdio.
+/* Once the daemon is part of the job it lets go of the agent's stdio
+ * (its log and stderr go to the HNP from now on, or to its log file).
  * Detached, the first process is told to exit, so that the remote shell
  * ends, and this one leaves the session. Attached, the remote shell lives
  * on with the daemon, which from now on no longer dies with the process
  * that started it: a lost parent is noticed on the wire and reported, as
  * on a real node. Under a batch system's command (srun) nothing changes:
- * it keeps its tasks. */
+ * it keeps its tasks, and forwards their stderr itself. */
 static void leave_agent(hnpd_t *d)
 {
-    int null_fd;
-
     if (d->detach_fd >= 0) {
         if (write(d->detach_fd, "k", 1) != 1)
             HNP_WARN(d->rte->log, "cannot tell the agent's process to exit");
@@ -68,14 +67,7 @@ static void leave_agent(hnpd_t *d)
     } else {
         return;
     }
-    null_fd = open("/dev/null", O_RDWR);
-    if (null_fd >= 0) {
-        dup2(null_fd, STDIN_FILENO);
-        dup2(null_fd, STDOUT_FILENO);
-        dup2(null_fd, STDERR_FILENO);
-        if (null_fd > STDERR_FILENO)
-            close(null_fd);
-    }
+    hnpd_relay_leave_agent(d);
 }
 
 /* This daemon holds every contact: the HNP counts it (phase 2's end). */
@@ -129,6 +121,14 @@ static int take_the_hnps_choices(hnpd_t *d, char *const chosen[4], char *err,
     return HNP_SUCCESS;
 }
 
+static int apply_log_output(hnpd_t *d, char *err, size_t errlen)
+{
+    char suffix[300];
+
+    snprintf(suffix, sizeof(suffix), ".%s", d->node);
+    return hnp_mca_apply_log_output(d->setup->mca, suffix, err, errlen);
+}
+
 static int apply_welcome(hnpd_t *d, hnp_wire_welcome_t *w, char *err,
                          size_t errlen)
 {
@@ -156,6 +156,12 @@ static int apply_welcome(hnpd_t *d, hnp_wire_welcome_t *w, char *err,
     }
     rc = hnp_params_unpack(hnp_mca_params(d->setup->mca), w->params,
                            w->params_len, HNP_PARAM_SRC_FORWARDED, err, errlen);
+    /* The log as the HNP's log_output says, which start-up could not know:
+     * a file each daemon, named after its node. */
+    if (rc == HNP_SUCCESS)
+        rc = apply_log_output(d, err, errlen);
+    if (rc == HNP_SUCCESS)
+        hnpd_relay_begin(d);
     /* The OOB started before the HNP's values came. */
     if (rc == HNP_SUCCESS)
         hnp_oob_set_max_frame(rte->oob, rte->core->max_frame);

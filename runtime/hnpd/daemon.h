@@ -23,6 +23,7 @@ typedef struct hnpd_linebuf {
 
 struct evbuffer;
 struct event;
+typedef struct hnpd_relay hnpd_relay_t;
 
 /* hnp's stdin on its way into one process. */
 typedef struct hnpd_stdin {
@@ -80,6 +81,7 @@ typedef struct hnpd {
     size_t pmi_inited;               /* of them, how many had init() */
     uint32_t stdin_seq;     /* the last chunk received */
     char *pmi_wanted;       /* the HNP's active pmi components ("a,b") */
+    hnpd_relay_t *relay;    /* its log, to the HNP once it left its agent */
 } hnpd_t;
 
 /* daemon.c: joining, phases, the end */
@@ -87,6 +89,17 @@ int hnpd_start(hnpd_t *d, const char *parent_uri, char *err, size_t errlen);
 void hnpd_maybe_exit(hnpd_t *d);
 /** Lost the way to the HNP: kill the processes at once and leave. */
 void hnpd_lost_route(hnpd_t *d, const char *why);
+
+/* relay.c: the log once the daemon has joined: to the HNP, or to its own
+ * log file */
+/** The welcome is applied: from now on the log is also kept for the HNP
+ *  (not with a log file). */
+void hnpd_relay_begin(hnpd_t *d);
+/** Let go of the agent's stdio; from now on the log and stderr go to the
+ *  HNP (rate-limited), or to the log file log_output named. */
+void hnpd_relay_leave_agent(hnpd_t *d);
+/** Back to the plain log sink; before the runtime goes. */
+void hnpd_relay_stop(hnpd_t *d);
 
 /* stdin.c: hnp's stdin into the processes that get it */
 bool hnpd_stdin_wanted(const hnpd_t *d, uint32_t rank);

@@ -213,6 +213,7 @@ static int find_own_path(hnp_rte_t *rte, const char *argv0, char *err,
 static void quick_exit_daemon(hnpd_t *d, hnp_setup_t *setup)
 {
     hnpd_pmi_release(d); /* nothing may be left in /tmp */
+    hnpd_relay_stop(d);
     hnp_rte_finalize(d->rte);
     hnp_mca_close(setup->mca);
     exit(0);
@@ -319,6 +320,7 @@ int main(int argc, char **argv)
     free(d.pmi_wanted);
     hnp_rte_timer_destroy(d.exit_timer);
     hnp_rte_timer_destroy(d.drain_timer);
+    hnpd_relay_stop(&d);
     hnp_rte_destroy(d.rte);
     hnp_setup_fini(&setup);
     return rc < 0 ? 1 : rc;

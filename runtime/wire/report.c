@@ -6,10 +6,13 @@
 #include <string.h>
 
 #include "hnp_errors.h"
+#include "hnp_log.h"
 #include "report.h"
 
 int hnp_wire_report_pack(hnp_buffer_t *buf, const hnp_wire_report_t *m)
 {
+    hnp_pack_i32(buf, m->severity);
+    hnp_pack_string(buf, m->stream != NULL ? m->stream : "");
     hnp_pack_string(buf, m->line);
     return hnp_buffer_status(buf);
 }
@@ -17,8 +20,11 @@ int hnp_wire_report_pack(hnp_buffer_t *buf, const hnp_wire_report_t *m)
 int hnp_wire_report_unpack(hnp_reader_t *rd, hnp_wire_report_t *m)
 {
     memset(m, 0, sizeof(*m));
+    m->severity = hnp_unpack_i32(rd);
+    m->stream = hnp_unpack_string(rd);
     m->line = hnp_unpack_string(rd);
-    if (hnp_reader_status(rd) != HNP_SUCCESS) {
+    if (hnp_reader_status(rd) != HNP_SUCCESS ||
+        m->severity < HNP_WIRE_REPORT_USER || m->severity > HNP_LOG_VERBOSE) {
         hnp_wire_report_clear(m);
         return HNP_ERR_TRUNCATED;
     }
@@ -27,6 +33,7 @@ int hnp_wire_report_unpack(hnp_reader_t *rd, hnp_wire_report_t *m)
 
 void hnp_wire_report_clear(hnp_wire_report_t *m)
 {
+    free(m->stream);
     free(m->line);
     memset(m, 0, sizeof(*m));
 }

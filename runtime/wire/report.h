@@ -1,20 +1,32 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * A line for the user (HNP_TAG_REPORT), from a daemon to the HNP, which
- * prints it: what --report-bindings asks for, and what a component says
- * with hnp_rte_report().
+ * prints it: what --report-bindings asks for, what a component says with
+ * hnp_rte_report(), and the daemon's own log messages (its warnings and
+ * errors, the verbose output asked for, what its libraries write to its
+ * stderr), which have nowhere else to go once it has left its agent.
  *
- *   line string
+ *   severity i32     HNP_WIRE_REPORT_USER (-1): a line printed as is;
+ *                    otherwise the hnp_log_severity_t of a log message
+ *   stream   string  the log stream of a log message ("" otherwise)
+ *   line     string
  *
- * Contract of runtime/wire: see join.h.
+ * Contract of runtime/wire: see join.h. A severity outside those is
+ * refused as malformed (HNP_ERR_TRUNCATED).
  */
 #ifndef HNP_WIRE_REPORT_H
 #define HNP_WIRE_REPORT_H
 
+#include <stdint.h>
+
 #include "hnp_buffer.h"
 
+#define HNP_WIRE_REPORT_USER (-1)
+
 typedef struct hnp_wire_report {
-    char *line; /**< owned once unpacked */
+    int32_t severity; /**< HNP_WIRE_REPORT_USER or a hnp_log_severity_t */
+    char *stream;     /**< owned once unpacked; NULL packs as "" */
+    char *line;       /**< owned once unpacked */
 } hnp_wire_report_t;
 
 int hnp_wire_report_pack(hnp_buffer_t *buf, const hnp_wire_report_t *m);

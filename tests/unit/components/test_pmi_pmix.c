@@ -68,7 +68,7 @@ static void rank_exec(const run_t *r, const hnp_pmi_fork_t *f,
     if (r->btl != NULL)
         setenv("OMPI_MCA_btl", r->btl, 1);
     snprintf(path, sizeof(path), "%s/%s", bindir, r->program);
-    for (int i = 0; r->args[i] != NULL && i < 4; i++)
+    for (int i = 0; i < 4 && r->args[i] != NULL; i++)
         argv[i + 1] = (char *)r->args[i];
     execv(path, argv);
     _exit(127);

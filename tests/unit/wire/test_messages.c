@@ -33,6 +33,7 @@
 #include "codec_check.h"
 #include "hnp_buffer.h"
 #include "hnp_errors.h"
+#include "hnp_log.h"
 #include "control.h"
 #include "failure.h"
 #include "iof.h"
@@ -198,7 +199,8 @@ static bool equal_report(const void *a, const void *b)
 {
     const hnp_wire_report_t *x = a, *y = b;
 
-    return same_string(x->line, y->line);
+    return x->severity == y->severity && same_string(x->stream, y->stream) &&
+           same_string(x->line, y->line);
 }
 
 static bool equal_failure(const void *a, const void *b)
@@ -659,15 +661,30 @@ static void test_stdin(void **state)
 
 static void test_report(void **state)
 {
-    hnp_wire_report_t line = { .line = "rank 0 on node n1 bound to core 0" };
-    hnp_wire_report_t empty = { .line = "" };
-    static const uint8_t golden[] = { U32(2), 'o', 'k' };
-    hnp_wire_report_t g = { .line = "ok" };
+    hnp_wire_report_t line = { .severity = HNP_WIRE_REPORT_USER, .stream = "",
+                               .line = "rank 0 on node n1 bound to core 0" };
+    hnp_wire_report_t empty = { .severity = HNP_WIRE_REPORT_USER, .stream = "",
+                                .line = "" };
+    hnp_wire_report_t warning = { .severity = HNP_LOG_WARN, .stream = "pmi",
+                                  .line = "a daemon's warning" };
+    hnp_wire_report_t verbose = { .severity = HNP_LOG_VERBOSE,
+                                  .stream = "plm", .line = "details" };
+    static const uint8_t golden[] = { U32(1), U32(1), 'x', U32(2), 'o', 'k' };
+    hnp_wire_report_t g = { .severity = HNP_LOG_WARN, .stream = "x",
+                            .line = "ok" };
+    /* Severities past the known ones are refused, not printed as something
+     * else. */
+    static const uint8_t above[] = { U32(4), U32(0), U32(0) };
+    static const uint8_t below[] = { U32(0xfffffffe), U32(0), U32(0) };
 
     (void)state;
     check_message(&report_codec, &line);
     check_message(&report_codec, &empty);
+    check_message(&report_codec, &warning);
+    check_message(&report_codec, &verbose);
     check_golden(&report_codec, &g, golden, sizeof(golden));
+    check_refused(&report_codec, above, sizeof(above), HNP_ERR_TRUNCATED);
+    check_refused(&report_codec, below, sizeof(below), HNP_ERR_TRUNCATED);
 }
 
 static void test_failure(void **state)
@@ -728,7 +745,7 @@ static void test_stats(void **state)
 /* A string with a NUL inside is malformed, whatever message carries it. */
 static void test_embedded_nul_is_refused(void **state)
 {
-    static const uint8_t report[] = { U32(3), 'a', 0, 'b' };
+    static const uint8_t report[] = { U32(0), U32(0), U32(3), 'a', 0, 'b' };
     static const uint8_t proc_exit[] = {
         U32(0), U32(0), U32(0), U32(0), U32(2), 0, 'x',
     };
