@@ -33,6 +33,7 @@ typedef struct name_index {
 typedef struct pending {
     hnp_nodelist_t list;
     name_index_t index;
+    size_t expanded; /* names read, given twice or not */
 } pending_t;
 
 static const char blanks[] = " \t\r\n\v\f";
@@ -192,6 +193,14 @@ static int pending_add_expression(pending_t *p, const char *expr,
 
     if (rc < 0)
         return rc;
+    /* Each expression is bounded, but lines are many: bound them all. */
+    if (count > HNP_HOSTLIST_MAX_NAMES - p->expanded) {
+        hnp_hostlist_free(names, count);
+        hnp_err_set(err, errlen, "more than %u host names in all",
+                    HNP_HOSTLIST_MAX_NAMES);
+        return HNP_ERR_BAD_PARAM;
+    }
+    p->expanded += count;
     for (i = 0; i < count && rc == HNP_SUCCESS; i++)
         rc = pending_add(p, names[i], slots, slots_given);
     for (; i < count; i++)
@@ -324,7 +333,7 @@ static int parse_host_item(pending_t *p, const char *item, size_t len,
 int hnp_nodelist_parse_hosts(hnp_nodelist_t *list, const char *text,
                              char *err, size_t errlen)
 {
-    pending_t p = { { NULL, 0, 0 }, { NULL, 0 } };
+    pending_t p = { { NULL, 0, 0 }, { NULL, 0 }, 0 };
     int depth = 0, rc = HNP_SUCCESS;
     const char *start;
 
@@ -533,7 +542,7 @@ static int read_hostfile(pending_t *p, FILE *f, line_ctx_t *c)
 int hnp_nodelist_parse_hostfile(hnp_nodelist_t *list, const char *path,
                                 char *err, size_t errlen)
 {
-    pending_t p = { { NULL, 0, 0 }, { NULL, 0 } };
+    pending_t p = { { NULL, 0, 0 }, { NULL, 0 }, 0 };
     line_ctx_t c = { path, 0, err, errlen };
 
     if (list == NULL || path == NULL) {
