@@ -37,6 +37,7 @@ typedef struct pending {
      * count on a later line for the same node is refused, as Open MPI
      * refuses it, since no sum of the two is what the author meant. */
     bool refuse_late_count;
+    size_t expanded; /* names read, given twice or not */
 } pending_t;
 
 static const char blanks[] = " \t\r\n\v\f";
@@ -228,6 +229,14 @@ static int pending_add_expression(pending_t *p, const char *expr,
 
     if (rc < 0)
         return rc;
+    /* Each expression is bounded, but lines are many: bound them all. */
+    if (count > HNP_HOSTLIST_MAX_NAMES - p->expanded) {
+        hnp_hostlist_free(names, count);
+        hnp_err_set(err, errlen, "more than %u host names in all",
+                    HNP_HOSTLIST_MAX_NAMES);
+        return HNP_ERR_BAD_PARAM;
+    }
+    p->expanded += count;
     for (i = 0; i < count && rc == HNP_SUCCESS; i++)
         rc = pending_add(p, names[i], slots, slots_given, err, errlen);
     for (; i < count; i++)
@@ -381,7 +390,7 @@ static int parse_host_item(pending_t *p, const char *item, size_t len,
 int hnp_nodelist_parse_hosts(hnp_nodelist_t *list, const char *text,
                              char *err, size_t errlen)
 {
-    pending_t p = { { NULL, 0, 0 }, { NULL, 0 }, false };
+    pending_t p = { { NULL, 0, 0 }, { NULL, 0 }, false, 0 };
     int depth = 0, rc = HNP_SUCCESS;
     const char *start;
 
@@ -591,7 +600,7 @@ static int read_hostfile(pending_t *p, FILE *f, line_ctx_t *c)
 int hnp_nodelist_parse_hostfile(hnp_nodelist_t *list, const char *path,
                                 char *err, size_t errlen)
 {
-    pending_t p = { { NULL, 0, 0 }, { NULL, 0 }, true };
+    pending_t p = { { NULL, 0, 0 }, { NULL, 0 }, true, 0 };
     line_ctx_t c = { path, 0, err, errlen };
 
     if (list == NULL || path == NULL) {

@@ -24,8 +24,8 @@
 #include "hnp_errors.h"
 #include "hostlist.h"
 
-/* More names than this is a typo, never a cluster. */
-#define HOSTLIST_MAX_NAMES UINT64_C(1000000)
+/* More names than this is a typo, never a cluster (hostlist.h). */
+#define HOSTLIST_MAX_NAMES ((uint64_t)HNP_HOSTLIST_MAX_NAMES)
 /* 18 digits keep every bound, and every bound + 1, inside uint64_t. */
 #define HOSTLIST_MAX_DIGITS 18
 
@@ -283,13 +283,30 @@ static int parse_expression(expression_t *e, char *err, size_t errlen)
 /* ---------------------------------------------------------- generating */
 
 /* Bytes one name of @p e needs, terminator included. */
+/* The most digits a group writes: its largest bound, or its padding. */
+static size_t group_digits(const segment_t *seg)
+{
+    size_t most = 1;
+
+    for (size_t r = 0; r < seg->nranges; r++) {
+        size_t digits = 1;
+        for (uint64_t v = seg->ranges[r].hi; v >= 10; v /= 10)
+            digits++;
+        if ((size_t)seg->ranges[r].width > digits)
+            digits = (size_t)seg->ranges[r].width;
+        if (digits > most)
+            most = digits;
+    }
+    return most;
+}
+
 static size_t name_size(const expression_t *e)
 {
     size_t size = 1;
 
     for (size_t i = 0; i < e->nsegs; i++) {
         const segment_t *seg = &e->segs[i];
-        size += seg->ranges == NULL ? seg->len : HOSTLIST_MAX_DIGITS + 2;
+        size += seg->ranges == NULL ? seg->len : group_digits(seg);
     }
     return size;
 }
@@ -400,10 +417,13 @@ static void free_expressions(expression_t *exprs, size_t n)
     free(exprs);
 }
 
-/* Parse every expression and count the names before building any. */
+/* Parse every expression and count the names, and their bytes, before
+ * building any. */
 static int parse_all(const char *text, expression_t *exprs, size_t n,
                      uint64_t *total, char *err, size_t errlen)
 {
+    uint64_t bytes = 0;
+
     *total = 0;
     for (size_t i = 0; i < n; i++) {
         if (exprs[i].len == 0) {
@@ -427,6 +447,15 @@ static int parse_all(const char *text, expression_t *exprs, size_t n,
                 hnp_err_set(err, errlen, "host list \"%s\": more than %llu "
                             "names", text,
                             (unsigned long long)HOSTLIST_MAX_NAMES);
+            return HNP_ERR_BAD_PARAM;
+        }
+        /* At most a million names of a length bounded by the text's:
+         * no overflow. */
+        bytes += exprs[i].count * name_size(&exprs[i]);
+        if (bytes > HNP_HOSTLIST_MAX_BYTES) {
+            hnp_err_set(err, errlen, "host list \"%s\": its names would "
+                        "take more than %llu MiB", text,
+                        (unsigned long long)(HNP_HOSTLIST_MAX_BYTES >> 20));
             return HNP_ERR_BAD_PARAM;
         }
     }

@@ -11,6 +11,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/** More names than this, in one host list or in one hostfile or --host
+ *  list (counted before names given twice are merged), is a typo, never a
+ *  cluster: it is refused before it takes the machine's memory and time.
+ *  (The fuzz target lowers both bounds, to reach them in milliseconds.) */
+#ifndef HNP_HOSTLIST_MAX_NAMES
+#define HNP_HOSTLIST_MAX_NAMES 1000000u
+#endif
+/** So are more bytes of names than this in one host list (a million names
+ *  of 64 characters): a long name times a large range. */
+#ifndef HNP_HOSTLIST_MAX_BYTES
+#define HNP_HOSTLIST_MAX_BYTES ((uint64_t)64 << 20)
+#endif
+
 typedef struct hnp_node {
     char *name;
     uint32_t slots;   /**< 0 when nobody said: the caller decides */

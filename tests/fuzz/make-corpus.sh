@@ -12,7 +12,8 @@
 set -eu
 
 out=${1:-$(dirname "$0")/corpus}
-mkdir -p "$out/frame" "$out/buffer" "$out/messages" "$out/oob"
+mkdir -p "$out/frame" "$out/buffer" "$out/messages" "$out/oob" \
+    "$out/exchange" "$out/params" "$out/uri" "$out/hosts" "$out/pmi_server"
 
 # Each argument is one byte, in hex.
 bytes() {
@@ -114,3 +115,178 @@ HONEST_AS3=2c   # the OOB is vpid 0; the peer says 3 and knows the secret
 { bytes 20 01 01 01 61; } >"$od/own-vpid"
 { bytes 6d 07 ff 07 ff 01 01 ff; counting; counting; counting; counting; counting
   counting; counting; text 0123456789abcde; bytes 07 ff 04; } >"$od/small-buffers"
+
+# fuzz_exchange: 4 bytes (component and tree, job size - 2, our vpid, the
+# message before which we join all-gather 0), then messages: the sender, a
+# u16 length, the body. Bodies as the components write them: flood's
+# "id, flags, count, count x (vpid, blob)", gather_scatter's contribution
+# "id, blob" and table "id, n, n blobs"; the blobs are contact URIs with
+# their NUL, as in the contact exchange.
+xd=$out/exchange
+uri() { u32 $((${#1} + 1)); text "$1"; bytes 00; }
+contact() { uri "tcp://127.0.0.1:$((40000 + $1))"; }
+# message SRC: the body is read from stdin
+message() {
+    cat >"$xd/.body"
+    bytes "$(printf %02x "$1")"; u16 "$(wc -c <"$xd/.body")"; cat "$xd/.body"
+    rm -f "$xd/.body"
+}
+# entries ID VPID...: a flood message carrying the contacts of VPID...
+entries() {
+    id=$1; shift
+    u32 "$id"; u32 0; u32 $#
+    for v in "$@"; do u32 "$v"; contact "$v"; done
+}
+# Vpid 1 of 8 in a binary tree (children 3 and 4, parent 0): the
+# children's reports, then the rest from the parent.
+{ bytes 02 06 01 00
+  entries 0 3 7 | message 3
+  entries 0 4 | message 4
+  entries 0 0 2 5 6 | message 0; } >"$xd/flood-complete"
+# The same, but we join only once the reports are in, and the parent
+# sends the rest in two messages, one entry again.
+{ bytes 02 06 01 02
+  entries 0 7 3 | message 3
+  entries 0 4 | message 4
+  entries 0 0 2 | message 0
+  entries 0 2 5 6 | message 0; } >"$xd/flood-late-join"
+# The root of a binomial tree of 6 (children 1, 2, 4; 3 and 5 under 1),
+# for all-gather 9, which only the messages tell it of.
+{ bytes 06 04 00 ff
+  entries 9 1 3 5 | message 1
+  entries 9 2 | message 2
+  entries 9 4 | message 4; } >"$xd/flood-root-binomial"
+# A message from a process that is not a neighbour, one with an entry that
+# cannot come from there, one with trailing bytes.
+{ bytes 02 06 01 00
+  entries 0 5 | message 5
+  entries 0 0 | message 3
+  { entries 0 3; bytes 00; } | message 3; } >"$xd/flood-misrouted"
+# gather_scatter, the HNP of 4: the daemons' contributions.
+{ bytes 01 02 00 00
+  for v in 1 2 3; do { u32 0; contact "$v"; } | message "$v"; done; } >"$xd/gs-hnp"
+# gather_scatter, daemon 2 of 4: the HNP's table.
+{ bytes 01 02 02 00
+  { u32 0; u32 4; for v in 0 1 2 3; do contact "$v"; done; } | message 0; } >"$xd/gs-daemon"
+# Found by fuzzing: a contribution claiming to come from the HNP itself
+# took the HNP's own place, and the HNP's allgather then failed.
+{ bytes 01 02 00 ff
+  { u32 5; uri x; } | message 0
+  { u32 5; contact 1; } | message 1; } >"$xd/gs-hnp-own-vpid"
+
+# fuzz_params: a byte (0: the buffer as it arrives; 1: only its entries,
+# the target adds magic, version and hash), then the buffer. Lengths are
+# varints; every length here is under 128, one byte.
+pd=$out/params
+entry() { bytes "$(printf %02x ${#1})"; text "$1"; bytes "$(printf %02x ${#2})"; text "$2"; }
+# fnv1a FILE: the hash param_pack.c ends a buffer with, big-endian.
+fnv1a() {
+    h=2166136261
+    for b in $(od -An -v -tu1 "$1"); do h=$(( ((h ^ b) * 16777619) & 4294967295 )); done
+    u32 "$h"
+}
+# packed COUNT: the entries on stdin, framed and hashed as the HNP sends them
+packed() {
+    { text HNPP; bytes 01 "$(printf %02x "$1")"; cat; } >"$pd/.body"
+    cat "$pd/.body"; fnv1a "$pd/.body"; rm -f "$pd/.body"
+}
+# What an HNP forwards to its daemons (names as a real job sets them).
+{ bytes 00; { entry oob_tcp_if_include 127.0.0.1/8
+              entry plm_rsh_agent /usr/bin/ssh
+              entry routed radix
+              entry fuzz_x_int -12; } | packed 4; } >"$pd/welcome"
+{ bytes 00; { entry fuzz_x_bool yes; } | packed 1 | dd bs=1 count=12 2>/dev/null; } >"$pd/truncated"
+{ bytes 00; { entry fuzz_x_bool yes; } | packed 1 | sed 's/yes/yeS/'; } >"$pd/bad-hash"
+{ bytes 01 07; entry fuzz_x_int -12; entry fuzz_x_unsigned 9
+  entry fuzz_x_size 2m; entry fuzz_x_bool on; entry fuzz_x_double 1e-3
+  entry fuzz_x_string "a b"; entry fuzz_x_enum blue; } >"$pd/every-type"
+{ bytes 01 04; entry fuzz_old_int 5; entry fuzz_y_later w; entry fuzz ""
+  entry fuzz_x_double 7; } >"$pd/synonym-unregistered-weaker"
+{ bytes 01 02; entry fuzz_x_bool maybe; entry fuzz_x_int 1; } >"$pd/bad-value"
+{ bytes 01 02; entry fuzz_x_int 1; entry fuzz_x_int 2; } >"$pd/duplicate-name"
+{ bytes 01 01 00 01; text v; } >"$pd/empty-name"
+{ bytes 01 8f 80 80 80 10; } >"$pd/huge-count"
+
+# fuzz_uri: the text of a contact URI.
+ud=$out/uri
+text "tcp://127.0.0.1:40001" >"$ud/daemon"
+text "tcp://10.1.0.5:40001,tcp6://[fd00::5]:40001,tcp://127.0.0.1:40001" >"$ud/several"
+text "tcp6://[::ffff:10.1.0.5]:1" >"$ud/mapped-v6"
+text "tcp://node1:40001" >"$ud/name-not-address"
+text "tcp://10.1.0.5:0" >"$ud/port-zero"
+text "tcp://10.1.0.5:65536,tcp://10.1.0.5:1" >"$ud/port-too-large"
+text "tcp6://[fd00::5:40001" >"$ud/no-bracket"
+text "tcp://10.1.0.5:40001," >"$ud/trailing-comma"
+
+# fuzz_hosts: a byte (0 an expression, 1 --host, 2 a hostfile), the text.
+hd=$out/hosts
+{ bytes 00; text "node[001-128,140],r[1-2]n[01-04]"; } >"$hd/expression"
+{ bytes 00; text "n[9-10]x[08-11]"; } >"$hd/padding"
+{ bytes 00; text "n[1-3,b"; } >"$hd/unbalanced"
+{ bytes 01; text "a,b:4,node[1-8]:2,a:1"; } >"$hd/host-list"
+{ bytes 01; text "keep:4294967295,keep:1"; } >"$hd/host-list-slots-overflow"
+{ bytes 02; printf '%s\n' "# the cluster" "node[01-16] slots=8" \
+      "  login max_slots=2 slots=1  # head" "" "node03 slots=2"; } >"$hd/hostfile"
+{ bytes 02; printf '%s\n' "node1 slots=x" "n:4"; } >"$hd/hostfile-errors"
+# Found by fuzzing: a long name over a large range took gigabytes.
+{ bytes 02; printf '%0100d[1-999999] slots=1\n' 0; } >"$hd/hostfile-names-too-long"
+
+# fuzz_pmi_server: a byte of settings (bits 0-1 the bound on what a process
+# stores, bit 2 bounded fence blobs, bit 3 destroy at the first client
+# error), then operations: "say P TEXT" is process P writing TEXT (under
+# 256 bytes), 04 a loop turn, 05 LEN BLOB the fence completing with
+# another node's blob (0d: failing), 06/0e process 0/1 closing, 07 both
+# processes reading.
+sd=$out/pmi_server
+say() {
+    [ ${#2} -le 256 ] || { echo "make-corpus.sh: say: too long: $2" >&2; exit 1; }
+    bytes "0$1" "$(printf %02x $((${#2} - 1)))"; text "$2"
+}
+v2() { printf '%-6d%s' ${#1} "$1"; }
+say2() { body=$(v2 "$2"); say "$1" "$body"; }
+turns() { bytes 04 04 07; }
+nl='
+'
+{ bytes 00
+  say 0 "cmd=init pmi_version=1 pmi_subversion=1$nl"
+  say 1 "cmd=init pmi_version=1 pmi_subversion=1$nl"; turns
+  say 0 "cmd=get_maxes${nl}cmd=get_my_kvsname${nl}cmd=get_appnum${nl}cmd=get_universe_size$nl"
+  say 0 "cmd=put kvsname=kvs_fuzz_1 key=bc-0 value=tcp://10.1.0.5:40001${nl}cmd=barrier_in$nl"
+  say 1 "cmd=put kvsname=kvs_fuzz_1 key=bc-1 value=x${nl}cmd=barrier_in$nl"; turns
+  bytes 05 00; turns
+  say 1 "cmd=get kvsname=kvs_fuzz_1 key=bc-0${nl}cmd=get kvsname=kvs_fuzz_1 key=PMI_process_mapping$nl"
+  say 0 "cmd=get kvsname=kvs_fuzz_1 key=nobody${nl}cmd=finalize$nl"
+  say 1 "cmd=finalize$nl"; turns; } >"$sd/v1-session"
+# A node's blob: u32 count, then key and value, each a u32 length and bytes.
+kv() { u32 ${#1}; text "$1"; u32 ${#2}; text "$2"; }
+{ bytes 00
+  say 0 "cmd=init pmi_version=2 pmi_subversion=0$nl"; turns
+  say2 0 "cmd=fullinit;pmijobid=kvs_fuzz_1;pmirank=0;threaded=FALSE;"
+  say2 1 "cmd=fullinit;pmijobid=kvs_fuzz_1;pmirank=1;threaded=TRUE;"; turns
+  say2 0 "cmd=job-getid;thrid=0x7f00;"
+  say2 0 "cmd=info-getjobattr;key=PMI_process_mapping;"
+  say2 1 "cmd=info-getnodeattr;key=shm;wait=TRUE;thrid=7;"; turns
+  say2 0 "cmd=info-putnodeattr;key=shm;value=/dev/shm/x;"
+  say2 0 "cmd=kvs-put;key=bc-0;value=a;;b;"
+  say2 0 "cmd=kvs-fence;"
+  say2 1 "cmd=kvs-fence;thrid=8;"; turns
+  bytes 05 "$(printf %02x 22)"; { u32 1; kv bc-2 remote; }; turns
+  say2 1 "cmd=kvs-get;jobid=kvs_fuzz_1;srcid=-1;key=bc-2;"
+  say2 0 "cmd=finalize;"
+  say2 1 "cmd=abort;isworld=TRUE;msg=bye;"; turns; } >"$sd/v2-session"
+{ bytes 09
+  say 0 "cmd=init pmi_version=1 pmi_subversion=1$nl"; turns
+  say 0 "mcmd=spawn${nl}nprocs=1${nl}execname=/bin/true${nl}totspawns=1${nl}spawnssofar=1${nl}endcmd$nl"
+  say 0 "cmd=put kvsname=kvs_fuzz_1 key=k value=$(printf '%0200d' 0)$nl"
+  say 0 "cmd=put kvsname=kvs_fuzz_1 key=l value=$(printf '%0200d' 0)$nl"
+  say 0 "cmd=put kvsname=kvs_fuzz_1 key=m value=$(printf '%0200d' 0)$nl"
+  say 0 "cmd=put kvsname=kvs_fuzz_1 key=n value=$(printf '%0200d' 0)$nl"; turns
+  say 0 "cmd=barrier_in$nl"
+  say 1 "cmd=barrier_in$nl"; turns
+  bytes 0d 00; turns
+  say 1 "cmd=publish_name service=s port=p$nl"
+  say 1 "cmd=abort exitcode=3$nl"; turns
+  say 0 "garbage$nl"; turns; } >"$sd/v1-limits-spawn-abort"
+{ bytes 00
+  say 0 "cmd=init pmi_version=1 pmi_subversion=1$nl"
+  say 1 "00012 cmd=finalize;"; turns; bytes 06 0e; turns; } >"$sd/mixed-wires-close"

@@ -128,7 +128,10 @@ static void on_contribution(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
     hnp_reader_init(&rd, data, len);
     uint32_t id = hnp_unpack_u32(&rd);
     const void *blob = hnp_unpack_blob(&rd, &blob_len);
+    /* The HNP's own entry comes from its allgather only: one that claims
+     * to come from it would take its place and make that fail. */
     gs_collective_t *c = hnp_reader_status(&rd) == HNP_SUCCESS &&
+                                 src != hnp_rte_my_vpid(rte) &&
                                  src < hnp_rte_num_procs(rte)
                              ? collective_get(id) : NULL;
     if (c == NULL || store(c, src, blob, blob_len) != HNP_SUCCESS) {

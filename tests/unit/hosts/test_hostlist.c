@@ -275,6 +275,32 @@ static void test_limit(void **state)
                  "more than 1000000", NULL);
 }
 
+/* Names times their length is bounded too: a long name and a large range
+ * would otherwise take gigabytes for a million names. */
+static void test_limit_bytes(void **state)
+{
+    char text[200], name[101];
+    char **names;
+    size_t count;
+    char err[512];
+
+    (void)state;
+    memset(name, 'x', 100);
+    name[100] = '\0';
+    snprintf(text, sizeof(text), "%s[1-999999]", name);
+    expect_error(text, HNP_ERR_BAD_PARAM, "more than 64 MiB", NULL);
+    snprintf(text, sizeof(text), "a[1-10],%s[1-700000]", name);
+    expect_error(text, HNP_ERR_BAD_PARAM, "more than 64 MiB", NULL);
+    /* The digits a group writes are counted as they are, not at their
+     * widest: a million names of 60 characters fit. */
+    snprintf(text, sizeof(text), "%.54s[000000-999999]", name);
+    assert_int_equal(hnp_hostlist_expand(text, &names, &count, err,
+                                         sizeof(err)), HNP_SUCCESS);
+    assert_int_equal(count, 1000000);
+    assert_int_equal(strlen(names[999999]), 60);
+    hnp_hostlist_free(names, count);
+}
+
 static void test_bracket_errors(void **state)
 {
     (void)state;
@@ -516,6 +542,9 @@ static void test_parse_hosts_errors(void **state)
     expect_hosts_error("keep:4294967295", "more than 4294967295 slots on "
                                           "keep");
     expect_hosts_error("z:4294967295,z:1", "more than 4294967295 slots");
+    /* Each item within the bound, all of them not. */
+    expect_hosts_error("a[1-600000],b[1-600000]", "more than 1000000 host "
+                                                  "names in all");
 }
 
 /* ----------------------------------------------------------- hostfiles */
@@ -599,6 +628,8 @@ static void test_hostfile_errors(void **state)
                           "n3 is listed before");
     expect_hostfile_error("[fe80::1]:4\n", 1, "a hostfile gives slots as "
                           "\"[fe80::1] slots=4\"");
+    expect_hostfile_error("n[1-600000]\nn[1-600000] # again\n", 2,
+                          "more than 1000000 host names in all");
     expect_hostfile_error("", 0, "names no hosts");
     expect_hostfile_error("# only\n\n   # comments\n", 0, "names no hosts");
 }
@@ -692,6 +723,7 @@ int main(void)
         cmocka_unit_test(test_cartesian_product),
         cmocka_unit_test(test_product_three_groups),
         cmocka_unit_test(test_limit),
+        cmocka_unit_test(test_limit_bytes),
         cmocka_unit_test(test_bracket_errors),
         cmocka_unit_test(test_range_errors),
         cmocka_unit_test(test_name_errors),
