@@ -42,12 +42,14 @@ build_and_check() {
         failed=$((failed + 1))
         return
     fi
-    (cd "$dir" && make -j"$jobs" check ${check_tests:+TESTS="$check_tests"} 2>&1 |
-        grep -E '^(PASS|FAIL|SKIP|ERROR|XPASS|XFAIL):')
+    (cd "$dir" && make -j"$jobs" check ${check_tests:+TESTS="$check_tests"} >check.out 2>&1)
+    grep -E '^(PASS|FAIL|SKIP|ERROR|XPASS|XFAIL):' "$dir/check.out"
     if [ -f "$dir/test-suite.log" ]; then
         count_results "$dir/test-suite.log"
         grep -q '^# \(FAIL\|ERROR\): *[1-9]' "$dir/test-suite.log" && cat "$dir/test-suite.log" >&2
     else
+        echo "build '$name': the tests did not run; the end of make check:" >&2
+        tail -n 30 "$dir/check.out" >&2
         failed=$((failed + 1))
     fi
 }
