@@ -45,9 +45,10 @@
 #define GS_TAG_CONTRIBUTION HNP_TAG_EXCHANGE_FIRST
 #define GS_TAG_TABLE (HNP_TAG_EXCHANGE_FIRST + 1)
 
-/* flood_state_create() takes the delay; the component's parameter is not
- * registered here. */
+/* flood_state_create() takes the delay and the module's job priority reads
+ * the threshold; the component's parameters are not registered here. */
 double exchange_flood_batch_delay = 0.0;
+unsigned exchange_flood_min_nodes = 0;
 
 typedef struct tally {
     bool used;
