@@ -1,5 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The command line of hnp, in the style of mpirun. */
+/*
+ * The command line of hnp, in the style of mpirun: one table of the
+ * options (every spelling, how many words follow, what it does), read by
+ * the parser, by the scan that takes --mca out first (main.c), and by the
+ * suggestion for an unknown option.
+ *
+ * As Open MPI 4.1's mpirun does, a long option may be written with one
+ * dash or two (-npernode, --npernode): names are looked up in their
+ * two-dash form. Options of one letter have one dash only.
+ */
 #include "config.h"
 
 #include <errno.h>
@@ -9,55 +18,117 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "appfile.h"
 #include "args.h"
 #include "hnp_errors.h"
+#include "core/startup.h"
 
-void hnp_args_usage(FILE *out)
+typedef enum opt_id {
+    /* of the app context they are given in */
+    OPT_NP, OPT_ENV, OPT_WDIR,
+    /* of the job */
+    OPT_NPERNODE, OPT_HOST, OPT_HOSTFILE, OPT_DEFAULT_HOSTFILE, OPT_PREFIX,
+    OPT_OUTPUT_FILENAME, OPT_STDIN, OPT_TIMEOUT, OPT_APP,
+    OPT_MAPPING,        /* valued, mapping.h's */
+    OPT_MAPPING_FLAG,   /* flag, mapping.h's */
+    OPT_OVERSUBSCRIBE, OPT_NOOVERSUBSCRIBE, OPT_TIMING, OPT_TAG_OUTPUT,
+    OPT_PLAN, OPT_HELP, OPT_VERSION, OPT_VERBOSE, OPT_QUIET,
+    OPT_ALLOW_ROOT,
+    OPT_SETUP,          /* --mca, --tune: taken out before, unless misplaced */
+} opt_id_t;
+
+#define OPT_NAMES 4
+
+/* One option: its spellings (the first is the one messages use), in their
+ * two-dash form but for one-letter ones, and the words that follow it. */
+typedef struct option {
+    opt_id_t id;
+    int nvalues;
+    const char *names[OPT_NAMES];
+} option_t;
+
+static const option_t options[] = {
+    { OPT_NP, 1, { "-n", "--np", "-c" } },
+    { OPT_ENV, 1, { "-x" } },
+    { OPT_WDIR, 1, { "--wdir", "--wd" } },
+    { OPT_NPERNODE, 1, { "--npernode", "-N" } },
+    { OPT_HOST, 1, { "--host", "-H", "--hosts" } },
+    { OPT_HOSTFILE, 1, { "--hostfile", "--machinefile" } },
+    { OPT_DEFAULT_HOSTFILE, 1, { "--default-hostfile" } },
+    { OPT_PREFIX, 1, { "--prefix" } },
+    { OPT_OUTPUT_FILENAME, 1, { "--output-filename" } },
+    { OPT_STDIN, 1, { "--stdin" } },
+    { OPT_TIMEOUT, 1, { "--timeout" } },
+    { OPT_APP, 1, { "--app" } },
+    { OPT_MAPPING, 1, { "--map-by" } },
+    { OPT_MAPPING, 1, { "--rank-by" } },
+    { OPT_MAPPING, 1, { "--bind-to" } },
+    { OPT_MAPPING, 1, { "--cpus-per-proc" } },
+    { OPT_MAPPING, 1, { "--cpus-per-rank" } },
+    { OPT_MAPPING, 1, { "--cpu-list" } },
+    { OPT_MAPPING, 1, { "--rankfile", "--rf" } },
+    { OPT_MAPPING, 1, { "--npersocket" } },
+    { OPT_MAPPING_FLAG, 0, { "--report-bindings" } },
+    { OPT_MAPPING_FLAG, 0, { "--use-hwthread-cpus" } },
+    { OPT_MAPPING_FLAG, 0, { "--display-map" } },
+    { OPT_MAPPING_FLAG, 0, { "--display-allocation" } },
+    { OPT_OVERSUBSCRIBE, 0, { "--oversubscribe" } },
+    { OPT_NOOVERSUBSCRIBE, 0, { "--nooversubscribe" } },
+    { OPT_TIMING, 0, { "--timing" } },
+    { OPT_TAG_OUTPUT, 0, { "--tag-output" } },
+    { OPT_PLAN, 0, { "--plan" } },
+    { OPT_HELP, 0, { "-h", "--help" } },
+    { OPT_VERSION, 0, { "-V", "--version" } },
+    { OPT_VERBOSE, 0, { "-v", "--verbose" } },
+    { OPT_QUIET, 0, { "-q", "--quiet" } },
+    { OPT_ALLOW_ROOT, 0, { "--allow-run-as-root" } },
+    { OPT_SETUP, 2, { "--mca" } },
+    { OPT_SETUP, 1, { "--tune" } },
+};
+
+#define NOPTIONS (sizeof(options) / sizeof(options[0]))
+
+/* @p arg in its two-dash form, into @p buf: "-npernode" -> "--npernode";
+ * "-n" and "--np" stay as they are. */
+static const char *two_dash_form(const char *arg, char *buf, size_t len)
 {
-    fprintf(out,
-"usage: hnp [options] program [args...] [: [-n N] program [args...]]...\n"
-"\n"
-"Placement\n"
-"  -n, -np N               start N processes (default: one per slot)\n"
-"  -N, --npernode K        start K processes on every node\n"
-"  --host LIST             hosts, e.g. a,a,b:4,node[001-016],[fe80::1]:2\n"
-"                          (slots after ':'; a name again is a slot more)\n"
-"  --hostfile FILE         hosts, one a line, optional slots=N; with --host,\n"
-"                          --host picks among them\n"
-"  --oversubscribe         allow more processes than slots\n"
-"Mapping and binding (see hnp(1))\n"
-"  --map-by slot|node|core|socket|numa|hwthread|ppr:N:OBJ[:PE=n]\n"
-"                          where ranks go (default: fill each node's slots)\n"
-"  --rank-by slot|node|core|socket|numa\n"
-"                          the order of the ranks over the places\n"
-"  --bind-to none|hwthread|core|socket|numa|cpu-list[:overload-allowed,\n"
-"            if-supported,ordered]\n"
-"                          what each rank is bound to (default none)\n"
-"  --cpus-per-proc N       N CPUs a rank (as --map-by numa:PE=N)\n"
-"  --use-hwthread-cpus     hardware threads are the CPUs, not cores\n"
-"  --cpu-list LIST         use only these CPUs (logical numbers)\n"
-"  --rankfile, -rf FILE    each rank's node and CPUs, Open MPI's format\n"
-"  --report-bindings       print each rank's binding, bound or not\n"
-"  --display-map           print the map before the launch\n"
-"  --display-allocation    print the nodes and their slots\n"
-"Environment (-x and --wdir: of their app context only)\n"
-"  -x NAME[=VALUE]         pass NAME (hnp's value, or VALUE) to the processes\n"
-"  --wdir DIR              run the processes in DIR (default: hnp's; a\n"
-"                          relative DIR is hnp's working directory's)\n"
-"  --prefix DIR            start the daemons as DIR/bin/hnpd\n"
-"Input and output\n"
-"  --stdin RANK|all|none   where hnp's stdin goes (default: rank 0)\n"
-"  --tag-output            prefix each line with [jobid,rank]<stream>:\n"
-"  --output-filename DIR   also write each rank's output to DIR/rank.N/\n"
-"Control\n"
-"  --timeout SECONDS       end the job when it runs longer\n"
-"  --timing                print the time of each launch phase\n"
-"  --plan[=text|csv|dot]   launch nothing; print the spawn tree chosen and\n"
-"                          the launch model's time of it and of other trees\n"
-"  --mca NAME VALUE        set a parameter (see hnp-info --param all all)\n"
-"  --tune FILE             read parameters from FILE\n"
-"  -h, --help              this text\n"
-"  -V, --version           the version\n");
+    if (arg[0] != '-' || arg[1] == '-' || arg[1] == '\0' || arg[2] == '\0')
+        return arg;
+    snprintf(buf, len, "-%s", arg);
+    return buf;
+}
+
+static const option_t *find_option(const char *arg)
+{
+    char buf[256];
+    const char *name = two_dash_form(arg, buf, sizeof(buf));
+
+    for (size_t o = 0; o < NOPTIONS; o++)
+        for (int n = 0; n < OPT_NAMES && options[o].names[n] != NULL; n++)
+            if (strcmp(options[o].names[n], name) == 0)
+                return &options[o];
+    return NULL;
+}
+
+struct hnp_setup_option *hnp_args_setup_options(void)
+{
+    size_t count = 0;
+    hnp_setup_option_t *all = calloc(2 * NOPTIONS * OPT_NAMES + 1,
+                                     sizeof(*all));
+
+    for (size_t o = 0; all != NULL && o < NOPTIONS; o++) {
+        const option_t *opt = &options[o];
+        if (opt->nvalues == 0 || opt->id == OPT_SETUP)
+            continue;
+        for (int n = 0; n < OPT_NAMES && opt->names[n] != NULL; n++) {
+            const char *name = opt->names[n];
+            all[count++] = (hnp_setup_option_t){ name, opt->nvalues };
+            if (name[1] == '-') /* and with one dash */
+                all[count++] = (hnp_setup_option_t){ name + 1,
+                                                     opt->nvalues };
+        }
+    }
+    return all;
 }
 
 static int parse_count(const char *opt, const char *text, uint32_t *out,
@@ -93,22 +164,8 @@ static int parse_seconds(const char *opt, const char *text, double *out,
     return HNP_SUCCESS;
 }
 
-static int parse_choice(const char *opt, const char *text,
-                        const char *const *words, int *out, char *err,
-                        size_t errlen)
-{
-    for (int i = 0; words[i] != NULL; i++)
-        if (strcmp(text, words[i]) == 0) {
-            *out = i;
-            return HNP_SUCCESS;
-        }
-    hnp_err_set(err, errlen, "option %s expects %s or %s, got \"%s\"", opt,
-                words[0], words[1], text);
-    return HNP_ERR_BAD_PARAM;
-}
-
-static int parse_stdin(const char *text, int64_t *out, char *err,
-                       size_t errlen)
+static int parse_stdin(const char *opt, const char *text, int64_t *out,
+                       char *err, size_t errlen)
 {
     uint32_t rank;
 
@@ -118,36 +175,30 @@ static int parse_stdin(const char *text, int64_t *out, char *err,
         *out = HNP_STDIN_NONE;
     else if (strcmp(text, "0") == 0)
         *out = 0;
-    else if (parse_count("--stdin", text, &rank, NULL, 0) == HNP_SUCCESS)
+    else if (parse_count(opt, text, &rank, NULL, 0) == HNP_SUCCESS)
         *out = rank;
     else {
-        hnp_err_set(err, errlen, "option --stdin expects a rank, all or "
-                    "none, got \"%s\"", text);
+        hnp_err_set(err, errlen, "option %s expects a rank, all or none, "
+                    "got \"%s\"", opt, text);
         return HNP_ERR_BAD_PARAM;
     }
     return HNP_SUCCESS;
 }
 
-/* -x NAME takes hnp's own value; a NAME hnp does not have is a mistake. */
-static int add_env(hnp_app_t *app, const char *text, char *err,
-                   size_t errlen)
+/* Put "NAME=value" (owned by the callee from here) into @p app's
+ * variables: in place of the one of that name, or after them. */
+static int set_env_entry(hnp_app_t *app, char *entry)
 {
-    char *entry, **grown;
+    size_t len = strcspn(entry, "=");
+    char **grown;
 
-    if (text[0] == '\0' || text[0] == '=') {
-        hnp_err_set(err, errlen, "option -x expects NAME or NAME=VALUE, got "
-                    "\"%s\"", text);
-        return HNP_ERR_BAD_PARAM;
-    }
-    if (strchr(text, '=') != NULL)
-        entry = strdup(text);
-    else if (getenv(text) == NULL) {
-        hnp_err_set(err, errlen, "-x %s: %s is not set in hnp's environment "
-                    "(use -x %s=VALUE)", text, text, text);
-        return HNP_ERR_NOT_FOUND;
-    } else if (asprintf(&entry, "%s=%s", text, getenv(text)) < 0)
-        entry = NULL;
-    grown = entry ? realloc(app->env, (app->nenv + 1) * sizeof(char *)) : NULL;
+    for (size_t i = 0; i < app->nenv; i++)
+        if (strncmp(app->env[i], entry, len + 1) == 0) {
+            free(app->env[i]);
+            app->env[i] = entry;
+            return HNP_SUCCESS;
+        }
+    grown = realloc(app->env, (app->nenv + 1) * sizeof(char *));
     if (grown == NULL) {
         free(entry);
         return HNP_ERR_NOMEM;
@@ -157,23 +208,45 @@ static int add_env(hnp_app_t *app, const char *text, char *err,
     return HNP_SUCCESS;
 }
 
+/* -x NAME takes hnp's own value; a NAME hnp does not have is a mistake. */
+static int add_env(hnp_app_t *app, const char *opt, const char *text,
+                   char *err, size_t errlen)
+{
+    char *entry;
+
+    if (text[0] == '\0' || text[0] == '=') {
+        hnp_err_set(err, errlen, "option %s expects NAME or NAME=VALUE, got "
+                    "\"%s\"", opt, text);
+        return HNP_ERR_BAD_PARAM;
+    }
+    if (strchr(text, '=') != NULL)
+        entry = strdup(text);
+    else if (getenv(text) == NULL) {
+        hnp_err_set(err, errlen, "%s %s: %s is not set in hnp's environment "
+                    "(use %s %s=VALUE)", opt, text, text, opt, text);
+        return HNP_ERR_NOT_FOUND;
+    } else if (asprintf(&entry, "%s=%s", text, getenv(text)) < 0)
+        entry = NULL;
+    return entry != NULL ? set_env_entry(app, entry) : HNP_ERR_NOMEM;
+}
+
 /* --wdir, absolute: a relative one is hnp's working directory's, as
  * mpirun makes it, since a daemon over ssh starts in the home directory. */
-static int set_wdir(hnp_app_t *app, const char *text, char *err,
-                    size_t errlen)
+static int set_wdir(hnp_app_t *app, const char *opt, const char *text,
+                    char *err, size_t errlen)
 {
     char cwd[4096];
     char *dir = NULL;
 
     if (text[0] == '\0') {
-        hnp_err_set(err, errlen, "option --wdir expects a directory");
+        hnp_err_set(err, errlen, "option %s expects a directory", opt);
         return HNP_ERR_BAD_PARAM;
     }
     if (text[0] == '/')
         dir = strdup(text);
     else if (getcwd(cwd, sizeof(cwd)) == NULL) {
-        hnp_err_set(err, errlen, "--wdir %s: cannot tell hnp's working "
-                    "directory to resolve it against: %s", text,
+        hnp_err_set(err, errlen, "%s %s: cannot tell hnp's working "
+                    "directory to resolve it against: %s", opt, text,
                     strerror(errno));
         return HNP_ERR_IO;
     } else if (asprintf(&dir, "%s%s%s", cwd, strcmp(cwd, "/") ? "/" : "",
@@ -192,6 +265,11 @@ static int set_wdir(hnp_app_t *app, const char *text, char *err,
 static int set_job_hosts(hnp_args_t *args, char **field, const char *opt,
                          char *value, char *err, size_t errlen)
 {
+    if (value[0] == '\0') {
+        hnp_err_set(err, errlen, "option %s expects %s", opt,
+                    field == &args->hosts ? "a list of hosts" : "a file");
+        return HNP_ERR_BAD_PARAM;
+    }
     if (*field != NULL && strcmp(*field, value) != 0) {
         hnp_err_set(err, errlen, "%s %s in app context %zu: hnp maps every "
                     "app context over the same hosts, and %s %s is given "
@@ -203,96 +281,178 @@ static int set_job_hosts(hnp_args_t *args, char **field, const char *opt,
     return HNP_SUCCESS;
 }
 
-static bool is(const char *arg, const char *a, const char *b)
+static int set_appfile(hnp_args_t *args, const char *opt, char *value,
+                       char *err, size_t errlen)
 {
-    return strcmp(arg, a) == 0 || (b != NULL && strcmp(arg, b) == 0);
+    if (args->appfile != NULL) {
+        hnp_err_set(err, errlen, "option %s %s: %s is given already, and "
+                    "an appfile cannot name another", opt, value,
+                    args->appfile);
+        return HNP_ERR_BAD_PARAM;
+    }
+    args->appfile = value;
+    return HNP_SUCCESS;
 }
 
-static int parse_valued_more(hnp_args_t *args, hnp_app_t *app,
-                             const char *opt, char *value, char *err,
+/* Options of the app context @p app. */
+static int apply_context_option(hnp_app_t *app, const option_t *o,
+                                const char *opt, char **values, char *err,
+                                size_t errlen)
+{
+    switch (o->id) {
+    case OPT_NP:
+        return parse_count(opt, values[0], &app->np, err, errlen);
+    case OPT_ENV:
+        return add_env(app, opt, values[0], err, errlen);
+    case OPT_WDIR:
+        return set_wdir(app, opt, values[0], err, errlen);
+    default:
+        return HNP_ERR_BAD_PARAM;
+    }
+}
+
+/* Options of the job that take a value. */
+static int apply_valued(hnp_args_t *args, const option_t *o, const char *opt,
+                        char **values, char *err, size_t errlen)
+{
+    int rc;
+
+    switch (o->id) {
+    case OPT_NPERNODE:
+        return parse_count(opt, values[0], &args->npernode, err, errlen);
+    case OPT_HOST:
+        return set_job_hosts(args, &args->hosts, opt, values[0], err, errlen);
+    case OPT_HOSTFILE:
+        return set_job_hosts(args, &args->hostfile, opt, values[0], err,
+                             errlen);
+    case OPT_DEFAULT_HOSTFILE:
+        args->default_hostfile = values[0];
+        return HNP_SUCCESS;
+    case OPT_PREFIX:
+        args->prefix = values[0];
+        return HNP_SUCCESS;
+    case OPT_OUTPUT_FILENAME:
+        args->output_dir = values[0];
+        return HNP_SUCCESS;
+    case OPT_STDIN:
+        return parse_stdin(opt, values[0], &args->stdin_target, err, errlen);
+    case OPT_TIMEOUT:
+        return parse_seconds(opt, values[0], &args->timeout, err, errlen);
+    case OPT_APP:
+        return set_appfile(args, opt, values[0], err, errlen);
+    case OPT_MAPPING:
+        rc = hnp_mapping_parse_valued(args, o->names[0], values[0], err,
+                                      errlen);
+        return rc < 0 ? rc : HNP_SUCCESS;
+    default:
+        return HNP_ERR_BAD_PARAM;
+    }
+}
+
+/* Flags: options that take no value. */
+static int apply_flag(hnp_args_t *args, const option_t *o)
+{
+    switch (o->id) {
+    case OPT_MAPPING_FLAG:
+        hnp_mapping_parse_flag(args, o->names[0]);
+        break;
+    case OPT_OVERSUBSCRIBE:
+    case OPT_NOOVERSUBSCRIBE: /* the last one given holds */
+        args->oversubscribe = o->id == OPT_OVERSUBSCRIBE;
+        break;
+    case OPT_TIMING:
+        args->timing = true;
+        break;
+    case OPT_TAG_OUTPUT:
+        args->tag_output = true;
+        break;
+    case OPT_PLAN:
+        args->plan = HNP_PLAN_TEXT;
+        break;
+    case OPT_HELP:
+        args->help = true;
+        break;
+    case OPT_VERSION:
+        args->version = true;
+        break;
+    case OPT_VERBOSE:
+        args->verbose = true;
+        break;
+    case OPT_QUIET:
+        args->quiet = true;
+        break;
+    case OPT_ALLOW_ROOT: /* hnp never refuses root */
+        break;
+    default:
+        return HNP_ERR_BAD_PARAM;
+    }
+    return HNP_SUCCESS;
+}
+
+static int apply_option(hnp_args_t *args, hnp_app_t *app, const option_t *o,
+                        const char *opt, char **values, char *err,
+                        size_t errlen)
+{
+    if (o->id == OPT_SETUP) {
+        hnp_err_set(err, errlen, "%s sets a parameter of the whole job: give "
+                    "it before the first program, not after ':' or in an "
+                    "appfile", opt);
+        return HNP_ERR_BAD_PARAM;
+    }
+    if (o->id <= OPT_WDIR)
+        return apply_context_option(app, o, opt, values, err, errlen);
+    if (o->nvalues > 0)
+        return apply_valued(args, o, opt, values, err, errlen);
+    return apply_flag(args, o);
+}
+
+/* --plan=FORMAT. 1: it was; 0: another option; < 0: error. */
+static int parse_plan_format(hnp_args_t *args, const char *opt, char *err,
                              size_t errlen)
 {
-    int rc = hnp_mapping_parse_valued(args, opt, value, err, errlen);
+    static const char *const words[] = { "text", "csv", "dot" };
+    const char *format;
+
+    if (strncmp(opt, "--plan=", 7) != 0 && strncmp(opt, "-plan=", 6) != 0)
+        return 0;
+    format = strchr(opt, '=') + 1;
+    for (int i = 0; i < 3; i++)
+        if (strcmp(format, words[i]) == 0) {
+            args->plan = (hnp_plan_format_t)(HNP_PLAN_TEXT + i);
+            return 1;
+        }
+    hnp_err_set(err, errlen, "option --plan expects text, csv or dot, got "
+                "\"%s\"", format);
+    return HNP_ERR_BAD_PARAM;
+}
+
+static int unknown_option(const char *opt, char *err, size_t errlen)
+{
+    hnp_err_set(err, errlen, "unknown option %s (see hnp --help)", opt);
+    return HNP_ERR_BAD_PARAM;
+}
+
+/* The option at argv[i] with its values. Returns the words it took, or a
+ * negative error. */
+static int parse_one(hnp_args_t *args, hnp_app_t *app, int i, int argc,
+                     char **argv, char *err, size_t errlen)
+{
+    const char *opt = argv[i];
+    const option_t *o = find_option(opt);
+    int rc = parse_plan_format(args, opt, err, errlen);
 
     if (rc != 0)
         return rc;
-    if (is(opt, "--stdin", NULL))
-        rc = parse_stdin(value, &args->stdin_target, err, errlen);
-    else if (is(opt, "--timeout", NULL))
-        rc = parse_seconds(opt, value, &args->timeout, err, errlen);
-    else if (is(opt, "-x", NULL))
-        rc = add_env(app, value, err, errlen);
-    else if (is(opt, "--wdir", "-wdir"))
-        rc = set_wdir(app, value, err, errlen);
-    else
-        return 0;
-    return rc < 0 ? rc : 1;
-}
-
-/* Options that take a value. 1: it was one; 0: it was not; < 0: error. */
-static int parse_valued(hnp_args_t *args, hnp_app_t *app, const char *opt,
-                        char *value, char *err, size_t errlen)
-{
-    int rc = HNP_SUCCESS;
-
-    if (is(opt, "-n", "-np") || is(opt, "--np", "-c"))
-        rc = parse_count(opt, value, &app->np, err, errlen);
-    else if (is(opt, "-N", "--npernode"))
-        rc = parse_count(opt, value, &args->npernode, err, errlen);
-    else if (is(opt, "--host", "-H") || is(opt, "--hosts", NULL))
-        rc = set_job_hosts(args, &args->hosts, "--host", value, err, errlen);
-    else if (is(opt, "--hostfile", "--machinefile"))
-        rc = set_job_hosts(args, &args->hostfile, "--hostfile", value, err,
-                           errlen);
-    else if (is(opt, "--prefix", NULL))
-        args->prefix = value;
-    else if (is(opt, "--output-filename", NULL))
-        args->output_dir = value;
-    else
-        return parse_valued_more(args, app, opt, value, err, errlen);
-    return rc < 0 ? rc : 1;
-}
-
-static int parse_flag(hnp_args_t *args, const char *opt)
-{
-    if (is(opt, "--oversubscribe", NULL))
-        args->oversubscribe = true;
-    else if (is(opt, "--timing", NULL))
-        args->timing = true;
-    else if (is(opt, "--tag-output", NULL))
-        args->tag_output = true;
-    else if (hnp_mapping_parse_flag(args, opt))
-        return 1;
-    else if (is(opt, "-h", "--help"))
-        args->help = true;
-    else if (is(opt, "-V", "--version"))
-        args->version = true;
-    else
-        return 0;
-    return 1;
-}
-
-/* --plan or --plan=FORMAT. 1: it was; 0: another option; < 0: error. */
-static int parse_plan(hnp_args_t *args, const char *opt, char *err,
-                      size_t errlen)
-{
-    static const char *const words[] = { "text", "csv", "dot", NULL };
-    int choice = 0, rc;
-
-    if (strcmp(opt, "--plan") == 0) {
-        args->plan = HNP_PLAN_TEXT;
-        return 1;
+    if (o == NULL)
+        return unknown_option(opt, err, errlen);
+    if (argc - i - 1 < o->nvalues) {
+        hnp_err_set(err, errlen, o->nvalues == 1 ? "option %s needs a value"
+                    : "option %s needs a name and a value (%s NAME VALUE)",
+                    opt, opt);
+        return HNP_ERR_BAD_PARAM;
     }
-    if (strncmp(opt, "--plan=", 7) != 0)
-        return 0;
-    rc = parse_choice("--plan", opt + 7, words, &choice, NULL, 0);
-    if (rc < 0) {
-        hnp_err_set(err, errlen, "option --plan expects text, csv or dot, "
-                    "got \"%s\"", opt + 7);
-        return rc;
-    }
-    args->plan = (hnp_plan_format_t)(HNP_PLAN_TEXT + choice);
-    return 1;
+    rc = apply_option(args, app, o, opt, argv + i + 1, err, errlen);
+    return rc < 0 ? rc : 1 + o->nvalues;
 }
 
 /* The options of one app context, up to its program. Returns the index of
@@ -300,31 +460,13 @@ static int parse_plan(hnp_args_t *args, const char *opt, char *err,
 static int parse_options(hnp_args_t *args, hnp_app_t *app, int i, int argc,
                          char **argv, char *err, size_t errlen)
 {
-    for (; i < argc && argv[i][0] == '-'; i++) {
-        const char *opt = argv[i];
-        if (strcmp(opt, "--") == 0)
+    while (i < argc && argv[i][0] == '-' && argv[i][1] != '\0') {
+        if (strcmp(argv[i], "--") == 0)
             return i + 1;
-        if (parse_flag(args, opt))
-            continue;
-        int plan = parse_plan(args, opt, err, errlen);
-        if (plan < 0)
-            return plan;
-        if (plan > 0)
-            continue;
-        if (i + 1 >= argc) {
-            int known = parse_valued(args, app, opt, "", NULL, 0);
-            hnp_err_set(err, errlen, known != 0 ? "option %s needs a value"
-                        : "unknown option %s (see hnp --help)", opt);
-            return HNP_ERR_BAD_PARAM;
-        }
-        int rc = parse_valued(args, app, opt, argv[i + 1], err, errlen);
-        if (rc < 0)
-            return rc;
-        if (rc == 0) {
-            hnp_err_set(err, errlen, "unknown option %s (see hnp --help)", opt);
-            return HNP_ERR_BAD_PARAM;
-        }
-        i++;
+        int used = parse_one(args, app, i, argc, argv, err, errlen);
+        if (used < 0)
+            return used;
+        i += used;
     }
     return i;
 }
@@ -356,9 +498,10 @@ static int parse_app(hnp_args_t *args, int *i, int argc, char **argv,
     while (start + app->argc < argc && strcmp(argv[start + app->argc], ":") != 0)
         app->argc++;
     *i = start + app->argc + 1;
-    /* A plan launches nothing, so it needs no program. */
+    /* A plan launches nothing, so it needs no program; an appfile gives
+     * the programs. */
     if (app->argc == 0 && !args->help && !args->version &&
-        args->plan == HNP_PLAN_NONE) {
+        args->plan == HNP_PLAN_NONE && args->appfile == NULL) {
         hnp_err_set(err, errlen, "no program to run%s (see hnp --help)",
                     args->napps > 1 ? " after ':'" : "");
         return HNP_ERR_BAD_PARAM;
@@ -366,6 +509,93 @@ static int parse_app(hnp_args_t *args, int *i, int argc, char **argv,
     argv[start + app->argc] = NULL; /* the ':' ends this app's argv */
     return HNP_SUCCESS;
 }
+
+static void free_app(hnp_app_t *app)
+{
+    for (size_t i = 0; i < app->nenv; i++)
+        free(app->env[i]);
+    free(app->env);
+    free(app->wdir);
+}
+
+/* ------------------------------------------------------------- --app */
+
+/* One line of the appfile: one app context. Its words are kept, since
+ * the context's argv points into them. */
+static int appfile_line(void *ctx, char **words, int nwords, unsigned lineno,
+                        char *err, size_t errlen)
+{
+    hnp_args_t *args = ctx;
+    char ***grown = realloc(args->appfile_lines,
+                            (args->nappfile_lines + 1) * sizeof(*grown));
+    int next = 0, rc;
+
+    (void)lineno;
+    if (grown == NULL) {
+        hnp_appfile_words_free(words);
+        hnp_err_set(err, errlen, "out of memory");
+        return HNP_ERR_NOMEM;
+    }
+    args->appfile_lines = grown;
+    grown[args->nappfile_lines++] = words;
+    rc = parse_app(args, &next, nwords, words, err, errlen);
+    if (rc == HNP_SUCCESS && args->apps[args->napps - 1].argc == 0) {
+        hnp_err_set(err, errlen, "no program on this line");
+        rc = HNP_ERR_BAD_PARAM;
+    }
+    if (rc == HNP_SUCCESS && next < nwords) {
+        hnp_err_set(err, errlen, "':' in an appfile: one app context a "
+                    "line");
+        rc = HNP_ERR_BAD_PARAM;
+    }
+    return rc;
+}
+
+/* What the command line gives with --app (-x, --wdir) is every appfile
+ * context's, unless its line says otherwise. */
+static int inherit(hnp_app_t *app, const hnp_app_t *from)
+{
+    for (size_t e = 0; e < from->nenv; e++) {
+        size_t len = strcspn(from->env[e], "=") + 1;
+        bool own = false;
+        for (size_t i = 0; i < app->nenv && !own; i++)
+            own = strncmp(app->env[i], from->env[e], len) == 0;
+        char *copy = own ? NULL : strdup(from->env[e]);
+        if (!own && (copy == NULL || set_env_entry(app, copy) < 0))
+            return HNP_ERR_NOMEM;
+    }
+    if (app->wdir == NULL && from->wdir != NULL &&
+        (app->wdir = strdup(from->wdir)) == NULL)
+        return HNP_ERR_NOMEM;
+    return HNP_SUCCESS;
+}
+
+static int read_appfile(hnp_args_t *args, char *err, size_t errlen)
+{
+    hnp_app_t cmdline = args->apps[0];
+    int rc = HNP_SUCCESS;
+
+    if (args->napps > 1 || cmdline.argc > 0 || cmdline.np > 0) {
+        hnp_err_set(err, errlen, "--app %s gives the programs and their -n: "
+                    "the command line must give neither", args->appfile);
+        return HNP_ERR_BAD_PARAM;
+    }
+    free(args->apps);
+    args->apps = NULL;
+    args->napps = 0;
+    rc = hnp_appfile_read(args->appfile, appfile_line, args, err, errlen);
+    if (rc == HNP_SUCCESS && args->napps == 0) {
+        hnp_err_set(err, errlen, "appfile %s names no program",
+                    args->appfile);
+        rc = HNP_ERR_BAD_PARAM;
+    }
+    for (size_t a = 0; rc == HNP_SUCCESS && a < args->napps; a++)
+        rc = inherit(&args->apps[a], &cmdline);
+    free_app(&cmdline);
+    return rc;
+}
+
+/* ---------------------------------------------------------------------- */
 
 static int check_apps(const hnp_args_t *args, char *err, size_t errlen)
 {
@@ -390,6 +620,9 @@ int hnp_args_parse(hnp_args_t *args, int argc, char **argv, char *err,
     args->map_by = HNP_MAP_BY_SLOT;
     while (rc == HNP_SUCCESS && i < argc + (args->napps == 0))
         rc = parse_app(args, &i, argc, argv, err, errlen);
+    if (rc == HNP_SUCCESS && args->appfile != NULL && !args->help &&
+        !args->version)
+        rc = read_appfile(args, err, errlen);
     if (rc == HNP_SUCCESS && !args->help && !args->version)
         rc = check_apps(args, err, errlen);
     if (rc == HNP_SUCCESS)
@@ -401,17 +634,17 @@ int hnp_args_parse(hnp_args_t *args, int argc, char **argv, char *err,
 
 void hnp_args_free(hnp_args_t *args)
 {
-    for (size_t a = 0; a < args->napps; a++) {
-        hnp_app_t *app = &args->apps[a];
-        for (size_t i = 0; i < app->nenv; i++)
-            free(app->env[i]);
-        free(app->env);
-        free(app->wdir);
-    }
+    for (size_t a = 0; a < args->napps; a++)
+        free_app(&args->apps[a]);
     free(args->apps);
+    for (size_t l = 0; l < args->nappfile_lines; l++)
+        hnp_appfile_words_free(args->appfile_lines[l]);
+    free(args->appfile_lines);
     hnp_mapping_free(&args->mapping);
     args->apps = NULL;
     args->napps = 0;
+    args->appfile_lines = NULL;
+    args->nappfile_lines = 0;
 }
 
 uint32_t hnp_args_total_np(const hnp_args_t *args)

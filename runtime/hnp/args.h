@@ -34,7 +34,7 @@ typedef enum hnp_plan_format {
 } hnp_plan_format_t;
 
 typedef struct hnp_args {
-    uint32_t npernode;      /* -N */
+    uint32_t npernode;      /* -N, -npernode */
     hnp_map_policy_t map_by;
     bool oversubscribe;
     bool timing;
@@ -44,14 +44,23 @@ typedef struct hnp_args {
     double timeout;         /* --timeout; 0: none */
     char *hosts;            /* --host; points into argv; one for the job */
     char *hostfile;         /* one for the job */
+    char *default_hostfile; /* --default-hostfile: when no host is named */
+    char *appfile;          /* --app */
     char *prefix;
     char *output_dir;       /* --output-filename */
     hnp_app_t *apps;        /* owned; their argv points into argv */
     size_t napps;
     bool help;
     bool version;
+    bool verbose;           /* -v: hnp's own progress messages */
+    bool quiet;             /* -q: not even its informational ones */
+    char ***appfile_lines;  /* owned: the words of --app's lines, which
+                               the app contexts' argv point into */
+    size_t nappfile_lines;
     hnp_plan_format_t plan; /* --plan; HNP_PLAN_NONE: launch */
 } hnp_args_t;
+
+struct hnp_setup_option;
 
 /** Parse argv (after --mca/--tune were taken out). Errors name the option. */
 int hnp_args_parse(hnp_args_t *args, int argc, char **argv, char *err,
@@ -62,5 +71,8 @@ uint32_t hnp_args_total_np(const hnp_args_t *args);
 /** The app context that rank @p rank belongs to. */
 const hnp_app_t *hnp_args_app_of(const hnp_args_t *args, uint32_t rank);
 void hnp_args_usage(FILE *out);
+/** The options that take values, each as it may be typed, for the scan
+ *  that takes --mca out of argv (core/startup.h); malloc'd, NULL-ended. */
+struct hnp_setup_option *hnp_args_setup_options(void);
 
 #endif /* HNP_ARGS_H */

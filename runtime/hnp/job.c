@@ -359,7 +359,9 @@ void hnp_job_signal(hnp_job_t *job, int sig)
     int rc;
 
     if (sig == SIGINT && ++job->interrupts > 1) {
-        HNP_INFO(job->rte->log, "second interrupt: killing every process now");
+        if (!job->args->quiet)
+            HNP_INFO(job->rte->log, "second interrupt: killing every process "
+                     "now");
         job->kill_now = true;
         if (job->ending) /* what is left goes at once */
             send_shutdown(job);
@@ -372,9 +374,10 @@ void hnp_job_signal(hnp_job_t *job, int sig)
                       : "terminated by a signal before the processes started");
         return;
     }
-    HNP_INFO(job->rte->log, "forwarding signal %d (%s) to the job's processes%s",
-             sig, strsignal(sig), sig == SIGINT ? " (interrupt again to kill "
-             "them at once)" : "");
+    if (!job->args->quiet) /* -q */
+        HNP_INFO(job->rte->log, "forwarding signal %d (%s) to the job's "
+                 "processes%s", sig, strsignal(sig), sig == SIGINT ?
+                 " (interrupt again to kill them at once)" : "");
     hnp_buffer_init(&buf);
     rc = hnp_wire_signal_pack(&buf, &req);
     if (rc == HNP_SUCCESS)

@@ -101,7 +101,8 @@ static int user_nodes(const hnp_args_t *args, hnp_nodelist_t *nodes,
 }
 
 /* The nodes: --hostfile and --host, else the batch allocation the plm
- * knows of (in @p alloc, the caller's to free), else this machine. */
+ * knows of (in @p alloc, the caller's to free), else --default-hostfile,
+ * else this machine. */
 static int gather_nodes(hnp_args_t *args, hnp_rte_t *rte, hnp_nodelist_t *nodes,
                         hnp_nodelist_t *alloc, uint32_t **fixed, uint32_t *np,
                         char *err, size_t errlen)
@@ -120,6 +121,11 @@ static int gather_nodes(hnp_args_t *args, hnp_rte_t *rte, hnp_nodelist_t *nodes,
                                   alloc->nodes[i].slots,
                                   alloc->nodes[i].slots_given);
     }
+    /* --default-hostfile: the hosts when neither the user nor a batch
+     * system named any, as Open MPI takes it. */
+    if (rc == HNP_SUCCESS && nodes->count == 0 && args->default_hostfile)
+        rc = hnp_nodelist_parse_hostfile(nodes, args->default_hostfile, err,
+                                         errlen);
     /* A rankfile's hosts are the job's when nobody named any. */
     if (rc == HNP_SUCCESS && args->mapping.rankfile != NULL)
         rc = hnp_mapping_read_rankfile(args, nodes, nodes->count == 0, fixed,
@@ -158,6 +164,9 @@ static int build_map(hnp_args_t *args, hnp_rte_t *rte, hnp_job_map_t *map,
         hnp_err_set(err, errlen, "out of memory ordering the nodes");
         rc = HNP_ERR_NOMEM;
     }
+    if (rc == HNP_SUCCESS)
+        HNP_VERBOSE(hnp_log_stream("rte"), 1, "%u process(es) mapped on %u "
+                    "node(s)", map->nprocs, map->nnodes);
     if (rc == HNP_SUCCESS && args->mapping.display_map)
         hnp_mapping_print_map(args, map, stdout);
     free(fixed);
@@ -252,41 +261,12 @@ static int run_job(hnp_setup_t *setup, hnp_args_t *args)
     return job.exit_status != 0 ? job.exit_status : (rc != HNP_SUCCESS);
 }
 
-/* hnp's options that take a value, so that `--mca` after them is found. */
-static const hnp_setup_option_t hnp_value_options[] = {
-    { "-n", 1 }, { "-np", 1 }, { "--np", 1 }, { "-c", 1 }, { "-N", 1 },
-    { "--npernode", 1 }, { "--host", 1 }, { "-H", 1 }, { "--hosts", 1 },
-    { "--hostfile", 1 }, { "--machinefile", 1 }, { "--prefix", 1 },
-    { "--map-by", 1 }, { "--wdir", 1 }, { "-wdir", 1 }, { "-x", 1 },
-    { "--stdin", 1 }, { "--timeout", 1 }, { "--bind-to", 1 },
-    { "--output-filename", 1 }, { NULL, 0 },
-};
-
-/* hnp_value_options, with the mapping options' (mapping.h). */
-static hnp_setup_option_t *value_options(void)
-{
-    size_t n = 0, m = 0;
-    hnp_setup_option_t *all;
-
-    while (hnp_value_options[n].name != NULL)
-        n++;
-    while (hnp_mapping_valued_options[m] != NULL)
-        m++;
-    all = calloc(n + m + 1, sizeof(*all));
-    if (all == NULL)
-        return NULL;
-    memcpy(all, hnp_value_options, n * sizeof(*all));
-    for (size_t i = 0; i < m; i++)
-        all[n + i] = (hnp_setup_option_t){ hnp_mapping_valued_options[i], 1 };
-    return all;
-}
-
 int main(int argc, char **argv)
 {
     hnp_setup_t setup;
     hnp_args_t args;
     char err[1024] = "";
-    hnp_setup_option_t *options = value_options();
+    hnp_setup_option_t *options = hnp_args_setup_options();
     int status;
 
     hnp_log_set_program("hnp");
@@ -315,6 +295,10 @@ int main(int argc, char **argv)
         hnp_setup_fini(&setup);
         return 0;
     }
+    /* -v: hnp's own progress messages (the daemons' stay as their
+     * parameters say). */
+    if (args.verbose && hnp_log_stream("rte")->verbose < 1)
+        hnp_log_stream("rte")->verbose = 1;
     status = run_job(&setup, &args);
     hnp_args_free(&args);
     hnp_setup_fini(&setup);

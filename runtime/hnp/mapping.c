@@ -15,13 +15,6 @@
 #include "hnp_errors.h"
 #include "mapping.h"
 
-const char *const hnp_mapping_valued_options[] = {
-    "--map-by", "-map-by", "--rank-by", "-rank-by", "--bind-to", "-bind-to",
-    "--cpus-per-proc", "-cpus-per-proc", "--cpus-per-rank",
-    "-cpus-per-rank", "--cpu-list", "-cpu-list", "--rankfile", "-rankfile",
-    "-rf", NULL,
-};
-
 typedef struct obj_word {
     const char *word;
     hnp_obj_t obj;
@@ -142,6 +135,11 @@ static int parse_map_by(hnp_args_t *args, const char *text, char *err,
     size_t len = strcspn(text, ":,");
     hnp_obj_t obj = object_of(text, len);
 
+    if (m->npersocket) {
+        hnp_err_set(err, errlen, "--map-by %s: -npersocket is given already "
+                    "(it is --map-by ppr:N:socket; give one of them)", text);
+        return HNP_ERR_BAD_PARAM;
+    }
     m->map_given = true;
     if (strncasecmp(text, "ppr:", 4) == 0)
         return map_ppr(args, text + 4, err, errlen);
@@ -160,6 +158,32 @@ static int parse_map_by(hnp_args_t *args, const char *text, char *err,
     /* Open MPI ranks by the mapping object unless told otherwise. */
     m->place.span = obj == HNP_OBJ_SOCKET || obj == HNP_OBJ_NUMA;
     return map_modifiers(args, text + len + (text[len] != '\0'), err, errlen);
+}
+
+/* -npersocket N: --map-by ppr:N:socket, as Open MPI 4.1 takes it. */
+static int parse_npersocket(hnp_args_t *args, const char *text, char *err,
+                            size_t errlen)
+{
+    hnp_mapping_t *m = &args->mapping;
+    uint32_t n;
+    char ppr[32];
+
+    if (positive(text, &n) != HNP_SUCCESS ||
+        text[strspn(text, "0123456789")] != '\0') {
+        hnp_err_set(err, errlen, "option -npersocket expects a positive "
+                    "number of processes a socket, got \"%s\"", text);
+        return HNP_ERR_BAD_PARAM;
+    }
+    if (m->map_given && !m->npersocket) {
+        hnp_err_set(err, errlen, "-npersocket %s: --map-by is given already "
+                    "(-npersocket is --map-by ppr:N:socket; give one of "
+                    "them)", text);
+        return HNP_ERR_BAD_PARAM;
+    }
+    snprintf(ppr, sizeof(ppr), "%u:socket", n);
+    m->map_given = true;
+    m->npersocket = true;
+    return map_ppr(args, ppr, err, errlen);
 }
 
 static int bind_qualifiers(hnp_mapping_t *m, const char *q, char *err,
@@ -274,6 +298,8 @@ int hnp_mapping_parse_valued(hnp_args_t *args, const char *opt, char *value,
         rc = parse_map_by(args, value, err, errlen);
     else if (named(opt, "bind-to"))
         rc = parse_bind_to(m, value, err, errlen);
+    else if (named(opt, "npersocket"))
+        rc = parse_npersocket(args, value, err, errlen);
     else if (named(opt, "rank-by"))
         rc = parse_rank_by(m, value, err, errlen);
     else if (named(opt, "cpus-per-proc") || named(opt, "cpus-per-rank")) {

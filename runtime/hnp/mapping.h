@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The mapping and binding options of mpirun (--map-by, --rank-by,
- * --bind-to, --cpus-per-proc, --use-hwthread-cpus, --cpu-list, --rankfile,
- * --report-bindings, --display-map, --display-allocation), parsed apart
- * from the rest of the command line.
+ * The mapping and binding options of mpirun (--map-by, -npersocket,
+ * --rank-by, --bind-to, --cpus-per-proc, --use-hwthread-cpus, --cpu-list,
+ * --rankfile, --report-bindings, --display-map, --display-allocation),
+ * parsed apart from the rest of the command line (args.c's table names
+ * them).
  *
  * Who decides what: the HNP decides how many ranks each node runs and
  * which (slots, -N, ppr, --rank-by node, a rankfile); each daemon places
@@ -33,7 +34,8 @@ typedef struct hnp_mapping {
     hnp_obj_t ppr_obj;          /* ppr:N:OBJ: N of them on each OBJ */
     uint32_t ppr;
     uint32_t cpus_per_proc;     /* --cpus-per-proc */
-    bool map_given;             /* --map-by */
+    bool map_given;             /* --map-by or -npersocket */
+    bool npersocket;            /* it was -npersocket */
     bool bind_given;            /* --bind-to */
     bool rank_given;            /* --rank-by */
     hnp_rank_policy_t ranking;  /* the order of ranks over the nodes */
@@ -52,8 +54,6 @@ int hnp_mapping_parse_valued(struct hnp_args *args, const char *opt,
  *  binding a --map-by implies, --cpus-per-proc), and the combinations
  *  that contradict each other. */
 int hnp_mapping_finish(struct hnp_args *args, char *err, size_t errlen);
-/** The options whose word after them is a value, for the --mca scan. */
-extern const char *const hnp_mapping_valued_options[];
 
 /** Before mapping: ppr over objects of a node becomes ranks a node,
  *  counted on @p topo_file ("" or NULL: this node). */
