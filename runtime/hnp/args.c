@@ -8,6 +8,10 @@
  * As Open MPI 4.1's mpirun does, a long option may be written with one
  * dash or two (-npernode, --npernode): names are looked up in their
  * two-dash form. Options of one letter have one dash only.
+ *
+ * MPICH's mpiexec (Hydra) spellings are taken where they mean the same
+ * and clash with nothing of mpirun's: -ppn, -f, -hosts, -genv, -genvall,
+ * -env (hnp(1) lists those left out, and why).
  */
 #include "config.h"
 
@@ -25,15 +29,15 @@
 
 typedef enum opt_id {
     /* of the app context they are given in */
-    OPT_NP, OPT_ENV, OPT_WDIR,
+    OPT_NP, OPT_ENV, OPT_ENV_PAIR, OPT_WDIR,
     /* of the job */
     OPT_NPERNODE, OPT_HOST, OPT_HOSTFILE, OPT_DEFAULT_HOSTFILE, OPT_PREFIX,
-    OPT_OUTPUT_FILENAME, OPT_STDIN, OPT_TIMEOUT, OPT_APP,
+    OPT_OUTPUT_FILENAME, OPT_STDIN, OPT_TIMEOUT, OPT_APP, OPT_GENV,
     OPT_MAPPING,        /* valued, mapping.h's */
     OPT_MAPPING_FLAG,   /* flag, mapping.h's */
     OPT_OVERSUBSCRIBE, OPT_NOOVERSUBSCRIBE, OPT_TIMING, OPT_TAG_OUTPUT,
     OPT_PLAN, OPT_HELP, OPT_VERSION, OPT_VERBOSE, OPT_QUIET,
-    OPT_ALLOW_ROOT,
+    OPT_ALLOW_ROOT, OPT_GENVALL,
     OPT_SETUP,          /* --mca, --tune: taken out before, unless misplaced */
 } opt_id_t;
 
@@ -50,16 +54,19 @@ typedef struct option {
 static const option_t options[] = {
     { OPT_NP, 1, { "-n", "--np", "-c" } },
     { OPT_ENV, 1, { "-x" } },
+    { OPT_ENV_PAIR, 2, { "--env" } },
     { OPT_WDIR, 1, { "--wdir", "--wd" } },
-    { OPT_NPERNODE, 1, { "--npernode", "-N" } },
+    { OPT_NPERNODE, 1, { "--npernode", "-N", "--ppn" } },
     { OPT_HOST, 1, { "--host", "-H", "--hosts" } },
-    { OPT_HOSTFILE, 1, { "--hostfile", "--machinefile" } },
+    { OPT_HOSTFILE, 1, { "--hostfile", "--machinefile", "-f" } },
     { OPT_DEFAULT_HOSTFILE, 1, { "--default-hostfile" } },
     { OPT_PREFIX, 1, { "--prefix" } },
     { OPT_OUTPUT_FILENAME, 1, { "--output-filename" } },
     { OPT_STDIN, 1, { "--stdin" } },
     { OPT_TIMEOUT, 1, { "--timeout" } },
     { OPT_APP, 1, { "--app" } },
+    { OPT_GENV, 2, { "--genv" } },
+    { OPT_GENVALL, 0, { "--genvall" } },
     { OPT_MAPPING, 1, { "--map-by" } },
     { OPT_MAPPING, 1, { "--rank-by" } },
     { OPT_MAPPING, 1, { "--bind-to" } },
@@ -230,6 +237,37 @@ static int add_env(hnp_app_t *app, const char *opt, const char *text,
     return entry != NULL ? set_env_entry(app, entry) : HNP_ERR_NOMEM;
 }
 
+/* -env NAME VALUE, -genv NAME VALUE: "NAME=VALUE", or NULL with @p err
+ * set. */
+static char *env_pair(const char *opt, const char *name, const char *value,
+                      char *err, size_t errlen)
+{
+    char *entry = NULL;
+
+    if (name[0] == '\0' || strchr(name, '=') != NULL) {
+        hnp_err_set(err, errlen, "option %s expects a variable's NAME and its "
+                    "VALUE as two words, got \"%s\" for NAME", opt, name);
+        return NULL;
+    }
+    if (asprintf(&entry, "%s=%s", name, value) < 0) {
+        hnp_err_set(err, errlen, "out of memory");
+        return NULL;
+    }
+    return entry;
+}
+
+static int add_genv(hnp_args_t *args, const char *opt, char **values,
+                    char *err, size_t errlen)
+{
+    char *entry = env_pair(opt, values[0], values[1], err, errlen);
+    hnp_app_t all = { .env = args->genv, .nenv = args->ngenv };
+    int rc = entry != NULL ? set_env_entry(&all, entry) : HNP_ERR_BAD_PARAM;
+
+    args->genv = all.env;
+    args->ngenv = all.nenv;
+    return rc;
+}
+
 /* --wdir, absolute: a relative one is hnp's working directory's, as
  * mpirun makes it, since a daemon over ssh starts in the home directory. */
 static int set_wdir(hnp_app_t *app, const char *opt, const char *text,
@@ -304,6 +342,10 @@ static int apply_context_option(hnp_app_t *app, const option_t *o,
         return parse_count(opt, values[0], &app->np, err, errlen);
     case OPT_ENV:
         return add_env(app, opt, values[0], err, errlen);
+    case OPT_ENV_PAIR: {
+        char *entry = env_pair(opt, values[0], values[1], err, errlen);
+        return entry != NULL ? set_env_entry(app, entry) : HNP_ERR_BAD_PARAM;
+    }
     case OPT_WDIR:
         return set_wdir(app, opt, values[0], err, errlen);
     default:
@@ -340,6 +382,8 @@ static int apply_valued(hnp_args_t *args, const option_t *o, const char *opt,
         return parse_seconds(opt, values[0], &args->timeout, err, errlen);
     case OPT_APP:
         return set_appfile(args, opt, values[0], err, errlen);
+    case OPT_GENV:
+        return add_genv(args, opt, values, err, errlen);
     case OPT_MAPPING:
         rc = hnp_mapping_parse_valued(args, o->names[0], values[0], err,
                                       errlen);
@@ -383,6 +427,9 @@ static int apply_flag(hnp_args_t *args, const option_t *o)
         break;
     case OPT_ALLOW_ROOT: /* hnp never refuses root */
         break;
+    case OPT_GENVALL:
+        args->genvall = true;
+        break;
     default:
         return HNP_ERR_BAD_PARAM;
     }
@@ -399,7 +446,7 @@ static int apply_option(hnp_args_t *args, hnp_app_t *app, const option_t *o,
                     "appfile", opt);
         return HNP_ERR_BAD_PARAM;
     }
-    if (o->id <= OPT_WDIR)
+    if (o->id <= OPT_WDIR) /* of the app context */
         return apply_context_option(app, o, opt, values, err, errlen);
     if (o->nvalues > 0)
         return apply_valued(args, o, opt, values, err, errlen);
@@ -551,19 +598,29 @@ static int appfile_line(void *ctx, char **words, int nwords, unsigned lineno,
     return rc;
 }
 
+/* Give @p app each of @p env ("NAME=value") whose NAME it does not set. */
+static int add_missing(hnp_app_t *app, char *const *env, size_t nenv)
+{
+    size_t own = app->nenv;
+
+    for (size_t e = 0; e < nenv; e++) {
+        size_t len = strcspn(env[e], "=") + 1;
+        bool set = false;
+        for (size_t i = 0; i < own && !set; i++)
+            set = strncmp(app->env[i], env[e], len) == 0;
+        char *copy = set ? NULL : strdup(env[e]);
+        if (!set && (copy == NULL || set_env_entry(app, copy) < 0))
+            return HNP_ERR_NOMEM;
+    }
+    return HNP_SUCCESS;
+}
+
 /* What the command line gives with --app (-x, --wdir) is every appfile
  * context's, unless its line says otherwise. */
 static int inherit(hnp_app_t *app, const hnp_app_t *from)
 {
-    for (size_t e = 0; e < from->nenv; e++) {
-        size_t len = strcspn(from->env[e], "=") + 1;
-        bool own = false;
-        for (size_t i = 0; i < app->nenv && !own; i++)
-            own = strncmp(app->env[i], from->env[e], len) == 0;
-        char *copy = own ? NULL : strdup(from->env[e]);
-        if (!own && (copy == NULL || set_env_entry(app, copy) < 0))
-            return HNP_ERR_NOMEM;
-    }
+    if (add_missing(app, from->env, from->nenv) < 0)
+        return HNP_ERR_NOMEM;
     if (app->wdir == NULL && from->wdir != NULL &&
         (app->wdir = strdup(from->wdir)) == NULL)
         return HNP_ERR_NOMEM;
@@ -597,6 +654,40 @@ static int read_appfile(hnp_args_t *args, char *err, size_t errlen)
 
 /* ---------------------------------------------------------------------- */
 
+/* -genvall: all of hnp's environment but the runtime's own HNP_*, which
+ * the daemons keep from the processes too. */
+static bool passed_by_genvall(const char *entry)
+{
+    return strncmp(entry, "HNP_", 4) != 0 && strchr(entry, '=') != NULL;
+}
+
+/* -genv, then -genvall: every context's, below what it sets itself. */
+static int apply_global_env(hnp_args_t *args)
+{
+    size_t n = 0;
+    char **all = NULL;
+    int rc = HNP_SUCCESS;
+
+    if (args->genvall) {
+        while (environ[n] != NULL)
+            n++;
+        all = calloc(n + 1, sizeof(*all));
+        if (all == NULL)
+            return HNP_ERR_NOMEM;
+        n = 0;
+        for (size_t i = 0; environ[i] != NULL; i++)
+            if (passed_by_genvall(environ[i]))
+                all[n++] = environ[i];
+    }
+    for (size_t a = 0; rc == HNP_SUCCESS && a < args->napps; a++) {
+        rc = add_missing(&args->apps[a], args->genv, args->ngenv);
+        if (rc == HNP_SUCCESS)
+            rc = add_missing(&args->apps[a], all, n);
+    }
+    free(all);
+    return rc;
+}
+
 static int check_apps(const hnp_args_t *args, char *err, size_t errlen)
 {
     if (args->napps < 2)
@@ -625,6 +716,10 @@ int hnp_args_parse(hnp_args_t *args, int argc, char **argv, char *err,
         rc = read_appfile(args, err, errlen);
     if (rc == HNP_SUCCESS && !args->help && !args->version)
         rc = check_apps(args, err, errlen);
+    if (rc == HNP_SUCCESS && apply_global_env(args) != HNP_SUCCESS) {
+        hnp_err_set(err, errlen, "out of memory");
+        rc = HNP_ERR_NOMEM;
+    }
     if (rc == HNP_SUCCESS)
         rc = hnp_mapping_finish(args, err, errlen);
     if (rc != HNP_SUCCESS)
@@ -640,11 +735,16 @@ void hnp_args_free(hnp_args_t *args)
     for (size_t l = 0; l < args->nappfile_lines; l++)
         hnp_appfile_words_free(args->appfile_lines[l]);
     free(args->appfile_lines);
+    for (size_t i = 0; i < args->ngenv; i++)
+        free(args->genv[i]);
+    free(args->genv);
     hnp_mapping_free(&args->mapping);
     args->apps = NULL;
     args->napps = 0;
     args->appfile_lines = NULL;
     args->nappfile_lines = 0;
+    args->genv = NULL;
+    args->ngenv = 0;
 }
 
 uint32_t hnp_args_total_np(const hnp_args_t *args)

@@ -54,6 +54,10 @@ typedef struct hnp_args {
     bool version;
     bool verbose;           /* -v: hnp's own progress messages */
     bool quiet;             /* -q: not even its informational ones */
+    char **genv;            /* -genv, as "NAME=value"; owned: every app
+                               context's unless it sets NAME itself */
+    size_t ngenv;
+    bool genvall;           /* -genvall: all of hnp's environment too */
     char ***appfile_lines;  /* owned: the words of --app's lines, which
                                the app contexts' argv point into */
     size_t nappfile_lines;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Node lists: the hosts of a job, from --host ("a,b:4,node[1-8]:2") and
- * from hostfiles ("node[01-16] slots=8", '#' comments).
+ * from hostfiles ("node[01-16] slots=8", or MPICH's "node1:8"; '#'
+ * comments).
  *
  * A name given twice is one node, its slots counted as Open MPI 4.1 counts
  * them (see node_merge). The parsers collect every node of their input in
@@ -496,26 +497,31 @@ static int parse_keyword(const line_ctx_t *c, const char **pos,
     return HNP_ERR_BAD_PARAM;
 }
 
-/* The host token of a line must be a host expression and nothing else. */
-static int check_host_token(const line_ctx_t *c, const char *host,
-                            size_t len)
+/* The host token of a line: a host expression, optionally followed by
+ * ":N", the slots in MPICH's machinefile format ("n1:4", "[fe80::1]:4").
+ * Sets *len to the expression's length and the slots it gives. */
+static int parse_host_token(const line_ctx_t *c, const char *host,
+                            size_t *len, uint32_t *slots, bool *slots_given)
 {
-    const char *colon = find_slot_colon(host, len);
+    const char *colon = find_slot_colon(host, *len);
     size_t before_group = strcspn(host, "[");
 
     /* Only before any bracket: an unbalanced '[' swallows the rest of the
      * line, and the expansion gives the better message for it. */
-    if (memchr(host, '=', before_group < len ? before_group : len) != NULL) {
-        line_error(c, "no host name before \"%.*s\"", (int)len, host);
+    if (memchr(host, '=', before_group < *len ? before_group : *len) != NULL) {
+        line_error(c, "no host name before \"%.*s\"", (int)*len, host);
         return HNP_ERR_BAD_PARAM;
     }
-    if (colon != NULL && colon[1] >= '0' && colon[1] <= '9') {
-        /* --host syntax; silently taking "n1:4" as a name would not do. */
-        line_error(c, "\"%.*s\": a hostfile gives slots as \"%.*s "
-                   "slots=%.*s\"", (int)len, host, (int)(colon - host), host,
-                   (int)(host + len - colon - 1), colon + 1);
+    if (colon == NULL)
+        return HNP_SUCCESS;
+    size_t numlen = (size_t)(host + *len - colon - 1);
+    if (colon == host || parse_count(colon + 1, numlen, 1, slots) < 0) {
+        line_error(c, "\"%.*s\": expected HOST:N, N a number of slots from "
+                   "1 to %u (or HOST slots=N)", (int)*len, host, UINT32_MAX);
         return HNP_ERR_BAD_PARAM;
     }
+    *slots_given = true;
+    *len = (size_t)(colon - host);
     return HNP_SUCCESS;
 }
 
@@ -550,8 +556,9 @@ static int parse_hostfile_line(pending_t *p, const line_ctx_t *c, char *line)
     size_t hostlen = host_token_length(host);
     if (hostlen == 0)
         return HNP_SUCCESS;
-    int rc = check_host_token(c, host, hostlen);
-    for (const char *s = host + hostlen; rc == HNP_SUCCESS;) {
+    const char *rest = host + hostlen;
+    int rc = parse_host_token(c, host, &hostlen, &slots, &slots_given);
+    for (const char *s = rest; rc == HNP_SUCCESS;) {
         s += strspn(s, blanks);
         if (*s == '\0')
             break;

@@ -615,8 +615,12 @@ static void test_hostfile_errors(void **state)
                           "bad \"max_slots=many\"");
     expect_hostfile_error("ok\n  slots=4\n", 2,
                           "no host name before \"slots=4\"");
-    expect_hostfile_error("n1:4\n", 1, "\"n1:4\": a hostfile gives slots "
-                                       "as \"n1 slots=4\"");
+    expect_hostfile_error("n1:x\n", 1, "\"n1:x\": expected HOST:N, N a "
+                          "number of slots from 1 to 4294967295");
+    expect_hostfile_error("a\nn1:0\n", 2, "\"n1:0\": expected HOST:N");
+    expect_hostfile_error(":4\n", 1, "\":4\": expected HOST:N");
+    expect_hostfile_error("n1:4 slots=2\n", 1, "slots given twice");
+    expect_hostfile_error("n1\nn1:2\n", 2, "n1 is listed before");
     expect_hostfile_error("# c\nn[1-3 slots=2\n", 2,
                           "host expression \"n[1-3 slots=2\": '[' without");
     expect_hostfile_error("n[3-1]\n", 1, "range '3-1' is reversed");
@@ -626,12 +630,29 @@ static void test_hostfile_errors(void **state)
                           "list a node once per slot, or once with slots=N");
     expect_hostfile_error("n[1-4] slots=2\nn3 slots=1\n", 2,
                           "n3 is listed before");
-    expect_hostfile_error("[fe80::1]:4\n", 1, "a hostfile gives slots as "
-                          "\"[fe80::1] slots=4\"");
     expect_hostfile_error("n[1-600000]\nn[1-600000] # again\n", 2,
                           "more than 1000000 host names in all");
     expect_hostfile_error("", 0, "names no hosts");
     expect_hostfile_error("# only\n\n   # comments\n", 0, "names no hosts");
+}
+
+/* MPICH's machinefile: HOST:N gives N slots, as HOST slots=N does. */
+static void test_hostfile_mpich(void **state)
+{
+    hnp_nodelist_t l = { NULL, 0, 0 };
+    (void)state;
+
+    parse_hostfile_ok(&l, "n1:4\nn[2-3]:2 # two\n[fe80::1]:3\nfe80::2\n"
+                          "n4 max_slots=8\nn5:1 max_slots=2\n");
+    assert_int_equal(l.count, 7);
+    expect_node(&l, 0, "n1", 4, true);
+    expect_node(&l, 1, "n2", 2, true);
+    expect_node(&l, 2, "n3", 2, true);
+    expect_node(&l, 3, "fe80::1", 3, true);
+    expect_node(&l, 4, "fe80::2", 0, false);
+    expect_node(&l, 5, "n4", 0, false);
+    expect_node(&l, 6, "n5", 1, true);
+    hnp_nodelist_free(&l);
 }
 
 /* A PBS nodefile lists each node once per slot; a count on the first
@@ -737,6 +758,7 @@ int main(void)
         cmocka_unit_test(test_hostfile),
         cmocka_unit_test(test_hostfile_errors),
         cmocka_unit_test(test_hostfile_nodefile),
+        cmocka_unit_test(test_hostfile_mpich),
         cmocka_unit_test(test_filter),
         cmocka_unit_test(test_hostfile_missing),
     };
