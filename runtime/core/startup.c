@@ -79,7 +79,10 @@ static int take_tune_file(hnp_params_t *params, int avail, char **words,
 static int take_one_option(hnp_params_t *params, int avail, char **words,
                            char *err, size_t errlen)
 {
-    if (strcmp(words[0], "--mca") == 0 || strcmp(words[0], "-mca") == 0)
+    /* --gmca: Open MPI's parameter of every app context, which every
+     * parameter is here. */
+    if (strcmp(words[0], "--mca") == 0 || strcmp(words[0], "-mca") == 0 ||
+        strcmp(words[0], "--gmca") == 0 || strcmp(words[0], "-gmca") == 0)
         return take_mca_pair(params, avail, words, err, errlen);
     if (strcmp(words[0], "--tune") == 0)
         return take_tune_file(params, avail, words, err, errlen);

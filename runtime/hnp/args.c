@@ -25,6 +25,7 @@
 #include "appfile.h"
 #include "args.h"
 #include "hnp_errors.h"
+#include "hnp_suggest.h"
 #include "core/startup.h"
 
 typedef enum opt_id {
@@ -89,7 +90,7 @@ static const option_t options[] = {
     { OPT_VERBOSE, 0, { "-v", "--verbose" } },
     { OPT_QUIET, 0, { "-q", "--quiet" } },
     { OPT_ALLOW_ROOT, 0, { "--allow-run-as-root" } },
-    { OPT_SETUP, 2, { "--mca" } },
+    { OPT_SETUP, 2, { "--mca", "--gmca" } },
     { OPT_SETUP, 1, { "--tune" } },
 };
 
@@ -473,9 +474,111 @@ static int parse_plan_format(hnp_args_t *args, const char *opt, char *err,
     return HNP_ERR_BAD_PARAM;
 }
 
+/* Options of Open MPI's mpirun that hnp refuses, and why (hnp(1) has
+ * the others). */
+static const struct not_supported {
+    const char *name; /* two-dash form */
+    const char *why;
+} not_supported[] = {
+    { "--preload-binary", "hnp copies no files: install the program on the "
+      "nodes or put it on a shared file system" },
+    { "-s", "it is --preload-binary, and hnp copies no files: install the "
+      "program on the nodes or put it on a shared file system" },
+    { "--preload-files", "hnp copies no files" },
+    { "--xml", "hnp's output is plain text" },
+    { "--nolocal", "name the nodes to use with --host or --hostfile" },
+    { "--enable-recovery", "hnp ends the job when a process or a node fails" },
+    { "--max-restarts", "hnp restarts no process" },
+    { "--ompi-server", "hnp has no name server for MPI_Publish_name between "
+      "jobs" },
+    { "--report-uri", "hnp has no server for other jobs to reach" },
+    { "--display-devel-map", "use --display-map" },
+    { "--debug-devel", "use -v, or --mca NAME_base_verbose N" },
+    { "-d", "it is --debug-devel: use -v, or --mca NAME_base_verbose N" },
+};
+
+/* The spelling an option is suggested by: its first of several letters
+ * ("--np" rather than "-n"). */
+static const char *suggested_name(const option_t *o)
+{
+    for (int n = 0; n < OPT_NAMES && o->names[n] != NULL; n++)
+        if (strlen(o->names[n]) > 2)
+            return o->names[n];
+    return NULL;
+}
+
+/* Whether @p name is worth suggesting for @p bare: close (hnp_suggest.h)
+ * with at most half its letters changed, since option names are short
+ * ("--rep" is not "--np"), or begun by it ("--bind" for --bind-to).
+ * Measures it into *s. */
+static bool option_close(hnp_suggest_t *search, const char *bare,
+                         const char *name, hnp_suggest_score_t *s)
+{
+    bool close = hnp_suggest_measure(search, name, s) &&
+                 (2 * s->distance <= strlen(bare) || s->run >= 5);
+
+    return close || (s->name == name && strlen(bare) >= 3 &&
+                     strncmp(name, bare, strlen(bare)) == 0);
+}
+
+/* Up to HNP_SUGGEST_MAX options close to @p bare (no dashes), in @p out;
+ * an option is as close as its closest spelling. */
+static void suggest_options(const char *bare, const char **out)
+{
+    hnp_suggest_t search;
+
+    hnp_suggest_init(&search, bare);
+    for (size_t o = 0; o < NOPTIONS; o++) {
+        const char *shown = suggested_name(&options[o]);
+        hnp_suggest_score_t best, s;
+        bool near = false;
+        for (int n = 0; shown != NULL && n < OPT_NAMES &&
+                        options[o].names[n] != NULL; n++) {
+            const char *name = options[o].names[n] + 2;
+            s.name = NULL;
+            if (options[o].names[n][1] != '-' ||
+                !option_close(&search, bare, name, &s))
+                continue;
+            if (!near || hnp_suggest_ranks_before(&s, &best))
+                best = s;
+            near = true;
+        }
+        if (near) {
+            best.name = shown;
+            hnp_suggest_keep(&search, &best);
+        }
+    }
+    hnp_suggest_result(&search, out);
+    hnp_suggest_fini(&search);
+}
+
 static int unknown_option(const char *opt, char *err, size_t errlen)
 {
-    hnp_err_set(err, errlen, "unknown option %s (see hnp --help)", opt);
+    char buf[256], hint[256] = "";
+    const char *name = two_dash_form(opt, buf, sizeof(buf));
+    const char *close[HNP_SUGGEST_MAX + 1] = { NULL };
+
+    for (size_t i = 0; i < sizeof(not_supported) / sizeof(*not_supported);
+         i++)
+        if (strcmp(name, not_supported[i].name) == 0) {
+            hnp_err_set(err, errlen, "option %s of Open MPI's mpirun is not "
+                        "supported: %s (see hnp(1), OPEN MPI'S OPTIONS)", opt,
+                        not_supported[i].why);
+            return HNP_ERR_BAD_PARAM;
+        }
+    /* One letter is too little to guess from. */
+    if (name[0] == '-' && name[1] == '-' && strlen(name) > 3)
+        suggest_options(name + 2, close);
+    for (size_t i = 0, at = 0; close[i] != NULL; i++) {
+        const char *sep = i == 0 ? "did you mean " :
+                          close[i + 1] == NULL ? " or " : ", ";
+        at += (size_t)snprintf(hint + at, sizeof(hint) - at, "%s%s%s", sep,
+                               close[i], close[i + 1] == NULL ? "? " : "");
+        if (at >= sizeof(hint))
+            break;
+    }
+    hnp_err_set(err, errlen, "unknown option %s (%ssee hnp --help)", opt,
+                hint);
     return HNP_ERR_BAD_PARAM;
 }
 
