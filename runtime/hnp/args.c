@@ -73,7 +73,7 @@ static const option_t options[] = {
     { OPT_MAPPING, 1, { "--bind-to" } },
     { OPT_MAPPING, 1, { "--cpus-per-proc" } },
     { OPT_MAPPING, 1, { "--cpus-per-rank" } },
-    { OPT_MAPPING, 1, { "--cpu-list" } },
+    { OPT_MAPPING, 1, { "--cpu-list", "--cpu-set" } },
     { OPT_MAPPING, 1, { "--rankfile", "--rf" } },
     { OPT_MAPPING, 1, { "--npersocket" } },
     { OPT_MAPPING_FLAG, 0, { "--report-bindings" } },
