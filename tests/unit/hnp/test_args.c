@@ -188,6 +188,65 @@ static void test_npersocket(void **state)
                 "--map-by is given already", NULL);
 }
 
+/* The mapping and binding options (mapping.c), and the bindings they
+ * imply when --bind-to is not given. */
+static void test_mapping_options(void **state)
+{
+    (void)state;
+    parse_ok("--map-by ppr:2:numa a");
+    assert_int_equal(args.mapping.ppr, 2);
+    assert_int_equal(args.mapping.ppr_obj, HNP_OBJ_NUMA);
+    assert_int_equal(args.mapping.place.bind_obj, HNP_OBJ_NUMA);
+    hnp_args_free(&args);
+    parse_ok("-map-by socket:PE=2 a");
+    assert_int_equal(args.mapping.place.map_obj, HNP_OBJ_SOCKET);
+    assert_int_equal(args.mapping.place.pe, 2);
+    assert_int_equal(args.mapping.place.bind_obj, HNP_OBJ_CORE);
+    hnp_args_free(&args);
+    parse_ok("--map-by node:OVERSUBSCRIBE,DISPLAY a");
+    assert_int_equal(args.map_by, HNP_MAP_BY_NODE);
+    assert_true(args.oversubscribe);
+    assert_true(args.mapping.display_map);
+    assert_int_equal(args.mapping.place.bind_obj, HNP_OBJ_NONE);
+    hnp_args_free(&args);
+    parse_ok("--rank-by node a");
+    assert_int_equal(args.mapping.ranking, HNP_RANK_SPAN);
+    hnp_args_free(&args);
+    parse_ok("--bind-to core:overload-allowed,if-supported a");
+    assert_int_equal(args.mapping.place.bind_obj, HNP_OBJ_CORE);
+    assert_int_equal(args.mapping.place.flags,
+                     HNP_PLACE_OVERLOAD | HNP_PLACE_IF_SUPPORTED);
+    hnp_args_free(&args);
+    parse_ok("--cpus-per-proc 2 a");
+    assert_int_equal(args.mapping.place.pe, 2);
+    assert_int_equal(args.mapping.place.map_obj, HNP_OBJ_NUMA);
+    assert_int_equal(args.mapping.place.bind_obj, HNP_OBJ_CORE);
+    hnp_args_free(&args);
+    parse_ok("--use-hwthread-cpus -cpus-per-rank 2 a");
+    assert_int_equal(args.mapping.place.bind_obj, HNP_OBJ_HWTHREAD);
+    hnp_args_free(&args);
+    parse_ok("--cpu-set 0,2,4-7 -report-bindings a");
+    assert_string_equal(args.mapping.place.cpu_list, "0,2,4-7");
+    assert_int_equal(args.mapping.place.bind_obj, HNP_OBJ_CPULIST);
+    assert_true(args.mapping.place.flags & HNP_PLACE_REPORT);
+    hnp_args_free(&args);
+    parse_ok("-rf /r -display-allocation a");
+    assert_string_equal(args.mapping.rankfile, "/r");
+    assert_true(args.mapping.display_allocation);
+    hnp_args_free(&args);
+
+    parse_fails("--rankfile /r --map-by node a", "--rankfile places every "
+                "rank itself", NULL);
+    parse_fails("--map-by core:PE=2 a", "cannot give a rank several CPUs",
+                NULL);
+    parse_fails("--cpus-per-proc 2 --map-by slot:PE=3 a", "--cpus-per-proc "
+                "and --map-by ...:PE= give different numbers", NULL);
+    parse_fails("--bind-to cpu-list a", "--bind-to cpu-list needs "
+                "--cpu-list", NULL);
+    parse_fails("--map-by slot:PE=2 --bind-to socket a", "--bind-to must be "
+                "core or hwthread", NULL);
+}
+
 static void test_env(void **state)
 {
     (void)state;
@@ -430,6 +489,7 @@ int main(void)
         cmocka_unit_test(test_new_flags),
         cmocka_unit_test(test_plan_and_help),
         cmocka_unit_test(test_npersocket),
+        cmocka_unit_test(test_mapping_options),
         cmocka_unit_test(test_env),
         cmocka_unit_test(test_bad_values),
         cmocka_unit_test(test_unknown_options),
