@@ -1,0 +1,210 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* hnp's options, their spellings, and the error for an unknown one
+ * (options.h). */
+#include "config.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "args.h"
+#include "hnp_errors.h"
+#include "hnp_suggest.h"
+#include "options.h"
+#include "core/startup.h"
+
+static const hnp_option_t options[] = {
+    { OPT_NP, 1, { "-n", "--np", "-c" } },
+    { OPT_ENV, 1, { "-x" } },
+    { OPT_ENV_PAIR, 2, { "--env" } },
+    { OPT_WDIR, 1, { "--wdir", "--wd" } },
+    { OPT_NPERNODE, 1, { "--npernode", "-N", "--ppn" } },
+    { OPT_HOST, 1, { "--host", "-H", "--hosts" } },
+    { OPT_HOSTFILE, 1, { "--hostfile", "--machinefile", "-f" } },
+    { OPT_DEFAULT_HOSTFILE, 1, { "--default-hostfile" } },
+    { OPT_PREFIX, 1, { "--prefix" } },
+    { OPT_OUTPUT_FILENAME, 1, { "--output-filename" } },
+    { OPT_STDIN, 1, { "--stdin" } },
+    { OPT_TIMEOUT, 1, { "--timeout" } },
+    { OPT_APP, 1, { "--app" } },
+    { OPT_GENV, 2, { "--genv" } },
+    { OPT_GENVALL, 0, { "--genvall" } },
+    { OPT_MAPPING, 1, { "--map-by" } },
+    { OPT_MAPPING, 1, { "--rank-by" } },
+    { OPT_MAPPING, 1, { "--bind-to" } },
+    { OPT_MAPPING, 1, { "--cpus-per-proc" } },
+    { OPT_MAPPING, 1, { "--cpus-per-rank" } },
+    { OPT_MAPPING, 1, { "--cpu-list", "--cpu-set" } },
+    { OPT_MAPPING, 1, { "--rankfile", "--rf" } },
+    { OPT_MAPPING, 1, { "--npersocket" } },
+    { OPT_MAPPING_FLAG, 0, { "--report-bindings" } },
+    { OPT_MAPPING_FLAG, 0, { "--use-hwthread-cpus" } },
+    { OPT_MAPPING_FLAG, 0, { "--display-map" } },
+    { OPT_MAPPING_FLAG, 0, { "--display-allocation" } },
+    { OPT_OVERSUBSCRIBE, 0, { "--oversubscribe" } },
+    { OPT_NOOVERSUBSCRIBE, 0, { "--nooversubscribe" } },
+    { OPT_TIMING, 0, { "--timing" } },
+    { OPT_TAG_OUTPUT, 0, { "--tag-output" } },
+    { OPT_PLAN, 0, { "--plan" } },
+    { OPT_HELP, 0, { "-h", "--help" } },
+    { OPT_VERSION, 0, { "-V", "--version" } },
+    { OPT_VERBOSE, 0, { "-v", "--verbose" } },
+    { OPT_QUIET, 0, { "-q", "--quiet" } },
+    { OPT_ALLOW_ROOT, 0, { "--allow-run-as-root" } },
+    { OPT_SETUP, 2, { "--mca", "--gmca" } },
+    { OPT_SETUP, 1, { "--tune" } },
+};
+
+#define NOPTIONS (sizeof(options) / sizeof(options[0]))
+
+/* @p arg in its two-dash form, into @p buf: "-npernode" -> "--npernode";
+ * "-n" and "--np" stay as they are. */
+static const char *two_dash_form(const char *arg, char *buf, size_t len)
+{
+    if (arg[0] != '-' || arg[1] == '-' || arg[1] == '\0' || arg[2] == '\0')
+        return arg;
+    snprintf(buf, len, "-%s", arg);
+    return buf;
+}
+
+const hnp_option_t *hnp_option_find(const char *arg)
+{
+    char buf[256];
+    const char *name = two_dash_form(arg, buf, sizeof(buf));
+
+    for (size_t o = 0; o < NOPTIONS; o++)
+        for (int n = 0; n < OPT_NAMES && options[o].names[n] != NULL; n++)
+            if (strcmp(options[o].names[n], name) == 0)
+                return &options[o];
+    return NULL;
+}
+
+struct hnp_setup_option *hnp_args_setup_options(void)
+{
+    size_t count = 0;
+    hnp_setup_option_t *all = calloc(2 * NOPTIONS * OPT_NAMES + 1,
+                                     sizeof(*all));
+
+    for (size_t o = 0; all != NULL && o < NOPTIONS; o++) {
+        const hnp_option_t *opt = &options[o];
+        if (opt->nvalues == 0 || opt->id == OPT_SETUP)
+            continue;
+        for (int n = 0; n < OPT_NAMES && opt->names[n] != NULL; n++) {
+            const char *name = opt->names[n];
+            all[count++] = (hnp_setup_option_t){ name, opt->nvalues };
+            if (name[1] == '-') /* and with one dash */
+                all[count++] = (hnp_setup_option_t){ name + 1,
+                                                     opt->nvalues };
+        }
+    }
+    return all;
+}
+
+/* Options of Open MPI's mpirun that hnp refuses, and why (hnp(1) has
+ * the others). */
+static const struct not_supported {
+    const char *name; /* two-dash form */
+    const char *why;
+} not_supported[] = {
+    { "--preload-binary", "hnp copies no files: install the program on the "
+      "nodes or put it on a shared file system" },
+    { "-s", "it is --preload-binary, and hnp copies no files: install the "
+      "program on the nodes or put it on a shared file system" },
+    { "--preload-files", "hnp copies no files" },
+    { "--xml", "hnp's output is plain text" },
+    { "--nolocal", "name the nodes to use with --host or --hostfile" },
+    { "--enable-recovery", "hnp ends the job when a process or a node fails" },
+    { "--max-restarts", "hnp restarts no process" },
+    { "--ompi-server", "hnp has no name server for MPI_Publish_name between "
+      "jobs" },
+    { "--report-uri", "hnp has no server for other jobs to reach" },
+    { "--display-devel-map", "use --display-map" },
+    { "--debug-devel", "use -v, or --mca NAME_base_verbose N" },
+    { "-d", "it is --debug-devel: use -v, or --mca NAME_base_verbose N" },
+};
+
+/* The spelling an option is suggested by: its first of several letters
+ * ("--np" rather than "-n"). */
+static const char *suggested_name(const hnp_option_t *o)
+{
+    for (int n = 0; n < OPT_NAMES && o->names[n] != NULL; n++)
+        if (strlen(o->names[n]) > 2)
+            return o->names[n];
+    return NULL;
+}
+
+/* Whether @p name is worth suggesting for @p bare: close (hnp_suggest.h)
+ * with at most half its letters changed, since option names are short
+ * ("--rep" is not "--np"), or begun by it ("--bind" for --bind-to).
+ * Measures it into *s. */
+static bool option_close(hnp_suggest_t *search, const char *bare,
+                         const char *name, hnp_suggest_score_t *s)
+{
+    bool close = hnp_suggest_measure(search, name, s) &&
+                 (2 * s->distance <= strlen(bare) || s->run >= 5);
+
+    return close || (s->name == name && strlen(bare) >= 3 &&
+                     strncmp(name, bare, strlen(bare)) == 0);
+}
+
+/* Up to HNP_SUGGEST_MAX options close to @p bare (no dashes), in @p out;
+ * an option is as close as its closest spelling. */
+static void suggest_options(const char *bare, const char **out)
+{
+    hnp_suggest_t search;
+
+    hnp_suggest_init(&search, bare);
+    for (size_t o = 0; o < NOPTIONS; o++) {
+        const char *shown = suggested_name(&options[o]);
+        hnp_suggest_score_t best, s;
+        bool near = false;
+        for (int n = 0; shown != NULL && n < OPT_NAMES &&
+                        options[o].names[n] != NULL; n++) {
+            const char *name = options[o].names[n] + 2;
+            s.name = NULL;
+            if (options[o].names[n][1] != '-' ||
+                !option_close(&search, bare, name, &s))
+                continue;
+            if (!near || hnp_suggest_ranks_before(&s, &best))
+                best = s;
+            near = true;
+        }
+        if (near) {
+            best.name = shown;
+            hnp_suggest_keep(&search, &best);
+        }
+    }
+    hnp_suggest_result(&search, out);
+    hnp_suggest_fini(&search);
+}
+
+int hnp_option_unknown(const char *opt, char *err, size_t errlen)
+{
+    char buf[256], hint[256] = "";
+    const char *name = two_dash_form(opt, buf, sizeof(buf));
+    const char *close[HNP_SUGGEST_MAX + 1] = { NULL };
+
+    for (size_t i = 0; i < sizeof(not_supported) / sizeof(*not_supported);
+         i++)
+        if (strcmp(name, not_supported[i].name) == 0) {
+            hnp_err_set(err, errlen, "option %s of Open MPI's mpirun is not "
+                        "supported: %s (see hnp(1), OPEN MPI'S OPTIONS)", opt,
+                        not_supported[i].why);
+            return HNP_ERR_BAD_PARAM;
+        }
+    /* One letter is too little to guess from. */
+    if (name[0] == '-' && name[1] == '-' && strlen(name) > 3)
+        suggest_options(name + 2, close);
+    for (size_t i = 0, at = 0; close[i] != NULL; i++) {
+        const char *sep = i == 0 ? "did you mean " :
+                          close[i + 1] == NULL ? " or " : ", ";
+        at += (size_t)snprintf(hint + at, sizeof(hint) - at, "%s%s%s", sep,
+                               close[i], close[i + 1] == NULL ? "? " : "");
+        if (at >= sizeof(hint))
+            break;
+    }
+    hnp_err_set(err, errlen, "unknown option %s (%ssee hnp --help)", opt,
+                hint);
+    return HNP_ERR_BAD_PARAM;
+}
