@@ -188,7 +188,8 @@ for quiet in "" -q --quiet; do
     timeout -k 5 60 "$HNP" $quiet -n 1 --host "$n1" sh -c \
         'trap "echo got; exit 3" USR1; echo ready; sleep 60 & wait' >"$tmp/out" 2>"$tmp/err" &
     hnp_pid=$!
-    for _ in $(seq 100); do grep -q ready "$tmp/out" && break; sleep 0.1; done
+    for _ in $(seq 600); do grep -q ready "$tmp/out" && break; sleep 0.1; done
+    grep -q ready "$tmp/out" || { cat "$tmp/err"; fail "${quiet:-without -q}: the process did not start"; }
     kill -USR1 "$(pgrep -P "$hnp_pid")"
     status=0
     wait "$hnp_pid" || status=$?
