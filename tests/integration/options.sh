@@ -185,11 +185,12 @@ expect_not_in "$tmp/err" "\[hnp:rte\]" "without -v"
 
 # -q: no informational message (here: the signal forwarded), errors stay.
 for quiet in "" -q --quiet; do
+    rm -f "$tmp/out" # not the last round's "ready"
     timeout -k 5 60 "$HNP" $quiet -n 1 --host "$n1" sh -c \
         'trap "echo got; exit 3" USR1; echo ready; sleep 60 & wait' >"$tmp/out" 2>"$tmp/err" &
     hnp_pid=$!
-    for _ in $(seq 600); do grep -q ready "$tmp/out" && break; sleep 0.1; done
-    grep -q ready "$tmp/out" || { cat "$tmp/err"; fail "${quiet:-without -q}: the process did not start"; }
+    for _ in $(seq 600); do grep -qs ready "$tmp/out" && break; sleep 0.1; done
+    grep -qs ready "$tmp/out" || { cat "$tmp/err"; fail "${quiet:-without -q}: the process did not start"; }
     kill -USR1 "$(pgrep -P "$hnp_pid")"
     status=0
     wait "$hnp_pid" || status=$?
@@ -214,6 +215,15 @@ expect_in "$tmp/err" "unknown option --hostfil (did you mean --hostfile" "a typo
 run_hnp --preload-binary true
 expect_status 1 "--preload-binary"
 expect_in "$tmp/err" "option --preload-binary of Open MPI's mpirun is not supported: hnp copies no files" "unsupported, with why"
+
+# --- Every spelling of hnp's option table, and every option it refuses
+# with a reason, is in hnp(1).
+for name in $(grep -o '"-[-a-z]*"' "$top_srcdir/runtime/hnp/options.c" | tr -d '"' | sort -u); do
+    bare=${name#-}
+    bare=${bare#-}
+    grep -qF -- "\\-$(printf %s "$bare" | sed 's/-/\\-/g')" "$top_srcdir/runtime/hnp/hnp.1" ||
+        fail "option $name is not in hnp(1)"
+done
 
 assert_no_leftovers "the option matrix"
 echo "PASS: the option matrix"
