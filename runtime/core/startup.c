@@ -84,7 +84,7 @@ static int take_one_option(hnp_params_t *params, int avail, char **words,
     if (strcmp(words[0], "--mca") == 0 || strcmp(words[0], "-mca") == 0 ||
         strcmp(words[0], "--gmca") == 0 || strcmp(words[0], "-gmca") == 0)
         return take_mca_pair(params, avail, words, err, errlen);
-    if (strcmp(words[0], "--tune") == 0)
+    if (strcmp(words[0], "--tune") == 0 || strcmp(words[0], "-tune") == 0)
         return take_tune_file(params, avail, words, err, errlen);
     return 0;
 }

@@ -34,8 +34,8 @@ typedef struct hnp_setup_option {
 } hnp_setup_option_t;
 
 /**
- * Take `--mca NAME VALUE` (also `-mca`, `--mca=`-less forms only) and
- * `--tune FILE` out of argv, leaving the rest in order. They may appear
+ * Take `--mca NAME VALUE` (also `-mca`, and Open MPI's `--gmca`, `-gmca`;
+ * no `--mca=` form) and `--tune FILE` (also `-tune`) out of argv, leaving the rest in order. They may appear
  * anywhere before the first operand that does not start with '-' (the
  * application) and before "--", skipping over the options of @p options
  * (may be NULL) and their values, which stay in argv. Errors name the

@@ -176,6 +176,11 @@ for mca in --mca -mca --gmca -gmca; do
     placed "$mca" "$mca" opt_no_such_parameter 1 -n 1 --host "$n1"
     expect_in "$tmp/err" "unknown parameter 'opt_no_such_parameter'" "$mca reaches the parameters"
 done
+echo "opt_tuned_no_such_parameter = 1" >"$tmp/tune"
+for tune in --tune -tune; do
+    placed "$tune" "$tune" "$tmp/tune" -n 1 --host "$n1"
+    expect_in "$tmp/err" "unknown parameter 'opt_tuned_no_such_parameter'" "$tune reads hnp's parameters"
+done
 placed "-v" -v -n 1 --host "$n1"
 expect_in "$tmp/err" "\[hnp:rte\] 1 process(es) mapped on 1 node(s)" "-v"
 placed "--verbose" --verbose -n 1 --host "$n1"
