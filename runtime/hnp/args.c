@@ -233,8 +233,9 @@ static int apply_context_option(hnp_app_t *app, const hnp_option_t *o,
 }
 
 /* Options of the job that take a value. */
-static int apply_valued(hnp_args_t *args, const hnp_option_t *o, const char *opt,
-                        char **values, char *err, size_t errlen)
+static int apply_valued(hnp_args_t *args, const hnp_option_t *o,
+                        const char *opt, char **values, char *err,
+                        size_t errlen)
 {
     int rc;
 
@@ -315,9 +316,9 @@ static int apply_flag(hnp_args_t *args, const hnp_option_t *o)
     return HNP_SUCCESS;
 }
 
-static int apply_option(hnp_args_t *args, hnp_app_t *app, const hnp_option_t *o,
-                        const char *opt, char **values, char *err,
-                        size_t errlen)
+static int apply_option(hnp_args_t *args, hnp_app_t *app,
+                        const hnp_option_t *o, const char *opt, char **values,
+                        char *err, size_t errlen)
 {
     if (o->id == OPT_SETUP) {
         hnp_err_set(err, errlen, "%s sets a parameter of the whole job: give "
