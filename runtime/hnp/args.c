@@ -459,14 +459,17 @@ static int appfile_line(void *ctx, char **words, int nwords, unsigned lineno,
     }
     args->appfile_lines = grown;
     grown[args->nappfile_lines++] = words;
+    /* Before parsing, which would end the words at a ':' (and lose the
+     * rest to hnp_appfile_words_free). */
+    for (int w = 0; w < nwords; w++)
+        if (strcmp(words[w], ":") == 0) {
+            hnp_err_set(err, errlen, "':' in an appfile: one app context a "
+                        "line");
+            return HNP_ERR_BAD_PARAM;
+        }
     rc = parse_app(args, &next, nwords, words, err, errlen);
     if (rc == HNP_SUCCESS && args->apps[args->napps - 1].argc == 0) {
         hnp_err_set(err, errlen, "no program on this line");
-        rc = HNP_ERR_BAD_PARAM;
-    }
-    if (rc == HNP_SUCCESS && next < nwords) {
-        hnp_err_set(err, errlen, "':' in an appfile: one app context a "
-                    "line");
         rc = HNP_ERR_BAD_PARAM;
     }
     return rc;
