@@ -48,6 +48,8 @@ void hnp_args_usage(FILE *out)
 "Input and output\n"
 "  --stdin RANK|all|none   where hnp's stdin goes (default: rank 0)\n"
 "  --tag-output            prefix each line with [jobid,rank]<stream>:\n"
+"  --timestamp-output      prefix each line with the time its node read it\n"
+"                          (UTC, 2026-11-27T15:53:04.123456Z)\n"
 "  --output-filename DIR   also write each rank's output to DIR/rank.N/\n"
 "Control\n"
 "  --timeout SECONDS       end the job when it runs longer\n"
@@ -253,8 +255,20 @@ static int parse_valued(hnp_args_t *args, hnp_app_t *app, const char *opt,
     return rc < 0 ? rc : 1;
 }
 
+/* The output and --timeout options without a value. */
+static bool parse_output_flag(hnp_args_t *args, const char *opt)
+{
+    if (is(opt, "--timestamp-output", NULL))
+        args->timestamp_output = true;
+    else
+        return false;
+    return true;
+}
+
 static int parse_flag(hnp_args_t *args, const char *opt)
 {
+    if (parse_output_flag(args, opt))
+        return 1;
     if (is(opt, "--oversubscribe", NULL))
         args->oversubscribe = true;
     else if (is(opt, "--timing", NULL))

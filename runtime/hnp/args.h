@@ -39,6 +39,7 @@ typedef struct hnp_args {
     bool oversubscribe;
     bool timing;
     bool tag_output;
+    bool timestamp_output;  /* --timestamp-output */
     hnp_mapping_t mapping;  /* --map-by, --bind-to, ...: mapping.h */
     int64_t stdin_target;   /* a rank, HNP_STDIN_NONE or HNP_STDIN_ALL */
     double timeout;         /* --timeout; 0: none */

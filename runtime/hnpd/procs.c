@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "hnp_buffer.h"
@@ -74,11 +75,23 @@ static void throttle_output(hnpd_t *d)
     update_output_pause(d);
 }
 
+/* Now, by this node's clock, in microseconds since the epoch: when the
+ * output being sent was read (--timestamp-output). */
+static uint64_t read_time_us(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
 static void send_flagged(hnpd_t *d, uint32_t rank, int stream,
-                         const char *data, size_t len, uint8_t flags)
+                         const char *data, size_t len, uint8_t flags,
+                         uint64_t read_us)
 {
     hnp_wire_iof_t out = { .rank = rank, .stream = (uint8_t)stream,
-                           .flags = flags, .data = data, .len = len };
+                           .flags = flags, .read_us = read_us, .data = data,
+                           .len = len };
     hnp_buffer_t buf;
 
     if (len == 0)
@@ -93,9 +106,9 @@ static void send_flagged(hnpd_t *d, uint32_t rank, int stream,
 }
 
 static void send_output(hnpd_t *d, uint32_t rank, int stream,
-                        const char *data, size_t len)
+                        const char *data, size_t len, uint64_t read_us)
 {
-    send_flagged(d, rank, stream, data, len, 0);
+    send_flagged(d, rank, stream, data, len, 0, read_us);
 }
 
 /* The HNP has taken on @p bytes more of this daemon's output. */
@@ -138,7 +151,8 @@ static int linebuf_append(hnpd_linebuf_t *lb, const void *data, size_t len)
 /* Send every complete line, and every line longer than HNP_IOF_LINE_MAX
  * in flagged pieces of that size as soon as it is that long; keep the
  * rest. At end of file (@p len 0) everything left goes, a last line
- * without its newline too. */
+ * without its newline too. What goes is stamped with the time of this
+ * read, which completed it. */
 static void output_arrived(void *ctx, uint32_t rank, int stream,
                            const void *data, size_t len)
 {
@@ -146,18 +160,19 @@ static void output_arrived(void *ctx, uint32_t rank, int stream,
     hnpd_proc_t *p = find_proc(d, rank);
     hnpd_linebuf_t *lb;
     size_t whole = 0, pos = 0;
+    uint64_t now = read_time_us();
 
     if (p == NULL || (stream != HNP_STDOUT && stream != HNP_STDERR))
         return;
     lb = &p->out[stream - 1];
     if (len > 0 && linebuf_append(lb, data, len) != HNP_SUCCESS) {
-        send_output(d, rank, stream, lb->data, lb->len);
+        send_output(d, rank, stream, lb->data, lb->len, now);
         lb->len = 0;
-        send_output(d, rank, stream, data, len);
+        send_output(d, rank, stream, data, len, now);
         return;
     }
     if (len == 0) {
-        send_output(d, rank, stream, lb->data, lb->len);
+        send_output(d, rank, stream, lb->data, lb->len, now);
         lb->len = 0;
         return;
     }
@@ -173,12 +188,12 @@ static void output_arrived(void *ctx, uint32_t rank, int stream,
         }
         if (span <= HNP_IOF_LINE_MAX)
             break;
-        send_output(d, rank, stream, lb->data + whole, pos - whole);
+        send_output(d, rank, stream, lb->data + whole, pos - whole, now);
         send_flagged(d, rank, stream, lb->data + pos, HNP_IOF_LINE_MAX,
-                     HNP_IOF_CUT);
+                     HNP_IOF_CUT, now);
         whole = pos += HNP_IOF_LINE_MAX;
     }
-    send_output(d, rank, stream, lb->data + whole, pos - whole);
+    send_output(d, rank, stream, lb->data + whole, pos - whole, now);
     /* Nothing to move when all went, or none (the buffer may be unset). */
     if (pos > 0 && pos < lb->len)
         memmove(lb->data, lb->data + pos, lb->len - pos);

@@ -145,7 +145,8 @@ static bool equal_iof(const void *a, const void *b)
     const hnp_wire_iof_t *x = a, *y = b;
 
     return x->rank == y->rank && x->stream == y->stream &&
-           x->flags == y->flags && same_bytes(x->data, x->len, y->data, y->len);
+           x->flags == y->flags && x->read_us == y->read_us &&
+           same_bytes(x->data, x->len, y->data, y->len);
 }
 
 static bool equal_iof_ack(const void *a, const void *b)
@@ -556,12 +557,16 @@ static void test_iof(void **state)
 {
     static const char line[] = "hello\n\0binary\xff";
     hnp_wire_iof_t out = { .rank = 3, .stream = 2, .data = line,
-                           .len = sizeof(line) - 1 };
+                           .len = sizeof(line) - 1,
+                           .read_us = 1795881600123456ull };
     hnp_wire_iof_t empty = { .rank = UINT32_MAX, .stream = UINT8_MAX,
-                             .flags = UINT8_MAX };
-    static const uint8_t golden[] = { U32(3), 1, 1, U32(2), 'o', 'k' };
+                             .flags = UINT8_MAX, .read_us = UINT64_MAX };
+    static const uint8_t golden[] = { U32(3), 1, 1,
+                                      U64(0x0102030405060708ull), U32(2),
+                                      'o', 'k' };
     hnp_wire_iof_t g = { .rank = 3, .stream = 1, .flags = HNP_IOF_CUT,
-                         .data = "ok", .len = 2 };
+                         .read_us = 0x0102030405060708ull, .data = "ok",
+                         .len = 2 };
 
     (void)state;
     check_message(&iof_codec, &out);
