@@ -50,6 +50,7 @@ void hnp_args_usage(FILE *out)
 "  --tag-output            prefix each line with [jobid,rank]<stream>:\n"
 "  --timestamp-output      prefix each line with the time its node read it\n"
 "                          (UTC, 2026-11-27T15:53:04.123456Z)\n"
+"  --merge-stderr-to-stdout  the processes' stderr into their stdout\n"
 "  --output-filename DIR   also write each rank's output to DIR/rank.N/\n"
 "Control\n"
 "  --timeout SECONDS       end the job when it runs longer\n"
@@ -260,6 +261,8 @@ static bool parse_output_flag(hnp_args_t *args, const char *opt)
 {
     if (is(opt, "--timestamp-output", NULL))
         args->timestamp_output = true;
+    else if (is(opt, "--merge-stderr-to-stdout", NULL))
+        args->merge_stderr = true;
     else
         return false;
     return true;

@@ -43,6 +43,7 @@ static int pack_launch(const hnp_job_t *job, hnp_buffer_t *buf)
         .universe_size = job->map.universe_size,
         .place = args->mapping.place,
         .stdin_target = (int32_t)args->stdin_target,
+        .output = args->merge_stderr ? HNP_LAUNCH_MERGE_STDERR : 0,
         .napps = (uint32_t)args->napps,
     };
     int rc;

@@ -434,7 +434,8 @@ static void start_rank(hnpd_t *d, const hnp_wire_launch_t *m,
                              app->wdir != NULL && app->wdir[0] != '\0'
                                  ? app->wdir : NULL,
                              hnpd_stdin_wanted(d, rank) ? &p->in.fd : NULL,
-                             hnpd_bind_cpuset(d, local_rank), fds, nfds };
+                             hnpd_bind_cpuset(d, local_rank), fds, nfds,
+                             (m->output & HNP_LAUNCH_MERGE_STDERR) != 0 };
 
     if (m->place.flags & HNP_PLACE_REPORT)
         report_binding(d, rank, local_rank);

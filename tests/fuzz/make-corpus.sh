@@ -79,13 +79,14 @@ bd=$out/buffer
 md=$out/messages
 str() { u32 ${#1}; text "$1"; }
 launch() { # jobid 1, 2 ranks on nodes a (4 slots) and bc (5), universe 9,
-    # wdir /w, A=1, bound, not reported, stdin to none, one app "x -v",
-    # pmi components "simple"
+    # spread over the node, bound to cores, stdin to none, stderr merged
+    # into stdout, one app "x -v" in /w with A=1, pmi components "simple"
     u32 1; u32 2; u32 2; u32 0; u32 1
     str a; u32 4; str bc; u32 5; u32 9
-    str /w; u32 1; str A=1
-    bytes 01 00 ff ff ff ff
-    u32 1; u32 0; u32 2; u32 2; str x; str -v; str simple
+    bytes 01 00; u32 0; u32 0; bytes 04 00; u32 0; u32 0
+    bytes ff ff ff ff 01
+    u32 1; u32 0; u32 2; u32 2; str x; str -v; str /w; u32 1; str A=1
+    str simple
 }
 { bytes 00; launch; } >"$md/launch"
 { bytes 00; launch | dd bs=1 count=40 2>/dev/null; } >"$md/launch-truncated"

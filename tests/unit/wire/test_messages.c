@@ -104,7 +104,8 @@ static bool equal_launch(const void *a, const void *b)
 
     if (x->jobid != y->jobid || x->nprocs != y->nprocs ||
         x->nnodes != y->nnodes || !same_placement(&x->place, &y->place) ||
-        x->stdin_target != y->stdin_target || x->napps != y->napps ||
+        x->stdin_target != y->stdin_target ||
+        x->output != y->output || x->napps != y->napps ||
         x->universe_size != y->universe_size ||
         !same_string(x->pmi, y->pmi) ||
         !same_strings(x->node_names, y->node_names, x->nnodes))
@@ -409,7 +410,8 @@ static void test_launch(void **state)
         .node_names = names, .node_slots = slots, .universe_size = 7,
         .place = { HNP_OBJ_SOCKET, 1, 2, 4, HNP_OBJ_CPULIST, 0x1f, "0-3",
                    5, specs },
-        .stdin_target = HNP_STDIN_ALL, .napps = 2,
+        .stdin_target = HNP_STDIN_ALL, .output = HNP_LAUNCH_MERGE_STDERR,
+        .napps = 2,
         .apps = apps, .pmi = "simple,pmix",
     };
     hnp_wire_launch_app_t bare_app = { 0, 0, 1, argv0, NULL, 0, NULL };
@@ -417,7 +419,8 @@ static void test_launch(void **state)
         .jobid = UINT32_MAX,
         .place = { HNP_OBJ_HWTHREAD, UINT8_MAX, UINT32_MAX, UINT32_MAX,
                    HNP_OBJ_CPULIST, UINT8_MAX, NULL, 0, NULL },
-        .stdin_target = INT32_MIN, .napps = 1, .apps = &bare_app,
+        .stdin_target = INT32_MIN, .output = UINT8_MAX, .napps = 1,
+        .apps = &bare_app,
     };
 
     (void)state;
@@ -437,14 +440,14 @@ static void test_launch_layout(void **state)
         .jobid = 1, .nprocs = 2, .nnodes = 2, .node_of = node_of,
         .node_names = names, .node_slots = slots, .universe_size = 9,
         .place = { HNP_OBJ_MACHINE, 0, 0, 0, HNP_OBJ_CORE, 0, "", 0, NULL },
-        .stdin_target = HNP_STDIN_NONE, .napps = 1,
-        .apps = &app, .pmi = "s",
+        .stdin_target = HNP_STDIN_NONE, .output = HNP_LAUNCH_MERGE_STDERR,
+        .napps = 1, .apps = &app, .pmi = "s",
     };
     static const uint8_t golden[] = {
         U32(1), U32(2), U32(2), U32(0), U32(1),
         U32(1), 'a', U32(4), U32(2), 'b', 'c', U32(5), U32(9),
         HNP_OBJ_MACHINE, 0, U32(0), U32(0), HNP_OBJ_CORE, 0, U32(0), U32(0),
-        0xff, 0xff, 0xff, 0xff,
+        0xff, 0xff, 0xff, 0xff, HNP_LAUNCH_MERGE_STDERR,
         U32(1), U32(0), U32(2), U32(2), U32(1), 'x', U32(2), '-', 'v',
         U32(2), '/', 'w', U32(1), U32(3), 'A', '=', '1',
         U32(1), 's',
@@ -462,10 +465,10 @@ static void test_launch_layout(void **state)
 static void test_launch_refusals(void **state)
 {
     static const uint8_t no_app[] = {
-        U32(1), U32(0), U32(0), U32(0), PLACE0, U32(0), U32(0),
+        U32(1), U32(0), U32(0), U32(0), PLACE0, U32(0), 0, U32(0),
     };
     static const uint8_t no_program[] = {
-        U32(1), U32(0), U32(0), U32(0), PLACE0, U32(0),
+        U32(1), U32(0), U32(0), U32(0), PLACE0, U32(0), 0,
         U32(1), U32(0), U32(0), U32(0), U32(0), U32(0), U32(0),
     };
     static const uint8_t huge_nprocs[] = {
@@ -477,16 +480,16 @@ static void test_launch_refusals(void **state)
     /* rank 0 on node 1 of 1 */
     static const uint8_t node_outside[] = {
         U32(1), U32(1), U32(1), U32(1), U32(1), 'a', U32(1), U32(1),
-        PLACE0, U32(0), U32(1), U32(0), U32(1), U32(1),
+        PLACE0, U32(0), 0, U32(1), U32(0), U32(1), U32(1),
         U32(1), 'x', U32(0), U32(0), U32(0),
     };
     static const uint8_t huge_env[] = {
-        U32(1), U32(0), U32(0), U32(0), PLACE0, U32(0),
+        U32(1), U32(0), U32(0), U32(0), PLACE0, U32(0), 0,
         U32(1), U32(0), U32(0), U32(1), U32(1), 'x', U32(0),
         U32(0xffffffff), U32(0), U32(0),
     };
     static const uint8_t huge_napps[] = {
-        U32(1), U32(0), U32(0), U32(0), PLACE0, U32(0),
+        U32(1), U32(0), U32(0), U32(0), PLACE0, U32(0), 0,
         U32(0x10000000), U32(0), U32(0), U32(1), U32(0), U32(0), U32(0),
     };
     static const uint8_t bad_object[] = {
@@ -494,7 +497,7 @@ static void test_launch_refusals(void **state)
         U32(0), U32(0), 0, 0, U32(0), U32(0), U32(0), U32(0),
     };
     static const uint8_t huge_argc[] = {
-        U32(1), U32(0), U32(0), U32(0), PLACE0, U32(0),
+        U32(1), U32(0), U32(0), U32(0), PLACE0, U32(0), 0,
         U32(1), U32(0), U32(0), U32(0x7fffffff), U32(0), U32(0), U32(0),
     };
 
