@@ -232,7 +232,7 @@ void hnp_job_output_release(hnp_job_t *job)
     job->outdir = NULL;
 }
 
-/* DIR/rank.N/stdout or stderr, opened on the first output (made, with
+/* DIR/1/rank.N/stdout or stderr, opened on the first output (made, with
  * every other rank's, before launch). */
 static int output_file(hnp_job_t *job, uint32_t rank, int stream)
 {
@@ -367,6 +367,8 @@ void hnp_job_output(hnp_job_t *job, hnp_vpid_t from,
         return;
     if (job->args->output_dir != NULL)
         save_output(job, m->rank, m->stream, m->data, m->len);
-    show_output(job, &job->output->to[m->stream == HNP_STDERR ? 1 : 0], m);
+    if (!hnp_outdir_nocopy(job->outdir))
+        show_output(job, &job->output->to[m->stream == HNP_STDERR ? 1 : 0],
+                    m);
     taken_on(job, from, m->len);
 }
