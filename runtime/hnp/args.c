@@ -56,7 +56,11 @@ void hnp_args_usage(FILE *out)
 "                          also write each rank's output to\n"
 "                          DIR/1/rank.N/stdout and stderr (see hnp(1))\n"
 "Control\n"
-"  --timeout SECONDS       end the job when it runs longer\n"
+"  --timeout SECONDS       end the job when it runs longer (status 124)\n"
+"  --report-state-on-timeout\n"
+"                          then first print every rank's node, pid, state\n"
+"  --get-stack-traces      then first print the stack of every running\n"
+"                          rank (gdb on its node)\n"
 "  --timing                print the time of each launch phase\n"
 "  --plan[=text|csv|dot]   launch nothing; print the spawn tree chosen and\n"
 "                          the launch model's time of it and of other trees\n"
@@ -266,6 +270,10 @@ static bool parse_output_flag(hnp_args_t *args, const char *opt)
         args->timestamp_output = true;
     else if (is(opt, "--merge-stderr-to-stdout", NULL))
         args->merge_stderr = true;
+    else if (is(opt, "--report-state-on-timeout", NULL))
+        args->report_state_on_timeout = true;
+    else if (is(opt, "--get-stack-traces", NULL))
+        args->get_stack_traces = true;
     else
         return false;
     return true;
@@ -401,6 +409,20 @@ static int check_apps(const hnp_args_t *args, char *err, size_t errlen)
     return HNP_SUCCESS;
 }
 
+/* What happens on timeout needs a timeout. */
+static int check_timeout_reports(const hnp_args_t *args, char *err,
+                                 size_t errlen)
+{
+    if (args->timeout > 0 ||
+        (!args->report_state_on_timeout && !args->get_stack_traces))
+        return HNP_SUCCESS;
+    hnp_err_set(err, errlen, "%s acts when --timeout expires: give "
+                "--timeout SECONDS too",
+                args->get_stack_traces ? "--get-stack-traces"
+                                       : "--report-state-on-timeout");
+    return HNP_ERR_BAD_PARAM;
+}
+
 int hnp_args_parse(hnp_args_t *args, int argc, char **argv, char *err,
                    size_t errlen)
 {
@@ -412,6 +434,8 @@ int hnp_args_parse(hnp_args_t *args, int argc, char **argv, char *err,
         rc = parse_app(args, &i, argc, argv, err, errlen);
     if (rc == HNP_SUCCESS && !args->help && !args->version)
         rc = check_apps(args, err, errlen);
+    if (rc == HNP_SUCCESS)
+        rc = check_timeout_reports(args, err, errlen);
     if (rc == HNP_SUCCESS)
         rc = hnp_mapping_finish(args, err, errlen);
     if (rc != HNP_SUCCESS)

@@ -41,6 +41,8 @@ typedef struct hnp_args {
     bool tag_output;
     bool timestamp_output;  /* --timestamp-output */
     bool merge_stderr;      /* --merge-stderr-to-stdout */
+    bool report_state_on_timeout; /* --report-state-on-timeout */
+    bool get_stack_traces;  /* --get-stack-traces */
     hnp_mapping_t mapping;  /* --map-by, --bind-to, ...: mapping.h */
     int64_t stdin_target;   /* a rank, HNP_STDIN_NONE or HNP_STDIN_ALL */
     double timeout;         /* --timeout; 0: none */

@@ -24,6 +24,7 @@
 #include "wire/launch.h"
 #include "wire/proc_exit.h"
 #include "wire/report.h"
+#include "wire/state.h"
 
 extern char **environ;
 
@@ -221,7 +222,12 @@ static void proc_exited(void *ctx, uint32_t rank, pid_t pid, int wait_status,
                         int exec_errno)
 {
     hnpd_t *d = ctx;
+    hnpd_proc_t *p = find_proc(d, rank);
 
+    if (p != NULL) {
+        p->state = exec_errno != 0 ? HNP_RANK_FAILED : HNP_RANK_EXITED;
+        p->wait_status = wait_status;
+    }
     /* A rank that did not finalize fails the job before its exit reaches
      * the HNP, which could otherwise take the job for done. */
     hnpd_pmi_child_exited(d, rank, wait_status, exec_errno);
@@ -421,6 +427,7 @@ static void start_rank(hnpd_t *d, const hnp_wire_launch_t *m,
     size_t nfds = 0;
     pid_t pid;
 
+    p->state = HNP_RANK_FAILED; /* until it is forked */
     if (!check_wdir(d, app, rank))
         goto out;
     if (fork == NULL || prepare_rank(d, m, base, &child, fork, &env, err,
@@ -439,11 +446,14 @@ static void start_rank(hnpd_t *d, const hnp_wire_launch_t *m,
 
     if (m->place.flags & HNP_PLACE_REPORT)
         report_binding(d, rank, local_rank);
-    if (hnp_odls_launch(d->odls, &spec, &pid, err, sizeof(err)) < 0)
+    if (hnp_odls_launch(d->odls, &spec, &pid, err, sizeof(err)) < 0) {
         hnp_rte_fail(d->rte, 1, "node %s: cannot start rank %u: %s", d->node,
                      rank, err);
-    else
+    } else {
+        p->pid = pid;
+        p->state = HNP_RANK_RUNNING;
         hnpd_pmi_child_started(d, rank, pid);
+    }
 out:
     free(env);            /* its strings are base's and the fork's */
     hnp_fork_destroy(fork); /* and with it the daemon's copies of the fds */
@@ -574,11 +584,13 @@ void hnpd_register_proc_handlers(hnpd_t *d)
     hnp_rte_recv(d->rte, HNP_TAG_LAUNCH, on_launch, d);
     hnp_rte_recv(d->rte, HNP_TAG_SIGNAL, on_signal, d);
     hnp_rte_recv(d->rte, HNP_TAG_IOF_ACK, on_iof_ack, d);
+    hnpd_state_register(d);
     hnpd_stdin_register(d);
 }
 
 void hnpd_procs_release(hnpd_t *d)
 {
+    hnpd_state_release(d);
     hnpd_pmi_release(d);
     hnpd_bind_release(d);
     hnp_rte_timer_destroy(d->output_timer);

@@ -43,6 +43,7 @@
 #include "proc_exit.h"
 #include "report.h"
 #include "request.h"
+#include "state.h"
 #include "stats.h"
 #include "stdin.h"
 #include "welcome.h"
@@ -173,6 +174,29 @@ static bool equal_reply(const void *a, const void *b)
            same_bytes(x->data, x->len, y->data, y->len);
 }
 
+static bool equal_state_request(const void *a, const void *b)
+{
+    const hnp_wire_state_request_t *x = a, *y = b;
+
+    return x->flags == y->flags && x->stack_ms == y->stack_ms;
+}
+
+static bool equal_state_reply(const void *a, const void *b)
+{
+    const hnp_wire_state_reply_t *x = a, *y = b;
+
+    if (x->nranks != y->nranks)
+        return false;
+    for (uint32_t i = 0; i < x->nranks; i++) {
+        const hnp_wire_rank_state_t *p = &x->ranks[i], *q = &y->ranks[i];
+        if (p->rank != q->rank || p->pid != q->pid || p->state != q->state ||
+            p->wait_status != q->wait_status ||
+            !same_string(p->stack, q->stack))
+            return false;
+    }
+    return true;
+}
+
 static bool equal_proc_exit(const void *a, const void *b)
 {
     const hnp_wire_proc_exit_t *x = a, *y = b;
@@ -267,6 +291,9 @@ CLEAR_CALL(peer_lost)
 CODEC_CALLS(pmi_abort)
 CLEAR_CALL(pmi_abort)
 CODEC_CALLS(stats)
+CODEC_CALLS(state_request)
+CODEC_CALLS(state_reply)
+CLEAR_CALL(state_reply)
 CODEC_CALLS(request)
 CODEC_CALLS(reply)
 
@@ -287,6 +314,9 @@ static const codec_t failure_codec = CODEC(failure, clear_failure);
 static const codec_t peer_lost_codec = CODEC(peer_lost, clear_peer_lost);
 static const codec_t pmi_abort_codec = CODEC(pmi_abort, clear_pmi_abort);
 static const codec_t stats_codec = CODEC(stats, NULL);
+static const codec_t state_request_codec = CODEC(state_request, NULL);
+static const codec_t state_reply_codec =
+    CODEC(state_reply, clear_state_reply);
 static const codec_t request_codec = CODEC(request, NULL);
 static const codec_t reply_codec = CODEC(reply, NULL);
 
@@ -647,6 +677,56 @@ static void test_proc_exit(void **state)
     check_golden(&proc_exit_codec, &g, golden, sizeof(golden));
 }
 
+/* ------------------------------------------------------------ --timeout */
+
+static void test_state_request(void **state)
+{
+    hnp_wire_state_request_t stacks = { .flags = HNP_STATE_STACKS,
+                                        .stack_ms = 10000 };
+    hnp_wire_state_request_t max = { .flags = UINT8_MAX,
+                                     .stack_ms = UINT32_MAX };
+    static const uint8_t golden[] = { 1, U32(2500) };
+    hnp_wire_state_request_t g = { .flags = HNP_STATE_STACKS,
+                                   .stack_ms = 2500 };
+
+    (void)state;
+    check_message(&state_request_codec, &stacks);
+    check_message(&state_request_codec, &max);
+    check_golden(&state_request_codec, &g, golden, sizeof(golden));
+}
+
+static void test_state_reply(void **state)
+{
+    hnp_wire_rank_state_t ranks[] = {
+        { 0, 4242, HNP_RANK_RUNNING, 0,
+          "Thread 1 (process 4242):\n#0  0x00007f in clock_nanosleep ()\n" },
+        { 1, 4243, HNP_RANK_EXITED, 0x100, NULL },
+        { UINT32_MAX, 0, HNP_RANK_FAILED, INT32_MIN,
+          "gdb is not installed on node n1" },
+        { 3, INT32_MAX, UINT8_MAX, INT32_MAX, "" },
+    };
+    hnp_wire_state_reply_t all = { .nranks = 4, .ranks = ranks };
+    hnp_wire_state_reply_t none = { .nranks = 0, .ranks = NULL };
+    hnp_wire_rank_state_t one = { 7, 100, HNP_RANK_RUNNING, 0, "s" };
+    static const uint8_t golden[] = {
+        U32(1), U32(7), U32(100), HNP_RANK_RUNNING, U32(0), U32(1), 's',
+    };
+    hnp_wire_state_reply_t g = { .nranks = 1, .ranks = &one };
+    /* 4 ranks announced, room for one */
+    static const uint8_t too_many[] = {
+        U32(4), U32(7), U32(100), 1, U32(0), U32(0),
+    };
+    static const uint8_t huge[] = { U32(0xffffffff), U32(0) };
+
+    (void)state;
+    check_message(&state_reply_codec, &all);
+    check_message(&state_reply_codec, &none);
+    check_golden(&state_reply_codec, &g, golden, sizeof(golden));
+    check_refused(&state_reply_codec, too_many, sizeof(too_many),
+                  HNP_ERR_TRUNCATED);
+    check_refused(&state_reply_codec, huge, sizeof(huge), HNP_ERR_TRUNCATED);
+}
+
 static void test_stdin(void **state)
 {
     static const uint8_t bytes[] = { 'a', 0, '\n', 0xfe };
@@ -788,6 +868,8 @@ int main(void)
         cmocka_unit_test(test_failure),
         cmocka_unit_test(test_pmi_abort),
         cmocka_unit_test(test_stats),
+        cmocka_unit_test(test_state_request),
+        cmocka_unit_test(test_state_reply),
         cmocka_unit_test(test_embedded_nul_is_refused),
     };
 
