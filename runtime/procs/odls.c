@@ -65,6 +65,7 @@ struct odls_proc {
     struct event *linger;
     bool reaped;
     int wait_status;
+    bool merged;         /* stderr is the stdout pipe */
 };
 
 struct hnp_odls {
@@ -156,6 +157,10 @@ static void stream_close(odls_stream_t *s)
     s->fd = -1;
     if (odls->cb.output != NULL)
         odls->cb.output(odls->cb.ctx, s->proc->rank, s->id, odls->chunk, 0);
+    /* Merged, stderr ends with the pipe it shares. */
+    if (odls->cb.output != NULL && s->proc->merged && s->id == HNP_STDOUT)
+        odls->cb.output(odls->cb.ctx, s->proc->rank, HNP_STDERR, odls->chunk,
+                        0);
 }
 
 /* One read of at most ODLS_CHUNK: one pipe cannot starve the others. */
@@ -370,6 +375,7 @@ int hnp_odls_launch(hnp_odls_t *odls, const hnp_odls_proc_t *proc,
         hnp_err_set(err, errlen, "out of memory");
         return rc;
     }
+    p->merged = proc->merge_stderr;
     rc = open_stdio(p, proc->stdin_writer != NULL ? &writer : NULL,
                     proc->merge_stderr, child_fds, err, errlen);
     if (rc == HNP_SUCCESS) {

@@ -41,7 +41,8 @@ typedef struct hnp_odls_proc {
                               components'); the caller still owns them */
     size_t nkeep_fds;
     /** stderr is the stdout pipe (fd 2 a copy of fd 1): the process's
-     *  two streams come as one, HNP_STDOUT, in the order it wrote them */
+     *  two streams come as one, HNP_STDOUT, in the order it wrote them;
+     *  HNP_STDERR only reaches end of file, with it */
     bool merge_stderr;
 } hnp_odls_proc_t;
 
