@@ -84,6 +84,8 @@ static void take_finish(stack_take_t *t, const char *note)
         return;
     take_close_output(t);
     t->done = true;
+    if (t->len == 0 && note == NULL)
+        note = "no stack: gdb printed nothing";
     if (asprintf(&text, "%.*s%s%s", (int)t->len, t->text != NULL ? t->text : "",
                  t->cut ? "\n(cut at 64 KiB)" : "", note != NULL ? note : "")
         >= 0) {
@@ -214,8 +216,11 @@ static void take_stacks(hnpd_state_query_t *q)
         if (r->state != HNP_RANK_RUNNING)
             continue;
         if (gdb == NULL || q->takes == NULL) {
-            if (asprintf(&r->stack, "no stack: gdb is not installed on node "
-                         "%s (not found in PATH)", q->daemon->node) < 0)
+            if (asprintf(&r->stack, gdb == NULL
+                             ? "no stack: gdb is not installed on node %s "
+                               "(not found in PATH)"
+                             : "no stack: out of memory on node %s",
+                         q->daemon->node) < 0)
                 r->stack = NULL;
             continue;
         }

@@ -3,7 +3,8 @@
 # --timeout with --report-state-on-timeout and --get-stack-traces: before
 # the job is killed, hnp prints every rank's node, pid and state, and the
 # stack of each rank still running, taken by gdb on its node and labelled
-# with its rank and node; where gdb is not in the node's PATH, it says so.
+# with its rank and node; where gdb is not in the node's PATH, it says so,
+# and one that hangs is stopped at the time limit.
 # The status is --timeout's, 124, and nothing is left running.
 . "$top_srcdir/tests/integration/lib.sh"
 
@@ -40,6 +41,20 @@ expect_in "$tmp/err" "^hnp: rank 0 on node ${prefix}n1: no stack: gdb is not ins
     "gdb missing said"
 grep -q "the state of the job" "$tmp/err" && fail "states printed without --report-state-on-timeout"
 assert_no_leftovers "timeout without gdb"
+
+# A gdb that does not finish is stopped at the time limit (10 s): what it
+# said comes with a note, and it is not left behind.
+printf '#!/bin/sh\necho "fake frame for $*"\nexec sleep 100\n' >"$tmp/bin/gdb"
+chmod +x "$tmp/bin/gdb"
+started=$SECONDS
+PATH="$tmp/bin" run_hnp --timeout 2 --get-stack-traces -N 1 --host "$(hosts 2)" \
+    sh -c "$app" "$prefix"
+expect_status 124 "a gdb that hangs"
+expect_in "$tmp/err" "^hnp:   fake frame for -nx -batch -p [0-9]* -ex thread apply all bt\$" \
+    "what the hanging gdb said"
+expect_in "$tmp/err" "^hnp:   (gdb did not finish within 10.0 s: stopped)\$" "the time limit's note"
+[ $((SECONDS - started)) -lt 30 ] || fail "a hanging gdb held the job $((SECONDS - started)) s"
+assert_no_leftovers "a gdb that hangs"
 
 # Without the options, --timeout kills at once, saying nothing more.
 run_hnp --timeout 1 -N 1 --host "$(hosts 2)" sh -c "$app" "$prefix"
