@@ -46,7 +46,8 @@ typedef struct stack_take {
 struct hnpd_state_query {
     hnpd_t *daemon;
     hnp_wire_state_reply_t reply;
-    stack_take_t *takes;  /* [reply.nranks]: gdb of the running ranks */
+    stack_take_t *takes;  /* [reply.nranks]: gdb of the running ranks;
+                             query NULL: none for that rank */
     size_t pending;       /* of them, still running */
     uint32_t limit_ms;
     hnp_rte_timer_t *limit;
@@ -305,6 +306,8 @@ void hnpd_state_release(hnpd_t *d)
     d->state_query = NULL;
     for (uint32_t i = 0; q->takes != NULL && i < q->reply.nranks; i++) {
         stack_take_t *t = &q->takes[i];
+        if (t->query == NULL) /* no gdb for this rank */
+            continue;
         if (t->gdb > 0) {
             hnp_children_forget(d->rte->children, t->gdb);
             hnp_signal_child_group(t->gdb, SIGKILL);
