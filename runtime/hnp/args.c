@@ -48,9 +48,20 @@ void hnp_args_usage(FILE *out)
 "Input and output\n"
 "  --stdin RANK|all|none   where hnp's stdin goes (default: rank 0)\n"
 "  --tag-output            prefix each line with [jobid,rank]<stream>:\n"
-"  --output-filename DIR   also write each rank's output to DIR/rank.N/\n"
+"  --timestamp-output      prefix each line with the time its node read it\n"
+"                          (UTC, 2026-11-27T15:53:04.123456Z)\n"
+"  --merge-stderr-to-stdout\n"
+"                          the processes' stderr into their stdout\n"
+"  --output-filename DIR[:nojobid,nocopy]\n"
+"                          also write each rank's output to\n"
+"                          DIR/1/rank.N/stdout and stderr (see hnp(1))\n"
 "Control\n"
-"  --timeout SECONDS       end the job when it runs longer\n"
+"  --timeout SECONDS       end the job when it runs longer (status 124)\n"
+"  --report-state-on-timeout\n"
+"                          on timeout, first print each rank's node, pid\n"
+"                          and state\n"
+"  --get-stack-traces      on timeout, first print each running rank's\n"
+"                          stack (gdb on its node)\n"
 "  --timing                print the time of each launch phase\n"
 "  --plan[=text|csv|dot]   launch nothing; print the spawn tree chosen and\n"
 "                          the launch model's time of it and of other trees\n"
@@ -253,8 +264,26 @@ static int parse_valued(hnp_args_t *args, hnp_app_t *app, const char *opt,
     return rc < 0 ? rc : 1;
 }
 
+/* The output and --timeout options without a value. */
+static bool parse_output_flag(hnp_args_t *args, const char *opt)
+{
+    if (is(opt, "--timestamp-output", NULL))
+        args->timestamp_output = true;
+    else if (is(opt, "--merge-stderr-to-stdout", NULL))
+        args->merge_stderr = true;
+    else if (is(opt, "--report-state-on-timeout", NULL))
+        args->report_state_on_timeout = true;
+    else if (is(opt, "--get-stack-traces", NULL))
+        args->get_stack_traces = true;
+    else
+        return false;
+    return true;
+}
+
 static int parse_flag(hnp_args_t *args, const char *opt)
 {
+    if (parse_output_flag(args, opt))
+        return 1;
     if (is(opt, "--oversubscribe", NULL))
         args->oversubscribe = true;
     else if (is(opt, "--timing", NULL))
@@ -381,6 +410,20 @@ static int check_apps(const hnp_args_t *args, char *err, size_t errlen)
     return HNP_SUCCESS;
 }
 
+/* What happens on timeout needs a timeout. */
+static int check_timeout_reports(const hnp_args_t *args, char *err,
+                                 size_t errlen)
+{
+    if (args->timeout > 0 ||
+        (!args->report_state_on_timeout && !args->get_stack_traces))
+        return HNP_SUCCESS;
+    hnp_err_set(err, errlen, "%s acts when --timeout expires: give "
+                "--timeout SECONDS too",
+                args->get_stack_traces ? "--get-stack-traces"
+                                       : "--report-state-on-timeout");
+    return HNP_ERR_BAD_PARAM;
+}
+
 int hnp_args_parse(hnp_args_t *args, int argc, char **argv, char *err,
                    size_t errlen)
 {
@@ -392,6 +435,8 @@ int hnp_args_parse(hnp_args_t *args, int argc, char **argv, char *err,
         rc = parse_app(args, &i, argc, argv, err, errlen);
     if (rc == HNP_SUCCESS && !args->help && !args->version)
         rc = check_apps(args, err, errlen);
+    if (rc == HNP_SUCCESS)
+        rc = check_timeout_reports(args, err, errlen);
     if (rc == HNP_SUCCESS)
         rc = hnp_mapping_finish(args, err, errlen);
     if (rc != HNP_SUCCESS)
