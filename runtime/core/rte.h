@@ -49,6 +49,9 @@ enum {
     HNP_TAG_REQUEST,       /* daemon -> daemon: hnp_rte_request() */
     HNP_TAG_REPLY,         /* daemon -> daemon: its answer */
     HNP_TAG_IOF_ACK,       /* HNP -> daemon: output taken on (flow control) */
+    HNP_TAG_STATE_REQUEST, /* (in an xcast) --timeout: each rank's state,
+                              and its stack with --get-stack-traces */
+    HNP_TAG_STATE_REPLY,   /* daemon -> HNP: its ranks' state (and stacks) */
     HNP_TAG_CORE_MAX = 99,
 };
 

@@ -273,9 +273,33 @@ static int apply_valued(hnp_args_t *args, const hnp_option_t *o,
     }
 }
 
+/* The output and --timeout options without a value. */
+static bool apply_output_flag(hnp_args_t *args, const hnp_option_t *o)
+{
+    switch (o->id) {
+    case OPT_TIMESTAMP_OUTPUT:
+        args->timestamp_output = true;
+        break;
+    case OPT_MERGE_STDERR:
+        args->merge_stderr = true;
+        break;
+    case OPT_REPORT_STATE_ON_TIMEOUT:
+        args->report_state_on_timeout = true;
+        break;
+    case OPT_GET_STACK_TRACES:
+        args->get_stack_traces = true;
+        break;
+    default:
+        return false;
+    }
+    return true;
+}
+
 /* Flags: options that take no value. */
 static int apply_flag(hnp_args_t *args, const hnp_option_t *o)
 {
+    if (apply_output_flag(args, o))
+        return HNP_SUCCESS;
     switch (o->id) {
     case OPT_MAPPING_FLAG:
         hnp_mapping_parse_flag(args, o->names[0]);
@@ -579,6 +603,20 @@ static int check_apps(const hnp_args_t *args, char *err, size_t errlen)
     return HNP_SUCCESS;
 }
 
+/* What happens on timeout needs a timeout. */
+static int check_timeout_reports(const hnp_args_t *args, char *err,
+                                 size_t errlen)
+{
+    if (args->timeout > 0 ||
+        (!args->report_state_on_timeout && !args->get_stack_traces))
+        return HNP_SUCCESS;
+    hnp_err_set(err, errlen, "%s acts when --timeout expires: give "
+                "--timeout SECONDS too",
+                args->get_stack_traces ? "--get-stack-traces"
+                                       : "--report-state-on-timeout");
+    return HNP_ERR_BAD_PARAM;
+}
+
 int hnp_args_parse(hnp_args_t *args, int argc, char **argv, char *err,
                    size_t errlen)
 {
@@ -593,6 +631,8 @@ int hnp_args_parse(hnp_args_t *args, int argc, char **argv, char *err,
         rc = read_appfile(args, err, errlen);
     if (rc == HNP_SUCCESS && !args->help && !args->version)
         rc = check_apps(args, err, errlen);
+    if (rc == HNP_SUCCESS)
+        rc = check_timeout_reports(args, err, errlen);
     if (rc == HNP_SUCCESS && apply_global_env(args) != HNP_SUCCESS) {
         hnp_err_set(err, errlen, "out of memory");
         rc = HNP_ERR_NOMEM;

@@ -39,6 +39,10 @@ typedef struct hnp_args {
     bool oversubscribe;
     bool timing;
     bool tag_output;
+    bool timestamp_output;  /* --timestamp-output */
+    bool merge_stderr;      /* --merge-stderr-to-stdout */
+    bool report_state_on_timeout; /* --report-state-on-timeout */
+    bool get_stack_traces;  /* --get-stack-traces */
     hnp_mapping_t mapping;  /* --map-by, --bind-to, ...: mapping.h */
     int64_t stdin_target;   /* a rank, HNP_STDIN_NONE or HNP_STDIN_ALL */
     double timeout;         /* --timeout; 0: none */

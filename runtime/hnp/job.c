@@ -43,6 +43,7 @@ static int pack_launch(const hnp_job_t *job, hnp_buffer_t *buf)
         .universe_size = job->map.universe_size,
         .place = args->mapping.place,
         .stdin_target = (int32_t)args->stdin_target,
+        .output = args->merge_stderr ? HNP_LAUNCH_MERGE_STDERR : 0,
         .napps = (uint32_t)args->napps,
     };
     int rc;
@@ -319,6 +320,7 @@ static void end_job(hnp_job_t *job)
         hnp_launcher_cancel_all(rte->launcher);
     hnp_rte_timer_destroy(job->timeout_timer);
     job->timeout_timer = NULL;
+    hnp_job_state_release(job);
     send_shutdown(job);
     if (rte->oob == NULL || hnp_oob_num_peer_connections(rte->oob) == 0) {
         hnp_job_mark(job, HNP_MARK_DAEMONS_GONE);
@@ -337,6 +339,12 @@ static void job_timed_out(hnp_rte_t *rte, void *cbdata)
     (void)rte;
     hnp_rte_timer_destroy(job->timeout_timer);
     job->timeout_timer = NULL;
+    /* Whatever the ranks do from now on, the time limit was reached. */
+    job->exit_status = 124;
+    if ((job->args->report_state_on_timeout ||
+         job->args->get_stack_traces) &&
+        hnp_job_report_state(job) == HNP_SUCCESS)
+        return;
     snprintf(msg, sizeof(msg), "the job ran longer than --timeout %g s; "
              "killing it", job->args->timeout);
     hnp_job_abort(job, 124, msg);

@@ -26,6 +26,7 @@ struct hnp_rank_output;
 struct hnp_job_output;
 struct hnp_outdir;
 struct hnp_job_stdin;
+struct hnp_state_report;
 
 typedef struct hnp_job {
     hnp_rte_t *rte;
@@ -69,6 +70,7 @@ typedef struct hnp_job {
     bool stopped;                    /* job control: stopped by SIGTSTP */
     hnp_rte_timer_t *stop_timer;     /* waits for the SIGSTOP to leave */
     unsigned stop_polls;
+    struct hnp_state_report *state_report; /* --timeout's, being gathered */
 } hnp_job_t;
 
 /** Start the job: spawn, exchange, launch. Runs from the event loop. */
@@ -120,6 +122,13 @@ void hnp_job_print_slowest(const hnp_job_t *job);
  * is ever fatal. */
 int hnp_job_model_apply(hnp_job_t *job);
 void hnp_job_model_record(hnp_job_t *job);
+
+/* state.c: --report-state-on-timeout and --get-stack-traces */
+/** --timeout expired: ask the daemons for their ranks' state (and
+ *  stacks), print it when in, then kill the job (status 124). An error
+ *  when nothing was asked (no ranks launched yet): kill the job then. */
+int hnp_job_report_state(hnp_job_t *job);
+void hnp_job_state_release(hnp_job_t *job);
 
 /* stdin.c: hnp's stdin to the processes that get it */
 int hnp_job_stdin_start(hnp_job_t *job);

@@ -29,6 +29,8 @@ typedef enum hnp_option_id {
     OPT_OVERSUBSCRIBE, OPT_NOOVERSUBSCRIBE, OPT_TIMING, OPT_TAG_OUTPUT,
     OPT_PLAN, OPT_HELP, OPT_VERSION, OPT_VERBOSE, OPT_QUIET,
     OPT_ALLOW_ROOT, OPT_GENVALL,
+    OPT_TIMESTAMP_OUTPUT, OPT_MERGE_STDERR, OPT_REPORT_STATE_ON_TIMEOUT,
+    OPT_GET_STACK_TRACES,
     OPT_SETUP,          /* --mca, --tune: taken out before, unless misplaced */
 } hnp_option_id_t;
 

@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * --output-filename DIR: each rank's output in DIR/rank.N/stdout and
- * stderr.
+ * --output-filename DIR: each rank's output in DIR/1/rank.N/stdout and
+ * stderr, Open MPI 4.1's layout: 1 is the job, N the rank with as many
+ * digits as the number of ranks has (rank.00 to rank.11 for 12 ranks).
+ * DIR:nojobid leaves the job's directory out (DIR/rank.N); DIR:nocopy
+ * writes the files only, nothing to hnp's stdout and stderr; both may be
+ * given (DIR:nojobid,nocopy), in any case.
  *
  * DIR may lie where others can write (a shared scratch directory, /tmp),
  * so nothing below it is ever followed: a symbolic link planted at
- * DIR/rank.0/stdout would have the job's output overwrite whatever it
+ * DIR/1/rank.0/stdout would have the job's output overwrite whatever it
  * points at. Every rank's directory and files are made, or checked, before
  * anything is launched, so that a refusal costs no launch and leaves no
  * process behind. Each path is opened relative to its parent's descriptor
@@ -23,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -30,9 +35,16 @@
 #include "outdir.h"
 
 struct hnp_outdir {
-    char *dir; /* as given, trailing slashes cut: for messages */
-    int fd;    /* DIR itself */
+    char *dir;  /* where the ranks' directories are (DIR/1), for
+                   messages */
+    int fd;     /* that directory */
+    int digits; /* of N in rank.N */
+    bool nocopy;
 };
+
+/* The job's directory in Open MPI's layout: hnp runs one job. */
+#define OUTDIR_JOB "1"
+
 
 static const char *const stream_names[] = { "stdout", "stderr" };
 
@@ -98,31 +110,30 @@ static int open_below(int parent, const char *name, bool want_dir,
     return why != NULL ? refuse(path, why, err, errlen) : HNP_ERR_IO;
 }
 
-/* DIR/rank.N, made if missing: its descriptor, or an error. */
-static int open_rank_dir(const hnp_outdir_t *od, uint32_t rank, char *err,
-                         size_t errlen)
+/* @p name in @p parent (@p path in messages), a directory made if
+ * missing: its descriptor, or an error. */
+static int open_dir_below(int parent, const char *name, const char *path,
+                          char *err, size_t errlen)
 {
-    char name[32], path[4096];
-
-    snprintf(name, sizeof(name), "rank.%u", rank);
-    snprintf(path, sizeof(path), "%s/%s", od->dir, name);
-    if (mkdirat(od->fd, name, 0700) != 0 && errno != EEXIST) {
+    if (mkdirat(parent, name, 0700) != 0 && errno != EEXIST) {
         hnp_err_set(err, errlen, "--output-filename: cannot create %s: %s",
                     path, strerror(errno));
         return HNP_ERR_IO;
     }
-    return open_below(od->fd, name, true, path, err, errlen);
+    return open_below(parent, name, true, path, err, errlen);
 }
 
 int hnp_outdir_open(const hnp_outdir_t *od, uint32_t rank, const char *stream,
                     char *err, size_t errlen)
 {
-    char path[4096];
-    int dirfd = open_rank_dir(od, rank, err, errlen);
+    char name[32], path[4096];
+    int dirfd;
 
-    if (dirfd < 0)
+    snprintf(name, sizeof(name), "rank.%0*u", od->digits, rank);
+    snprintf(path, sizeof(path), "%s/%s", od->dir, name);
+    if ((dirfd = open_dir_below(od->fd, name, path, err, errlen)) < 0)
         return dirfd;
-    snprintf(path, sizeof(path), "%s/rank.%u/%s", od->dir, rank, stream);
+    snprintf(path, sizeof(path), "%s/%s/%s", od->dir, name, stream);
     int fd = open_below(dirfd, stream, false, path, err, errlen);
     close(dirfd);
     return fd;
@@ -167,33 +178,97 @@ static int make_rank(const hnp_outdir_t *od, uint32_t rank, char *err,
     return HNP_SUCCESS;
 }
 
+/* The directives of DIR:nojobid,nocopy, cut off @p dir. A suffix after
+ * the last ':' that is not a list of them is part of the name. */
+static void take_directives(char *dir, bool *jobid, bool *nocopy)
+{
+    char *colon = strrchr(dir, ':');
+    bool no_jobid = false, no_copy = false;
+
+    if (colon == NULL)
+        return;
+    for (char *word = colon + 1; *word != '\0';) {
+        size_t len = strcspn(word, ",");
+        if (len == 7 && strncasecmp(word, "nojobid", 7) == 0)
+            no_jobid = true;
+        else if (len == 6 && strncasecmp(word, "nocopy", 6) == 0)
+            no_copy = true;
+        else
+            return;
+        word += len + (word[len] == ',');
+    }
+    *colon = '\0';
+    *jobid = !no_jobid;
+    *nocopy = no_copy;
+}
+
+/* Digits of @p nranks: those of N in rank.N, as Open MPI counts them. */
+static int rank_digits(uint32_t nranks)
+{
+    int digits = 1;
+
+    for (uint32_t n = nranks / 10; n > 0; n /= 10)
+        digits++;
+    return digits;
+}
+
+/* DIR (made as mkdir -p does, and followed), then DIR/1 (made, not
+ * followed) unless @p jobid is false: @p od's directory. */
+static int open_top(hnp_outdir_t *od, bool jobid, char *err, size_t errlen)
+{
+    int rc = make_parents(od->dir, err, errlen), top;
+    char *job_path = NULL;
+
+    if (rc != HNP_SUCCESS)
+        return rc;
+    if ((top = open(od->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
+        hnp_err_set(err, errlen, "--output-filename: cannot open %s: %s",
+                    od->dir, strerror(errno));
+        return HNP_ERR_IO;
+    }
+    if (!jobid) {
+        od->fd = top;
+        return HNP_SUCCESS;
+    }
+    if (asprintf(&job_path, "%s%s" OUTDIR_JOB, od->dir,
+                 strcmp(od->dir, "/") != 0 ? "/" : "") < 0) {
+        close(top);
+        hnp_err_set(err, errlen, "out of memory");
+        return HNP_ERR_NOMEM;
+    }
+    od->fd = open_dir_below(top, OUTDIR_JOB, job_path, err, errlen);
+    close(top);
+    free(od->dir);
+    od->dir = job_path;
+    return od->fd < 0 ? od->fd : HNP_SUCCESS;
+}
+
 int hnp_outdir_create(hnp_outdir_t **out, const char *dir, uint32_t nranks,
                       char *err, size_t errlen)
 {
-    size_t len = strlen(dir);
     hnp_outdir_t *od;
-    int rc = HNP_SUCCESS;
+    bool jobid = true;
+    size_t len;
+    int rc;
 
     *out = NULL;
-    if (len == 0) {
-        hnp_err_set(err, errlen, "--output-filename: empty directory name");
-        return HNP_ERR_BAD_PARAM;
-    }
-    while (len > 1 && dir[len - 1] == '/')
-        len--;
     if ((od = calloc(1, sizeof(*od))) == NULL ||
-        (od->dir = strndup(dir, len)) == NULL) {
+        (od->dir = strdup(dir)) == NULL) {
         free(od);
         hnp_err_set(err, errlen, "out of memory");
         return HNP_ERR_NOMEM;
     }
     od->fd = -1;
-    rc = make_parents(od->dir, err, errlen);
-    if (rc == HNP_SUCCESS &&
-        (od->fd = open(od->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
-        hnp_err_set(err, errlen, "--output-filename: cannot open %s: %s",
-                    od->dir, strerror(errno));
-        rc = HNP_ERR_IO;
+    od->digits = rank_digits(nranks);
+    take_directives(od->dir, &jobid, &od->nocopy);
+    len = strlen(od->dir);
+    while (len > 1 && od->dir[len - 1] == '/')
+        od->dir[--len] = '\0';
+    if (len == 0) {
+        hnp_err_set(err, errlen, "--output-filename: empty directory name");
+        rc = HNP_ERR_BAD_PARAM;
+    } else {
+        rc = open_top(od, jobid, err, errlen);
     }
     for (uint32_t r = 0; rc == HNP_SUCCESS && r < nranks; r++)
         rc = make_rank(od, r, err, errlen);
@@ -203,6 +278,11 @@ int hnp_outdir_create(hnp_outdir_t **out, const char *dir, uint32_t nranks,
     }
     *out = od;
     return HNP_SUCCESS;
+}
+
+bool hnp_outdir_nocopy(const hnp_outdir_t *od)
+{
+    return od != NULL && od->nocopy;
 }
 
 void hnp_outdir_destroy(hnp_outdir_t *od)

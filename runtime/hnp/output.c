@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "hnp_buffer.h"
@@ -231,7 +232,7 @@ void hnp_job_output_release(hnp_job_t *job)
     job->outdir = NULL;
 }
 
-/* DIR/rank.N/stdout or stderr, opened on the first output (made, with
+/* DIR/1/rank.N/stdout or stderr, opened on the first output (made, with
  * every other rank's, before launch). */
 static int output_file(hnp_job_t *job, uint32_t rank, int stream)
 {
@@ -271,8 +272,49 @@ static void save_output(hnp_job_t *job, uint32_t rank, int stream,
  * line cut for its length goes on later, and says so. */
 #define CUT_MARK "\\\n"
 
-/* The bytes, with "[jobid,rank]<stream>:" before every line that starts
- * in them with --tag-output, queued at once. The daemons send whole
+/* --timestamp-output: when the daemon read the line, by its node's clock,
+ * in UTC to the microsecond: 2026-11-27T15:53:04.123456Z. */
+static int format_read_time(uint64_t read_us, char *out, size_t size)
+{
+    struct timespec now;
+    struct tm tm;
+    time_t secs;
+    size_t n;
+
+    if (read_us == 0) { /* not stamped: when it arrived here */
+        clock_gettime(CLOCK_REALTIME, &now);
+        read_us = (uint64_t)now.tv_sec * 1000000u +
+                  (uint64_t)now.tv_nsec / 1000u;
+    }
+    secs = (time_t)(read_us / 1000000u);
+    if (gmtime_r(&secs, &tm) == NULL ||
+        (n = strftime(out, size, "%Y-%m-%dT%H:%M:%S", &tm)) == 0)
+        return 0;
+    return (int)n + snprintf(out + n, size - n, ".%06uZ",
+                             (unsigned)(read_us % 1000000u));
+}
+
+/* What goes before each line of @p m: with --timestamp-output the time,
+ * with --tag-output "[jobid,rank]<stream>:", and with the time alone
+ * "<stream>:" after it, as Open MPI's mpirun writes them. */
+static int line_prefix(const hnp_job_t *job, const output_sink_t *to,
+                       const hnp_wire_iof_t *m, char *out, size_t size)
+{
+    const char *stream = to->stream == HNP_STDERR ? "stderr" : "stdout";
+    int n = 0;
+
+    if (job->args->timestamp_output)
+        n = format_read_time(m->read_us, out, size);
+    if (job->args->tag_output)
+        n += snprintf(out + n, size - (size_t)n, "[1,%u]<%s>:", m->rank,
+                      stream);
+    else if (n > 0)
+        n += snprintf(out + n, size - (size_t)n, "<%s>:", stream);
+    return n;
+}
+
+/* The bytes, with line_prefix() before every line that starts in them,
+ * queued at once. The daemons send whole
  * lines, but for the last of a stream, which may lack its newline, and
  * the pieces of a line too long to send whole: a line left open is ended
  * here before another rank's output, so that no line carries two ranks'
@@ -282,11 +324,10 @@ static void show_output(hnp_job_t *job, output_sink_t *to,
                         const hnp_wire_iof_t *m)
 {
     bool *mid = &job->outputs[m->rank].mid_line[to->stream - 1];
-    bool tags = job->args->tag_output;
     const char *data = m->data;
-    char tag[64];
-    int taglen = snprintf(tag, sizeof(tag), "[1,%u]<%s>:", m->rank,
-                          to->stream == HNP_STDERR ? "stderr" : "stdout");
+    char tag[128];
+    int taglen = line_prefix(job, to, m, tag, sizeof(tag));
+    bool tags = taglen > 0;
     size_t lines = 1, used = 0;
     char *text;
 
@@ -326,6 +367,8 @@ void hnp_job_output(hnp_job_t *job, hnp_vpid_t from,
         return;
     if (job->args->output_dir != NULL)
         save_output(job, m->rank, m->stream, m->data, m->len);
-    show_output(job, &job->output->to[m->stream == HNP_STDERR ? 1 : 0], m);
+    if (!hnp_outdir_nocopy(job->outdir))
+        show_output(job, &job->output->to[m->stream == HNP_STDERR ? 1 : 0],
+                    m);
     taken_on(job, from, m->len);
 }

@@ -24,6 +24,7 @@ typedef struct hnpd_linebuf {
 struct evbuffer;
 struct event;
 typedef struct hnpd_relay hnpd_relay_t;
+typedef struct hnpd_state_query hnpd_state_query_t;
 
 /* hnp's stdin on its way into one process. */
 typedef struct hnpd_stdin {
@@ -35,6 +36,9 @@ typedef struct hnpd_stdin {
 
 typedef struct hnpd_proc {
     uint32_t rank;
+    pid_t pid;             /* 0 until forked */
+    uint8_t state;         /* hnp_rank_state_t (wire/state.h) */
+    int wait_status;       /* once HNP_RANK_EXITED */
     hnpd_linebuf_t out[2]; /* stdout, stderr */
     hnpd_stdin_t in;
     struct hnpd *daemon;
@@ -82,6 +86,8 @@ typedef struct hnpd {
     uint32_t stdin_seq;     /* the last chunk received */
     char *pmi_wanted;       /* the HNP's active pmi components ("a,b") */
     hnpd_relay_t *relay;    /* its log, to the HNP once it left its agent */
+    hnpd_state_query_t *state_query; /* --timeout's question, being
+                                        answered (stacks being taken) */
 } hnpd_t;
 
 /* daemon.c: joining, phases, the end */
@@ -138,6 +144,11 @@ void hnpd_pmi_release(hnpd_t *d);
  * that is NULL, from stdin */
 int hnpd_read_secret(const char *file, uint8_t secret[HNP_SECRET_LEN],
                      char *err, size_t errlen);
+
+/* state.c: the ranks' state (and stacks) when --timeout expires */
+void hnpd_state_register(hnpd_t *d);
+/** Drop a question not yet answered, killing its gdbs. */
+void hnpd_state_release(hnpd_t *d);
 
 /* procs.c: the application processes of this node */
 void hnpd_register_proc_handlers(hnpd_t *d);

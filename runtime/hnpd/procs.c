@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "hnp_buffer.h"
@@ -23,6 +24,7 @@
 #include "wire/launch.h"
 #include "wire/proc_exit.h"
 #include "wire/report.h"
+#include "wire/state.h"
 
 extern char **environ;
 
@@ -74,11 +76,23 @@ static void throttle_output(hnpd_t *d)
     update_output_pause(d);
 }
 
+/* Now, by this node's clock, in microseconds since the epoch: when the
+ * output being sent was read (--timestamp-output). */
+static uint64_t read_time_us(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
 static void send_flagged(hnpd_t *d, uint32_t rank, int stream,
-                         const char *data, size_t len, uint8_t flags)
+                         const char *data, size_t len, uint8_t flags,
+                         uint64_t read_us)
 {
     hnp_wire_iof_t out = { .rank = rank, .stream = (uint8_t)stream,
-                           .flags = flags, .data = data, .len = len };
+                           .flags = flags, .read_us = read_us, .data = data,
+                           .len = len };
     hnp_buffer_t buf;
 
     if (len == 0)
@@ -93,9 +107,9 @@ static void send_flagged(hnpd_t *d, uint32_t rank, int stream,
 }
 
 static void send_output(hnpd_t *d, uint32_t rank, int stream,
-                        const char *data, size_t len)
+                        const char *data, size_t len, uint64_t read_us)
 {
-    send_flagged(d, rank, stream, data, len, 0);
+    send_flagged(d, rank, stream, data, len, 0, read_us);
 }
 
 /* The HNP has taken on @p bytes more of this daemon's output. */
@@ -138,7 +152,8 @@ static int linebuf_append(hnpd_linebuf_t *lb, const void *data, size_t len)
 /* Send every complete line, and every line longer than HNP_IOF_LINE_MAX
  * in flagged pieces of that size as soon as it is that long; keep the
  * rest. At end of file (@p len 0) everything left goes, a last line
- * without its newline too. */
+ * without its newline too. What goes is stamped with the time of this
+ * read, which completed it. */
 static void output_arrived(void *ctx, uint32_t rank, int stream,
                            const void *data, size_t len)
 {
@@ -146,18 +161,19 @@ static void output_arrived(void *ctx, uint32_t rank, int stream,
     hnpd_proc_t *p = find_proc(d, rank);
     hnpd_linebuf_t *lb;
     size_t whole = 0, pos = 0;
+    uint64_t now = read_time_us();
 
     if (p == NULL || (stream != HNP_STDOUT && stream != HNP_STDERR))
         return;
     lb = &p->out[stream - 1];
     if (len > 0 && linebuf_append(lb, data, len) != HNP_SUCCESS) {
-        send_output(d, rank, stream, lb->data, lb->len);
+        send_output(d, rank, stream, lb->data, lb->len, now);
         lb->len = 0;
-        send_output(d, rank, stream, data, len);
+        send_output(d, rank, stream, data, len, now);
         return;
     }
     if (len == 0) {
-        send_output(d, rank, stream, lb->data, lb->len);
+        send_output(d, rank, stream, lb->data, lb->len, now);
         lb->len = 0;
         return;
     }
@@ -173,12 +189,12 @@ static void output_arrived(void *ctx, uint32_t rank, int stream,
         }
         if (span <= HNP_IOF_LINE_MAX)
             break;
-        send_output(d, rank, stream, lb->data + whole, pos - whole);
+        send_output(d, rank, stream, lb->data + whole, pos - whole, now);
         send_flagged(d, rank, stream, lb->data + pos, HNP_IOF_LINE_MAX,
-                     HNP_IOF_CUT);
+                     HNP_IOF_CUT, now);
         whole = pos += HNP_IOF_LINE_MAX;
     }
-    send_output(d, rank, stream, lb->data + whole, pos - whole);
+    send_output(d, rank, stream, lb->data + whole, pos - whole, now);
     /* Nothing to move when all went, or none (the buffer may be unset). */
     if (pos > 0 && pos < lb->len)
         memmove(lb->data, lb->data + pos, lb->len - pos);
@@ -206,7 +222,12 @@ static void proc_exited(void *ctx, uint32_t rank, pid_t pid, int wait_status,
                         int exec_errno)
 {
     hnpd_t *d = ctx;
+    hnpd_proc_t *p = find_proc(d, rank);
 
+    if (p != NULL) {
+        p->state = exec_errno != 0 ? HNP_RANK_FAILED : HNP_RANK_EXITED;
+        p->wait_status = wait_status;
+    }
     /* A rank that did not finalize fails the job before its exit reaches
      * the HNP, which could otherwise take the job for done. */
     hnpd_pmi_child_exited(d, rank, wait_status, exec_errno);
@@ -406,6 +427,7 @@ static void start_rank(hnpd_t *d, const hnp_wire_launch_t *m,
     size_t nfds = 0;
     pid_t pid;
 
+    p->state = HNP_RANK_FAILED; /* until it is forked */
     if (!check_wdir(d, app, rank))
         goto out;
     if (fork == NULL || prepare_rank(d, m, base, &child, fork, &env, err,
@@ -419,15 +441,19 @@ static void start_rank(hnpd_t *d, const hnp_wire_launch_t *m,
                              app->wdir != NULL && app->wdir[0] != '\0'
                                  ? app->wdir : NULL,
                              hnpd_stdin_wanted(d, rank) ? &p->in.fd : NULL,
-                             hnpd_bind_cpuset(d, local_rank), fds, nfds };
+                             hnpd_bind_cpuset(d, local_rank), fds, nfds,
+                             (m->output & HNP_LAUNCH_MERGE_STDERR) != 0 };
 
     if (m->place.flags & HNP_PLACE_REPORT)
         report_binding(d, rank, local_rank);
-    if (hnp_odls_launch(d->odls, &spec, &pid, err, sizeof(err)) < 0)
+    if (hnp_odls_launch(d->odls, &spec, &pid, err, sizeof(err)) < 0) {
         hnp_rte_fail(d->rte, 1, "node %s: cannot start rank %u: %s", d->node,
                      rank, err);
-    else
+    } else {
+        p->pid = pid;
+        p->state = HNP_RANK_RUNNING;
         hnpd_pmi_child_started(d, rank, pid);
+    }
 out:
     free(env);            /* its strings are base's and the fork's */
     hnp_fork_destroy(fork); /* and with it the daemon's copies of the fds */
@@ -558,11 +584,13 @@ void hnpd_register_proc_handlers(hnpd_t *d)
     hnp_rte_recv(d->rte, HNP_TAG_LAUNCH, on_launch, d);
     hnp_rte_recv(d->rte, HNP_TAG_SIGNAL, on_signal, d);
     hnp_rte_recv(d->rte, HNP_TAG_IOF_ACK, on_iof_ack, d);
+    hnpd_state_register(d);
     hnpd_stdin_register(d);
 }
 
 void hnpd_procs_release(hnpd_t *d)
 {
+    hnpd_state_release(d);
     hnpd_pmi_release(d);
     hnpd_bind_release(d);
     hnp_rte_timer_destroy(d->output_timer);

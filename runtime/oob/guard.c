@@ -5,11 +5,17 @@
  * limits keep them from exhausting the process:
  *
  *  - at most max_waiting accepted connections await their handshake at
- *    once. Past that, the OLDEST is dropped, not the new one: a daemon
+ *    once. Past that, the oldest SILENT one (no valid magic yet) is
+ *    dropped, and only when none is silent the oldest of all: a daemon
  *    says hello as soon as its connect completes, so a connection that has
- *    waited longest is the likeliest to be a stranger holding its slot,
- *    while refusing the newest would let strangers that came first lock
- *    every daemon out until their deadline. A connection is dropped so
+ *    waited longest without a word is the likeliest to be a stranger
+ *    holding its slot, while refusing the newest would let strangers that
+ *    came first lock every daemon out until their deadline. A stranger
+ *    that reconnects as fast as it is dropped keeps the silent class full,
+ *    so a daemon whose hello has arrived must not be in line with it: its
+ *    proof is one round trip away, and under load that round trip can
+ *    take longer than the next 128 strangers need to connect. A
+ *    connection is dropped so
  *    only once it has had a turn of the event loop to be read, and
  *    GUARD_MIN_AGE: a burst of strangers accepted in one go must not push
  *    out a daemon whose hello is still on its way (the listener pauses
@@ -101,7 +107,8 @@ void oob_guard_release(oob_conn_t *c)
 }
 
 /* Before accepting: drop the oldest waiting connection if the slots are
- * full and it is old enough; false, with how long to wait, if it is not. */
+ * full and it is old enough; false, with how long to wait, if it is not.
+ * The oldest silent connection goes first (see above). */
 bool oob_guard_room(hnp_oob_t *oob, double *wait)
 {
     char reason[160];
@@ -109,6 +116,12 @@ bool oob_guard_room(hnp_oob_t *oob, double *wait)
     if (oob->nwaiting < oob->max_waiting || oob->wait_head == NULL)
         return true;
     oob_conn_t *old = oob->wait_head;
+    for (oob_conn_t *c = oob->wait_head; c != NULL; c = c->wait_next) {
+        if (!c->magic_seen) {
+            old = c;
+            break;
+        }
+    }
     double age = now_seconds() - old->accepted_at;
     if (age < GUARD_MIN_AGE || old->accept_round == oob->accept_round) {
         *wait = age < GUARD_MIN_AGE ? GUARD_MIN_AGE - age : 0;
@@ -116,7 +129,7 @@ bool oob_guard_room(hnp_oob_t *oob, double *wait)
     }
     snprintf(reason, sizeof(reason), "too many connections awaiting their "
              "handshake: more than oob_tcp_max_handshakes = %u, the oldest "
-             "goes", oob->max_waiting);
+             "%sgoes", oob->max_waiting, old->magic_seen ? "" : "silent one ");
     oob_guard_warn(oob, old->remote, reason);
     oob_conn_close(old); /* unlinks it */
     return true;

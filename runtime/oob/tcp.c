@@ -9,6 +9,14 @@
  * (paper 002, section V: the connection storm at the HNP) otherwise overflow
  * the accept queue and wait seconds for TCP to retry their dropped SYNs.
  * The accept callback drains the queue in bursts for the same reason.
+ *
+ * The queue asked of the kernel is never below OOB_LISTEN_QUEUE, whatever
+ * the job's size: strangers that reconnect as fast as the guard drops them
+ * (guard.c) would otherwise keep a small queue full, and a daemon's SYN
+ * would be dropped and retried until its connect timed out. Queued
+ * connections cost no descriptor, and the kernel clamps the figure to
+ * net.core.somaxconn without a word; only the job's own need is checked
+ * against that clamp (backlog_check).
  */
 #include "config.h"
 
@@ -27,6 +35,7 @@
 
 #define ACCEPT_BURST 256
 #define ACCEPT_PAUSE_MS 100
+#define OOB_LISTEN_QUEUE 4096
 #define SOMAXCONN_FILE "/proc/sys/net/core/somaxconn"
 
 /* ---------------------------------------------------------- teardown */
@@ -230,7 +239,8 @@ static int listener_open(hnp_oob_t *oob, const oob_ifaddr_t *ifa, int *fdp,
         setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one)) != 0)
         goto failed;
     if (bind(fd, (struct sockaddr *)&ep.sa, ep.len) != 0 ||
-        listen(fd, oob->backlog) != 0)
+        listen(fd, oob->backlog > OOB_LISTEN_QUEUE ? oob->backlog
+                                                   : OOB_LISTEN_QUEUE) != 0)
         goto failed;
     *fdp = fd;
     return HNP_SUCCESS;

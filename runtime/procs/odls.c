@@ -24,6 +24,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -64,6 +65,7 @@ struct odls_proc {
     struct event *linger;
     bool reaped;
     int wait_status;
+    bool merged;         /* stderr is the stdout pipe */
 };
 
 struct hnp_odls {
@@ -155,6 +157,10 @@ static void stream_close(odls_stream_t *s)
     s->fd = -1;
     if (odls->cb.output != NULL)
         odls->cb.output(odls->cb.ctx, s->proc->rank, s->id, odls->chunk, 0);
+    /* Merged, stderr ends with the pipe it shares. */
+    if (odls->cb.output != NULL && s->proc->merged && s->id == HNP_STDOUT)
+        odls->cb.output(odls->cb.ctx, s->proc->rank, HNP_STDERR, odls->chunk,
+                        0);
 }
 
 /* One read of at most ODLS_CHUNK: one pipe cannot starve the others. */
@@ -278,14 +284,14 @@ static int open_stdin(int *writer, int *child_fd, char *err, size_t errlen)
     return HNP_SUCCESS;
 }
 
-static int open_stdio(odls_proc_t *p, int *stdin_writer, int child_fds[3],
-                      char *err, size_t errlen)
+static int open_stdio(odls_proc_t *p, int *stdin_writer, bool merge,
+                      int child_fds[3], char *err, size_t errlen)
 {
     int rc = open_stdin(stdin_writer, &child_fds[0], err, errlen);
 
     if (rc != HNP_SUCCESS)
         return rc;
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < (merge ? 1 : 2); i++) {
         odls_stream_t *s = &p->streams[i];
         int ends[2];
         rc = hnp_pipe(ends, err, errlen);
@@ -305,13 +311,22 @@ static int open_stdio(odls_proc_t *p, int *stdin_writer, int child_fds[3],
             return HNP_ERR_NOMEM;
         }
     }
+    /* Merged: the stderr stream stays at end of file from the start. */
+    if (merge &&
+        (child_fds[2] = fcntl(child_fds[1], F_DUPFD_CLOEXEC, 3)) < 0) {
+        hnp_err_set(err, errlen, "cannot duplicate a pipe: %s",
+                    strerror(errno));
+        return HNP_ERR_IO;
+    }
     return HNP_SUCCESS;
 }
 
 static int proc_watch(odls_proc_t *p, char *err, size_t errlen)
 {
-    if (!p->odls->paused && (event_add(p->streams[0].ev, NULL) != 0 ||
-                             event_add(p->streams[1].ev, NULL) != 0)) {
+    if (!p->odls->paused &&
+        (event_add(p->streams[0].ev, NULL) != 0 ||
+         (p->streams[1].ev != NULL &&
+          event_add(p->streams[1].ev, NULL) != 0))) {
         hnp_err_set(err, errlen, "cannot watch the output pipes of rank %u",
                     p->rank);
         return HNP_ERROR;
@@ -360,8 +375,9 @@ int hnp_odls_launch(hnp_odls_t *odls, const hnp_odls_proc_t *proc,
         hnp_err_set(err, errlen, "out of memory");
         return rc;
     }
-    rc = open_stdio(p, proc->stdin_writer != NULL ? &writer : NULL, child_fds,
-                    err, errlen);
+    p->merged = proc->merge_stderr;
+    rc = open_stdio(p, proc->stdin_writer != NULL ? &writer : NULL,
+                    proc->merge_stderr, child_fds, err, errlen);
     if (rc == HNP_SUCCESS) {
         hnp_forkexec_spec_t spec = {
             proc->argv, proc->env, proc->wdir,

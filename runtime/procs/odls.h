@@ -2,7 +2,8 @@
 /*
  * Local launch: a daemon forks and watches the application processes of its
  * node. Each process gets its environment, a working directory, stdin from
- * /dev/null or a pipe the caller writes, pipes for stdout and stderr,
+ * /dev/null or a pipe the caller writes, pipes for stdout and stderr (or
+ * one pipe for both),
  * its own process group, and the parent-death signal SIGKILL so that it
  * cannot outlive the daemon; what it starts in its group cannot either:
  * a sentinel child, forked with the first process, kills the groups of
@@ -39,6 +40,10 @@ typedef struct hnp_odls_proc {
                               process inherits as they are (the pmi
                               components'); the caller still owns them */
     size_t nkeep_fds;
+    /** stderr is the stdout pipe (fd 2 a copy of fd 1): the process's
+     *  two streams come as one, HNP_STDOUT, in the order it wrote them;
+     *  HNP_STDERR only reaches end of file, with it */
+    bool merge_stderr;
 } hnp_odls_proc_t;
 
 enum { HNP_STDOUT = 1, HNP_STDERR = 2 };

@@ -4,9 +4,10 @@
  * lines of one stream of one rank, in order per rank and stream. A line
  * longer than HNP_IOF_LINE_MAX comes in pieces of that size, each but the
  * last flagged HNP_IOF_CUT; the last line of a stream may lack its
- * newline.
+ * newline. The daemon stamps each message with the time it read the
+ * bytes that completed its lines (its own clock: --timestamp-output).
  *
- *   rank u32 | stream u8 | flags u8 | bytes blob
+ *   rank u32 | stream u8 | flags u8 | read_us u64 | bytes blob
  *
  * And the HNP's acknowledgement (HNP_TAG_IOF_ACK), to the daemon that sent
  * them, of output bytes it has taken on: a daemon stops reading its
@@ -38,6 +39,8 @@ typedef struct hnp_wire_iof {
     uint32_t rank;
     uint8_t stream;   /**< HNP_STDOUT or HNP_STDERR (procs/odls.h) */
     uint8_t flags;    /**< HNP_IOF_CUT */
+    uint64_t read_us; /**< when the daemon read it: microseconds since
+                           the epoch, by the node's clock; 0: unknown */
     const void *data; /**< borrowed */
     size_t len;
 } hnp_wire_iof_t;

@@ -48,6 +48,7 @@ int hnp_wire_launch_pack(hnp_buffer_t *buf, const hnp_wire_launch_t *m)
     hnp_pack_u32(buf, m->universe_size);
     pack_placement(buf, &m->place);
     hnp_pack_i32(buf, m->stdin_target);
+    hnp_pack_u8(buf, m->output);
     hnp_pack_u32(buf, m->napps);
     for (uint32_t a = 0; a < m->napps; a++) {
         hnp_pack_u32(buf, m->apps[a].first_rank);
@@ -196,6 +197,7 @@ int hnp_wire_launch_unpack(hnp_reader_t *rd, hnp_wire_launch_t *m)
     }
     if (rc == HNP_SUCCESS) {
         m->stdin_target = hnp_unpack_i32(rd);
+        m->output = hnp_unpack_u8(rd);
         rc = unpack_apps(rd, m);
     }
     if (rc == HNP_SUCCESS) {

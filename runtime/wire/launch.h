@@ -9,7 +9,7 @@
  *
  *   jobid u32 | nprocs u32 | nnodes u32 | nprocs x node u32 |
  *   nnodes x (name string | slots u32) | universe_size u32 |
- *   placement (below) | stdin_target i32 |
+ *   placement (below) | stdin_target i32 | output u8 |
  *   napps u32 | napps x (first_rank u32 | np u32 | argc u32 |
  *                        argc x string | wdir string | nenv u32 |
  *                        nenv x "NAME=value" string) | pmi string
@@ -56,6 +56,10 @@ typedef enum hnp_obj {
 #define HNP_PLACE_HWTHREAD_CPUS 0x08 /**< --use-hwthread-cpus */
 #define HNP_PLACE_REPORT 0x10        /**< --report-bindings */
 
+/* output flags: how the ranks' stdio is set up */
+#define HNP_LAUNCH_MERGE_STDERR 0x01 /**< --merge-stderr-to-stdout: a
+                                          rank's fd 2 is its stdout pipe */
+
 /* Where a node places its ranks and what it binds them to: the node-level
  * map is the HNP's (node_of), the rest is done on the node's topology. */
 typedef struct hnp_wire_placement {
@@ -84,6 +88,7 @@ typedef struct hnp_wire_launch {
     uint32_t universe_size; /**< the job's slots */
     hnp_wire_placement_t place;
     int32_t stdin_target;  /**< a rank, HNP_STDIN_NONE or HNP_STDIN_ALL */
+    uint8_t output;        /**< HNP_LAUNCH_MERGE_STDERR */
     uint32_t napps;        /**< at least 1 */
     hnp_wire_launch_app_t *apps; /**< [napps] */
     /** The pmi components the daemons set up for this job, "a,b" in the

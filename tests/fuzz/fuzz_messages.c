@@ -29,6 +29,7 @@
 #include "proc_exit.h"
 #include "report.h"
 #include "request.h"
+#include "state.h"
 #include "stats.h"
 #include "stdin.h"
 #include "welcome.h"
@@ -60,6 +61,8 @@ typedef union any_message {
     hnp_wire_stdin_ack_t stdin_ack;
     hnp_wire_welcome_t welcome;
     hnp_wire_xcast_t xcast;
+    hnp_wire_state_request_t state_request;
+    hnp_wire_state_reply_t state_reply;
 } any_message_t;
 
 /* Each message's codec behind one signature (a call through a cast
@@ -93,6 +96,7 @@ CODEC_FUNCS(peer_lost) CLEAR_FUNC(peer_lost)
 CODEC_FUNCS(pmi_abort) CLEAR_FUNC(pmi_abort)
 CODEC_FUNCS(proc_exit) CLEAR_FUNC(proc_exit)
 CODEC_FUNCS(report) CLEAR_FUNC(report)
+CODEC_FUNCS(state_reply) CLEAR_FUNC(state_reply)
 CODEC_FUNCS(daemon_up)
 CODEC_FUNCS(signal)
 CODEC_FUNCS(shutdown)
@@ -103,6 +107,7 @@ CODEC_FUNCS(stats)
 CODEC_FUNCS(stdin)
 CODEC_FUNCS(stdin_ack)
 CODEC_FUNCS(xcast)
+CODEC_FUNCS(state_request)
 
 #define CODEC(name) { unpack_##name, pack_##name, clear_##name }
 #define CODEC_BORROWED(name) { unpack_##name, pack_##name, clear_nothing }
@@ -115,6 +120,7 @@ static const codec_t codecs[] = {
     CODEC_BORROWED(signal), CODEC_BORROWED(shutdown), CODEC_BORROWED(iof),
     CODEC_BORROWED(request), CODEC_BORROWED(reply), CODEC_BORROWED(stats),
     CODEC_BORROWED(stdin),  CODEC_BORROWED(stdin_ack), CODEC_BORROWED(xcast),
+    CODEC_BORROWED(state_request), CODEC(state_reply),
 };
 #define NCODECS (sizeof(codecs) / sizeof(codecs[0]))
 

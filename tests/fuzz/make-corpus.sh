@@ -74,18 +74,20 @@ bd=$out/buffer
 { bytes 08 0a 0e; u32 0; bytes 0f; u32 0; } >"$bd/op-wraparound"
 
 # fuzz_messages: a byte choosing the message (0 launch, 12 request,
-# 13 reply, 14 stats, 9 signal: the order of its table), then the body as
+# 13 reply, 14 stats, 9 signal, 18 and 19 the state of the ranks: the
+# order of its table), then the body as
 # runtime/wire documents it. Strings and blobs: a u32 length, the bytes.
 md=$out/messages
 str() { u32 ${#1}; text "$1"; }
 launch() { # jobid 1, 2 ranks on nodes a (4 slots) and bc (5), universe 9,
-    # wdir /w, A=1, bound, not reported, stdin to none, one app "x -v",
-    # pmi components "simple"
+    # spread over the node, bound to cores, stdin to none, stderr merged
+    # into stdout, one app "x -v" in /w with A=1, pmi components "simple"
     u32 1; u32 2; u32 2; u32 0; u32 1
     str a; u32 4; str bc; u32 5; u32 9
-    str /w; u32 1; str A=1
-    bytes 01 00 ff ff ff ff
-    u32 1; u32 0; u32 2; u32 2; str x; str -v; str simple
+    bytes 01 00; u32 0; u32 0; bytes 04 00; u32 0; u32 0
+    bytes ff ff ff ff 01
+    u32 1; u32 0; u32 2; u32 2; str x; str -v; str /w; u32 1; str A=1
+    str simple
 }
 { bytes 00; launch; } >"$md/launch"
 { bytes 00; launch | dd bs=1 count=40 2>/dev/null; } >"$md/launch-truncated"
@@ -96,6 +98,12 @@ launch() { # jobid 1, 2 ranks on nodes a (4 slots) and bc (5), universe 9,
   u32 0; u32 4096; u32 0; u32 700; u32 0; u32 1900; u32 0; u32 80
   u32 4; } >"$md/stats"
 { bytes 09 00 00 00 0f; } >"$md/signal"
+# 18 the state request of --timeout (stacks, 10 s), 19 a daemon's answer:
+# rank 0 running with its stack, rank 1 exited 1, then a count too large.
+{ bytes 12 01; u32 10000; } >"$md/state-request"
+{ bytes 13; u32 2; u32 0; u32 4242; bytes 01; u32 0; str "#0  main ()"
+  u32 1; u32 4243; bytes 02; u32 256; u32 0; } >"$md/state-reply"
+{ bytes 13; u32 4294967295; u32 0; } >"$md/state-reply-huge-count"
 
 # fuzz_oob: a configuration byte (bits 0-1 the OOB's vpid of 0 1 2 5,
 # bits 2-4 the vpid the peer claims, bit 5 the peer does the handshake

@@ -157,12 +157,14 @@ for t in $TARGETS; do
     cp "$corpus/$t"/* "$tmp/corpus-$t/"
     status=0
     timeout $((FUZZ_SECONDS + STEP_TIMEOUT)) "$tmp/fuzz_$t" \
-        -max_total_time="$FUZZ_SECONDS" -timeout=5 -max_len=4096 \
+        -max_total_time="$FUZZ_SECONDS" -timeout=30 -max_len=4096 \
         -artifact_prefix="$tmp/crash-$t-" "$tmp/corpus-$t" \
         >"$tmp/fuzz-$t.log" 2>&1 || status=$?
     # Stopped from outside (a machine too loaded to finish in time) with
     # no input at fault: libFuzzer found nothing, it ran out of time. A
-    # slow input is its own finding (-timeout writes it as an artifact).
+    # slow input is its own finding (-timeout writes it as an artifact);
+    # its limit is wall-clock time, generous enough that a loaded machine
+    # starving the fuzzer of CPU for a few seconds does not look like one.
     if [ "$status" = 124 ] && ! ls "$tmp/crash-$t-"* >/dev/null 2>&1; then
         echo "libFuzzer fuzz_$t: stopped after $((FUZZ_SECONDS + STEP_TIMEOUT)) s" \
              "without a finding (the machine is too loaded to finish in time)"

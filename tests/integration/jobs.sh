@@ -49,8 +49,8 @@ expect_status 0 "tagged output"
 for r in 0 1 2 3; do
     expect_in "$tmp/out" "^\[1,$r\]<stdout>:out $r\$" "tagged stdout of rank $r"
     expect_in "$tmp/err" "^\[1,$r\]<stderr>:err $r\$" "tagged stderr of rank $r"
-    [ "$(cat "$tmp/of/rank.$r/stdout")" = "out $r" ] || fail "output file of rank $r"
-    [ "$(cat "$tmp/of/rank.$r/stderr")" = "err $r" ] || fail "error file of rank $r"
+    [ "$(cat "$tmp/of/1/rank.$r/stdout")" = "out $r" ] || fail "output file of rank $r"
+    [ "$(cat "$tmp/of/1/rank.$r/stderr")" = "err $r" ] || fail "error file of rank $r"
 done
 
 # --timeout ends a job that runs too long, with a message, and status 124.

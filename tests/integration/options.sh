@@ -164,9 +164,19 @@ expect_placement "0:n1" "--prefix"
 placed "--tag-output" -tag-output -n 1 --host "$n1"
 expect_in "$tmp/out" "^\[[0-9]*,0\]<stdout>:R 0 $n1" "--tag-output"
 placed "--output-filename" -output-filename "$tmp/outdir" -n 1 --host "$n1"
-expect_in "$tmp/outdir/rank.0/stdout" "^R 0 $n1" "--output-filename"
+expect_in "$tmp/outdir/1/rank.0/stdout" "^R 0 $n1" "--output-filename"
+placed "--timestamp-output" -timestamp-output -n 1 --host "$n1"
+expect_in "$tmp/out" "^[0-9-]*T[0-9:.]*Z<stdout>:R 0 $n1" "--timestamp-output"
+run_hnp -merge-stderr-to-stdout -n 1 --host "$n1" sh -c 'echo to-stderr >&2'
+expect_status 0 "--merge-stderr-to-stdout"
+expect_in "$tmp/out" "^to-stderr" "--merge-stderr-to-stdout"
+expect_not_in "$tmp/err" "to-stderr" "--merge-stderr-to-stdout"
 run_hnp -timeout 1 -n 1 --host "$n1" sleep 30
 expect_status 124 "--timeout"
+run_hnp --timeout 1 -report-state-on-timeout -get-stack-traces -n 1 --host "$n1" sleep 30
+expect_status 124 "--timeout with its reports"
+expect_in "$tmp/err" "^hnp:   rank 0 on node $n1: pid [0-9]*, running" "--report-state-on-timeout"
+expect_in "$tmp/err" "stack of rank 0 (pid [0-9]*) on node $n1:\\|rank 0 on node $n1: no stack" "--get-stack-traces"
 echo from-stdin >"$tmp/in"
 # shellcheck disable=SC2016
 run_hnp --stdin 1 -n 2 --host "$n1:2" sh -c 'read -r l; echo "S $HNP_RANK $l"' <"$tmp/in"

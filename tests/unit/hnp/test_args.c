@@ -147,6 +147,13 @@ static void test_new_flags(void **state)
     assert_string_equal(args.default_hostfile, "/etc/h2");
     assert_null(args.hostfile);
     hnp_args_free(&args);
+    parse_ok("--timestamp-output -merge-stderr-to-stdout --timeout 5 "
+             "--report-state-on-timeout -get-stack-traces a");
+    assert_true(args.timestamp_output && args.merge_stderr);
+    assert_true(args.report_state_on_timeout && args.get_stack_traces);
+    hnp_args_free(&args);
+    parse_fails("--get-stack-traces a", "--get-stack-traces acts when "
+                "--timeout expires", NULL);
 }
 
 static void test_plan_and_help(void **state)

@@ -8,9 +8,11 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/socket.h>
 
 #include "hnp_errors.h"
 #include "oob_fixture.h"
@@ -139,7 +141,7 @@ static void test_waiting_connections_capped(void **state)
     RUN_UNTIL(w, hnp_oob_num_connections(b.oob) == 2, 5);
     /* The oldest went; strangers are not peers. */
     assert_true(log_has(w, HNP_LOG_WARN, "oob_tcp_max_handshakes = 2",
-                        "the oldest goes"));
+                        "the oldest silent one goes"));
     assert_int_equal(hnp_oob_num_peer_connections(b.oob), 0);
     char c;
     assert_int_equal(read(fds[0], &c, 1), 0);
@@ -156,6 +158,52 @@ static void test_waiting_connections_capped(void **state)
     node_stop(&b);
 }
 
+/* Whether the other side has closed @p fd: what it sent is drained, and
+ * only an end of stream counts. */
+static bool closed_by_peer(int fd)
+{
+    char buf[256];
+
+    for (;;) {
+        ssize_t n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
+        if (n == 0)
+            return true;
+        if (n < 0)
+            return errno != EAGAIN && errno != EWOULDBLOCK;
+    }
+}
+
+/* Strangers that keep connecting push out each other, never a peer whose
+ * hello has arrived and whose proof is on its way. */
+static void test_hello_outlives_silent_strangers(void **state)
+{
+    world_t *w = *state;
+    node_t b;
+    int hello, fds[5];
+
+    node_start(w, &b, 1);
+    oob_set_handshake_timeout(b.oob, 30);
+    hnp_oob_set_max_handshakes(b.oob, 2);
+    hello = raw_connect(uri_port(hnp_oob_uri(b.oob)));
+    raw_hello_send(hello, 3);
+    run_for(w, 0.1);
+    for (int i = 0; i < 5; i++) {
+        fds[i] = raw_connect(uri_port(hnp_oob_uri(b.oob)));
+        run_for(w, 0.1);
+    }
+    RUN_UNTIL(w, hnp_oob_num_connections(b.oob) == 2, 5);
+    assert_false(closed_by_peer(hello));
+    for (int i = 0; i < 4; i++)
+        assert_true(closed_by_peer(fds[i]));
+    assert_false(closed_by_peer(fds[4]));
+    assert_false(log_has(w, HNP_LOG_WARN, "oob_tcp_max_handshakes = 2",
+                         "the oldest goes"));
+    close(hello);
+    for (int i = 0; i < 5; i++)
+        close(fds[i]);
+    node_stop(&b);
+}
+
 /* Each test gets its own event base and log. */
 #define OOB_TEST(f)                                                        \
     cmocka_unit_test_setup_teardown(f, fixture_setup, fixture_teardown)
@@ -168,6 +216,7 @@ int main(void)
         cmocka_unit_test(test_ratelimit_key),
         OOB_TEST(test_bad_magic_dropped_at_once),
         OOB_TEST(test_waiting_connections_capped),
+        OOB_TEST(test_hello_outlives_silent_strangers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

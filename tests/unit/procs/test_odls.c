@@ -178,7 +178,7 @@ static int teardown(void **state)
 static pid_t launch(fixture_t *f, uint32_t rank, char *const *argv,
                     char *const *env, const char *wdir)
 {
-    hnp_odls_proc_t proc = { rank, argv, env != NULL ? env : environ, wdir, NULL, NULL, NULL, 0 };
+    hnp_odls_proc_t proc = { rank, argv, env != NULL ? env : environ, wdir, NULL, NULL, NULL, 0, false };
     char err[256] = "";
     pid_t pid = 0;
     int rc = hnp_odls_launch(f->odls, &proc, &pid, err, sizeof(err));
@@ -394,7 +394,7 @@ static void test_inherited_fds(void **state)
              "|| echo no-c", a[1], b[1], c[1]);
     /* bash: dash redirects single-digit descriptors only */
     char *const argv[] = { "bash", "-c", script, NULL };
-    hnp_odls_proc_t proc = { 0, argv, environ, NULL, NULL, NULL, keep, 2 };
+    hnp_odls_proc_t proc = { 0, argv, environ, NULL, NULL, NULL, keep, 2, false };
     char err[256] = "";
 
     assert_true(hnp_odls_launch(f->odls, &proc, NULL, err, sizeof(err)) > 0);
@@ -431,7 +431,7 @@ static void test_stdin_pipe(void **state)
 {
     fixture_t *f = *state;
     int writer = -1;
-    hnp_odls_proc_t proc = { 0, SH("cat; echo end"), environ, NULL, &writer, NULL, NULL, 0 };
+    hnp_odls_proc_t proc = { 0, SH("cat; echo end"), environ, NULL, &writer, NULL, NULL, 0, false };
     char err[256] = "";
 
     assert_true(hnp_odls_launch(f->odls, &proc, NULL, err, sizeof(err)) > 0);
@@ -503,7 +503,7 @@ static void test_daemon_without_stdio(void **state)
     for (int i = 0; i < 3; i++)
         close(i);
     hnp_odls_proc_t proc = { 0, SH("echo out; echo err >&2; cat"), environ,
-                             NULL, NULL, NULL, NULL, 0 };
+                             NULL, NULL, NULL, NULL, 0, false };
     int rc = hnp_odls_launch(f->odls, &proc, NULL, NULL, 0);
     for (int i = 0; i < 3; i++) {
         dup2(saved[i], i);
@@ -514,6 +514,22 @@ static void test_daemon_without_stdio(void **state)
     assert_clean_exit(&f->results[0]);
     assert_string_equal(f->results[0].out, "out\n");
     assert_string_equal(f->results[0].err, "err\n");
+}
+
+/* merge_stderr: one pipe as fd 1 and fd 2, so the two streams come as
+ * stdout, in the order written; the stderr stream says nothing. */
+static void test_merged_stderr(void **state)
+{
+    fixture_t *f = *state;
+    hnp_odls_proc_t proc = { 0, SH("echo o1; echo e1 >&2; echo o2; "
+                                   "echo e2 >&2"),
+                             environ, NULL, NULL, NULL, NULL, 0, true };
+
+    assert_true(hnp_odls_launch(f->odls, &proc, NULL, NULL, 0) > 0);
+    assert_true(run_until(f, all_exited, NULL));
+    assert_clean_exit(&f->results[0]);
+    assert_string_equal(f->results[0].out, "o1\ne1\no2\ne2\n");
+    assert_int_equal(f->results[0].err_len, 0);
 }
 
 /* ------------------------------------------------------------ control */
@@ -637,7 +653,7 @@ static void test_bad_arguments(void **state)
 {
     fixture_t *f = *state;
     char err[128] = "";
-    hnp_odls_proc_t proc = { 0, (char *const[]){ NULL }, environ, NULL, NULL, NULL, NULL, 0 };
+    hnp_odls_proc_t proc = { 0, (char *const[]){ NULL }, environ, NULL, NULL, NULL, NULL, 0, false };
 
     assert_int_equal(hnp_odls_launch(f->odls, &proc, NULL, err, sizeof(err)),
                      HNP_ERR_BAD_PARAM);
@@ -663,6 +679,7 @@ int main(void)
         T(test_clean_signal_state),
         T(test_own_process_group),
         T(test_daemon_without_stdio),
+        T(test_merged_stderr),
         T(test_kill_all_grace),
         T(test_signal_all),
         T(test_destroy_kills_survivors),

@@ -70,7 +70,7 @@ static void __attribute__((noreturn)) daemon_helper(int report_fd,
     hnp_children_t *children = NULL;
     hnp_odls_t *odls = NULL;
     hnp_odls_callbacks_t cb = { quiet_output, NULL, NULL };
-    hnp_odls_proc_t proc = { 0, argv, environ, NULL, NULL, NULL, NULL, 0 };
+    hnp_odls_proc_t proc = { 0, argv, environ, NULL, NULL, NULL, NULL, 0, false };
     pid_t pid = -1;
 
     alarm(30);

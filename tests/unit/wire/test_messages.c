@@ -43,6 +43,7 @@
 #include "proc_exit.h"
 #include "report.h"
 #include "request.h"
+#include "state.h"
 #include "stats.h"
 #include "stdin.h"
 #include "welcome.h"
@@ -104,7 +105,8 @@ static bool equal_launch(const void *a, const void *b)
 
     if (x->jobid != y->jobid || x->nprocs != y->nprocs ||
         x->nnodes != y->nnodes || !same_placement(&x->place, &y->place) ||
-        x->stdin_target != y->stdin_target || x->napps != y->napps ||
+        x->stdin_target != y->stdin_target ||
+        x->output != y->output || x->napps != y->napps ||
         x->universe_size != y->universe_size ||
         !same_string(x->pmi, y->pmi) ||
         !same_strings(x->node_names, y->node_names, x->nnodes))
@@ -145,7 +147,8 @@ static bool equal_iof(const void *a, const void *b)
     const hnp_wire_iof_t *x = a, *y = b;
 
     return x->rank == y->rank && x->stream == y->stream &&
-           x->flags == y->flags && same_bytes(x->data, x->len, y->data, y->len);
+           x->flags == y->flags && x->read_us == y->read_us &&
+           same_bytes(x->data, x->len, y->data, y->len);
 }
 
 static bool equal_iof_ack(const void *a, const void *b)
@@ -169,6 +172,29 @@ static bool equal_reply(const void *a, const void *b)
 
     return x->id == y->id && x->status == y->status &&
            same_bytes(x->data, x->len, y->data, y->len);
+}
+
+static bool equal_state_request(const void *a, const void *b)
+{
+    const hnp_wire_state_request_t *x = a, *y = b;
+
+    return x->flags == y->flags && x->stack_ms == y->stack_ms;
+}
+
+static bool equal_state_reply(const void *a, const void *b)
+{
+    const hnp_wire_state_reply_t *x = a, *y = b;
+
+    if (x->nranks != y->nranks)
+        return false;
+    for (uint32_t i = 0; i < x->nranks; i++) {
+        const hnp_wire_rank_state_t *p = &x->ranks[i], *q = &y->ranks[i];
+        if (p->rank != q->rank || p->pid != q->pid || p->state != q->state ||
+            p->wait_status != q->wait_status ||
+            !same_string(p->stack, q->stack))
+            return false;
+    }
+    return true;
 }
 
 static bool equal_proc_exit(const void *a, const void *b)
@@ -265,6 +291,9 @@ CLEAR_CALL(peer_lost)
 CODEC_CALLS(pmi_abort)
 CLEAR_CALL(pmi_abort)
 CODEC_CALLS(stats)
+CODEC_CALLS(state_request)
+CODEC_CALLS(state_reply)
+CLEAR_CALL(state_reply)
 CODEC_CALLS(request)
 CODEC_CALLS(reply)
 
@@ -285,6 +314,9 @@ static const codec_t failure_codec = CODEC(failure, clear_failure);
 static const codec_t peer_lost_codec = CODEC(peer_lost, clear_peer_lost);
 static const codec_t pmi_abort_codec = CODEC(pmi_abort, clear_pmi_abort);
 static const codec_t stats_codec = CODEC(stats, NULL);
+static const codec_t state_request_codec = CODEC(state_request, NULL);
+static const codec_t state_reply_codec =
+    CODEC(state_reply, clear_state_reply);
 static const codec_t request_codec = CODEC(request, NULL);
 static const codec_t reply_codec = CODEC(reply, NULL);
 
@@ -408,7 +440,8 @@ static void test_launch(void **state)
         .node_names = names, .node_slots = slots, .universe_size = 7,
         .place = { HNP_OBJ_SOCKET, 1, 2, 4, HNP_OBJ_CPULIST, 0x1f, "0-3",
                    5, specs },
-        .stdin_target = HNP_STDIN_ALL, .napps = 2,
+        .stdin_target = HNP_STDIN_ALL, .output = HNP_LAUNCH_MERGE_STDERR,
+        .napps = 2,
         .apps = apps, .pmi = "simple,pmix",
     };
     hnp_wire_launch_app_t bare_app = { 0, 0, 1, argv0, NULL, 0, NULL };
@@ -416,7 +449,8 @@ static void test_launch(void **state)
         .jobid = UINT32_MAX,
         .place = { HNP_OBJ_HWTHREAD, UINT8_MAX, UINT32_MAX, UINT32_MAX,
                    HNP_OBJ_CPULIST, UINT8_MAX, NULL, 0, NULL },
-        .stdin_target = INT32_MIN, .napps = 1, .apps = &bare_app,
+        .stdin_target = INT32_MIN, .output = UINT8_MAX, .napps = 1,
+        .apps = &bare_app,
     };
 
     (void)state;
@@ -436,14 +470,14 @@ static void test_launch_layout(void **state)
         .jobid = 1, .nprocs = 2, .nnodes = 2, .node_of = node_of,
         .node_names = names, .node_slots = slots, .universe_size = 9,
         .place = { HNP_OBJ_MACHINE, 0, 0, 0, HNP_OBJ_CORE, 0, "", 0, NULL },
-        .stdin_target = HNP_STDIN_NONE, .napps = 1,
-        .apps = &app, .pmi = "s",
+        .stdin_target = HNP_STDIN_NONE, .output = HNP_LAUNCH_MERGE_STDERR,
+        .napps = 1, .apps = &app, .pmi = "s",
     };
     static const uint8_t golden[] = {
         U32(1), U32(2), U32(2), U32(0), U32(1),
         U32(1), 'a', U32(4), U32(2), 'b', 'c', U32(5), U32(9),
         HNP_OBJ_MACHINE, 0, U32(0), U32(0), HNP_OBJ_CORE, 0, U32(0), U32(0),
-        0xff, 0xff, 0xff, 0xff,
+        0xff, 0xff, 0xff, 0xff, HNP_LAUNCH_MERGE_STDERR,
         U32(1), U32(0), U32(2), U32(2), U32(1), 'x', U32(2), '-', 'v',
         U32(2), '/', 'w', U32(1), U32(3), 'A', '=', '1',
         U32(1), 's',
@@ -461,10 +495,10 @@ static void test_launch_layout(void **state)
 static void test_launch_refusals(void **state)
 {
     static const uint8_t no_app[] = {
-        U32(1), U32(0), U32(0), U32(0), PLACE0, U32(0), U32(0),
+        U32(1), U32(0), U32(0), U32(0), PLACE0, U32(0), 0, U32(0),
     };
     static const uint8_t no_program[] = {
-        U32(1), U32(0), U32(0), U32(0), PLACE0, U32(0),
+        U32(1), U32(0), U32(0), U32(0), PLACE0, U32(0), 0,
         U32(1), U32(0), U32(0), U32(0), U32(0), U32(0), U32(0),
     };
     static const uint8_t huge_nprocs[] = {
@@ -476,16 +510,16 @@ static void test_launch_refusals(void **state)
     /* rank 0 on node 1 of 1 */
     static const uint8_t node_outside[] = {
         U32(1), U32(1), U32(1), U32(1), U32(1), 'a', U32(1), U32(1),
-        PLACE0, U32(0), U32(1), U32(0), U32(1), U32(1),
+        PLACE0, U32(0), 0, U32(1), U32(0), U32(1), U32(1),
         U32(1), 'x', U32(0), U32(0), U32(0),
     };
     static const uint8_t huge_env[] = {
-        U32(1), U32(0), U32(0), U32(0), PLACE0, U32(0),
+        U32(1), U32(0), U32(0), U32(0), PLACE0, U32(0), 0,
         U32(1), U32(0), U32(0), U32(1), U32(1), 'x', U32(0),
         U32(0xffffffff), U32(0), U32(0),
     };
     static const uint8_t huge_napps[] = {
-        U32(1), U32(0), U32(0), U32(0), PLACE0, U32(0),
+        U32(1), U32(0), U32(0), U32(0), PLACE0, U32(0), 0,
         U32(0x10000000), U32(0), U32(0), U32(1), U32(0), U32(0), U32(0),
     };
     static const uint8_t bad_object[] = {
@@ -493,7 +527,7 @@ static void test_launch_refusals(void **state)
         U32(0), U32(0), 0, 0, U32(0), U32(0), U32(0), U32(0),
     };
     static const uint8_t huge_argc[] = {
-        U32(1), U32(0), U32(0), U32(0), PLACE0, U32(0),
+        U32(1), U32(0), U32(0), U32(0), PLACE0, U32(0), 0,
         U32(1), U32(0), U32(0), U32(0x7fffffff), U32(0), U32(0), U32(0),
     };
 
@@ -556,12 +590,16 @@ static void test_iof(void **state)
 {
     static const char line[] = "hello\n\0binary\xff";
     hnp_wire_iof_t out = { .rank = 3, .stream = 2, .data = line,
-                           .len = sizeof(line) - 1 };
+                           .len = sizeof(line) - 1,
+                           .read_us = 1795881600123456ull };
     hnp_wire_iof_t empty = { .rank = UINT32_MAX, .stream = UINT8_MAX,
-                             .flags = UINT8_MAX };
-    static const uint8_t golden[] = { U32(3), 1, 1, U32(2), 'o', 'k' };
+                             .flags = UINT8_MAX, .read_us = UINT64_MAX };
+    static const uint8_t golden[] = { U32(3), 1, 1,
+                                      U64(0x0102030405060708ull), U32(2),
+                                      'o', 'k' };
     hnp_wire_iof_t g = { .rank = 3, .stream = 1, .flags = HNP_IOF_CUT,
-                         .data = "ok", .len = 2 };
+                         .read_us = 0x0102030405060708ull, .data = "ok",
+                         .len = 2 };
 
     (void)state;
     check_message(&iof_codec, &out);
@@ -637,6 +675,56 @@ static void test_proc_exit(void **state)
     check_message(&proc_exit_codec, &killed);
     check_message(&proc_exit_codec, &failed);
     check_golden(&proc_exit_codec, &g, golden, sizeof(golden));
+}
+
+/* ------------------------------------------------------------ --timeout */
+
+static void test_state_request(void **state)
+{
+    hnp_wire_state_request_t stacks = { .flags = HNP_STATE_STACKS,
+                                        .stack_ms = 10000 };
+    hnp_wire_state_request_t max = { .flags = UINT8_MAX,
+                                     .stack_ms = UINT32_MAX };
+    static const uint8_t golden[] = { 1, U32(2500) };
+    hnp_wire_state_request_t g = { .flags = HNP_STATE_STACKS,
+                                   .stack_ms = 2500 };
+
+    (void)state;
+    check_message(&state_request_codec, &stacks);
+    check_message(&state_request_codec, &max);
+    check_golden(&state_request_codec, &g, golden, sizeof(golden));
+}
+
+static void test_state_reply(void **state)
+{
+    hnp_wire_rank_state_t ranks[] = {
+        { 0, 4242, HNP_RANK_RUNNING, 0,
+          "Thread 1 (process 4242):\n#0  0x00007f in clock_nanosleep ()\n" },
+        { 1, 4243, HNP_RANK_EXITED, 0x100, NULL },
+        { UINT32_MAX, 0, HNP_RANK_FAILED, INT32_MIN,
+          "gdb is not installed on node n1" },
+        { 3, INT32_MAX, UINT8_MAX, INT32_MAX, "" },
+    };
+    hnp_wire_state_reply_t all = { .nranks = 4, .ranks = ranks };
+    hnp_wire_state_reply_t none = { .nranks = 0, .ranks = NULL };
+    hnp_wire_rank_state_t one = { 7, 100, HNP_RANK_RUNNING, 0, "s" };
+    static const uint8_t golden[] = {
+        U32(1), U32(7), U32(100), HNP_RANK_RUNNING, U32(0), U32(1), 's',
+    };
+    hnp_wire_state_reply_t g = { .nranks = 1, .ranks = &one };
+    /* 4 ranks announced, room for one */
+    static const uint8_t too_many[] = {
+        U32(4), U32(7), U32(100), 1, U32(0), U32(0),
+    };
+    static const uint8_t huge[] = { U32(0xffffffff), U32(0) };
+
+    (void)state;
+    check_message(&state_reply_codec, &all);
+    check_message(&state_reply_codec, &none);
+    check_golden(&state_reply_codec, &g, golden, sizeof(golden));
+    check_refused(&state_reply_codec, too_many, sizeof(too_many),
+                  HNP_ERR_TRUNCATED);
+    check_refused(&state_reply_codec, huge, sizeof(huge), HNP_ERR_TRUNCATED);
 }
 
 static void test_stdin(void **state)
@@ -780,6 +868,8 @@ int main(void)
         cmocka_unit_test(test_failure),
         cmocka_unit_test(test_pmi_abort),
         cmocka_unit_test(test_stats),
+        cmocka_unit_test(test_state_request),
+        cmocka_unit_test(test_state_reply),
         cmocka_unit_test(test_embedded_nul_is_refused),
     };
 
