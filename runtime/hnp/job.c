@@ -349,9 +349,18 @@ void hnp_job_arm_timeout(hnp_job_t *job)
                                                   job_timed_out, job);
 }
 
+/* Whether @p sig, had hnp not caught it, would have ended hnp. */
+static bool ends_hnp(int sig)
+{
+    return sig == SIGINT || sig == SIGTERM || sig == SIGHUP;
+}
+
 /* SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2 reach every process; what they
  * do is the processes' business (an exit by signal ends the job as any
- * abnormal exit does). A second SIGINT means "now": everything is killed. */
+ * abnormal exit does). A second SIGINT means "now": everything is killed.
+ * A job that got one of those that would have ended hnp exits as if it had
+ * (128 + the signal), however its processes end afterwards, unless it had
+ * already failed: a script sees that the job was stopped. */
 void hnp_job_signal(hnp_job_t *job, int sig)
 {
     hnp_wire_signal_t req = { .signo = sig };
@@ -372,6 +381,8 @@ void hnp_job_signal(hnp_job_t *job, int sig)
                       : "terminated by a signal before the processes started");
         return;
     }
+    if (ends_hnp(sig) && job->exit_status == 0)
+        job->exit_status = 128 + sig;
     HNP_INFO(job->rte->log, "forwarding signal %d (%s) to the job's processes%s",
              sig, strsignal(sig), sig == SIGINT ? " (interrupt again to kill "
              "them at once)" : "");
