@@ -49,10 +49,14 @@ enum {
     HNP_TAG_REQUEST,       /* daemon -> daemon: hnp_rte_request() */
     HNP_TAG_REPLY,         /* daemon -> daemon: its answer */
     HNP_TAG_IOF_ACK,       /* HNP -> daemon: output taken on (flow control) */
+    HNP_TAG_SPAWN_NOTE,    /* daemon -> HNP: a child it is still starting:
+                              the command, the agent's last words */
     HNP_TAG_CORE_MAX = 99,
 };
 
 #define HNP_RTE_MAX_TAG 1000
+
+typedef struct hnp_rte_spawn_notes hnp_rte_spawn_notes_t;
 
 typedef struct hnp_rte_handler {
     hnp_rte_recv_fn fn;
@@ -123,6 +127,8 @@ struct hnp_rte {
     uint32_t spawn_joined;      /* spawn children that called back */
     bool spawn_attached;        /* daemons started keep their agent... */
     uint32_t attached_started;  /* ...up to plm_rsh_num_concurrent of them */
+    hnp_rte_spawn_notes_t *spawn_notes; /* a daemon's word on its children
+                                   slow to start (spawn_notes.c) */
     /* What the HNP's descriptor plan lowered (0: the parameters' values):
      * agents running at once, and connections awaiting their handshake */
     unsigned agents_in_flight;
@@ -286,6 +292,16 @@ int hnp_rte_report_up(hnp_rte_t *rte);
 
 /* spawn.c */
 int hnp_rte_launcher_start(hnp_rte_t *rte, char *err, size_t errlen);
+
+/* spawn_notes.c: a daemon tells the HNP how the children it is slow to
+ * start were started, and what their agents printed (HNP_TAG_SPAWN_NOTE) */
+/** A daemon begins to start its children: the first look is armed
+ *  (nothing in the HNP, or without plm_base_launch_timeout). */
+void hnp_rte_spawn_notes_arm(hnp_rte_t *rte);
+/** The agent of child @p vpid printed something. */
+void hnp_rte_spawn_notes_printed(hnp_rte_t *rte, hnp_vpid_t vpid);
+/** No more notes: the timers and the state go. */
+void hnp_rte_spawn_notes_stop(hnp_rte_t *rte);
 /** Agents this process runs at once: plm_rsh_num_concurrent, or fewer
  *  where the HNP's descriptor plan lowered it (0: no limit). */
 unsigned hnp_rte_agents_in_flight(const hnp_rte_t *rte);

@@ -101,36 +101,6 @@ static void exchange_started(hnp_rte_t *rte)
 
 /* ------------------------------------------------------------ failures */
 
-static void launch_timed_out(hnp_rte_t *rte, void *cbdata)
-{
-    hnp_job_t *job = cbdata;
-    size_t cap = 256 + (size_t)job->ndaemons * 512, used;
-    char *msg = malloc(cap);
-
-    hnp_rte_timer_destroy(job->launch_timer);
-    job->launch_timer = NULL;
-    if (msg == NULL) {
-        hnp_job_abort(job, 1, "daemons did not call back in time");
-        return;
-    }
-    used = (size_t)snprintf(msg, cap, "%u of %u daemons did not call back "
-                            "within plm_base_launch_timeout (%g s):",
-                            job->ndaemons - job->known, job->ndaemons,
-                            rte->core->launch_timeout);
-    for (hnp_vpid_t v = 1; v < rte->nprocs && used < cap; v++) {
-        if (job->up_at != NULL && job->up_at[v] > 0)
-            continue;
-        const char *cmd = rte->launcher != NULL
-                              ? hnp_launcher_command(rte->launcher, v) : NULL;
-        used += (size_t)snprintf(msg + used, cap - used, "\n  node %s (vpid "
-                                 "%u)%s%s", rte->node_names[v], v,
-                                 cmd != NULL ? ": command: " : "",
-                                 cmd != NULL ? cmd : "");
-    }
-    hnp_job_abort(job, 1, msg);
-    free(msg);
-}
-
 static void on_failure(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
                        const void *data, size_t len, void *cbdata)
 {
@@ -510,13 +480,4 @@ void hnp_job_register_handlers(hnp_job_t *job)
     hnp_rte_recv(rte, HNP_TAG_PROCS_STARTED, on_daemon_reached, job);
     hnp_rte_recv(rte, HNP_TAG_STATS, on_stats, job);
     hnp_rte_recv(rte, HNP_TAG_PEER_LOST, on_peer_lost, job);
-}
-
-void hnp_job_arm_launch_timer(hnp_job_t *job)
-{
-    double timeout = job->rte->core->launch_timeout;
-
-    if (timeout > 0)
-        job->launch_timer = hnp_rte_timer_create(job->rte, timeout,
-                                                 launch_timed_out, job);
 }

@@ -34,6 +34,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -72,6 +73,7 @@ struct launch_req {
     bool cancelled;              /* running at cancel_all: no callback */
     bool local;
     bool daemon;                 /* hnpd itself, not a command (srun) */
+    bool joined;                 /* its daemon has called back */
     hnp_vpid_t vpid;
     char *secret_file;           /* the secret goes here, not on stdin;
                                     removed unless the daemon did */
@@ -85,6 +87,8 @@ struct launch_req {
     struct event *out_ev;
     struct event *retry_ev;
     launch_capture_t *capture;   /* only while running */
+    char *last_words;            /* the agent's last lines, kept from the
+                                    capture of its latest run */
 };
 
 struct hnp_launcher {
@@ -111,8 +115,23 @@ struct hnp_launcher {
 
 /* ------------------------------------------------------------ requests */
 
+/* What the agent said last outlives its run: a daemon that never calls
+ * back is reported with it (hnp_launcher_output_tail). */
+static void keep_last_words(launch_req_t *r)
+{
+    char *text, tail[LAUNCH_TAIL_BYTES];
+
+    if (r->capture == NULL || (text = launch_capture_render(r->capture)) == NULL)
+        return;
+    launch_last_lines(text, LAUNCH_TAIL_LINES, tail, sizeof(tail));
+    free(text);
+    free(r->last_words);
+    r->last_words = strdup(tail);
+}
+
 static void req_release_run(launch_req_t *r)
 {
+    keep_last_words(r);
     if (r->out_ev != NULL)
         event_free(r->out_ev);
     r->out_ev = NULL;
@@ -157,6 +176,7 @@ static void req_free(launch_req_t *r)
     req_drop_secret(r);
     free(r->words.command);
     free(r->node);
+    free(r->last_words);
     free(r);
 }
 
@@ -296,6 +316,9 @@ static bool read_output_once(launch_req_t *r, bool *got_data)
     *got_data = n > 0;
     if (n > 0) {
         capture_add(r, r->l->chunk, (size_t)n);
+        if (r->daemon && !r->joined && !r->cancelled &&
+            r->l->cb.printed != NULL)
+            r->l->cb.printed(r->l->cb.ctx, r->vpid);
         return true;
     }
     if (n < 0 && (errno == EAGAIN || errno == EINTR))
@@ -605,12 +628,40 @@ void hnp_launcher_joined(hnp_launcher_t *l, hnp_vpid_t vpid)
 
     if (r == NULL || !r->daemon)
         return;
+    r->joined = true;
     req_drop_secret(r);
     if (r->state != REQ_RUNNING)
         return;
     r->state = REQ_JOINED;
     l->running--;
     schedule_pump(l);
+}
+
+bool hnp_launcher_awaiting(const hnp_launcher_t *l, hnp_vpid_t vpid)
+{
+    const launch_req_t *r = req_of(l, vpid);
+
+    return r != NULL && r->daemon && !r->joined && !r->cancelled;
+}
+
+size_t hnp_launcher_output_tail(const hnp_launcher_t *l, hnp_vpid_t vpid,
+                                char *buf, size_t len)
+{
+    const launch_req_t *r = req_of(l, vpid);
+    char *text;
+
+    if (len == 0)
+        return 0;
+    buf[0] = '\0';
+    if (r != NULL && r->capture != NULL &&
+        (text = launch_capture_render(r->capture)) != NULL) {
+        size_t n = launch_last_lines(text, LAUNCH_TAIL_LINES, buf, len);
+        free(text);
+        return n;
+    }
+    if (r != NULL && r->last_words != NULL)
+        snprintf(buf, len, "%s", r->last_words);
+    return strlen(buf);
 }
 
 size_t hnp_launcher_pending(const hnp_launcher_t *l)

@@ -46,6 +46,7 @@ typedef union any_message {
     hnp_wire_shutdown_t shutdown;
     hnp_wire_failure_t failure;
     hnp_wire_peer_lost_t peer_lost;
+    hnp_wire_spawn_note_t spawn_note;
     hnp_wire_iof_t iof;
     hnp_wire_join_t join;
     hnp_wire_daemon_up_t daemon_up;
@@ -90,6 +91,7 @@ CODEC_FUNCS(welcome) CLEAR_FUNC(welcome)
 CODEC_FUNCS(join) CLEAR_FUNC(join)
 CODEC_FUNCS(failure) CLEAR_FUNC(failure)
 CODEC_FUNCS(peer_lost) CLEAR_FUNC(peer_lost)
+CODEC_FUNCS(spawn_note) CLEAR_FUNC(spawn_note)
 CODEC_FUNCS(pmi_abort) CLEAR_FUNC(pmi_abort)
 CODEC_FUNCS(proc_exit) CLEAR_FUNC(proc_exit)
 CODEC_FUNCS(report) CLEAR_FUNC(report)
@@ -115,6 +117,7 @@ static const codec_t codecs[] = {
     CODEC_BORROWED(signal), CODEC_BORROWED(shutdown), CODEC_BORROWED(iof),
     CODEC_BORROWED(request), CODEC_BORROWED(reply), CODEC_BORROWED(stats),
     CODEC_BORROWED(stdin),  CODEC_BORROWED(stdin_ack), CODEC_BORROWED(xcast),
+    CODEC(spawn_note),
 };
 #define NCODECS (sizeof(codecs) / sizeof(codecs[0]))
 

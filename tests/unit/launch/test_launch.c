@@ -24,6 +24,7 @@
 #include <cmocka.h>
 
 #include "hnp_errors.h"
+#include "launch/agent.h"
 #include "launch_fixture.h"
 
 /* ------------------------------------------------------------ quoting */
@@ -45,6 +46,34 @@ static void test_shell_quote(void **state)
         assert_non_null(q);
         assert_string_equal(q, cases[i].out);
         free(q);
+    }
+}
+
+/* What a daemon that never called back is reported with: the agent's last
+ * lines, blank ones and carriage returns left out, control characters
+ * shown, and the end of them when they are too long. */
+static void test_last_lines(void **state)
+{
+    static const struct { const char *in; unsigned n; size_t room;
+                          const char *out; } cases[] = {
+        { "", 5, 64, "" },
+        { "\n\n  \n", 5, 64, "" },
+        { "one line", 5, 64, "one line" },
+        { "a\nb\nc\nd\ne\nf\ng\n", 5, 64, "c\nd\ne\nf\ng" },
+        { "a\n\n\nb\n\n", 2, 64, "a\nb" },
+        { "Password: \r\nPermission denied\r\n", 5, 64,
+          "Password: \nPermission denied" },
+        { "bell\a and tab\there", 5, 64, "bell? and tab\there" },
+        { "first\n0123456789", 5, 8, "3456789" },
+    };
+    char out[64];
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        size_t n = launch_last_lines(cases[i].in, cases[i].n, out,
+                                     cases[i].room);
+        assert_string_equal(out, cases[i].out);
+        assert_int_equal(n, strlen(cases[i].out));
     }
 }
 
@@ -460,7 +489,7 @@ static void test_lookup_by_vpid(void **state)
 static void test_bad_config(void **state)
 {
     fixture_t *f = *state;
-    hnp_launch_callbacks_t cb = { on_failed, on_done, f };
+    hnp_launch_callbacks_t cb = { on_failed, on_done, f, NULL };
     hnp_launch_config_t config = { AGENT(f, "ok"), "relative/hnpd", SECRET,
                                    0, 0, 0.1, NULL };
     hnp_launcher_t *l = NULL;
@@ -488,6 +517,7 @@ int main(void)
 #define T(name) cmocka_unit_test_setup_teardown(name, launch_setup, launch_teardown)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shell_quote),
+        cmocka_unit_test(test_last_lines),
         T(test_agent_round_trip),
         T(test_local_launch),
         T(test_retry_then_success),

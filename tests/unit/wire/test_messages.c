@@ -217,6 +217,14 @@ static bool equal_peer_lost(const void *a, const void *b)
     return x->vpid == y->vpid && same_string(x->why, y->why);
 }
 
+static bool equal_spawn_note(const void *a, const void *b)
+{
+    const hnp_wire_spawn_note_t *x = a, *y = b;
+
+    return x->vpid == y->vpid && same_string(x->command, y->command) &&
+           same_string(x->output, y->output);
+}
+
 static bool equal_pmi_abort(const void *a, const void *b)
 {
     const hnp_wire_pmi_abort_t *x = a, *y = b;
@@ -262,6 +270,8 @@ CODEC_CALLS(failure)
 CLEAR_CALL(failure)
 CODEC_CALLS(peer_lost)
 CLEAR_CALL(peer_lost)
+CODEC_CALLS(spawn_note)
+CLEAR_CALL(spawn_note)
 CODEC_CALLS(pmi_abort)
 CLEAR_CALL(pmi_abort)
 CODEC_CALLS(stats)
@@ -283,6 +293,7 @@ static const codec_t stdin_ack_codec = CODEC(stdin_ack, NULL);
 static const codec_t report_codec = CODEC(report, clear_report);
 static const codec_t failure_codec = CODEC(failure, clear_failure);
 static const codec_t peer_lost_codec = CODEC(peer_lost, clear_peer_lost);
+static const codec_t spawn_note_codec = CODEC(spawn_note, clear_spawn_note);
 static const codec_t pmi_abort_codec = CODEC(pmi_abort, clear_pmi_abort);
 static const codec_t stats_codec = CODEC(stats, NULL);
 static const codec_t request_codec = CODEC(request, NULL);
@@ -709,6 +720,25 @@ static void test_failure(void **state)
     check_golden(&peer_lost_codec, &gl, golden_lost, sizeof(golden_lost));
 }
 
+static void test_spawn_note(void **state)
+{
+    hnp_wire_spawn_note_t note = {
+        .vpid = 3, .command = "ssh n3 '/usr/bin/hnpd' '--vpid' '3'",
+        .output = "Host key verification failed.",
+    };
+    hnp_wire_spawn_note_t bare = { .vpid = UINT32_MAX, .command = NULL,
+                                   .output = "" };
+    static const uint8_t golden[] = { U32(4), U32(1), 'c', U32(2), 'o', 'k' };
+    hnp_wire_spawn_note_t g = { .vpid = 4, .command = "c", .output = "ok" };
+    static const uint8_t cut[] = { U32(4), U32(1), 'c', U32(2), 'o' };
+
+    (void)state;
+    check_message(&spawn_note_codec, &note);
+    check_message(&spawn_note_codec, &bare);
+    check_golden(&spawn_note_codec, &g, golden, sizeof(golden));
+    check_refused(&spawn_note_codec, cut, sizeof(cut), HNP_ERR_TRUNCATED);
+}
+
 static void test_pmi_abort(void **state)
 {
     hnp_wire_pmi_abort_t req = { .rank = 7, .code = 3,
@@ -778,6 +808,7 @@ int main(void)
         cmocka_unit_test(test_stdin),
         cmocka_unit_test(test_report),
         cmocka_unit_test(test_failure),
+        cmocka_unit_test(test_spawn_note),
         cmocka_unit_test(test_pmi_abort),
         cmocka_unit_test(test_stats),
         cmocka_unit_test(test_embedded_nul_is_refused),
