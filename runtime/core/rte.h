@@ -51,6 +51,8 @@ enum {
     HNP_TAG_IOF_ACK,       /* HNP -> daemon: output taken on (flow control) */
     HNP_TAG_SPAWN_NOTE,    /* daemon -> HNP: a child it is still starting:
                               the command, the agent's last words */
+    HNP_TAG_KILL_DAEMON,   /* HNP -> spawn parent: kill that child, the job
+                              gave up on it */
     HNP_TAG_CORE_MAX = 99,
 };
 
@@ -292,6 +294,13 @@ int hnp_rte_report_up(hnp_rte_t *rte);
 
 /* spawn.c */
 int hnp_rte_launcher_start(hnp_rte_t *rte, char *err, size_t errlen);
+
+/* reap.c: a daemon the job gave up on is killed by its spawn parent */
+/** Kill daemon @p vpid: this process's own child through the launcher;
+ *  in the HNP, any other by asking its spawn parent. */
+void hnp_rte_kill_daemon(hnp_rte_t *rte, hnp_vpid_t vpid);
+/** Take the HNP's requests to kill a child (a daemon, at its welcome). */
+int hnp_rte_accept_kill_requests(hnp_rte_t *rte);
 
 /* spawn_notes.c: a daemon tells the HNP how the children it is slow to
  * start were started, and what their agents printed (HNP_TAG_SPAWN_NOTE) */

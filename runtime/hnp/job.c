@@ -21,6 +21,8 @@
 #include "wire/launch.h"
 
 #define HNP_JOBID 1
+/* Seconds hnp waits for the daemons it had to kill at the end. */
+#define END_KILL_WAIT 5.0
 
 static void end_job(hnp_job_t *job);
 
@@ -141,6 +143,9 @@ static void on_peer_lost(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
                                              sizeof(msg));
     if (n < sizeof(msg))
         snprintf(msg + n, sizeof(msg) - n, " (noticed by vpid %u)", src);
+    /* Silent, it may be stopped with its processes, and would outlive the
+     * job: its parent kills it (dead already, nothing happens). */
+    hnp_rte_kill_daemon(rte, lost.vpid);
     hnp_wire_peer_lost_clear(&lost);
     hnp_job_abort(cbdata, 1, msg);
 }
@@ -240,7 +245,8 @@ static void on_stats(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
 
 /* ------------------------------------------------------------ the end */
 
-static void end_timed_out(hnp_rte_t *rte, void *cbdata)
+/* The last wait, for the daemons killed at end_timed_out to go. */
+static void kills_timed_out(hnp_rte_t *rte, void *cbdata)
 {
     hnp_job_t *job = cbdata;
 
@@ -249,6 +255,32 @@ static void end_timed_out(hnp_rte_t *rte, void *cbdata)
     HNP_WARN(rte->log, "%u daemon connections still open after shutdown; "
              "leaving", hnp_oob_num_peer_connections(rte->oob));
     hnp_rte_stop_loop(rte);
+}
+
+/* Daemons still connected long after the shutdown do not act on it
+ * (stopped, hung): their spawn parents kill them, so that no node keeps
+ * any of the job, and hnp waits a little more for them to go. */
+static void end_timed_out(hnp_rte_t *rte, void *cbdata)
+{
+    hnp_job_t *job = cbdata;
+    uint32_t killed = 0;
+
+    hnp_rte_timer_destroy(job->end_timer);
+    job->end_timer = NULL;
+    for (hnp_vpid_t v = 1; v < rte->nprocs; v++)
+        if (hnp_oob_connected(rte->oob, v)) {
+            HNP_WARN(rte->log, "the daemon on node %s (vpid %u) did not "
+                     "leave after the shutdown; killing it",
+                     hnp_rte_node_name(rte, v), v);
+            hnp_rte_kill_daemon(rte, v);
+            killed++;
+        }
+    if (killed == 0) {
+        kills_timed_out(rte, job);
+        return;
+    }
+    job->end_timer = hnp_rte_timer_create(rte, END_KILL_WAIT, kills_timed_out,
+                                          job);
 }
 
 /* Tell every daemon to end its processes (at once with kill_now, else
@@ -455,6 +487,8 @@ static void neighbour_lost(hnp_rte_t *rte, hnp_vpid_t vpid, const char *why)
     char msg[512];
 
     hnp_rte_describe_lost(rte, vpid, why, msg, sizeof(msg));
+    /* Silent: perhaps stopped, with its processes (see on_peer_lost). */
+    hnp_rte_kill_daemon(rte, vpid);
     hnp_job_abort(rte->role.ctx, 1, msg);
 }
 

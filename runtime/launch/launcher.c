@@ -74,6 +74,9 @@ struct launch_req {
     bool local;
     bool daemon;                 /* hnpd itself, not a command (srun) */
     bool joined;                 /* its daemon has called back */
+    bool quiet;                  /* a kill: no callbacks, never retried */
+    pid_t daemon_pid;            /* the daemon's own, on its node (0:
+                                    unknown) */
     hnp_vpid_t vpid;
     char *secret_file;           /* the secret goes here, not on stdin;
                                     removed unless the daemon did */
@@ -268,7 +271,13 @@ static void conclude(launch_req_t *r, int wait_status)
 {
     hnp_launcher_t *l = r->l;
 
-    if (r->cancelled) {
+    if (r->quiet) {
+        HNP_VERBOSE(l->log, WIFEXITED(wait_status) &&
+                    WEXITSTATUS(wait_status) == 0 ? 5 : 1, "%s on %s ended "
+                    "with wait status %#x", r->words.command, r->node,
+                    (unsigned)wait_status);
+        req_finish(r);
+    } else if (r->cancelled) {
         req_finish(r);
     } else if (r->state == REQ_JOINED && !(WIFEXITED(wait_status) &&
                                            WEXITSTATUS(wait_status) == 0)) {
@@ -519,18 +528,19 @@ static launch_req_t *req_of(const hnp_launcher_t *l, hnp_vpid_t vpid)
 /* Queue a request whose program is @p program with @p args (local) or the
  * daemon through the agent (not local). @p daemon: it starts hnpd, whose
  * secret goes into @p secret_file when that is not NULL. */
-static int submit(hnp_launcher_t *l, hnp_vpid_t vpid, const char *node,
-                  const char *program, char *const *args, bool local,
-                  bool daemon, const char *secret_file)
+static launch_req_t *submit_req(hnp_launcher_t *l, hnp_vpid_t vpid,
+                                 const char *node, const char *program,
+                                 char *const *args, bool local, bool daemon,
+                                 bool indexed, const char *secret_file)
 {
     launch_req_t *r;
     int rc;
 
     if (node == NULL || (!local && l->agent_argv == NULL))
-        return HNP_ERR_BAD_PARAM;
+        return NULL;
     r = calloc(1, sizeof(*r));
     if (r == NULL)
-        return HNP_ERR_NOMEM;
+        return NULL;
     r->l = l;
     r->vpid = vpid;
     r->local = local;
@@ -545,15 +555,25 @@ static int submit(hnp_launcher_t *l, hnp_vpid_t vpid, const char *node,
     else
         rc = launch_words_agent(l->agent_argv, node, program, args, &r->words);
     if (rc != HNP_SUCCESS || r->node == NULL || r->retry_ev == NULL ||
-        index_req(l, r) != HNP_SUCCESS) {
+        (indexed && index_req(l, r) != HNP_SUCCESS)) {
         req_free(r);
-        return HNP_ERR_NOMEM;
+        return NULL;
     }
     r->next_all = l->all;
     l->all = r;
     queue_push(l, r, false);
     schedule_pump(l);
-    return HNP_SUCCESS;
+    return r;
+}
+
+static int submit(hnp_launcher_t *l, hnp_vpid_t vpid, const char *node,
+                  const char *program, char *const *args, bool local,
+                  bool daemon, const char *secret_file)
+{
+    if (node == NULL || (!local && l->agent_argv == NULL))
+        return HNP_ERR_BAD_PARAM;
+    return submit_req(l, vpid, node, program, args, local, daemon, true,
+                      secret_file) != NULL ? HNP_SUCCESS : HNP_ERR_NOMEM;
 }
 
 int hnp_launcher_submit(hnp_launcher_t *l, hnp_vpid_t vpid, const char *node,
@@ -637,6 +657,54 @@ void hnp_launcher_joined(hnp_launcher_t *l, hnp_vpid_t vpid)
     schedule_pump(l);
 }
 
+void hnp_launcher_set_daemon_pid(hnp_launcher_t *l, hnp_vpid_t vpid,
+                                 pid_t pid)
+{
+    launch_req_t *r = req_of(l, vpid);
+
+    if (r != NULL && r->daemon && pid > 0)
+        r->daemon_pid = pid;
+}
+
+/* Whether @p r's agent has not been reaped yet. */
+static bool agent_alive(const launch_req_t *r)
+{
+    return r->state == REQ_RUNNING || r->state == REQ_JOINED;
+}
+
+int hnp_launcher_kill_daemon(hnp_launcher_t *l, hnp_vpid_t vpid)
+{
+    launch_req_t *r = req_of(l, vpid);
+    char pid_text[16];
+    int rc = HNP_ERR_NOT_FOUND;
+
+    if (r == NULL || !r->daemon)
+        return HNP_ERR_NOT_FOUND;
+    /* An agent still there (an attached daemon's) goes with its group. */
+    if (agent_alive(r)) {
+        hnp_signal_child_group(r->pid, SIGKILL);
+        rc = HNP_SUCCESS;
+    }
+    if (r->daemon_pid <= 0)
+        return rc;
+    if (r->local) {
+        (void)kill(r->daemon_pid, SIGKILL);
+        return HNP_SUCCESS;
+    }
+    /* A daemon that left its agent is reached through a new one. */
+    snprintf(pid_text, sizeof(pid_text), "%ld", (long)r->daemon_pid);
+    char *const args[] = { "-KILL", pid_text, NULL };
+    launch_req_t *k = submit_req(l, vpid, r->node, "kill", args, false, false,
+                                 false, NULL);
+    if (k == NULL)
+        return rc == HNP_SUCCESS ? rc : HNP_ERR_NOMEM;
+    k->quiet = true;
+    k->attempt = l->retries;
+    HNP_VERBOSE(l->log, 1, "vpid %u on %s: %s", vpid, r->node,
+                k->words.command);
+    return HNP_SUCCESS;
+}
+
 bool hnp_launcher_awaiting(const hnp_launcher_t *l, hnp_vpid_t vpid)
 {
     const launch_req_t *r = req_of(l, vpid);
@@ -674,6 +742,8 @@ void hnp_launcher_cancel_all(hnp_launcher_t *l)
     HNP_VERBOSE(l->log, 5, "cancel: %zu agent(s) running, %zu queued, %zu "
                 "waiting to retry", l->running, l->queued, l->backing_off);
     for (launch_req_t *r = l->all; r != NULL; r = r->next_all) {
+        if (r->quiet) /* a kill goes on: it is how the job ends */
+            continue;
         req_drop_secret(r);
         if (r->state == REQ_JOINED) {
             r->cancelled = true;
@@ -685,9 +755,15 @@ void hnp_launcher_cancel_all(hnp_launcher_t *l)
             req_finish(r);
         }
     }
+    launch_req_t *q = l->queue_head;
     l->queue_head = l->queue_tail = NULL;
     l->queued = 0;
     l->backing_off = 0;
+    for (launch_req_t *next; q != NULL; q = next) {
+        next = q->next_queued;
+        if (q->quiet)
+            queue_push(l, q, false);
+    }
 }
 
 /* ------------------------------------------------------------ lifetime */
@@ -794,8 +870,11 @@ void hnp_launcher_destroy(hnp_launcher_t *l)
          * when it reaps the agent. */
         if (r->state == REQ_RUNNING || r->state == REQ_JOINED)
             hnp_children_forget(l->children, r->pid);
-        if (r->state == REQ_RUNNING)
-            hnp_signal_child_group(r->pid, SIGTERM);
+        /* A daemon's agent still alive when the launcher goes (its daemon
+         * attached, and never ended) is killed; a launcher's own command
+         * (srun) gets SIGTERM, on which it ends what it started. */
+        if (agent_alive(r))
+            hnp_signal_child_group(r->pid, r->daemon ? SIGKILL : SIGTERM);
         req_free(r);
     }
     if (l->secret_dir != NULL && rmdir(l->secret_dir) != 0)

@@ -127,11 +127,27 @@ bool hnp_launcher_awaiting(const hnp_launcher_t *l, hnp_vpid_t vpid);
  */
 size_t hnp_launcher_output_tail(const hnp_launcher_t *l, hnp_vpid_t vpid,
                                 char *buf, size_t len);
+/** Daemon @p vpid, now joined, runs as process @p pid on its node. */
+void hnp_launcher_set_daemon_pid(hnp_launcher_t *l, hnp_vpid_t vpid,
+                                 pid_t pid);
+/**
+ * The job gave up on daemon @p vpid (it stopped responding): make sure it
+ * does not stay on its node. Its agent, if still alive (an attached
+ * daemon's), gets SIGKILL with its process group; the daemon itself, by the
+ * pid it joined with, gets SIGKILL on its node through a new agent
+ * (`AGENT NODE kill -KILL PID`), or directly for a daemon on this machine.
+ * A stopped process dies of it too, and the daemon's sentinel then ends
+ * its processes. HNP_ERR_NOT_FOUND for a daemon not started here, or one
+ * there is no way to reach.
+ */
+int hnp_launcher_kill_daemon(hnp_launcher_t *l, hnp_vpid_t vpid);
 /** Agents running or queued. */
 size_t hnp_launcher_pending(const hnp_launcher_t *l);
 /** Kill every running agent whose daemon has not joined (SIGTERM) and
- *  drop the queue. */
+ *  drop the queue, but for the kills of hnp_launcher_kill_daemon(). */
 void hnp_launcher_cancel_all(hnp_launcher_t *l);
+/** Every agent still alive gets SIGKILL with its group (a launcher's own
+ *  command, SIGTERM), and everything is freed. */
 void hnp_launcher_destroy(hnp_launcher_t *l);
 
 /** Quote @p arg for a POSIX shell (single quotes); malloc'd. */

@@ -44,6 +44,7 @@ typedef struct codec {
 typedef union any_message {
     hnp_wire_signal_t signal;
     hnp_wire_shutdown_t shutdown;
+    hnp_wire_kill_daemon_t kill_daemon;
     hnp_wire_failure_t failure;
     hnp_wire_peer_lost_t peer_lost;
     hnp_wire_spawn_note_t spawn_note;
@@ -98,6 +99,7 @@ CODEC_FUNCS(report) CLEAR_FUNC(report)
 CODEC_FUNCS(daemon_up)
 CODEC_FUNCS(signal)
 CODEC_FUNCS(shutdown)
+CODEC_FUNCS(kill_daemon)
 CODEC_FUNCS(iof)
 CODEC_FUNCS(request)
 CODEC_FUNCS(reply)
@@ -117,7 +119,7 @@ static const codec_t codecs[] = {
     CODEC_BORROWED(signal), CODEC_BORROWED(shutdown), CODEC_BORROWED(iof),
     CODEC_BORROWED(request), CODEC_BORROWED(reply), CODEC_BORROWED(stats),
     CODEC_BORROWED(stdin),  CODEC_BORROWED(stdin_ack), CODEC_BORROWED(xcast),
-    CODEC(spawn_note),
+    CODEC(spawn_note),      CODEC_BORROWED(kill_daemon),
 };
 #define NCODECS (sizeof(codecs) / sizeof(codecs[0]))
 

@@ -54,7 +54,7 @@ static bool equal_join(const void *a, const void *b)
 {
     const hnp_wire_join_t *x = a, *y = b;
 
-    return same_string(x->uri, y->uri);
+    return same_string(x->uri, y->uri) && x->pid == y->pid;
 }
 
 static bool equal_daemon_up(const void *a, const void *b)
@@ -131,6 +131,13 @@ static bool equal_signal(const void *a, const void *b)
     const hnp_wire_signal_t *x = a, *y = b;
 
     return x->signo == y->signo;
+}
+
+static bool equal_kill_daemon(const void *a, const void *b)
+{
+    const hnp_wire_kill_daemon_t *x = a, *y = b;
+
+    return x->vpid == y->vpid;
 }
 
 static bool equal_shutdown(const void *a, const void *b)
@@ -257,6 +264,7 @@ CODEC_CALLS(xcast)
 CODEC_CALLS(launch)
 CLEAR_CALL(launch)
 CODEC_CALLS(signal)
+CODEC_CALLS(kill_daemon)
 CODEC_CALLS(shutdown)
 CODEC_CALLS(iof)
 CODEC_CALLS(iof_ack)
@@ -284,6 +292,7 @@ static const codec_t welcome_codec = CODEC(welcome, clear_welcome);
 static const codec_t xcast_codec = CODEC(xcast, NULL);
 static const codec_t launch_codec = CODEC(launch, clear_launch);
 static const codec_t signal_codec = CODEC(signal, NULL);
+static const codec_t kill_daemon_codec = CODEC(kill_daemon, NULL);
 static const codec_t shutdown_codec = CODEC(shutdown, NULL);
 static const codec_t iof_codec = CODEC(iof, NULL);
 static const codec_t iof_ack_codec = CODEC(iof_ack, NULL);
@@ -303,11 +312,11 @@ static const codec_t reply_codec = CODEC(reply, NULL);
 
 static void test_join(void **state)
 {
-    hnp_wire_join_t uri = { .uri = "tcp://10.0.0.7:40123" };
-    hnp_wire_join_t empty = { .uri = "" };
+    hnp_wire_join_t uri = { .uri = "tcp://10.0.0.7:40123", .pid = 4242 };
+    hnp_wire_join_t empty = { .uri = "", .pid = UINT32_MAX };
     hnp_wire_join_t null = { .uri = NULL };
-    static const uint8_t golden[] = { U32(3), 't', 'c', 'p' };
-    hnp_wire_join_t three = { .uri = "tcp" };
+    static const uint8_t golden[] = { U32(3), 't', 'c', 'p', U32(77) };
+    hnp_wire_join_t three = { .uri = "tcp", .pid = 77 };
 
     (void)state;
     check_message(&join_codec, &uri);
@@ -537,6 +546,8 @@ static void test_control(void **state)
     static const uint8_t golden_signal[] = { U32(15) };
     static const uint8_t golden_now[] = { 1 };
     static const uint8_t golden_later[] = { 0 };
+    hnp_wire_kill_daemon_t kill3 = { .vpid = 3 };
+    static const uint8_t golden_kill[] = { U32(3) };
 
     (void)state;
     check_message(&signal_codec, &term);
@@ -546,6 +557,9 @@ static void test_control(void **state)
     check_golden(&signal_codec, &term, golden_signal, sizeof(golden_signal));
     check_golden(&shutdown_codec, &now, golden_now, sizeof(golden_now));
     check_golden(&shutdown_codec, &later, golden_later, sizeof(golden_later));
+    check_message(&kill_daemon_codec, &kill3);
+    check_golden(&kill_daemon_codec, &kill3, golden_kill, sizeof(golden_kill));
+    check_refused(&kill_daemon_codec, golden_kill, 3, HNP_ERR_TRUNCATED);
 }
 
 /* Any byte but 0 means now, as it did when the byte was read by hand. */
