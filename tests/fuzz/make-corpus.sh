@@ -74,7 +74,8 @@ bd=$out/buffer
 { bytes 08 0a 0e; u32 0; bytes 0f; u32 0; } >"$bd/op-wraparound"
 
 # fuzz_messages: a byte choosing the message (0 launch, 12 request,
-# 13 reply, 14 stats, 9 signal: the order of its table), then the body as
+# 13 reply, 14 stats, 9 signal, 18 spawn note, 19 kill daemon: the order
+# of its table), then the body as
 # runtime/wire documents it. Strings and blobs: a u32 length, the bytes.
 md=$out/messages
 str() { u32 ${#1}; text "$1"; }
@@ -96,6 +97,9 @@ launch() { # jobid 1, 2 ranks on nodes a (4 slots) and bc (5), universe 9,
   u32 0; u32 4096; u32 0; u32 700; u32 0; u32 1900; u32 0; u32 80
   u32 4; } >"$md/stats"
 { bytes 09 00 00 00 0f; } >"$md/signal"
+{ bytes 12; u32 3; str "ssh n3 '/usr/bin/hnpd' '--vpid' '3'"
+  str "Host key verification failed."; } >"$md/spawn-note"
+{ bytes 13; u32 3; } >"$md/kill-daemon"
 
 # fuzz_oob: a configuration byte (bits 0-1 the OOB's vpid of 0 1 2 5,
 # bits 2-4 the vpid the peer claims, bit 5 the peer does the handshake
