@@ -15,8 +15,11 @@
  * once it has joined, and the agent exits 0, or stays attached to it for
  * the whole job (a tree launch): then the join frees the slot, and the
  * agent's exit at the end is only bookkeeping, since a daemon lost after
- * joining is the runtime's to report. A joined daemon is never signalled
- * from here: it leaves with the job. The daemon closes its stdio once it
+ * joining is the runtime's to report. A joined daemon is not signalled
+ * from here: it leaves with the job, unless the job gives up on it
+ * (hnp_launcher_kill_daemon: SIGKILL to its agent, if alive, and a kill
+ * through a new agent by the pid it joined with), or its agent is still
+ * alive when the launcher is destroyed. The daemon closes its stdio once it
  * has joined, but a descendant could hold the output pipe open for ever,
  * so at the reap whatever is readable is taken and the pipe closed.
  * Agents are started from a deferred event, never inside submit: callbacks

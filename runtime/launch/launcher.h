@@ -110,7 +110,8 @@ int hnp_launcher_started_at(const hnp_launcher_t *l, hnp_vpid_t vpid,
 /**
  * Daemon @p vpid has joined the job: its request no longer holds a slot, and
  * its agent, which may live on with the daemon attached to it, is neither
- * signalled nor reported failed from now on. Requests from
+ * signalled (but by hnp_launcher_kill_daemon() and at destroy) nor reported
+ * failed from now on. Requests from
  * hnp_launcher_submit_command are not daemons and are left alone.
  */
 void hnp_launcher_joined(hnp_launcher_t *l, hnp_vpid_t vpid);
