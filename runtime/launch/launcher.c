@@ -431,11 +431,16 @@ static int watch_agent(launch_req_t *r, char *err, size_t errlen)
 }
 
 /* The command's stdin: the secret, or /dev/null when the secret goes
- * into a file (a leftover of an earlier attempt is replaced). */
+ * into a file (a leftover of an earlier attempt is replaced) or for a
+ * kill. */
 static int secret_stdin(launch_req_t *r, int *in_fd, char *err, size_t errlen)
 {
     int rc;
 
+    if (r->quiet) { /* a kill has no use for the secret */
+        *in_fd = hnp_open_devnull(err, errlen);
+        return *in_fd >= 0 ? HNP_SUCCESS : *in_fd;
+    }
     if (r->secret_file == NULL)
         return secret_pipe(r->l, in_fd, err, errlen);
     unlink(r->secret_file);
