@@ -80,6 +80,7 @@ struct launch_req {
     bool quiet;                  /* a kill: no callbacks, never retried */
     pid_t daemon_pid;            /* the daemon's own, on its node (0:
                                     unknown) */
+    bool kill_sent;              /* a kill of it went through an agent */
     hnp_vpid_t vpid;
     char *secret_file;           /* the secret goes here, not on stdin;
                                     removed unless the daemon did */
@@ -693,6 +694,8 @@ int hnp_launcher_kill_daemon(hnp_launcher_t *l, hnp_vpid_t vpid)
         hnp_signal_child_group(r->pid, SIGKILL);
         rc = HNP_SUCCESS;
     }
+    if (r->kill_sent) /* once is enough */
+        return HNP_SUCCESS;
     if (r->daemon_pid <= 0)
         return rc;
     if (r->local) {
@@ -708,6 +711,7 @@ int hnp_launcher_kill_daemon(hnp_launcher_t *l, hnp_vpid_t vpid)
         return rc == HNP_SUCCESS ? rc : HNP_ERR_NOMEM;
     k->quiet = true;
     k->attempt = l->retries;
+    r->kill_sent = true;
     HNP_VERBOSE(l->log, 1, "vpid %u on %s: %s", vpid, r->node,
                 k->words.command);
     return HNP_SUCCESS;
