@@ -128,7 +128,8 @@ static void keep_last_words(launch_req_t *r)
 {
     char *text, tail[LAUNCH_TAIL_BYTES];
 
-    if (r->capture == NULL || (text = launch_capture_render(r->capture)) == NULL)
+    if (r->capture == NULL ||
+        (text = launch_capture_render(r->capture)) == NULL)
         return;
     launch_last_lines(text, LAUNCH_TAIL_LINES, tail, sizeof(tail));
     free(text);

@@ -11,9 +11,9 @@
  * every signal disposition reset to the default and an empty signal mask,
  * with 0, 1 and 2 taken from the spec and every other descriptor closed at
  * exec, and with the soft descriptor limit this process had before it
- * raised its own (fdlimit.h). A failed chdir or exec is reported to the parent through a
- * close-on-exec pipe carrying the errno: the pipe reaches end of file when
- * the exec succeeds, and holds the errno when it did not.
+ * raised its own (fdlimit.h). A failed chdir or exec is reported to the
+ * parent through a close-on-exec pipe carrying the errno: the pipe reaches
+ * end of file when the exec succeeds, and holds the errno when it did not.
  */
 #ifndef HNP_FORKEXEC_H
 #define HNP_FORKEXEC_H
