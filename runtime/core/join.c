@@ -181,7 +181,9 @@ int hnp_rte_accept_joins(hnp_rte_t *rte)
 {
     rte->spawn_joined = 0;
     hnp_rte_recv(rte, HNP_TAG_DAEMON_UP, on_daemon_up, NULL);
-    if (!rte->is_hnp)
+    if (!rte->is_hnp) {
         hnp_rte_accept_kill_requests(rte);
+        hnp_rte_spawn_notes_relay(rte);
+    }
     return hnp_rte_recv(rte, HNP_TAG_JOIN, on_join, NULL);
 }

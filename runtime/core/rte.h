@@ -49,8 +49,9 @@ enum {
     HNP_TAG_REQUEST,       /* daemon -> daemon: hnp_rte_request() */
     HNP_TAG_REPLY,         /* daemon -> daemon: its answer */
     HNP_TAG_IOF_ACK,       /* HNP -> daemon: output taken on (flow control) */
-    HNP_TAG_SPAWN_NOTE,    /* daemon -> HNP: a child it is still starting:
-                              the command, the agent's last words */
+    HNP_TAG_SPAWN_NOTE,    /* up the spawn tree to the HNP: a child a
+                              daemon is still starting: the command, the
+                              agent's last words */
     HNP_TAG_KILL_DAEMON,   /* HNP -> spawn parent: kill that child, the job
                               gave up on it */
     HNP_TAG_CORE_MAX = 99,
@@ -307,6 +308,8 @@ int hnp_rte_accept_kill_requests(hnp_rte_t *rte);
 /** A daemon begins to start its children: the first look is armed
  *  (nothing in the HNP, or without plm_base_launch_timeout). */
 void hnp_rte_spawn_notes_arm(hnp_rte_t *rte);
+/** A daemon passes its spawn children's notes on to its spawn parent. */
+int hnp_rte_spawn_notes_relay(hnp_rte_t *rte);
 /** The agent of child @p vpid printed something. */
 void hnp_rte_spawn_notes_printed(hnp_rte_t *rte, hnp_vpid_t vpid);
 /** No more notes: the timers and the state go. */

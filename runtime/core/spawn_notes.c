@@ -8,11 +8,13 @@
  * nor what its agent complained of (a host key refused, a password prompt).
  *
  * Nothing is sent while the children come up in time, which is the usual
- * case: the first look is after plm_base_launch_warn seconds, or half of
- * plm_base_launch_timeout if that is sooner, and only the children still
- * missing then are described. From then on, whatever such a child's agent
- * prints is sent again, a little later, so that the HNP holds its latest
- * words when it gives up.
+ * case: the first look is after half of plm_base_launch_timeout, and only
+ * the children still missing then are described. From then on, whatever
+ * such a child's agent prints is sent again, a little later, so that the
+ * HNP holds its latest words when it gives up. A note goes up the spawn
+ * tree, each daemon passing it on to its own spawn parent, over the
+ * connections phase 1 made: however many daemons are slow, the HNP opens
+ * no connection for them.
  */
 #include "config.h"
 
@@ -45,7 +47,8 @@ static void send_note(hnp_rte_t *rte, hnp_vpid_t vpid)
     hnp_launcher_output_tail(rte->launcher, vpid, output, sizeof(output));
     hnp_buffer_init(&buf);
     if (hnp_wire_spawn_note_pack(&buf, &note) == HNP_SUCCESS &&
-        hnp_rte_send_direct(rte, 0, HNP_TAG_SPAWN_NOTE, buf.data, buf.len) ==
+        hnp_rte_send_direct(rte, hnp_tree_parent(&rte->spawn_tree, rte->self),
+                            HNP_TAG_SPAWN_NOTE, buf.data, buf.len) ==
             HNP_SUCCESS)
         HNP_VERBOSE(rte->log, 5, "told the HNP how vpid %u is being "
                     "started", vpid);
@@ -60,7 +63,7 @@ static void send_notes(hnp_rte_t *rte, bool only_changed)
     uint32_t count = hnp_rte_spawn_children(rte, NULL, 0);
     hnp_vpid_t *kids;
 
-    if (count == 0 || rte->closing || rte->hnp_uri == NULL ||
+    if (count == 0 || rte->closing ||
         (kids = malloc(count * sizeof(*kids))) == NULL)
         return;
     hnp_rte_spawn_children(rte, kids, count);
@@ -95,6 +98,26 @@ static void look_again(hnp_rte_t *rte, void *cbdata)
     send_notes(rte, true);
 }
 
+/* A note from a spawn child, on one of its own children: on its way to
+ * the HNP. */
+static void pass_note_on(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
+                         const void *data, size_t len, void *cbdata)
+{
+    (void)cbdata;
+    if (hnp_tree_parent(&rte->spawn_tree, src) != rte->self) {
+        HNP_WARN(rte->log, "spawn note from vpid %u, not a child of this "
+                 "daemon, dropped", src);
+        return;
+    }
+    hnp_rte_send_direct(rte, hnp_tree_parent(&rte->spawn_tree, rte->self),
+                        tag, data, len);
+}
+
+int hnp_rte_spawn_notes_relay(hnp_rte_t *rte)
+{
+    return hnp_rte_recv(rte, HNP_TAG_SPAWN_NOTE, pass_note_on, NULL);
+}
+
 void hnp_rte_spawn_notes_arm(hnp_rte_t *rte)
 {
     const hnp_core_params_t *core = rte->core;
@@ -103,8 +126,6 @@ void hnp_rte_spawn_notes_arm(hnp_rte_t *rte)
 
     if (rte->is_hnp || rte->spawn_notes != NULL || core->launch_timeout <= 0)
         return;
-    if (core->launch_warn > 0 && core->launch_warn < delay)
-        delay = core->launch_warn;
     n = calloc(1, sizeof(*n));
     if (n == NULL || (n->changed = calloc(rte->nprocs, sizeof(bool))) == NULL ||
         (n->first = hnp_rte_timer_create(rte, delay, first_look, n)) == NULL) {

@@ -5,7 +5,8 @@
  * printed last (a host key refused, a password prompt, ssh -v's last
  * words), which is what tells why. The HNP knows that of the daemons it
  * started itself; of those another daemon started (a tree launch), that
- * daemon tells it (HNP_TAG_SPAWN_NOTE), and the HNP keeps the latest word.
+ * daemon tells it (HNP_TAG_SPAWN_NOTE, up the spawn tree), and the HNP
+ * keeps the latest word.
  */
 #include "config.h"
 
@@ -30,6 +31,20 @@ static void note_free(struct hnp_spawn_note *n)
     n->command = n->output = NULL;
 }
 
+/* Whether a note on @p vpid may come from spawn child @p src: the daemon
+ * that starts @p vpid is @p src or below it. */
+static bool note_from_its_branch(const hnp_rte_t *rte, hnp_vpid_t src,
+                                 hnp_vpid_t vpid)
+{
+    if (vpid == 0 || vpid >= rte->nprocs)
+        return false;
+    for (hnp_vpid_t p = hnp_tree_parent(&rte->spawn_tree, vpid);
+         p != 0 && p < rte->nprocs; p = hnp_tree_parent(&rte->spawn_tree, p))
+        if (p == src)
+            return true;
+    return false;
+}
+
 static void on_spawn_note(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
                           const void *data, size_t len, void *cbdata)
 {
@@ -43,9 +58,8 @@ static void on_spawn_note(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
         HNP_WARN(rte->log, "malformed spawn note from vpid %u", src);
         return;
     }
-    /* Only the daemon that starts it speaks of a daemon. */
-    if (note.vpid == 0 || note.vpid >= rte->nprocs ||
-        hnp_tree_parent(&rte->spawn_tree, note.vpid) != src) {
+    /* Only the branch that starts it speaks of a daemon. */
+    if (!note_from_its_branch(rte, src, note.vpid)) {
         HNP_WARN(rte->log, "vpid %u sent a spawn note on vpid %u, which it "
                  "does not start; dropped", src, note.vpid);
         hnp_wire_spawn_note_clear(&note);
