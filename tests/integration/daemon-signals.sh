@@ -4,14 +4,18 @@
 # step, as scancel -s USR1 does) reach the ranks and end no daemon.
 . "$top_srcdir/tests/integration/lib.sh"
 
-# start_hnp ARGS...: hnp in the background; $hnp_pid.
+# start_hnp ARGS...: hnp in the background; $hnp_pid. The output files
+# are emptied first: the job's own redirection may come after the wait
+# begins.
 start_hnp() {
+    : >"$tmp/out"
+    : >"$tmp/err"
     timeout -k 5 60 "$HNP" "$@" >"$tmp/out" 2>"$tmp/err" &
     hnp_pid=$!
 }
-wait_lines() { # N
+wait_ready() { # N: until N ranks said they are ready
     for _ in $(seq 100); do
-        [ "$(wc -l <"$tmp/out")" -ge "$1" ] && return 0
+        [ "$(grep -c '^ready' "$tmp/out" || true)" -ge "$1" ] && return 0
         sleep 0.1
     done
     cat "$tmp/err"; fail "the processes did not start"
@@ -28,7 +32,7 @@ for plm in rsh prsh; do
         start_hnp --mca plm "$plm" -N 2 --host "$(hosts 3)" sh -c \
             "trap 'echo got-$sig \$HNP_RANK; exit 0' $sig; echo ready; while :; do sleep 0.1; done" \
             "$prefix"
-        wait_lines 6
+        wait_ready 6
         pids=$(daemons)
         [ "$(echo "$pids" | wc -w)" -ge 3 ] || fail "$plm: daemons not found: $pids"
         kill -"$sig" $pids

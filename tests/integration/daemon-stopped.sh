@@ -17,6 +17,7 @@ daemon_pid() {
 stopped="${prefix}n3"
 # prsh with 2 children a daemon: n3 is n1's child, not the HNP's.
 for plm in rsh "prsh --mca plm_prsh_spawning_degree 2"; do
+    : >"$tmp/out" # not the last job's lines
     # shellcheck disable=SC2086 # the plm's words
     timeout -k 5 60 "$HNP" --mca plm $plm --mca rte_heartbeat_interval 0.5 \
         --mca rte_heartbeat_misses 3 -N 1 --host "$(hosts 4)" \

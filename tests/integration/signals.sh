@@ -3,8 +3,11 @@
 # Signals sent to hnp reach every process; a second SIGINT kills at once.
 . "$top_srcdir/tests/integration/lib.sh"
 
-# start_hnp ARGS...: hnp in the background; $hnp_pid.
+# start_hnp ARGS...: hnp in the background; $hnp_pid. The output files
+# are emptied first, so that wait_lines never counts the last job's.
 start_hnp() {
+    : >"$tmp/out"
+    : >"$tmp/err"
     timeout -k 5 60 "$HNP" "$@" >"$tmp/out" 2>"$tmp/err" &
     hnp_pid=$!
 }
