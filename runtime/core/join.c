@@ -112,6 +112,8 @@ static void on_join(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
         return;
     }
     hnp_rte_set_uri(rte, src, join.uri);
+    if (rte->launcher != NULL)
+        hnp_launcher_set_daemon_pid(rte->launcher, src, (pid_t)join.pid);
     hnp_wire_join_clear(&join);
     if (send_welcome(rte, src) != HNP_SUCCESS) {
         hnp_rte_fail(rte, 1, "cannot welcome the daemon of node %s",
@@ -179,5 +181,9 @@ int hnp_rte_accept_joins(hnp_rte_t *rte)
 {
     rte->spawn_joined = 0;
     hnp_rte_recv(rte, HNP_TAG_DAEMON_UP, on_daemon_up, NULL);
+    if (!rte->is_hnp) {
+        hnp_rte_accept_kill_requests(rte);
+        hnp_rte_spawn_notes_relay(rte);
+    }
     return hnp_rte_recv(rte, HNP_TAG_JOIN, on_join, NULL);
 }

@@ -52,10 +52,17 @@ enum {
     HNP_TAG_STATE_REQUEST, /* (in an xcast) --timeout: each rank's state,
                               and its stack with --get-stack-traces */
     HNP_TAG_STATE_REPLY,   /* daemon -> HNP: its ranks' state (and stacks) */
+    HNP_TAG_SPAWN_NOTE,    /* up the spawn tree to the HNP: a child a
+                              daemon is still starting: the command, the
+                              agent's last words */
+    HNP_TAG_KILL_DAEMON,   /* HNP -> spawn parent: kill that child, the job
+                              gave up on it */
     HNP_TAG_CORE_MAX = 99,
 };
 
 #define HNP_RTE_MAX_TAG 1000
+
+typedef struct hnp_rte_spawn_notes hnp_rte_spawn_notes_t;
 
 typedef struct hnp_rte_handler {
     hnp_rte_recv_fn fn;
@@ -126,6 +133,8 @@ struct hnp_rte {
     uint32_t spawn_joined;      /* spawn children that called back */
     bool spawn_attached;        /* daemons started keep their agent... */
     uint32_t attached_started;  /* ...up to plm_rsh_num_concurrent of them */
+    hnp_rte_spawn_notes_t *spawn_notes; /* a daemon's word on its children
+                                   slow to start (spawn_notes.c) */
     /* What the HNP's descriptor plan lowered (0: the parameters' values):
      * agents running at once, and connections awaiting their handshake */
     unsigned agents_in_flight;
@@ -289,6 +298,25 @@ int hnp_rte_report_up(hnp_rte_t *rte);
 
 /* spawn.c */
 int hnp_rte_launcher_start(hnp_rte_t *rte, char *err, size_t errlen);
+
+/* reap.c: a daemon the job gave up on is killed by its spawn parent */
+/** Kill daemon @p vpid: this process's own child through the launcher;
+ *  in the HNP, any other by asking its spawn parent. */
+void hnp_rte_kill_daemon(hnp_rte_t *rte, hnp_vpid_t vpid);
+/** Take the HNP's requests to kill a child (a daemon, at its welcome). */
+int hnp_rte_accept_kill_requests(hnp_rte_t *rte);
+
+/* spawn_notes.c: a daemon tells the HNP how the children it is slow to
+ * start were started, and what their agents printed (HNP_TAG_SPAWN_NOTE) */
+/** A daemon begins to start its children: the first look is armed
+ *  (nothing in the HNP, or without plm_base_launch_timeout). */
+void hnp_rte_spawn_notes_arm(hnp_rte_t *rte);
+/** A daemon passes its spawn children's notes on to its spawn parent. */
+int hnp_rte_spawn_notes_relay(hnp_rte_t *rte);
+/** The agent of child @p vpid printed something. */
+void hnp_rte_spawn_notes_printed(hnp_rte_t *rte, hnp_vpid_t vpid);
+/** No more notes: the timers and the state go. */
+void hnp_rte_spawn_notes_stop(hnp_rte_t *rte);
 /** Agents this process runs at once: plm_rsh_num_concurrent, or fewer
  *  where the HNP's descriptor plan lowered it (0: no limit). */
 unsigned hnp_rte_agents_in_flight(const hnp_rte_t *rte);

@@ -82,6 +82,7 @@ void hnp_rte_finalize(hnp_rte_t *rte)
         return;
     rte->finalized = true;
     hnp_rte_heartbeat_stop(rte);
+    hnp_rte_spawn_notes_stop(rte);
     if (rte->exchange != NULL && rte->exchange->finalize != NULL)
         rte->exchange->finalize(rte);
     if (rte->plm != NULL && rte->plm->finalize != NULL)

@@ -116,6 +116,11 @@ static void agent_done(void *ctx, hnp_vpid_t vpid)
     HNP_VERBOSE(rte->log, 5, "agent for vpid %u finished", vpid);
 }
 
+static void agent_printed(void *ctx, hnp_vpid_t vpid)
+{
+    hnp_rte_spawn_notes_printed(ctx, vpid);
+}
+
 unsigned hnp_rte_agents_in_flight(const hnp_rte_t *rte)
 {
     unsigned most = rte->core->rsh_num_concurrent;
@@ -146,9 +151,13 @@ int hnp_rte_launcher_start(hnp_rte_t *rte, char *err, size_t errlen)
         .retry_delay = 0.2,
         .secret_dir = rte->core->secret_dir,
     };
-    hnp_launch_callbacks_t cb = { agent_failed, agent_done, rte };
-    return hnp_launcher_create(&rte->launcher, rte->base, rte->children,
-                               &config, &cb, err, errlen);
+    hnp_launch_callbacks_t cb = { agent_failed, agent_done, rte,
+                                  agent_printed };
+    rc = hnp_launcher_create(&rte->launcher, rte->base, rte->children,
+                             &config, &cb, err, errlen);
+    if (rc == HNP_SUCCESS)
+        hnp_rte_spawn_notes_arm(rte);
+    return rc;
 }
 
 /* A node name that means this machine: started without an agent. */

@@ -21,6 +21,8 @@
 #include "wire/launch.h"
 
 #define HNP_JOBID 1
+/* Seconds hnp waits for the daemons it had to kill at the end. */
+#define END_KILL_WAIT 5.0
 
 static void end_job(hnp_job_t *job);
 
@@ -102,36 +104,6 @@ static void exchange_started(hnp_rte_t *rte)
 
 /* ------------------------------------------------------------ failures */
 
-static void launch_timed_out(hnp_rte_t *rte, void *cbdata)
-{
-    hnp_job_t *job = cbdata;
-    size_t cap = 256 + (size_t)job->ndaemons * 512, used;
-    char *msg = malloc(cap);
-
-    hnp_rte_timer_destroy(job->launch_timer);
-    job->launch_timer = NULL;
-    if (msg == NULL) {
-        hnp_job_abort(job, 1, "daemons did not call back in time");
-        return;
-    }
-    used = (size_t)snprintf(msg, cap, "%u of %u daemons did not call back "
-                            "within plm_base_launch_timeout (%g s):",
-                            job->ndaemons - job->known, job->ndaemons,
-                            rte->core->launch_timeout);
-    for (hnp_vpid_t v = 1; v < rte->nprocs && used < cap; v++) {
-        if (job->up_at != NULL && job->up_at[v] > 0)
-            continue;
-        const char *cmd = rte->launcher != NULL
-                              ? hnp_launcher_command(rte->launcher, v) : NULL;
-        used += (size_t)snprintf(msg + used, cap - used, "\n  node %s (vpid "
-                                 "%u)%s%s", rte->node_names[v], v,
-                                 cmd != NULL ? ": command: " : "",
-                                 cmd != NULL ? cmd : "");
-    }
-    hnp_job_abort(job, 1, msg);
-    free(msg);
-}
-
 static void on_failure(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
                        const void *data, size_t len, void *cbdata)
 {
@@ -172,6 +144,9 @@ static void on_peer_lost(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
                                              sizeof(msg));
     if (n < sizeof(msg))
         snprintf(msg + n, sizeof(msg) - n, " (noticed by vpid %u)", src);
+    /* Silent, it may be stopped with its processes, and would outlive the
+     * job: its parent kills it (dead already, nothing happens). */
+    hnp_rte_kill_daemon(rte, lost.vpid);
     hnp_wire_peer_lost_clear(&lost);
     hnp_job_abort(cbdata, 1, msg);
 }
@@ -271,7 +246,8 @@ static void on_stats(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
 
 /* ------------------------------------------------------------ the end */
 
-static void end_timed_out(hnp_rte_t *rte, void *cbdata)
+/* The last wait, for the daemons killed at end_timed_out to go. */
+static void kills_timed_out(hnp_rte_t *rte, void *cbdata)
 {
     hnp_job_t *job = cbdata;
 
@@ -280,6 +256,32 @@ static void end_timed_out(hnp_rte_t *rte, void *cbdata)
     HNP_WARN(rte->log, "%u daemon connections still open after shutdown; "
              "leaving", hnp_oob_num_peer_connections(rte->oob));
     hnp_rte_stop_loop(rte);
+}
+
+/* Daemons still connected long after the shutdown do not act on it
+ * (stopped, hung): their spawn parents kill them, so that no node keeps
+ * any of the job, and hnp waits a little more for them to go. */
+static void end_timed_out(hnp_rte_t *rte, void *cbdata)
+{
+    hnp_job_t *job = cbdata;
+    uint32_t killed = 0;
+
+    hnp_rte_timer_destroy(job->end_timer);
+    job->end_timer = NULL;
+    for (hnp_vpid_t v = 1; v < rte->nprocs; v++)
+        if (hnp_oob_connected(rte->oob, v)) {
+            HNP_WARN(rte->log, "the daemon on node %s (vpid %u) did not "
+                     "leave after the shutdown; killing it",
+                     hnp_rte_node_name(rte, v), v);
+            hnp_rte_kill_daemon(rte, v);
+            killed++;
+        }
+    if (killed == 0) {
+        kills_timed_out(rte, job);
+        return;
+    }
+    job->end_timer = hnp_rte_timer_create(rte, END_KILL_WAIT, kills_timed_out,
+                                          job);
 }
 
 /* Tell every daemon to end its processes (at once with kill_now, else
@@ -357,9 +359,18 @@ void hnp_job_arm_timeout(hnp_job_t *job)
                                                   job_timed_out, job);
 }
 
+/* Whether @p sig, had hnp not caught it, would have ended hnp. */
+static bool ends_hnp(int sig)
+{
+    return sig == SIGINT || sig == SIGTERM || sig == SIGHUP;
+}
+
 /* SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2 reach every process; what they
  * do is the processes' business (an exit by signal ends the job as any
- * abnormal exit does). A second SIGINT means "now": everything is killed. */
+ * abnormal exit does). A second SIGINT means "now": everything is killed.
+ * A job that got one of those that would have ended hnp exits as if it had
+ * (128 + the signal), however its processes end afterwards, unless it had
+ * already failed: a script sees that the job was stopped. */
 void hnp_job_signal(hnp_job_t *job, int sig)
 {
     hnp_wire_signal_t req = { .signo = sig };
@@ -382,6 +393,8 @@ void hnp_job_signal(hnp_job_t *job, int sig)
                       : "terminated by a signal before the processes started");
         return;
     }
+    if (ends_hnp(sig) && job->exit_status == 0)
+        job->exit_status = 128 + sig;
     if (!job->args->quiet) /* -q */
         HNP_INFO(job->rte->log, "forwarding signal %d (%s) to the job's "
                  "processes%s", sig, strsignal(sig), sig == SIGINT ?
@@ -485,6 +498,8 @@ static void neighbour_lost(hnp_rte_t *rte, hnp_vpid_t vpid, const char *why)
     char msg[512];
 
     hnp_rte_describe_lost(rte, vpid, why, msg, sizeof(msg));
+    /* Silent: perhaps stopped, with its processes (see on_peer_lost). */
+    hnp_rte_kill_daemon(rte, vpid);
     hnp_job_abort(rte->role.ctx, 1, msg);
 }
 
@@ -510,13 +525,4 @@ void hnp_job_register_handlers(hnp_job_t *job)
     hnp_rte_recv(rte, HNP_TAG_PROCS_STARTED, on_daemon_reached, job);
     hnp_rte_recv(rte, HNP_TAG_STATS, on_stats, job);
     hnp_rte_recv(rte, HNP_TAG_PEER_LOST, on_peer_lost, job);
-}
-
-void hnp_job_arm_launch_timer(hnp_job_t *job)
-{
-    double timeout = job->rte->core->launch_timeout;
-
-    if (timeout > 0)
-        job->launch_timer = hnp_rte_timer_create(job->rte, timeout,
-                                                 launch_timed_out, job);
 }

@@ -27,6 +27,7 @@ struct hnp_job_output;
 struct hnp_outdir;
 struct hnp_job_stdin;
 struct hnp_state_report;
+struct hnp_spawn_note;
 
 typedef struct hnp_job {
     hnp_rte_t *rte;
@@ -71,6 +72,8 @@ typedef struct hnp_job {
     hnp_rte_timer_t *stop_timer;     /* waits for the SIGSTOP to leave */
     unsigned stop_polls;
     struct hnp_state_report *state_report; /* --timeout's, being gathered */
+    struct hnp_spawn_note *notes;    /* [nprocs], or NULL: what daemons said
+                                        of the children they are starting */
 } hnp_job_t;
 
 /** Start the job: spawn, exchange, launch. Runs from the event loop. */
@@ -91,8 +94,12 @@ void hnp_job_register_handlers(hnp_job_t *job);
 void hnp_job_start_heartbeats(hnp_job_t *job);
 /** End the job after --timeout seconds. */
 void hnp_job_arm_timeout(hnp_job_t *job);
-/** Abort unless every daemon called back within plm_base_launch_timeout. */
+/* missing.c: daemons that do not call back */
+/** Abort unless every daemon called back within plm_base_launch_timeout,
+ *  saying of each missing one how it was started and what its agent
+ *  printed last. */
 void hnp_job_arm_launch_timer(hnp_job_t *job);
+void hnp_job_notes_release(hnp_job_t *job);
 
 /* io.c: output and exits of the processes */
 void hnp_job_register_io(hnp_job_t *job);

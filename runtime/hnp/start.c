@@ -120,6 +120,7 @@ void hnp_job_release(hnp_job_t *job)
     hnp_rte_timer_destroy(job->stop_timer);
     hnp_job_output_release(job);
     hnp_job_progress_release(job);
+    hnp_job_notes_release(job);
     hnp_job_stdin_release(job);
     hnp_job_state_release(job);
     hnp_job_map_free(&job->map);

@@ -584,6 +584,7 @@ int hnpd_start(hnpd_t *d, const char *parent_uri, char *err, size_t errlen)
         return rc;
     }
     join.uri = (char *)hnp_rte_my_uri(rte);
+    join.pid = (uint32_t)getpid(); /* the child of the detaching fork */
     hnp_buffer_init(&buf);
     rc = hnp_wire_join_pack(&buf, &join);
     if (rc == HNP_SUCCESS)

@@ -237,6 +237,23 @@ static void on_sigterm(evutil_socket_t sig, short what, void *arg)
     event_base_loopbreak(d->rte->base);
 }
 
+/*
+ * SIGUSR1, SIGUSR2: meant for the job (a batch system's warning before the
+ * end of the allocation, scancel -s USR1 of the step, which reaches the
+ * daemons rather than the ranks): passed on to this node's processes, as
+ * hnp passes on those it gets. Before the ranks start they are dropped.
+ */
+static void on_user_signal(evutil_socket_t sig, short what, void *arg)
+{
+    hnpd_t *d = arg;
+
+    (void)what;
+    HNP_VERBOSE(d->rte->log, 1, "node %s: forwarding signal %d to its "
+                "processes", d->node, (int)sig);
+    if (d->odls != NULL)
+        hnp_odls_signal_all(d->odls, (int)sig);
+}
+
 static int run_daemon(hnpd_t *d, const hnpd_args_t *a,
                       const hnp_plm_module_t *plm, char *err, size_t errlen)
 {
@@ -256,11 +273,16 @@ static int run_daemon(hnpd_t *d, const hnpd_args_t *a,
     if (rc != HNP_SUCCESS)
         return rc;
     struct event *term = evsignal_new(d->rte->base, SIGTERM, on_sigterm, d);
-    if (term != NULL)
-        evsignal_add(term, NULL);
+    struct event *usr1 = evsignal_new(d->rte->base, SIGUSR1, on_user_signal, d);
+    struct event *usr2 = evsignal_new(d->rte->base, SIGUSR2, on_user_signal, d);
+    struct event *const handlers[] = { term, usr1, usr2 };
+    for (size_t i = 0; i < sizeof(handlers) / sizeof(handlers[0]); i++)
+        if (handlers[i] != NULL)
+            evsignal_add(handlers[i], NULL);
     event_base_dispatch(d->rte->base);
-    if (term != NULL)
-        event_free(term);
+    for (size_t i = 0; i < sizeof(handlers) / sizeof(handlers[0]); i++)
+        if (handlers[i] != NULL)
+            event_free(handlers[i]);
     return d->exit_status;
 }
 
@@ -275,6 +297,11 @@ int main(int argc, char **argv)
 
     signal(SIGPIPE, SIG_IGN);
     signal(SIGINT, SIG_IGN);
+    /* Until the event loop forwards them to the ranks (run_daemon), a
+     * batch system's SIGUSR1/2 must not end the daemon; the process that
+     * waits for it to detach ignores them too. */
+    signal(SIGUSR1, SIG_IGN);
+    signal(SIGUSR2, SIG_IGN);
     /* A connection per neighbour, pipes per child: the most it may have. */
     (void)hnp_fd_limit_raise(NULL, NULL);
     hnp_log_set_program("hnpd");

@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -234,4 +235,48 @@ char *launch_capture_render(const launch_capture_t *c)
     memcpy(o + first, c->tail, c->tail_len - first);
     o[c->tail_len] = '\0';
     return out;
+}
+
+/* Whether text[from, to) holds anything but blanks. */
+static bool has_words(const char *text, size_t from, size_t to)
+{
+    for (size_t i = from; i < to; i++)
+        if (!isspace((unsigned char)text[i]))
+            return true;
+    return false;
+}
+
+size_t launch_last_lines(const char *text, unsigned max_lines, char *out,
+                         size_t outlen)
+{
+    size_t end = strlen(text), start = end, used = 0;
+    unsigned found = 0;
+
+    if (outlen == 0)
+        return 0;
+    /* Back from the end, line by line: a password prompt or ssh's last
+     * complaint is what tells why a daemon never called back. */
+    while (start > 0 && found < max_lines) {
+        size_t line_end = start;
+        while (start > 0 && text[start - 1] != '\n' && text[start - 1] != '\r')
+            start--;
+        if (has_words(text, start, line_end))
+            found++;
+        if (found < max_lines && start > 0)
+            start--;
+    }
+    if (end - start >= outlen) /* the end of what does not fit */
+        start = end - (outlen - 1);
+    for (size_t i = start; i < end; i++) {
+        char c = text[i] == '\r' ? '\n' : text[i];
+        bool line_start = used == 0 || out[used - 1] == '\n';
+        if (c == '\n' && line_start)
+            continue; /* a blank line, or a CR LF pair */
+        out[used++] = c == '\n' || c == '\t' || !iscntrl((unsigned char)c)
+                          ? c : '?';
+    }
+    while (used > 0 && isspace((unsigned char)out[used - 1]))
+        used--;
+    out[used] = '\0';
+    return used;
 }

@@ -44,6 +44,13 @@ int launch_words_agent(char *const *agent_argv, const char *node,
 int launch_words_local(const char *daemon_path, char *const *args,
                        launch_words_t *out);
 
+/** The last @p max_lines lines of @p text into @p out (NUL-terminated,
+ *  without the final newline, blank lines and carriage returns left out,
+ *  other control characters shown as '?'); when they do not fit, their
+ *  end. Returns the length written. */
+size_t launch_last_lines(const char *text, unsigned max_lines, char *out,
+                         size_t outlen);
+
 void launch_capture_append(launch_capture_t *c, const void *data, size_t len);
 /** The capture as one string, with a marker where bytes were dropped. */
 char *launch_capture_render(const launch_capture_t *c);

@@ -15,8 +15,11 @@
  * once it has joined, and the agent exits 0, or stays attached to it for
  * the whole job (a tree launch): then the join frees the slot, and the
  * agent's exit at the end is only bookkeeping, since a daemon lost after
- * joining is the runtime's to report. A joined daemon is never signalled
- * from here: it leaves with the job. The daemon closes its stdio once it
+ * joining is the runtime's to report. A joined daemon is not signalled
+ * from here: it leaves with the job, unless the job gives up on it
+ * (hnp_launcher_kill_daemon: SIGKILL to its agent, if alive, and a kill
+ * through a new agent by the pid it joined with), or its agent is still
+ * alive when the launcher is destroyed. The daemon closes its stdio once it
  * has joined, but a descendant could hold the output pipe open for ever,
  * so at the reap whatever is readable is taken and the pipe closed.
  * Agents are started from a deferred event, never inside submit: callbacks
@@ -34,6 +37,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -72,6 +76,11 @@ struct launch_req {
     bool cancelled;              /* running at cancel_all: no callback */
     bool local;
     bool daemon;                 /* hnpd itself, not a command (srun) */
+    bool joined;                 /* its daemon has called back */
+    bool quiet;                  /* a kill: no callbacks, never retried */
+    pid_t daemon_pid;            /* the daemon's own, on its node (0:
+                                    unknown) */
+    bool kill_sent;              /* a kill of it went through an agent */
     hnp_vpid_t vpid;
     char *secret_file;           /* the secret goes here, not on stdin;
                                     removed unless the daemon did */
@@ -85,6 +94,8 @@ struct launch_req {
     struct event *out_ev;
     struct event *retry_ev;
     launch_capture_t *capture;   /* only while running */
+    char *last_words;            /* the agent's last lines, kept from the
+                                    capture of its latest run */
 };
 
 struct hnp_launcher {
@@ -111,8 +122,24 @@ struct hnp_launcher {
 
 /* ------------------------------------------------------------ requests */
 
+/* What the agent said last outlives its run: a daemon that never calls
+ * back is reported with it (hnp_launcher_output_tail). */
+static void keep_last_words(launch_req_t *r)
+{
+    char *text, tail[LAUNCH_TAIL_BYTES];
+
+    if (r->capture == NULL ||
+        (text = launch_capture_render(r->capture)) == NULL)
+        return;
+    launch_last_lines(text, LAUNCH_TAIL_LINES, tail, sizeof(tail));
+    free(text);
+    free(r->last_words);
+    r->last_words = strdup(tail);
+}
+
 static void req_release_run(launch_req_t *r)
 {
+    keep_last_words(r);
     if (r->out_ev != NULL)
         event_free(r->out_ev);
     r->out_ev = NULL;
@@ -157,6 +184,7 @@ static void req_free(launch_req_t *r)
     req_drop_secret(r);
     free(r->words.command);
     free(r->node);
+    free(r->last_words);
     free(r);
 }
 
@@ -248,7 +276,13 @@ static void conclude(launch_req_t *r, int wait_status)
 {
     hnp_launcher_t *l = r->l;
 
-    if (r->cancelled) {
+    if (r->quiet) {
+        HNP_VERBOSE(l->log, WIFEXITED(wait_status) &&
+                    WEXITSTATUS(wait_status) == 0 ? 5 : 1, "%s on %s ended "
+                    "with wait status %#x", r->words.command, r->node,
+                    (unsigned)wait_status);
+        req_finish(r);
+    } else if (r->cancelled) {
         req_finish(r);
     } else if (r->state == REQ_JOINED && !(WIFEXITED(wait_status) &&
                                            WEXITSTATUS(wait_status) == 0)) {
@@ -296,6 +330,9 @@ static bool read_output_once(launch_req_t *r, bool *got_data)
     *got_data = n > 0;
     if (n > 0) {
         capture_add(r, r->l->chunk, (size_t)n);
+        if (r->daemon && !r->joined && !r->cancelled &&
+            r->l->cb.printed != NULL)
+            r->l->cb.printed(r->l->cb.ctx, r->vpid);
         return true;
     }
     if (n < 0 && (errno == EAGAIN || errno == EINTR))
@@ -396,11 +433,16 @@ static int watch_agent(launch_req_t *r, char *err, size_t errlen)
 }
 
 /* The command's stdin: the secret, or /dev/null when the secret goes
- * into a file (a leftover of an earlier attempt is replaced). */
+ * into a file (a leftover of an earlier attempt is replaced) or for a
+ * kill. */
 static int secret_stdin(launch_req_t *r, int *in_fd, char *err, size_t errlen)
 {
     int rc;
 
+    if (r->quiet) { /* a kill has no use for the secret */
+        *in_fd = hnp_open_devnull(err, errlen);
+        return *in_fd >= 0 ? HNP_SUCCESS : *in_fd;
+    }
     if (r->secret_file == NULL)
         return secret_pipe(r->l, in_fd, err, errlen);
     unlink(r->secret_file);
@@ -496,18 +538,19 @@ static launch_req_t *req_of(const hnp_launcher_t *l, hnp_vpid_t vpid)
 /* Queue a request whose program is @p program with @p args (local) or the
  * daemon through the agent (not local). @p daemon: it starts hnpd, whose
  * secret goes into @p secret_file when that is not NULL. */
-static int submit(hnp_launcher_t *l, hnp_vpid_t vpid, const char *node,
-                  const char *program, char *const *args, bool local,
-                  bool daemon, const char *secret_file)
+static launch_req_t *submit_req(hnp_launcher_t *l, hnp_vpid_t vpid,
+                                 const char *node, const char *program,
+                                 char *const *args, bool local, bool daemon,
+                                 bool indexed, const char *secret_file)
 {
     launch_req_t *r;
     int rc;
 
     if (node == NULL || (!local && l->agent_argv == NULL))
-        return HNP_ERR_BAD_PARAM;
+        return NULL;
     r = calloc(1, sizeof(*r));
     if (r == NULL)
-        return HNP_ERR_NOMEM;
+        return NULL;
     r->l = l;
     r->vpid = vpid;
     r->local = local;
@@ -522,15 +565,25 @@ static int submit(hnp_launcher_t *l, hnp_vpid_t vpid, const char *node,
     else
         rc = launch_words_agent(l->agent_argv, node, program, args, &r->words);
     if (rc != HNP_SUCCESS || r->node == NULL || r->retry_ev == NULL ||
-        index_req(l, r) != HNP_SUCCESS) {
+        (indexed && index_req(l, r) != HNP_SUCCESS)) {
         req_free(r);
-        return HNP_ERR_NOMEM;
+        return NULL;
     }
     r->next_all = l->all;
     l->all = r;
     queue_push(l, r, false);
     schedule_pump(l);
-    return HNP_SUCCESS;
+    return r;
+}
+
+static int submit(hnp_launcher_t *l, hnp_vpid_t vpid, const char *node,
+                  const char *program, char *const *args, bool local,
+                  bool daemon, const char *secret_file)
+{
+    if (node == NULL || (!local && l->agent_argv == NULL))
+        return HNP_ERR_BAD_PARAM;
+    return submit_req(l, vpid, node, program, args, local, daemon, true,
+                      secret_file) != NULL ? HNP_SUCCESS : HNP_ERR_NOMEM;
 }
 
 int hnp_launcher_submit(hnp_launcher_t *l, hnp_vpid_t vpid, const char *node,
@@ -605,12 +658,91 @@ void hnp_launcher_joined(hnp_launcher_t *l, hnp_vpid_t vpid)
 
     if (r == NULL || !r->daemon)
         return;
+    r->joined = true;
     req_drop_secret(r);
     if (r->state != REQ_RUNNING)
         return;
     r->state = REQ_JOINED;
     l->running--;
     schedule_pump(l);
+}
+
+void hnp_launcher_set_daemon_pid(hnp_launcher_t *l, hnp_vpid_t vpid,
+                                 pid_t pid)
+{
+    launch_req_t *r = req_of(l, vpid);
+
+    if (r != NULL && r->daemon && pid > 0)
+        r->daemon_pid = pid;
+}
+
+/* Whether @p r's agent has not been reaped yet. */
+static bool agent_alive(const launch_req_t *r)
+{
+    return r->state == REQ_RUNNING || r->state == REQ_JOINED;
+}
+
+int hnp_launcher_kill_daemon(hnp_launcher_t *l, hnp_vpid_t vpid)
+{
+    launch_req_t *r = req_of(l, vpid);
+    char pid_text[16];
+    int rc = HNP_ERR_NOT_FOUND;
+
+    if (r == NULL || !r->daemon)
+        return HNP_ERR_NOT_FOUND;
+    /* An agent still there (an attached daemon's) goes with its group. */
+    if (agent_alive(r)) {
+        hnp_signal_child_group(r->pid, SIGKILL);
+        rc = HNP_SUCCESS;
+    }
+    if (r->kill_sent) /* once is enough */
+        return HNP_SUCCESS;
+    if (r->daemon_pid <= 0)
+        return rc;
+    if (r->local) {
+        (void)kill(r->daemon_pid, SIGKILL);
+        return HNP_SUCCESS;
+    }
+    /* A daemon that left its agent is reached through a new one. */
+    snprintf(pid_text, sizeof(pid_text), "%ld", (long)r->daemon_pid);
+    char *const args[] = { "-KILL", pid_text, NULL };
+    launch_req_t *k = submit_req(l, vpid, r->node, "kill", args, false, false,
+                                 false, NULL);
+    if (k == NULL)
+        return rc == HNP_SUCCESS ? rc : HNP_ERR_NOMEM;
+    k->quiet = true;
+    k->attempt = l->retries;
+    r->kill_sent = true;
+    HNP_VERBOSE(l->log, 1, "vpid %u on %s: %s", vpid, r->node,
+                k->words.command);
+    return HNP_SUCCESS;
+}
+
+bool hnp_launcher_awaiting(const hnp_launcher_t *l, hnp_vpid_t vpid)
+{
+    const launch_req_t *r = req_of(l, vpid);
+
+    return r != NULL && r->daemon && !r->joined && !r->cancelled;
+}
+
+size_t hnp_launcher_output_tail(const hnp_launcher_t *l, hnp_vpid_t vpid,
+                                char *buf, size_t len)
+{
+    const launch_req_t *r = req_of(l, vpid);
+    char *text;
+
+    if (len == 0)
+        return 0;
+    buf[0] = '\0';
+    if (r != NULL && r->capture != NULL &&
+        (text = launch_capture_render(r->capture)) != NULL) {
+        size_t n = launch_last_lines(text, LAUNCH_TAIL_LINES, buf, len);
+        free(text);
+        return n;
+    }
+    if (r != NULL && r->last_words != NULL)
+        snprintf(buf, len, "%s", r->last_words);
+    return strlen(buf);
 }
 
 size_t hnp_launcher_pending(const hnp_launcher_t *l)
@@ -623,6 +755,8 @@ void hnp_launcher_cancel_all(hnp_launcher_t *l)
     HNP_VERBOSE(l->log, 5, "cancel: %zu agent(s) running, %zu queued, %zu "
                 "waiting to retry", l->running, l->queued, l->backing_off);
     for (launch_req_t *r = l->all; r != NULL; r = r->next_all) {
+        if (r->quiet) /* a kill goes on: it is how the job ends */
+            continue;
         req_drop_secret(r);
         if (r->state == REQ_JOINED) {
             r->cancelled = true;
@@ -634,9 +768,15 @@ void hnp_launcher_cancel_all(hnp_launcher_t *l)
             req_finish(r);
         }
     }
+    launch_req_t *q = l->queue_head;
     l->queue_head = l->queue_tail = NULL;
     l->queued = 0;
     l->backing_off = 0;
+    for (launch_req_t *next; q != NULL; q = next) {
+        next = q->next_queued;
+        if (q->quiet)
+            queue_push(l, q, false);
+    }
 }
 
 /* ------------------------------------------------------------ lifetime */
@@ -743,8 +883,11 @@ void hnp_launcher_destroy(hnp_launcher_t *l)
          * when it reaps the agent. */
         if (r->state == REQ_RUNNING || r->state == REQ_JOINED)
             hnp_children_forget(l->children, r->pid);
-        if (r->state == REQ_RUNNING)
-            hnp_signal_child_group(r->pid, SIGTERM);
+        /* A daemon's agent still alive when the launcher goes (its daemon
+         * attached, and never ended) is killed; a launcher's own command
+         * (srun) gets SIGTERM, on which it ends what it started. */
+        if (agent_alive(r))
+            hnp_signal_child_group(r->pid, r->daemon ? SIGKILL : SIGTERM);
         req_free(r);
     }
     if (l->secret_dir != NULL && rmdir(l->secret_dir) != 0)

@@ -46,7 +46,15 @@ typedef struct hnp_launch_callbacks {
      *  has left the job while attached to it. */
     void (*done)(void *ctx, hnp_vpid_t vpid);
     void *ctx;
+    /** Optional: the agent for daemon @p vpid, which has not joined yet,
+     *  printed something (hnp_launcher_output_tail() says what). */
+    void (*printed)(void *ctx, hnp_vpid_t vpid);
 } hnp_launch_callbacks_t;
+
+/* hnp_launcher_output_tail() gives this many lines of an agent's output at
+ * most, in fewer than this many bytes. */
+#define LAUNCH_TAIL_LINES 5
+#define LAUNCH_TAIL_BYTES 1024
 
 int hnp_launcher_create(hnp_launcher_t **out, struct event_base *base,
                         hnp_children_t *children,
@@ -102,15 +110,45 @@ int hnp_launcher_started_at(const hnp_launcher_t *l, hnp_vpid_t vpid,
 /**
  * Daemon @p vpid has joined the job: its request no longer holds a slot, and
  * its agent, which may live on with the daemon attached to it, is neither
- * signalled nor reported failed from now on. Requests from
+ * signalled (but by hnp_launcher_kill_daemon() and at destroy) nor reported
+ * failed from now on. Requests from
  * hnp_launcher_submit_command are not daemons and are left alone.
  */
 void hnp_launcher_joined(hnp_launcher_t *l, hnp_vpid_t vpid);
+/** Whether daemon @p vpid was submitted here, has not joined, and its
+ *  start was not cancelled: its agent is queued, running, waiting for a
+ *  retry, or ended without the daemon calling back. */
+bool hnp_launcher_awaiting(const hnp_launcher_t *l, hnp_vpid_t vpid);
+/**
+ * The last lines (LAUNCH_TAIL_LINES at most) that the agent of @p vpid
+ * printed on its stderr or stdout, of the run going on or of the last one,
+ * into @p buf: what tells why a daemon never called back (a host key
+ * refused, a password prompt). "" when it printed nothing, or for a vpid
+ * never submitted. Returns the length.
+ */
+size_t hnp_launcher_output_tail(const hnp_launcher_t *l, hnp_vpid_t vpid,
+                                char *buf, size_t len);
+/** Daemon @p vpid, now joined, runs as process @p pid on its node. */
+void hnp_launcher_set_daemon_pid(hnp_launcher_t *l, hnp_vpid_t vpid,
+                                 pid_t pid);
+/**
+ * The job gave up on daemon @p vpid (it stopped responding): make sure it
+ * does not stay on its node. Its agent, if still alive (an attached
+ * daemon's), gets SIGKILL with its process group; the daemon itself, by the
+ * pid it joined with, gets SIGKILL on its node through a new agent
+ * (`AGENT NODE kill -KILL PID`), or directly for a daemon on this machine.
+ * A stopped process dies of it too, and the daemon's sentinel then ends
+ * its processes. HNP_ERR_NOT_FOUND for a daemon not started here, or one
+ * there is no way to reach.
+ */
+int hnp_launcher_kill_daemon(hnp_launcher_t *l, hnp_vpid_t vpid);
 /** Agents running or queued. */
 size_t hnp_launcher_pending(const hnp_launcher_t *l);
 /** Kill every running agent whose daemon has not joined (SIGTERM) and
- *  drop the queue. */
+ *  drop the queue, but for the kills of hnp_launcher_kill_daemon(). */
 void hnp_launcher_cancel_all(hnp_launcher_t *l);
+/** Every agent still alive gets SIGKILL with its group (a launcher's own
+ *  command, SIGTERM), and everything is freed. */
 void hnp_launcher_destroy(hnp_launcher_t *l);
 
 /** Quote @p arg for a POSIX shell (single quotes); malloc'd. */

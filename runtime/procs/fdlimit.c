@@ -9,6 +9,11 @@
 #include "fdlimit.h"
 #include "hnp_errors.h"
 
+/* The soft limit before the first raise, once it was raised: a property
+ * of the process, as the limit itself is. */
+static rlim_t original_soft;
+static bool raised;
+
 static uint32_t clamp(rlim_t v)
 {
     return v == RLIM_INFINITY || v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
@@ -21,15 +26,26 @@ int hnp_fd_limit_raise(uint32_t *soft, uint32_t *hard)
     if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
         return HNP_ERR_IO;
     if (rl.rlim_cur != rl.rlim_max) {
-        struct rlimit raised = { rl.rlim_max, rl.rlim_max };
-        if (setrlimit(RLIMIT_NOFILE, &raised) == 0)
+        struct rlimit to_hard = { rl.rlim_max, rl.rlim_max };
+        if (setrlimit(RLIMIT_NOFILE, &to_hard) == 0) {
+            if (!raised)
+                original_soft = rl.rlim_cur;
+            raised = true;
             rl.rlim_cur = rl.rlim_max;
+        }
     }
     if (soft != NULL)
         *soft = clamp(rl.rlim_cur);
     if (hard != NULL)
         *hard = clamp(rl.rlim_max);
     return HNP_SUCCESS;
+}
+
+bool hnp_fd_limit_original(uint64_t *soft)
+{
+    if (raised)
+        *soft = (uint64_t)original_soft;
+    return raised;
 }
 
 int hnp_fd_count_open(void)

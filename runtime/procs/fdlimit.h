@@ -2,11 +2,14 @@
 /*
  * This process's descriptor limit: raised to the most it may be at start
  * (hnp and hnpd hold a connection per neighbour and pipes per child), and
- * what is open now, for the HNP's plan.
+ * what is open now, for the HNP's plan. The soft limit it had before is
+ * what the programs it starts get back (forkexec.c): a rank must not run
+ * with a limit the user did not give it.
  */
 #ifndef HNP_FDLIMIT_H
 #define HNP_FDLIMIT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /**
@@ -16,6 +19,13 @@
  * error (the old limit stays, and is what *@p soft says).
  */
 int hnp_fd_limit_raise(uint32_t *soft, uint32_t *hard);
+
+/**
+ * The soft limit this process had before its first hnp_fd_limit_raise()
+ * into *@p soft: true when that raised it, false when the limit is still
+ * the one it started with (or was never raised).
+ */
+bool hnp_fd_limit_original(uint64_t *soft);
 
 /** The descriptors open in this process now, or -1 when unknown. */
 int hnp_fd_count_open(void);

@@ -12,9 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "fdlimit.h"
 #include "forkexec.h"
 #include "hnp_errors.h"
 
@@ -47,6 +49,8 @@ typedef struct exec_plan {
     size_t nkeep_fds;
     pid_t parent;
     int report_fd;       /* write end of the errno pipe */
+    bool restore_nofile; /* the program gets back... */
+    struct rlimit nofile; /* ...the descriptor limit we started with */
 } exec_plan_t;
 
 /* ------------------------------------------------------------ descriptors */
@@ -214,6 +218,21 @@ static void plan_free(exec_plan_t *plan)
     free(plan->sh_argv);
 }
 
+/* This process raised its descriptor limit for itself (fdlimit.h): what
+ * it starts gets the soft limit it was given back, under today's hard
+ * one. */
+static void plan_nofile(exec_plan_t *plan)
+{
+    uint64_t soft;
+
+    if (!hnp_fd_limit_original(&soft) ||
+        getrlimit(RLIMIT_NOFILE, &plan->nofile) != 0)
+        return;
+    if ((rlim_t)soft < plan->nofile.rlim_max)
+        plan->nofile.rlim_cur = (rlim_t)soft;
+    plan->restore_nofile = true;
+}
+
 static int plan_build(exec_plan_t *plan, const hnp_forkexec_spec_t *spec,
                       char *err, size_t errlen)
 {
@@ -237,6 +256,7 @@ static int plan_build(exec_plan_t *plan, const hnp_forkexec_spec_t *spec,
     plan->keep_fds = spec->keep_fds;
     plan->nkeep_fds = spec->nkeep_fds;
     plan->parent = getpid();
+    plan_nofile(plan);
     plan->candidates = exec_candidates(spec->argv, plan->env);
     plan->sh_argv = calloc(argc + 2, sizeof(char *));
     if (plan->candidates == NULL || plan->sh_argv == NULL) {
@@ -337,6 +357,10 @@ static void __attribute__((noreturn)) child_exec(const exec_plan_t *plan)
     if (plan->cpuset != NULL &&
         sched_setaffinity(0, sizeof(*plan->cpuset), plan->cpuset) != 0)
         child_fail(plan, errno);
+    /* Lowering a soft limit cannot fail for want of privilege; should it
+     * fail all the same, the program runs with ours rather than not. */
+    if (plan->restore_nofile)
+        (void)setrlimit(RLIMIT_NOFILE, &plan->nofile);
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
     child_fail(plan, exec_search(plan));

@@ -10,9 +10,10 @@
  * deadlock, and no page tables are copied. The child runs in a new process group (its own pid), with
  * every signal disposition reset to the default and an empty signal mask,
  * with 0, 1 and 2 taken from the spec and every other descriptor closed at
- * exec. A failed chdir or exec is reported to the parent through a
- * close-on-exec pipe carrying the errno: the pipe reaches end of file when
- * the exec succeeds, and holds the errno when it did not.
+ * exec, and with the soft descriptor limit this process had before it
+ * raised its own (fdlimit.h). A failed chdir or exec is reported to the
+ * parent through a close-on-exec pipe carrying the errno: the pipe reaches
+ * end of file when the exec succeeds, and holds the errno when it did not.
  */
 #ifndef HNP_FORKEXEC_H
 #define HNP_FORKEXEC_H

@@ -143,7 +143,10 @@ static void __attribute__((noreturn)) sentinel_child(int read_fd)
     for (int sig = 1; sig < NSIG; sig++) {
         if (sig == SIGKILL || sig == SIGSTOP)
             continue;
-        act.sa_handler = sig == SIGTERM || sig == SIGINT || sig == SIGHUP
+        /* What a batch system sends the whole step (scancel -s USR1)
+         * reaches it too: only SIGKILL ends it, or its parent's end. */
+        act.sa_handler = sig == SIGTERM || sig == SIGINT || sig == SIGHUP ||
+                                 sig == SIGUSR1 || sig == SIGUSR2
                              ? SIG_IGN : SIG_DFL;
         (void)sigaction(sig, &act, NULL);
     }

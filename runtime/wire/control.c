@@ -39,3 +39,20 @@ int hnp_wire_shutdown_unpack(hnp_reader_t *rd, hnp_wire_shutdown_t *m)
     }
     return HNP_SUCCESS;
 }
+
+int hnp_wire_kill_daemon_pack(hnp_buffer_t *buf,
+                              const hnp_wire_kill_daemon_t *m)
+{
+    hnp_pack_u32(buf, m->vpid);
+    return hnp_buffer_status(buf);
+}
+
+int hnp_wire_kill_daemon_unpack(hnp_reader_t *rd, hnp_wire_kill_daemon_t *m)
+{
+    m->vpid = hnp_unpack_u32(rd);
+    if (hnp_reader_status(rd) != HNP_SUCCESS) {
+        memset(m, 0, sizeof(*m));
+        return HNP_ERR_TRUNCATED;
+    }
+    return HNP_SUCCESS;
+}

@@ -4,10 +4,14 @@
  * broadcast: a signal the user sent hnp, to pass on to them
  * (HNP_TAG_SIGNAL), and the end of the job (HNP_TAG_SHUTDOWN, also passed
  * down the spawn tree): kill the processes, at once or after the grace
- * period, and exit.
+ * period, and exit. And what it tells one daemon about a child it started:
+ * the job gave up on that child (it stopped responding), which is to be
+ * killed, so that nothing of the job stays on its node
+ * (HNP_TAG_KILL_DAEMON).
  *
- *   signal    signo i32
- *   shutdown  now u8 (0: after the grace period)
+ *   signal       signo i32
+ *   shutdown     now u8 (0: after the grace period)
+ *   kill daemon  vpid u32
  *
  * Contract of runtime/wire: see join.h. Nothing is allocated.
  */
@@ -32,5 +36,13 @@ typedef struct hnp_wire_shutdown {
 
 int hnp_wire_shutdown_pack(hnp_buffer_t *buf, const hnp_wire_shutdown_t *m);
 int hnp_wire_shutdown_unpack(hnp_reader_t *rd, hnp_wire_shutdown_t *m);
+
+typedef struct hnp_wire_kill_daemon {
+    uint32_t vpid; /**< the spawn child to kill */
+} hnp_wire_kill_daemon_t;
+
+int hnp_wire_kill_daemon_pack(hnp_buffer_t *buf,
+                              const hnp_wire_kill_daemon_t *m);
+int hnp_wire_kill_daemon_unpack(hnp_reader_t *rd, hnp_wire_kill_daemon_t *m);
 
 #endif /* HNP_WIRE_CONTROL_H */

@@ -4,9 +4,13 @@
  * routing tree may be what broke): a fatal error in words
  * (HNP_TAG_FAILURE), and a daemon that found a neighbour dead or silent
  * (HNP_TAG_PEER_LOST), named by vpid since only the HNP knows every node.
+ * And what may explain a daemon that never joins: its spawn parent's word
+ * on the agent starting it (HNP_TAG_SPAWN_NOTE), kept by the HNP for its
+ * launch-timeout message.
  *
- *   failure    status i32 | message string
- *   peer lost  vpid u32 | why string
+ *   failure     status i32 | message string
+ *   peer lost   vpid u32 | why string
+ *   spawn note  vpid u32 | command string | output string
  *
  * Contract of runtime/wire: see join.h.
  */
@@ -36,5 +40,17 @@ typedef struct hnp_wire_peer_lost {
 int hnp_wire_peer_lost_pack(hnp_buffer_t *buf, const hnp_wire_peer_lost_t *m);
 int hnp_wire_peer_lost_unpack(hnp_reader_t *rd, hnp_wire_peer_lost_t *m);
 void hnp_wire_peer_lost_clear(hnp_wire_peer_lost_t *m);
+
+typedef struct hnp_wire_spawn_note {
+    hnp_vpid_t vpid; /**< the daemon being started, not joined yet */
+    char *command;   /**< the agent's command line; owned once unpacked */
+    char *output;    /**< the agent's last lines ("": none); owned once
+                          unpacked */
+} hnp_wire_spawn_note_t;
+
+int hnp_wire_spawn_note_pack(hnp_buffer_t *buf,
+                             const hnp_wire_spawn_note_t *m);
+int hnp_wire_spawn_note_unpack(hnp_reader_t *rd, hnp_wire_spawn_note_t *m);
+void hnp_wire_spawn_note_clear(hnp_wire_spawn_note_t *m);
 
 #endif /* HNP_WIRE_FAILURE_H */

@@ -11,6 +11,7 @@
 int hnp_wire_join_pack(hnp_buffer_t *buf, const hnp_wire_join_t *m)
 {
     hnp_pack_string(buf, m->uri);
+    hnp_pack_u32(buf, m->pid);
     return hnp_buffer_status(buf);
 }
 
@@ -18,6 +19,7 @@ int hnp_wire_join_unpack(hnp_reader_t *rd, hnp_wire_join_t *m)
 {
     memset(m, 0, sizeof(*m));
     m->uri = hnp_unpack_string(rd);
+    m->pid = hnp_unpack_u32(rd);
     if (hnp_reader_status(rd) != HNP_SUCCESS) {
         hnp_wire_join_clear(m);
         return HNP_ERR_TRUNCATED;

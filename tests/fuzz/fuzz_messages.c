@@ -45,8 +45,10 @@ typedef struct codec {
 typedef union any_message {
     hnp_wire_signal_t signal;
     hnp_wire_shutdown_t shutdown;
+    hnp_wire_kill_daemon_t kill_daemon;
     hnp_wire_failure_t failure;
     hnp_wire_peer_lost_t peer_lost;
+    hnp_wire_spawn_note_t spawn_note;
     hnp_wire_iof_t iof;
     hnp_wire_join_t join;
     hnp_wire_daemon_up_t daemon_up;
@@ -93,6 +95,7 @@ CODEC_FUNCS(welcome) CLEAR_FUNC(welcome)
 CODEC_FUNCS(join) CLEAR_FUNC(join)
 CODEC_FUNCS(failure) CLEAR_FUNC(failure)
 CODEC_FUNCS(peer_lost) CLEAR_FUNC(peer_lost)
+CODEC_FUNCS(spawn_note) CLEAR_FUNC(spawn_note)
 CODEC_FUNCS(pmi_abort) CLEAR_FUNC(pmi_abort)
 CODEC_FUNCS(proc_exit) CLEAR_FUNC(proc_exit)
 CODEC_FUNCS(report) CLEAR_FUNC(report)
@@ -100,6 +103,7 @@ CODEC_FUNCS(state_reply) CLEAR_FUNC(state_reply)
 CODEC_FUNCS(daemon_up)
 CODEC_FUNCS(signal)
 CODEC_FUNCS(shutdown)
+CODEC_FUNCS(kill_daemon)
 CODEC_FUNCS(iof)
 CODEC_FUNCS(request)
 CODEC_FUNCS(reply)
@@ -121,6 +125,7 @@ static const codec_t codecs[] = {
     CODEC_BORROWED(request), CODEC_BORROWED(reply), CODEC_BORROWED(stats),
     CODEC_BORROWED(stdin),  CODEC_BORROWED(stdin_ack), CODEC_BORROWED(xcast),
     CODEC_BORROWED(state_request), CODEC(state_reply),
+    CODEC(spawn_note),      CODEC_BORROWED(kill_daemon),
 };
 #define NCODECS (sizeof(codecs) / sizeof(codecs[0]))
 

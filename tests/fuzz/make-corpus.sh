@@ -74,8 +74,8 @@ bd=$out/buffer
 { bytes 08 0a 0e; u32 0; bytes 0f; u32 0; } >"$bd/op-wraparound"
 
 # fuzz_messages: a byte choosing the message (0 launch, 12 request,
-# 13 reply, 14 stats, 9 signal, 18 and 19 the state of the ranks: the
-# order of its table), then the body as
+# 13 reply, 14 stats, 9 signal, 18 and 19 the state of the ranks, 20
+# spawn note, 21 kill daemon: the order of its table), then the body as
 # runtime/wire documents it. Strings and blobs: a u32 length, the bytes.
 md=$out/messages
 str() { u32 ${#1}; text "$1"; }
@@ -104,6 +104,9 @@ launch() { # jobid 1, 2 ranks on nodes a (4 slots) and bc (5), universe 9,
 { bytes 13; u32 2; u32 0; u32 4242; bytes 01; u32 0; str "#0  main ()"
   u32 1; u32 4243; bytes 02; u32 256; u32 0; } >"$md/state-reply"
 { bytes 13; u32 4294967295; u32 0; } >"$md/state-reply-huge-count"
+{ bytes 14; u32 3; str "ssh n3 '/usr/bin/hnpd' '--vpid' '3'"
+  str "Host key verification failed."; } >"$md/spawn-note"
+{ bytes 15; u32 3; } >"$md/kill-daemon"
 
 # fuzz_oob: a configuration byte (bits 0-1 the OOB's vpid of 0 1 2 5,
 # bits 2-4 the vpid the peer claims, bit 5 the peer does the handshake

@@ -3,8 +3,11 @@
 # Signals sent to hnp reach every process; a second SIGINT kills at once.
 . "$top_srcdir/tests/integration/lib.sh"
 
-# start_hnp ARGS...: hnp in the background; $hnp_pid.
+# start_hnp ARGS...: hnp in the background; $hnp_pid. The output files
+# are emptied first, so that wait_lines never counts the last job's.
 start_hnp() {
+    : >"$tmp/out"
+    : >"$tmp/err"
     timeout -k 5 60 "$HNP" "$@" >"$tmp/out" 2>"$tmp/err" &
     hnp_pid=$!
 }
@@ -36,6 +39,20 @@ finish
 expect_status 143 "SIGTERM"
 expect_in "$tmp/err" "killed by signal 15" "SIGTERM reported"
 assert_no_leftovers "SIGTERM"
+
+# A job ended by SIGTERM (or SIGINT, SIGHUP) exits 128 + the signal, even
+# when its processes catch it and exit 0: a script must see that the job
+# was stopped, not that it succeeded.
+for sig in TERM HUP INT; do
+    start_hnp -N 1 --host "$(hosts 2)" sh -c \
+        "trap 'echo caught \$HNP_RANK; exit 0' $sig; echo ready; while :; do sleep 0.1; done" "$prefix"
+    wait_lines 2
+    kill -"$sig" "$(pgrep -P "$hnp_pid")"
+    finish
+    [ "$(grep -c '^caught ' "$tmp/out")" = 2 ] || fail "SIG$sig did not reach both processes"
+    expect_status $((128 + $(kill -l "$sig"))) "SIG$sig, then the processes exit 0"
+    assert_no_leftovers "SIG$sig caught by the processes"
+done
 
 # Processes that ignore SIGINT: the first interrupt does not end the job,
 # the second kills everything at once.

@@ -159,7 +159,7 @@ int launcher_new(fixture_t *f, char *const *agent, unsigned max,
 {
     hnp_launch_config_t config = { agent, f->daemon, SECRET, max, retries,
                                    delay, f->dir };
-    hnp_launch_callbacks_t cb = { on_failed, on_done, f };
+    hnp_launch_callbacks_t cb = { on_failed, on_done, f, NULL };
     char err[256] = "";
     int rc = hnp_launcher_create(&f->launcher, f->base, f->children, &config,
                                  &cb, err, sizeof(err));

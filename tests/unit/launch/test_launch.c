@@ -24,6 +24,7 @@
 #include <cmocka.h>
 
 #include "hnp_errors.h"
+#include "launch/agent.h"
 #include "launch_fixture.h"
 
 /* ------------------------------------------------------------ quoting */
@@ -45,6 +46,34 @@ static void test_shell_quote(void **state)
         assert_non_null(q);
         assert_string_equal(q, cases[i].out);
         free(q);
+    }
+}
+
+/* What a daemon that never called back is reported with: the agent's last
+ * lines, blank ones and carriage returns left out, control characters
+ * shown, and the end of them when they are too long. */
+static void test_last_lines(void **state)
+{
+    static const struct { const char *in; unsigned n; size_t room;
+                          const char *out; } cases[] = {
+        { "", 5, 64, "" },
+        { "\n\n  \n", 5, 64, "" },
+        { "one line", 5, 64, "one line" },
+        { "a\nb\nc\nd\ne\nf\ng\n", 5, 64, "c\nd\ne\nf\ng" },
+        { "a\n\n\nb\n\n", 2, 64, "a\nb" },
+        { "Password: \r\nPermission denied\r\n", 5, 64,
+          "Password: \nPermission denied" },
+        { "bell\a and tab\there", 5, 64, "bell? and tab\there" },
+        { "first\n0123456789", 5, 8, "3456789" },
+    };
+    char out[64];
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        size_t n = launch_last_lines(cases[i].in, cases[i].n, out,
+                                     cases[i].room);
+        assert_string_equal(out, cases[i].out);
+        assert_int_equal(n, strlen(cases[i].out));
     }
 }
 
@@ -382,6 +411,64 @@ static void test_joined_frees_slot(void **state)
         assert_int_equal(f->outcomes[v].done + f->outcomes[v].failed, 0);
 }
 
+/* The job gives up on a daemon: its agent, still alive (attached), dies
+ * with it, though the daemon joined; and the daemon itself, by the pid it
+ * joined with, is killed on its node through a new agent, whose outcome
+ * is no launch failure. */
+static void test_kill_daemon(void **state)
+{
+    fixture_t *f = *state;
+    pid_t victim;
+
+    launcher_new(f, AGENT(f, "attached"), 0, 0, 0.1);
+    assert_int_equal(hnp_launcher_kill_daemon(f->launcher, 1),
+                     HNP_ERR_NOT_FOUND);
+    assert_int_equal(hnp_launcher_submit(f->launcher, 1, "n1", NULL, false),
+                     0);
+    assert_true(run_until(f, file_exists, path_in(f, "agent-pid", "n1")));
+    pid_t agent = read_pid(f, "agent-pid", "n1");
+    hnp_launcher_joined(f->launcher, 1);
+    assert_int_equal(hnp_launcher_kill_daemon(f->launcher, 1), 0);
+    assert_true(run_until(f, pid_gone, &agent));
+    hnp_launcher_destroy(f->launcher);
+    f->launcher = NULL;
+
+    /* A daemon that left its agent: "sleep" stands in for it. */
+    launcher_new(f, AGENT(f, "succeed"), 0, 0, 0.1);
+    assert_int_equal(hnp_launcher_submit(f->launcher, 2, "n2", NULL, false),
+                     0);
+    assert_true(run_until(f, nothing_pending, NULL));
+    assert_int_equal(f->outcomes[2].done, 1);
+    victim = fork();
+    assert_true(victim >= 0);
+    if (victim == 0) {
+        execlp("sleep", "sleep", "30", (char *)NULL);
+        _exit(127);
+    }
+    hnp_launcher_joined(f->launcher, 2);
+    hnp_launcher_set_daemon_pid(f->launcher, 2, victim);
+    assert_int_equal(hnp_launcher_kill_daemon(f->launcher, 2), 0);
+    hnp_launcher_cancel_all(f->launcher); /* the kill goes on */
+    assert_true(run_until(f, pid_gone, &victim));
+    assert_true(run_until(f, nothing_pending, NULL));
+    assert_int_equal(f->outcomes[2].done, 1);
+    assert_int_equal(f->outcomes[2].failed, 0);
+    /* mode, node, command: the kill, with no secret on its stdin */
+    char expect[64];
+    size_t len;
+    char *words = slurp(path_in(f, "agent-argv", "n2"), &len);
+    assert_non_null(words);
+    const char *cmd = words + strlen(words) + 1;
+    cmd += strlen(cmd) + 1;
+    snprintf(expect, sizeof(expect), "'kill' '-KILL' '%d'", (int)victim);
+    assert_string_equal(cmd, expect);
+    free(words);
+    words = slurp(path_in(f, "agent-stdin", "n2"), &len);
+    assert_non_null(words);
+    assert_int_equal(len, 0);
+    free(words);
+}
+
 /* After the join, the agent's exit is bookkeeping: 0 is done, anything
  * else is no launch failure (a daemon lost later is the runtime's to
  * report). A command (srun) is no daemon: a join of its vpid changes
@@ -460,7 +547,7 @@ static void test_lookup_by_vpid(void **state)
 static void test_bad_config(void **state)
 {
     fixture_t *f = *state;
-    hnp_launch_callbacks_t cb = { on_failed, on_done, f };
+    hnp_launch_callbacks_t cb = { on_failed, on_done, f, NULL };
     hnp_launch_config_t config = { AGENT(f, "ok"), "relative/hnpd", SECRET,
                                    0, 0, 0.1, NULL };
     hnp_launcher_t *l = NULL;
@@ -488,6 +575,7 @@ int main(void)
 #define T(name) cmocka_unit_test_setup_teardown(name, launch_setup, launch_teardown)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shell_quote),
+        cmocka_unit_test(test_last_lines),
         T(test_agent_round_trip),
         T(test_local_launch),
         T(test_retry_then_success),
@@ -502,6 +590,7 @@ int main(void)
         T(test_destroy_running),
         T(test_joined_frees_slot),
         T(test_joined_exit_status),
+        T(test_kill_daemon),
         T(test_lookup_by_vpid),
         T(test_bad_config),
     };

@@ -55,7 +55,7 @@ static bool equal_join(const void *a, const void *b)
 {
     const hnp_wire_join_t *x = a, *y = b;
 
-    return same_string(x->uri, y->uri);
+    return same_string(x->uri, y->uri) && x->pid == y->pid;
 }
 
 static bool equal_daemon_up(const void *a, const void *b)
@@ -133,6 +133,13 @@ static bool equal_signal(const void *a, const void *b)
     const hnp_wire_signal_t *x = a, *y = b;
 
     return x->signo == y->signo;
+}
+
+static bool equal_kill_daemon(const void *a, const void *b)
+{
+    const hnp_wire_kill_daemon_t *x = a, *y = b;
+
+    return x->vpid == y->vpid;
 }
 
 static bool equal_shutdown(const void *a, const void *b)
@@ -243,6 +250,14 @@ static bool equal_peer_lost(const void *a, const void *b)
     return x->vpid == y->vpid && same_string(x->why, y->why);
 }
 
+static bool equal_spawn_note(const void *a, const void *b)
+{
+    const hnp_wire_spawn_note_t *x = a, *y = b;
+
+    return x->vpid == y->vpid && same_string(x->command, y->command) &&
+           same_string(x->output, y->output);
+}
+
 static bool equal_pmi_abort(const void *a, const void *b)
 {
     const hnp_wire_pmi_abort_t *x = a, *y = b;
@@ -275,6 +290,7 @@ CODEC_CALLS(xcast)
 CODEC_CALLS(launch)
 CLEAR_CALL(launch)
 CODEC_CALLS(signal)
+CODEC_CALLS(kill_daemon)
 CODEC_CALLS(shutdown)
 CODEC_CALLS(iof)
 CODEC_CALLS(iof_ack)
@@ -288,6 +304,8 @@ CODEC_CALLS(failure)
 CLEAR_CALL(failure)
 CODEC_CALLS(peer_lost)
 CLEAR_CALL(peer_lost)
+CODEC_CALLS(spawn_note)
+CLEAR_CALL(spawn_note)
 CODEC_CALLS(pmi_abort)
 CLEAR_CALL(pmi_abort)
 CODEC_CALLS(stats)
@@ -303,6 +321,7 @@ static const codec_t welcome_codec = CODEC(welcome, clear_welcome);
 static const codec_t xcast_codec = CODEC(xcast, NULL);
 static const codec_t launch_codec = CODEC(launch, clear_launch);
 static const codec_t signal_codec = CODEC(signal, NULL);
+static const codec_t kill_daemon_codec = CODEC(kill_daemon, NULL);
 static const codec_t shutdown_codec = CODEC(shutdown, NULL);
 static const codec_t iof_codec = CODEC(iof, NULL);
 static const codec_t iof_ack_codec = CODEC(iof_ack, NULL);
@@ -312,6 +331,7 @@ static const codec_t stdin_ack_codec = CODEC(stdin_ack, NULL);
 static const codec_t report_codec = CODEC(report, clear_report);
 static const codec_t failure_codec = CODEC(failure, clear_failure);
 static const codec_t peer_lost_codec = CODEC(peer_lost, clear_peer_lost);
+static const codec_t spawn_note_codec = CODEC(spawn_note, clear_spawn_note);
 static const codec_t pmi_abort_codec = CODEC(pmi_abort, clear_pmi_abort);
 static const codec_t stats_codec = CODEC(stats, NULL);
 static const codec_t state_request_codec = CODEC(state_request, NULL);
@@ -324,11 +344,11 @@ static const codec_t reply_codec = CODEC(reply, NULL);
 
 static void test_join(void **state)
 {
-    hnp_wire_join_t uri = { .uri = "tcp://10.0.0.7:40123" };
-    hnp_wire_join_t empty = { .uri = "" };
+    hnp_wire_join_t uri = { .uri = "tcp://10.0.0.7:40123", .pid = 4242 };
+    hnp_wire_join_t empty = { .uri = "", .pid = UINT32_MAX };
     hnp_wire_join_t null = { .uri = NULL };
-    static const uint8_t golden[] = { U32(3), 't', 'c', 'p' };
-    hnp_wire_join_t three = { .uri = "tcp" };
+    static const uint8_t golden[] = { U32(3), 't', 'c', 'p', U32(77) };
+    hnp_wire_join_t three = { .uri = "tcp", .pid = 77 };
 
     (void)state;
     check_message(&join_codec, &uri);
@@ -560,6 +580,8 @@ static void test_control(void **state)
     static const uint8_t golden_signal[] = { U32(15) };
     static const uint8_t golden_now[] = { 1 };
     static const uint8_t golden_later[] = { 0 };
+    hnp_wire_kill_daemon_t kill3 = { .vpid = 3 };
+    static const uint8_t golden_kill[] = { U32(3) };
 
     (void)state;
     check_message(&signal_codec, &term);
@@ -569,6 +591,9 @@ static void test_control(void **state)
     check_golden(&signal_codec, &term, golden_signal, sizeof(golden_signal));
     check_golden(&shutdown_codec, &now, golden_now, sizeof(golden_now));
     check_golden(&shutdown_codec, &later, golden_later, sizeof(golden_later));
+    check_message(&kill_daemon_codec, &kill3);
+    check_golden(&kill_daemon_codec, &kill3, golden_kill, sizeof(golden_kill));
+    check_refused(&kill_daemon_codec, golden_kill, 3, HNP_ERR_TRUNCATED);
 }
 
 /* Any byte but 0 means now, as it did when the byte was read by hand. */
@@ -797,6 +822,25 @@ static void test_failure(void **state)
     check_golden(&peer_lost_codec, &gl, golden_lost, sizeof(golden_lost));
 }
 
+static void test_spawn_note(void **state)
+{
+    hnp_wire_spawn_note_t note = {
+        .vpid = 3, .command = "ssh n3 '/usr/bin/hnpd' '--vpid' '3'",
+        .output = "Host key verification failed.",
+    };
+    hnp_wire_spawn_note_t bare = { .vpid = UINT32_MAX, .command = NULL,
+                                   .output = "" };
+    static const uint8_t golden[] = { U32(4), U32(1), 'c', U32(2), 'o', 'k' };
+    hnp_wire_spawn_note_t g = { .vpid = 4, .command = "c", .output = "ok" };
+    static const uint8_t cut[] = { U32(4), U32(1), 'c', U32(2), 'o' };
+
+    (void)state;
+    check_message(&spawn_note_codec, &note);
+    check_message(&spawn_note_codec, &bare);
+    check_golden(&spawn_note_codec, &g, golden, sizeof(golden));
+    check_refused(&spawn_note_codec, cut, sizeof(cut), HNP_ERR_TRUNCATED);
+}
+
 static void test_pmi_abort(void **state)
 {
     hnp_wire_pmi_abort_t req = { .rank = 7, .code = 3,
@@ -866,6 +910,7 @@ int main(void)
         cmocka_unit_test(test_stdin),
         cmocka_unit_test(test_report),
         cmocka_unit_test(test_failure),
+        cmocka_unit_test(test_spawn_note),
         cmocka_unit_test(test_pmi_abort),
         cmocka_unit_test(test_stats),
         cmocka_unit_test(test_state_request),
