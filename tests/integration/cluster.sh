@@ -95,16 +95,15 @@ done
 timeout 120 bash "$tc" up 4 >/dev/null 2>&1 || fail "the cluster did not come back"
 
 # A node set DOWN in Slurm inside the allocation: srun's words, non-zero,
-# and the node named. Its slurmd is stopped first, or it would register
-# again at once and Slurm would return the node to service
-# (ReturnToService=2) before hnp asks.
+# and the node named. Its slurmd is stopped first, so that the node looks
+# as a failed one does (not responding) as well as set DOWN.
 kill "$(cat /run/hnp-testcluster/slurm/slurmd.node3.pid)"
 status=0
 timeout -k 5 90 salloc -N 4 bash -c \
     "scontrol update nodename=node3 state=down reason=hnp-test && exec '$HNP' true" \
     >"$tmp/out" 2>"$tmp/err" || status=$?
-timeout 120 bash "$tc" up 4 >/dev/null 2>&1 || fail "the cluster did not come back"
 scontrol update nodename=node3 state=resume >/dev/null 2>&1 || true
+timeout 120 bash "$tc" up 4 >/dev/null 2>&1 || fail "the cluster did not come back"
 [ "$status" != 0 ] || fail "slurm: a node set DOWN must fail the job"
 expect_in "$tmp/err" "srun" "slurm: srun's words are shown"
 expect_in "$tmp/err" "Slurm reports a node of the allocation failed: node3 (down: hnp-test)" \
