@@ -17,20 +17,7 @@
 #include <string.h>
 
 #include "internal.h"
-
-static hwloc_obj_type_t type_of(hnp_obj_t obj)
-{
-    switch (obj) {
-    case HNP_OBJ_NUMA:
-        return HWLOC_OBJ_NUMANODE;
-    case HNP_OBJ_SOCKET:
-        return HWLOC_OBJ_PACKAGE;
-    case HNP_OBJ_CORE:
-        return HWLOC_OBJ_CORE;
-    default:
-        return HWLOC_OBJ_PU;
-    }
-}
+#include "objtype.h"
 
 static const char *name_of(hnp_obj_t obj)
 {
@@ -46,8 +33,9 @@ static void map_ranks(bind_topo_t *bt, const hnp_wire_placement_t *p,
                       uint32_t nlocal, hwloc_obj_t *where)
 {
     hwloc_obj_t root = hwloc_get_root_obj(bt->topo);
+    hwloc_obj_type_t type = hnp_obj_hwloc_type(p->map_obj);
     int n = p->map_obj > HNP_OBJ_MACHINE
-                ? hwloc_get_nbobjs_by_type(bt->topo, type_of(p->map_obj)) : 0;
+                ? hwloc_get_nbobjs_by_type(bt->topo, type) : 0;
 
     for (uint32_t i = 0; i < nlocal; i++) {
         uint32_t o;
@@ -65,7 +53,8 @@ static void map_ranks(bind_topo_t *bt, const hnp_wire_placement_t *p,
             uint32_t big = extra * (base + 1);
             o = i < big ? i / (base + 1) : extra + (i - big) / base;
         }
-        where[i] = hwloc_get_obj_by_type(bt->topo, type_of(p->map_obj), o);
+        where[i] = hwloc_get_obj_by_type(bt->topo,
+                                         hnp_obj_hwloc_type(p->map_obj), o);
     }
 }
 
@@ -169,8 +158,9 @@ static int bind_objects(bind_topo_t *bt, const hnp_wire_placement_t *p,
                         size_t errlen)
 {
     hwloc_obj_t *where = calloc(nlocal + 1, sizeof(*where));
-    binder_t b = { bt, p, p->pe > 1 ? bind_unit_type(p)
-                                    : type_of((hnp_obj_t)p->bind_obj),
+    binder_t b = { bt, p,
+                   p->pe > 1 ? bind_unit_type(p)
+                             : hnp_obj_hwloc_type((hnp_obj_t)p->bind_obj),
                    NULL, 0, nlocal };
     int n = hwloc_get_nbobjs_by_type(bt->topo, b.type), rc = 0;
 

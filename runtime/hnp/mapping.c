@@ -14,6 +14,7 @@
 #include "args.h"
 #include "hnp_errors.h"
 #include "mapping.h"
+#include "bind/objtype.h"
 
 typedef struct obj_word {
     const char *word;
@@ -374,20 +375,6 @@ int hnp_mapping_finish(hnp_args_t *args, char *err, size_t errlen)
     return HNP_SUCCESS;
 }
 
-static hwloc_obj_type_t hwloc_type(hnp_obj_t obj)
-{
-    switch (obj) {
-    case HNP_OBJ_NUMA:
-        return HWLOC_OBJ_NUMANODE;
-    case HNP_OBJ_SOCKET:
-        return HWLOC_OBJ_PACKAGE;
-    case HNP_OBJ_CORE:
-        return HWLOC_OBJ_CORE;
-    default:
-        return HWLOC_OBJ_PU;
-    }
-}
-
 /* ppr:N:OBJ puts N on every OBJ of a node: N times their number ranks a
  * node (-N), counted on one node's topology. */
 int hnp_mapping_node_capacity(hnp_args_t *args, const char *topo_file,
@@ -407,7 +394,8 @@ int hnp_mapping_node_capacity(hnp_args_t *args, const char *topo_file,
         if ((topo_file == NULL || topo_file[0] == '\0' ||
              hwloc_topology_set_xml(topo, topo_file) == 0) &&
             hwloc_topology_load(topo) == 0)
-            count = hwloc_get_nbobjs_by_type(topo, hwloc_type(m->ppr_obj));
+            count = hwloc_get_nbobjs_by_type(
+                topo, hnp_obj_hwloc_type(m->ppr_obj));
         hwloc_topology_destroy(topo);
     }
     if (count <= 0) {

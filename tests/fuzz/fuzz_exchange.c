@@ -337,15 +337,6 @@ static hnp_tree_t tree_of(unsigned kind, uint32_t n)
     }
 }
 
-static void discard_log(void *ctx, hnp_log_severity_t sev, const char *stream,
-                        const char *message)
-{
-    (void)ctx;
-    (void)sev;
-    (void)stream;
-    (void)message;
-}
-
 static bool start(const uint8_t *head)
 {
     memset(&proc, 0, sizeof(proc));
@@ -353,7 +344,7 @@ static bool start(const uint8_t *head)
     proc.n = 2 + head[1] % (MAX_PROCS - 1);
     proc.self = head[2] % proc.n;
     proc.tree = tree_of((head[0] >> 1) & 3, proc.n);
-    hnp_log_set_handler(discard_log, NULL);
+    hnp_log_set_handler(fuzz_discard_log, NULL);
     if (proc.gs)
         return exchange_gather_scatter_module.init(&proc) == HNP_SUCCESS;
     return flood_state_create(&proc, 0.0, &proc.flood) == HNP_SUCCESS;

@@ -77,15 +77,6 @@ static hnp_oob_t *oobs[4];
 static const uint8_t secret[HNP_SECRET_LEN] = "fuzz secret, fuzz secret, fuzz!";
 static run_t *current;
 
-static void discard_log(void *ctx, hnp_log_severity_t sev, const char *stream,
-                        const char *message)
-{
-    (void)ctx;
-    (void)sev;
-    (void)stream;
-    (void)message;
-}
-
 static void pump(void)
 {
     for (int i = 0; i < 4; i++)
@@ -347,7 +338,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     if (base == NULL) {
         base = event_base_new();
-        hnp_log_set_handler(discard_log, NULL);
+        hnp_log_set_handler(fuzz_discard_log, NULL);
         if (base == NULL || hnp_auth_init() != HNP_SUCCESS)
             abort();
     }

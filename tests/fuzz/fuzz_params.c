@@ -177,15 +177,6 @@ static void check_round_trip(const hnp_params_t *params)
     hnp_params_destroy(again);
 }
 
-static void discard_log(void *ctx, hnp_log_severity_t sev, const char *stream,
-                        const char *message)
-{
-    (void)ctx;
-    (void)sev;
-    (void)stream;
-    (void)message;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     storage_t st;
@@ -196,7 +187,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     if (size < 1)
         return 0;
-    hnp_log_set_handler(discard_log, NULL);
+    hnp_log_set_handler(fuzz_discard_log, NULL);
     if (data[0] & 1) {
         buf = framed(data + 1, size - 1, &len);
     } else {

@@ -336,15 +336,6 @@ static void complete_fence(bool failed, const uint8_t *other, size_t len)
 
 /* ------------------------------------------------------------- a run */
 
-static void discard_log(void *ctx, hnp_log_severity_t sev, const char *stream,
-                        const char *message)
-{
-    (void)ctx;
-    (void)sev;
-    (void)stream;
-    (void)message;
-}
-
 static void start(uint8_t flags)
 {
     static const uint32_t local[NLOCAL] = { 0, 1 };
@@ -363,7 +354,7 @@ static void start(uint8_t flags)
     char err[ERRLEN];
 
     memset(&run, 0, sizeof(run));
-    hnp_log_set_handler(discard_log, NULL);
+    hnp_log_set_handler(fuzz_discard_log, NULL);
     run.kvs_limit = (flags & 3) != 0 ? (size_t)256 << 2 * (flags & 3) : 0;
     cfg.max_kvs_bytes = run.kvs_limit;
     cfg.max_fence_bytes = (flags & 4) != 0 ? 512 : 0;
