@@ -4,15 +4,6 @@
 # step, as scancel -s USR1 does) reach the ranks and end no daemon.
 . "$top_srcdir/tests/integration/lib.sh"
 
-# start_hnp ARGS...: hnp in the background; $hnp_pid. The output files
-# are emptied first: the job's own redirection may come after the wait
-# begins.
-start_hnp() {
-    : >"$tmp/out"
-    : >"$tmp/err"
-    timeout -k 5 60 "$HNP" "$@" >"$tmp/out" 2>"$tmp/err" &
-    hnp_pid=$!
-}
 wait_ready() { # N: until N ranks said they are ready
     for _ in $(seq 100); do
         [ "$(grep -c '^ready' "$tmp/out" || true)" -ge "$1" ] && return 0
@@ -20,7 +11,6 @@ wait_ready() { # N: until N ranks said they are ready
     done
     cat "$tmp/err"; fail "the processes did not start"
 }
-finish() { status=0; wait "$hnp_pid" || status=$?; }
 
 # The daemons of this test, and their sentinels (whose command line is
 # their daemon's): every process a batch system would signal in the step

@@ -101,7 +101,7 @@ target_sources() {
              "$s/components/exchange/gather_scatter/exchange_gather_scatter_module.c" \
              "$s/runtime/wire/buffer.c" "$s"/framework/tree*.c ;;
     params)
-        echo "$s"/framework/param*.c ;;
+        echo "$s"/framework/param*.c "$s/framework/suggest.c" ;;
     uri)
         echo "$s/runtime/oob/addr.c" ;;
     hosts)

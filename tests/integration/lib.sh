@@ -50,6 +50,19 @@ fi
 fail() { echo "FAIL: $*"; exit 1; }
 skip() { echo "SKIP: $*"; exit 77; }
 
+# start_hnp ARGS...: hnp in the background, its pid in $hnp_pid, its output
+# in $tmp/out and $tmp/err. They are emptied first: the job's own
+# redirection may come after a wait for its lines begins, which must not
+# count the last job's.
+start_hnp() {
+    : >"$tmp/out"
+    : >"$tmp/err"
+    timeout -k 5 60 "$HNP" "$@" >"$tmp/out" 2>"$tmp/err" &
+    hnp_pid=$!
+}
+# finish: wait for the hnp of start_hnp; its exit status in $status.
+finish() { status=0; wait "$hnp_pid" || status=$?; }
+
 # address_sanitized: whether the daemons were built with AddressSanitizer,
 # whose shadow memory and quarantine of freed blocks make their memory
 # figures say nothing about ours.

@@ -3,14 +3,6 @@
 # Signals sent to hnp reach every process; a second SIGINT kills at once.
 . "$top_srcdir/tests/integration/lib.sh"
 
-# start_hnp ARGS...: hnp in the background; $hnp_pid. The output files
-# are emptied first, so that wait_lines never counts the last job's.
-start_hnp() {
-    : >"$tmp/out"
-    : >"$tmp/err"
-    timeout -k 5 60 "$HNP" "$@" >"$tmp/out" 2>"$tmp/err" &
-    hnp_pid=$!
-}
 # wait_lines N: until $tmp/out has N lines (the processes are ready).
 wait_lines() {
     for _ in $(seq 100); do
@@ -19,7 +11,6 @@ wait_lines() {
     done
     cat "$tmp/err"; fail "the processes did not start"
 }
-finish() { status=0; wait "$hnp_pid" || status=$?; }
 
 # SIGUSR1 is forwarded: every process traps it and says so.
 start_hnp -N 2 --host "$(hosts 2)" sh -c \
