@@ -55,7 +55,8 @@ int hnp_core_params_register(hnp_params_t *params, hnp_core_params_t *core,
                    &core->max_frame,
                    "Largest runtime message accepted; a peer sending more is "
                    "disconnected"),
-        CORE_PARAM("oob", "tcp", "handshake_timeout", HNP_PARAM_DOUBLE, "5", 5,
+        CORE_PARAM("oob", "tcp", "handshake_timeout", HNP_PARAM_DOUBLE,
+                   HNP_HANDSHAKE_TIMEOUT_DEFAULT_TEXT, 5,
                    &core->handshake_timeout,
                    "Seconds an accepted connection has to complete its "
                    "handshake (until then a stranger holds a descriptor), "

@@ -111,6 +111,8 @@ struct hnp_rte {
     hnp_launcher_t *launcher;   /* created on the first spawn */
     char *daemon_path;          /* absolute path of hnpd */
     char agent_error[512];      /* why no agent could be used, or "" */
+    char handshake_arg[32];     /* oob_tcp_handshake_timeout for daemons'
+                                   command lines, or "" if the default */
 
     const hnp_routed_module_t *routed;
     const hnp_plm_module_t *plm;

@@ -173,11 +173,22 @@ static bool node_is_local(const char *node)
     return strcmp(node, host) == 0;
 }
 
-/* The interfaces the daemon may use: it needs them before its first
- * message, so they travel on its command line (6 words at most). */
-static size_t oob_args(const hnp_rte_t *rte, char **args)
+/* The interfaces the daemon may use, and its handshake deadline when not
+ * the default: it needs them before its first message (it accepts its
+ * children's connections before the welcome), so they travel on its
+ * command line (9 words at most). */
+static size_t oob_args(hnp_rte_t *rte, char **args)
 {
     size_t n = 0;
+    double deadline = rte->core->handshake_timeout;
+
+    if (deadline > 0 && deadline != HNP_HANDSHAKE_TIMEOUT_DEFAULT) {
+        snprintf(rte->handshake_arg, sizeof(rte->handshake_arg), "%g",
+                 deadline);
+        args[n++] = "--mca";
+        args[n++] = "oob_tcp_handshake_timeout";
+        args[n++] = rte->handshake_arg;
+    }
 
     if (rte->core->if_include != NULL && rte->core->if_include[0] != '\0') {
         args[n++] = "--mca";

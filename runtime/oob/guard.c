@@ -6,17 +6,21 @@
  *
  *  - at most max_waiting accepted connections await their handshake at
  *    once. Past that, the oldest SILENT one (no valid magic yet) is
- *    dropped, and only when none is silent the oldest of all: a daemon
- *    says hello as soon as its connect completes, so a connection that has
+ *    dropped; one that has said hello never is, and when every slot holds
+ *    one the listener pauses (GUARD_FULL_POLL) until a handshake ends,
+ *    what comes meanwhile waiting in the kernel's queue. A daemon says
+ *    hello as soon as its connect completes, so a connection that has
  *    waited longest without a word is the likeliest to be a stranger
  *    holding its slot, while refusing the newest would let strangers that
- *    came first lock every daemon out until their deadline. A stranger
- *    that reconnects as fast as it is dropped keeps the silent class full,
- *    so a daemon whose hello has arrived must not be in line with it: its
- *    proof is one round trip away, and under load that round trip can
- *    take longer than the next 128 strangers need to connect. A
- *    connection is dropped so
- *    only once it has had a turn of the event loop to be read, and
+ *    came first lock every daemon out until their deadline. A daemon whose
+ *    hello has arrived is never in line with the strangers: its proof is
+ *    one round trip away, and under load that round trip can take longer
+ *    than the next 128 strangers (or the job's own 2,048 daemons calling
+ *    back at once under gather_scatter) need to connect. A stranger that
+ *    says a well-formed hello and no more holds its slot until the
+ *    handshake deadline: it can slow a launch, not fail one. A connection
+ *    is dropped so only once it has had a turn of the event loop to be
+ *    read, and
  *    GUARD_MIN_AGE: a burst of strangers accepted in one go must not push
  *    out a daemon whose hello is still on its way (the listener pauses
  *    until the oldest may go, and the rest wait in the kernel's queue);
@@ -41,6 +45,7 @@
 #include "wire/frame.h"
 
 #define GUARD_MIN_AGE 0.05
+#define GUARD_FULL_POLL 0.02
 
 static double now_seconds(void)
 {
@@ -106,9 +111,9 @@ void oob_guard_release(oob_conn_t *c)
         waiting_unlink(c);
 }
 
-/* Before accepting: drop the oldest waiting connection if the slots are
- * full and it is old enough; false, with how long to wait, if it is not.
- * The oldest silent connection goes first (see above). */
+/* Before accepting: when the slots are full, drop the oldest silent
+ * connection if it is old enough; false, with how long to wait, if it is
+ * not or if none is silent (see above). */
 bool oob_guard_room(hnp_oob_t *oob, double *wait)
 {
     char reason[160];
@@ -116,11 +121,11 @@ bool oob_guard_room(hnp_oob_t *oob, double *wait)
     if (oob->nwaiting < oob->max_waiting || oob->wait_head == NULL)
         return true;
     oob_conn_t *old = oob->wait_head;
-    for (oob_conn_t *c = oob->wait_head; c != NULL; c = c->wait_next) {
-        if (!c->magic_seen) {
-            old = c;
-            break;
-        }
+    while (old != NULL && old->magic_seen)
+        old = old->wait_next;
+    if (old == NULL) {
+        *wait = GUARD_FULL_POLL;
+        return false;
     }
     double age = now_seconds() - old->accepted_at;
     if (age < GUARD_MIN_AGE || old->accept_round == oob->accept_round) {
@@ -129,7 +134,7 @@ bool oob_guard_room(hnp_oob_t *oob, double *wait)
     }
     snprintf(reason, sizeof(reason), "too many connections awaiting their "
              "handshake: more than oob_tcp_max_handshakes = %u, the oldest "
-             "%sgoes", oob->max_waiting, old->magic_seen ? "" : "silent one ");
+             "silent one goes", oob->max_waiting);
     oob_guard_warn(oob, old->remote, reason);
     oob_conn_close(old); /* unlinks it */
     return true;

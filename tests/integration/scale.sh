@@ -12,8 +12,9 @@
 # descriptors the job needs.
 #
 # On a machine shared by 2,048 daemons a process may wait many seconds for
-# a CPU: heartbeats and the launch deadline are made generous, since what
-# is tested is that every rank runs and is heard, not how fast.
+# a CPU: heartbeats, the handshake deadline and the launch deadline are
+# made generous, since what is tested is that every rank runs and is
+# heard, not how fast.
 . "$top_srcdir/tests/integration/lib.sh"
 
 [ -n "${HNP_TEST_SCALE:-}" ] && [ "${HNP_TEST_SCALE}" != 0 ] ||
@@ -58,7 +59,7 @@ for exchange in flood gather_scatter; do
     started=$SECONDS
     run_hnp --mca plm prsh --mca exchange "$exchange" \
         --mca rte_heartbeat_interval 20 --mca rte_heartbeat_misses 10 \
-        --mca plm_base_launch_timeout 600 \
+        --mca plm_base_launch_timeout 600 --mca oob_tcp_handshake_timeout 120 \
         -N 1 --host "$(hosts "$nodes")" sh -c 'echo "$HNP_RANK $HNP_NODE"'
     expect_status 0 "$what"
     [ "$(wc -l <"$tmp/out")" = "$nodes" ] ||

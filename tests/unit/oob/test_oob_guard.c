@@ -204,6 +204,38 @@ static void test_hello_outlives_silent_strangers(void **state)
     node_stop(&b);
 }
 
+/* Slots all held by connections that said hello: the next one waits in
+ * the kernel's queue until one ends; no hello is dropped for it. */
+static void test_full_of_hellos_waits(void **state)
+{
+    world_t *w = *state;
+    node_t b;
+    int hellos[2], late;
+
+    node_start(w, &b, 1);
+    oob_set_handshake_timeout(b.oob, 30);
+    hnp_oob_set_max_handshakes(b.oob, 2);
+    for (int i = 0; i < 2; i++) {
+        hellos[i] = raw_connect(uri_port(hnp_oob_uri(b.oob)));
+        raw_hello_send(hellos[i], (hnp_vpid_t)(3 + i));
+        run_for(w, 0.1);
+    }
+    late = raw_connect(uri_port(hnp_oob_uri(b.oob)));
+    run_for(w, 0.3);
+    assert_int_equal(hnp_oob_num_connections(b.oob), 2);
+    assert_false(closed_by_peer(hellos[0]));
+    assert_false(closed_by_peer(hellos[1]));
+    close(hellos[0]); /* its slot goes to the one waiting */
+    run_for(w, 0.5);
+    assert_int_equal(hnp_oob_num_connections(b.oob), 2);
+    assert_false(closed_by_peer(late));
+    assert_false(closed_by_peer(hellos[1]));
+    assert_false(log_has(w, HNP_LOG_WARN, "oob_tcp_max_handshakes", NULL));
+    close(hellos[1]);
+    close(late);
+    node_stop(&b);
+}
+
 /* Each test gets its own event base and log. */
 #define OOB_TEST(f)                                                        \
     cmocka_unit_test_setup_teardown(f, fixture_setup, fixture_teardown)
@@ -217,6 +249,7 @@ int main(void)
         OOB_TEST(test_bad_magic_dropped_at_once),
         OOB_TEST(test_waiting_connections_capped),
         OOB_TEST(test_hello_outlives_silent_strangers),
+        OOB_TEST(test_full_of_hellos_waits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
