@@ -130,6 +130,34 @@ scontrol update nodename=node2 state=resume >/dev/null 2>&1 || true
 grep -m1 "^hnp: error:" "$tmp/err" | grep -q "failed: node2 (down: hnp-test-running)" ||
     { cat "$tmp/err"; fail "slurm: the node set DOWN while the ranks ran is not named first"; }
 
+# scancel -s USR1 (or #SBATCH --signal=USR1@T) signals the step's
+# processes, the daemons among them: they live on and pass it to the ranks,
+# which trap it here; the job ends 0 with every rank's word.
+rm -f "$tmp"/started.*
+cat >"$tmp/rank-usr1.sh" <<RANK
+#!/bin/sh
+trap 'echo "usr1 \$HNP_RANK"; exit 0' USR1
+touch "$tmp/started.\$HNP_RANK"
+while :; do sleep 0.1; done
+RANK
+cat >"$tmp/job-usr1.sh" <<JOB
+#!/bin/bash
+"$HNP" -N 1 "$tmp/rank-usr1.sh" &
+hnp=\$!
+for _ in \$(seq 300); do
+    [ "\$(ls "$tmp"/started.* 2>/dev/null | wc -l)" = 4 ] && break
+    sleep 0.1
+done
+scancel -s USR1 "\$SLURM_JOB_ID"
+wait \$hnp
+JOB
+chmod +x "$tmp/rank-usr1.sh" "$tmp/job-usr1.sh"
+status=0
+timeout -k 5 90 salloc -N 4 "$tmp/job-usr1.sh" >"$tmp/out" 2>"$tmp/err" || status=$?
+expect_status 0 "scancel -s USR1: the job lives on"
+[ "$(sort -u "$tmp/out" | grep -c '^usr1 ')" = 4 ] ||
+    { cat "$tmp/err"; fail "scancel -s USR1: every rank must trap it: $(cat "$tmp/out")"; }
+
 # scancel of the allocation ends hnp, with a message and a failure status.
 status=0
 timeout -k 5 90 salloc -N 4 bash -c \
