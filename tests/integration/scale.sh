@@ -13,12 +13,12 @@
 # needs.
 #
 # The pmix component is left out: its server holds the whole job's
-# process map in every daemon (about 7 kB a rank), which on one machine
+# process map in every daemon (about 6 kB a rank), which on one machine
 # standing in for a cluster grows as the square of the nodes. Measured
 # with 1,024 simulated nodes, ranks up and sleeping: 8.4 GB used and 21 s
 # to start with it, 1.0 GB and 5 s without; 2,048 nodes would need about
-# 30 GB. On a real cluster each node pays its own share (14 MB at 2,048
-# ranks).
+# 30 GB. On a real cluster each node pays its own share (about 12 MB at
+# 2,048 ranks).
 #
 # On a machine shared by 2,048 daemons a process may wait many seconds for
 # a CPU: heartbeats, the handshake deadline and the launch deadline are
