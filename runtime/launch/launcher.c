@@ -49,6 +49,7 @@
 #include "procs/forkexec.h"
 #include "hnp_log.h"
 #include "agent.h"
+#include "launcher_internal.h"
 #include "secret.h"
 
 #define LAUNCH_CHUNK (64 * 1024)
@@ -57,68 +58,6 @@
 /* The status reported for an agent that could not even be forked: what a
  * shell reports for a command it cannot run. */
 #define STATUS_NOT_STARTED (127 << 8)
-
-typedef enum {
-    REQ_QUEUED,
-    REQ_RUNNING,
-    REQ_BACKOFF,
-    REQ_JOINED,
-    REQ_FINISHED,
-} req_state_t;
-
-typedef struct launch_req launch_req_t;
-
-struct launch_req {
-    hnp_launcher_t *l;
-    launch_req_t *next_all;      /* every request, newest first */
-    launch_req_t *next_queued;
-    req_state_t state;
-    bool cancelled;              /* running at cancel_all: no callback */
-    bool local;
-    bool daemon;                 /* hnpd itself, not a command (srun) */
-    bool joined;                 /* its daemon has called back */
-    bool quiet;                  /* a kill: no callbacks, never retried */
-    pid_t daemon_pid;            /* the daemon's own, on its node (0:
-                                    unknown) */
-    bool kill_sent;              /* a kill of it went through an agent */
-    hnp_vpid_t vpid;
-    char *secret_file;           /* the secret goes here, not on stdin;
-                                    removed unless the daemon did */
-    char *node;
-    launch_words_t words;        /* argv freed once finished */
-    unsigned attempt;            /* retries done so far */
-    struct timespec started;     /* the last fork of its agent (monotonic) */
-    pid_t pid;
-    int out_fd;                  /* agent's stdout and stderr */
-    int errno_fd;
-    struct event *out_ev;
-    struct event *retry_ev;
-    launch_capture_t *capture;   /* only while running */
-    char *last_words;            /* the agent's last lines, kept from the
-                                    capture of its latest run */
-};
-
-struct hnp_launcher {
-    struct event_base *base;
-    hnp_children_t *children;
-    char **agent_argv;           /* NULL: local launches only */
-    char *daemon_path;
-    char *secret_line;           /* the secret and a newline */
-    char *secret_base;           /* where secret_dir is made; NULL: TMPDIR */
-    char *secret_dir;            /* private (0700), made when first needed */
-    unsigned max_concurrent;
-    unsigned retries;
-    double retry_delay;
-    hnp_launch_callbacks_t cb;
-    hnp_log_stream_t *log;
-    launch_req_t *all;
-    launch_req_t **by_vpid;      /* [vpid]: its newest request, or NULL */
-    size_t nby_vpid;
-    launch_req_t *queue_head, *queue_tail;
-    size_t queued, running, backing_off;
-    struct event *pump;          /* starts queued agents from the loop */
-    unsigned char *chunk;
-};
 
 /* ------------------------------------------------------------ requests */
 
@@ -155,7 +94,7 @@ static void req_release_run(launch_req_t *r)
 
 /* The daemon has read its secret file and removed it, or never will: a
  * file still there is removed. */
-static void req_drop_secret(launch_req_t *r)
+void launch_req_drop_secret(launch_req_t *r)
 {
     if (r->secret_file == NULL)
         return;
@@ -181,7 +120,7 @@ static void req_finish(launch_req_t *r)
 static void req_free(launch_req_t *r)
 {
     req_finish(r);
-    req_drop_secret(r);
+    launch_req_drop_secret(r);
     free(r->words.command);
     free(r->node);
     free(r->last_words);
@@ -218,7 +157,7 @@ static launch_req_t *queue_pop(hnp_launcher_t *l)
     return r;
 }
 
-static void schedule_pump(hnp_launcher_t *l)
+void launch_schedule_pump(hnp_launcher_t *l)
 {
     event_active(l->pump, EV_TIMEOUT, 1);
 }
@@ -232,7 +171,7 @@ static void report_failure(launch_req_t *r, int wait_status)
                                       : NULL;
 
     req_finish(r);
-    req_drop_secret(r);
+    launch_req_drop_secret(r);
     if (l->cb.failed != NULL)
         l->cb.failed(l->cb.ctx, r->vpid, r->node, r->words.command,
                      wait_status, output != NULL ? output : "");
@@ -269,7 +208,7 @@ static void retry_due(evutil_socket_t fd, short what, void *arg)
     (void)what;
     r->l->backing_off--;
     queue_push(r->l, r, true);
-    schedule_pump(r->l);
+    launch_schedule_pump(r->l);
 }
 
 static void conclude(launch_req_t *r, int wait_status)
@@ -371,7 +310,7 @@ static void agent_reaped(void *ctx, pid_t pid, int wait_status)
     }
     if (r->state == REQ_RUNNING) {
         r->l->running--;
-        schedule_pump(r->l);
+        launch_schedule_pump(r->l);
     }
     conclude(r, wait_status);
 }
@@ -528,20 +467,13 @@ static int index_req(hnp_launcher_t *l, launch_req_t *r)
     return HNP_SUCCESS;
 }
 
-static launch_req_t *req_of(const hnp_launcher_t *l, hnp_vpid_t vpid)
-{
-    return vpid < l->nby_vpid ? l->by_vpid[vpid] : NULL;
-}
-
 /* ------------------------------------------------------------ public */
 
-/* Queue a request whose program is @p program with @p args (local) or the
- * daemon through the agent (not local). @p daemon: it starts hnpd, whose
- * secret goes into @p secret_file when that is not NULL. */
-static launch_req_t *submit_req(hnp_launcher_t *l, hnp_vpid_t vpid,
-                                 const char *node, const char *program,
-                                 char *const *args, bool local, bool daemon,
-                                 bool indexed, const char *secret_file)
+/* See launcher_internal.h. */
+launch_req_t *launch_submit_req(hnp_launcher_t *l, hnp_vpid_t vpid,
+                                const char *node, const char *program,
+                                char *const *args, bool local, bool daemon,
+                                bool indexed, const char *secret_file)
 {
     launch_req_t *r;
     int rc;
@@ -572,7 +504,7 @@ static launch_req_t *submit_req(hnp_launcher_t *l, hnp_vpid_t vpid,
     r->next_all = l->all;
     l->all = r;
     queue_push(l, r, false);
-    schedule_pump(l);
+    launch_schedule_pump(l);
     return r;
 }
 
@@ -582,7 +514,7 @@ static int submit(hnp_launcher_t *l, hnp_vpid_t vpid, const char *node,
 {
     if (node == NULL || (!local && l->agent_argv == NULL))
         return HNP_ERR_BAD_PARAM;
-    return submit_req(l, vpid, node, program, args, local, daemon, true,
+    return launch_submit_req(l, vpid, node, program, args, local, daemon, true,
                       secret_file) != NULL ? HNP_SUCCESS : HNP_ERR_NOMEM;
 }
 
@@ -634,117 +566,6 @@ int hnp_launcher_submit_command(hnp_launcher_t *l, hnp_vpid_t vpid,
     return submit(l, vpid, label, argv[0], argv + 1, true, false, NULL);
 }
 
-const char *hnp_launcher_command(const hnp_launcher_t *l, hnp_vpid_t vpid)
-{
-    const launch_req_t *r = req_of(l, vpid);
-
-    return r != NULL ? r->words.command : NULL;
-}
-
-int hnp_launcher_started_at(const hnp_launcher_t *l, hnp_vpid_t vpid,
-                            double *at)
-{
-    const launch_req_t *r = req_of(l, vpid);
-
-    if (r == NULL || r->local || r->started.tv_sec == 0)
-        return HNP_ERR_NOT_FOUND;
-    *at = (double)r->started.tv_sec + r->started.tv_nsec / 1e9;
-    return HNP_SUCCESS;
-}
-
-void hnp_launcher_joined(hnp_launcher_t *l, hnp_vpid_t vpid)
-{
-    launch_req_t *r = req_of(l, vpid);
-
-    if (r == NULL || !r->daemon)
-        return;
-    r->joined = true;
-    req_drop_secret(r);
-    if (r->state != REQ_RUNNING)
-        return;
-    r->state = REQ_JOINED;
-    l->running--;
-    schedule_pump(l);
-}
-
-void hnp_launcher_set_daemon_pid(hnp_launcher_t *l, hnp_vpid_t vpid,
-                                 pid_t pid)
-{
-    launch_req_t *r = req_of(l, vpid);
-
-    if (r != NULL && r->daemon && pid > 0)
-        r->daemon_pid = pid;
-}
-
-/* Whether @p r's agent has not been reaped yet. */
-static bool agent_alive(const launch_req_t *r)
-{
-    return r->state == REQ_RUNNING || r->state == REQ_JOINED;
-}
-
-int hnp_launcher_kill_daemon(hnp_launcher_t *l, hnp_vpid_t vpid)
-{
-    launch_req_t *r = req_of(l, vpid);
-    char pid_text[16];
-    int rc = HNP_ERR_NOT_FOUND;
-
-    if (r == NULL || !r->daemon)
-        return HNP_ERR_NOT_FOUND;
-    /* An agent still there (an attached daemon's) goes with its group. */
-    if (agent_alive(r)) {
-        hnp_signal_child_group(r->pid, SIGKILL);
-        rc = HNP_SUCCESS;
-    }
-    if (r->kill_sent) /* once is enough */
-        return HNP_SUCCESS;
-    if (r->daemon_pid <= 0)
-        return rc;
-    if (r->local) {
-        (void)kill(r->daemon_pid, SIGKILL);
-        return HNP_SUCCESS;
-    }
-    /* A daemon that left its agent is reached through a new one. */
-    snprintf(pid_text, sizeof(pid_text), "%ld", (long)r->daemon_pid);
-    char *const args[] = { "-KILL", pid_text, NULL };
-    launch_req_t *k = submit_req(l, vpid, r->node, "kill", args, false, false,
-                                 false, NULL);
-    if (k == NULL)
-        return rc == HNP_SUCCESS ? rc : HNP_ERR_NOMEM;
-    k->quiet = true;
-    k->attempt = l->retries;
-    r->kill_sent = true;
-    HNP_VERBOSE(l->log, 1, "vpid %u on %s: %s", vpid, r->node,
-                k->words.command);
-    return HNP_SUCCESS;
-}
-
-bool hnp_launcher_awaiting(const hnp_launcher_t *l, hnp_vpid_t vpid)
-{
-    const launch_req_t *r = req_of(l, vpid);
-
-    return r != NULL && r->daemon && !r->joined && !r->cancelled;
-}
-
-size_t hnp_launcher_output_tail(const hnp_launcher_t *l, hnp_vpid_t vpid,
-                                char *buf, size_t len)
-{
-    const launch_req_t *r = req_of(l, vpid);
-    char *text;
-
-    if (len == 0)
-        return 0;
-    buf[0] = '\0';
-    if (r != NULL && r->capture != NULL &&
-        (text = launch_capture_render(r->capture)) != NULL) {
-        size_t n = launch_last_lines(text, LAUNCH_TAIL_LINES, buf, len);
-        free(text);
-        return n;
-    }
-    if (r != NULL && r->last_words != NULL)
-        snprintf(buf, len, "%s", r->last_words);
-    return strlen(buf);
-}
-
 size_t hnp_launcher_pending(const hnp_launcher_t *l)
 {
     return l->queued + l->running + l->backing_off;
@@ -757,7 +578,7 @@ void hnp_launcher_cancel_all(hnp_launcher_t *l)
     for (launch_req_t *r = l->all; r != NULL; r = r->next_all) {
         if (r->quiet) /* a kill goes on: it is how the job ends */
             continue;
-        req_drop_secret(r);
+        launch_req_drop_secret(r);
         if (r->state == REQ_JOINED) {
             r->cancelled = true;
         } else if (r->state == REQ_RUNNING) {
