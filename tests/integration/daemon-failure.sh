@@ -11,6 +11,10 @@
 start_job() {
     local n=$1 rank=$2
     shift 2
+    # Emptied here: the background job's own redirection may come after
+    # the wait below begins, which must not count the last job's lines.
+    : >"$tmp/out"
+    : >"$tmp/err"
     timeout -k 5 60 "$HNP" "$@" sh -c "echo ready; $rank" "$prefix" \
         >"$tmp/out" 2>"$tmp/err" &
     hnp_pid=$!

@@ -10,6 +10,8 @@
 # $tmp/stop; returns once the ranks of 3 nodes are ready.
 start_job() {
     rm -f "$tmp/stop"
+    : >"$tmp/out" # not the last job's lines, whenever the redirection runs
+    : >"$tmp/err"
     timeout -k 5 90 "$HNP" --host "$(hosts 3)" -N 1 "$@" sh -c \
         'echo ready; while [ ! -e "$1" ]; do sleep 0.1; done' "$prefix" \
         "$tmp/stop" >"$tmp/out" 2>"$tmp/err" &
