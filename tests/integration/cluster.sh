@@ -61,6 +61,42 @@ expect_status 0 "slurm, --host in another order than the allocation"
 [ "$(sort -n "$tmp/out" | paste -sd'|')" = "0 node3 node3 0 0 4|1 node1 node1 1 0 4|2 node4 node4 2 0 4|3 node2 node2 3 0 4" ] ||
     fail "slurm, --host node3,node1,node4,node2: $(sort -n "$tmp/out" | paste -sd'|')"
 
+# A daemon stopped (SIGSTOP) over real ssh: once the heartbeats give up on
+# it, its spawn parent has it killed (ssh NODE kill -KILL PID, or its
+# agent's group), and nothing of the job stays on that node.
+node_daemon() { # NODE: the pid of hnpd on NODE (not its sentinel)
+    local p
+    for p in $(pgrep -f -- "hnpd --vpid [0-9]* --node $1 "); do
+        [ "$(cat "/proc/$p/comm" 2>/dev/null)" = hnpd ] && echo "$p"
+    done | head -n 1
+}
+nap="60.$$" # a rank's sleep no other test's can be taken for
+for plm in rsh prsh; do
+    start_hnp --mca plm "$plm" --mca plm_rsh_agent "$agent" \
+        --mca rte_heartbeat_interval 0.5 --mca rte_heartbeat_misses 3 \
+        -N 1 --host 'node[1-4]' sh -c "echo ready; exec sleep $nap"
+    for _ in $(seq 100); do
+        [ "$(grep -c ready "$tmp/out")" -ge 4 ] && break
+        sleep 0.1
+    done
+    stopped=$(node_daemon node3)
+    [ -n "$stopped" ] || { cat "$tmp/err"; fail "$plm over ssh: no daemon found on node3"; }
+    kill -STOP "$stopped"
+    finish
+    [ "$status" != 0 ] || fail "$plm over ssh: a stopped daemon must fail the job"
+    for _ in $(seq 50); do
+        [ -d "/proc/$stopped" ] || break
+        sleep 0.1
+    done
+    if [ -d "/proc/$stopped" ]; then
+        kill -KILL "$stopped" 2>/dev/null || true
+        cat "$tmp/err"
+        fail "$plm over ssh: the stopped daemon on node3 outlived hnp"
+    fi
+    [ -z "$(pgrep -f "sleep $nap" || true)" ] ||
+        fail "$plm over ssh: a rank outlived the stopped daemon: $(pgrep -af "sleep $nap")"
+done
+
 # An Open MPI program (PMIx) over real ssh and under Slurm: 2 ranks a
 # node, each node's pair over shared memory, the nodes over TCP on the
 # cluster's network; where this hnp has no pmix component, skipped. The
