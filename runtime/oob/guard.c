@@ -19,11 +19,13 @@
  *    back at once under gather_scatter) need to connect. A stranger that
  *    says a well-formed hello and no more holds its slot until the
  *    handshake deadline: it can slow a launch, not fail one. A connection
- *    is dropped so only once it has had a turn of the event loop to be
- *    read, and
- *    GUARD_MIN_AGE: a burst of strangers accepted in one go must not push
- *    out a daemon whose hello is still on its way (the listener pauses
- *    until the oldest may go, and the rest wait in the kernel's queue);
+ *    is dropped only once it has had a turn of the event loop to be read
+ *    and is GUARD_MIN_AGE old: a burst of strangers accepted in one go must
+ *    not push out a daemon whose hello is still on its way (the listener
+ *    pauses until the oldest may go, and the rest wait in the kernel's
+ *    queue). Half a second: on a loaded node a daemon may wait that long
+ *    for a CPU to write its hello (50 ms dropped daemons under CI's load),
+ *    and strangers still go at 128 per half second;
  *  - a peer whose first four bytes are not the protocol's magic is dropped
  *    at once, not when a whole hello has arrived or the deadline passes;
  *  - the handshake deadline (oob_tcp_handshake_timeout) ends the rest.
@@ -44,7 +46,7 @@
 #include "internal.h"
 #include "wire/frame.h"
 
-#define GUARD_MIN_AGE 0.05
+#define GUARD_MIN_AGE 0.5
 #define GUARD_FULL_POLL 0.02
 
 static double now_seconds(void)
