@@ -1,0 +1,329 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The codec of every runtime message as test_messages.c drives it: its
+ * pack, unpack and clear, and what "equal" means for its struct.
+ */
+#include "config.h"
+
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "message_codecs.h"
+
+#include "codec_check.h"
+#include "hnp_buffer.h"
+#include "hnp_errors.h"
+#include "hnp_log.h"
+#include "control.h"
+#include "failure.h"
+#include "iof.h"
+#include "join.h"
+#include "launch.h"
+#include "pmi_abort.h"
+#include "proc_exit.h"
+#include "report.h"
+#include "request.h"
+#include "state.h"
+#include "stats.h"
+#include "stdin.h"
+#include "welcome.h"
+#include "xcast.h"
+
+/* ------------------------------------------------------------ the codecs */
+
+static bool equal_join(const void *a, const void *b)
+{
+    const hnp_wire_join_t *x = a, *y = b;
+
+    return same_string(x->uri, y->uri) && x->pid == y->pid;
+}
+
+static bool equal_daemon_up(const void *a, const void *b)
+{
+    const hnp_wire_daemon_up_t *x = a, *y = b;
+
+    return x->vpid == y->vpid;
+}
+
+static bool equal_welcome(const void *a, const void *b)
+{
+    const hnp_wire_welcome_t *x = a, *y = b;
+
+    if (x->nprocs != y->nprocs || !same_string(x->hnp_uri, y->hnp_uri) ||
+        !same_bytes(x->params, x->params_len, y->params, y->params_len) ||
+        x->nsubtree != y->nsubtree)
+        return false;
+    for (int i = 0; i < HNP_WIRE_WELCOME_NCOMPONENTS; i++)
+        if (!same_string(x->components[i], y->components[i]))
+            return false;
+    for (uint32_t i = 0; i < x->nsubtree; i++)
+        if (x->subtree[i].vpid != y->subtree[i].vpid ||
+            !same_string(x->subtree[i].name, y->subtree[i].name))
+            return false;
+    return true;
+}
+
+static bool equal_xcast(const void *a, const void *b)
+{
+    const hnp_wire_xcast_t *x = a, *y = b;
+
+    return x->tag == y->tag && same_bytes(x->data, x->len, y->data, y->len);
+}
+
+static bool same_placement(const hnp_wire_placement_t *x,
+                           const hnp_wire_placement_t *y)
+{
+    return x->map_obj == y->map_obj && x->span == y->span &&
+           x->ppr == y->ppr && x->pe == y->pe && x->bind_obj == y->bind_obj &&
+           x->flags == y->flags && same_string(x->cpu_list, y->cpu_list) &&
+           x->nspecs == y->nspecs && same_strings(x->specs, y->specs, x->nspecs);
+}
+
+static bool equal_launch(const void *a, const void *b)
+{
+    const hnp_wire_launch_t *x = a, *y = b;
+
+    if (x->jobid != y->jobid || x->nprocs != y->nprocs ||
+        x->nnodes != y->nnodes || !same_placement(&x->place, &y->place) ||
+        x->stdin_target != y->stdin_target ||
+        x->output != y->output || x->napps != y->napps ||
+        x->universe_size != y->universe_size ||
+        !same_string(x->pmi, y->pmi) ||
+        !same_strings(x->node_names, y->node_names, x->nnodes))
+        return false;
+    for (uint32_t r = 0; r < x->nprocs; r++)
+        if (x->node_of[r] != y->node_of[r])
+            return false;
+    for (uint32_t n = 0; n < x->nnodes; n++)
+        if (x->node_slots[n] != y->node_slots[n])
+            return false;
+    for (uint32_t i = 0; i < x->napps; i++) {
+        const hnp_wire_launch_app_t *p = &x->apps[i], *q = &y->apps[i];
+        if (p->first_rank != q->first_rank || p->np != q->np ||
+            p->argc != q->argc || !same_strings(p->argv, q->argv, p->argc) ||
+            !same_string(p->wdir, q->wdir) || p->nenv != q->nenv ||
+            !same_strings(p->env, q->env, p->nenv))
+            return false;
+    }
+    return true;
+}
+
+static bool equal_signal(const void *a, const void *b)
+{
+    const hnp_wire_signal_t *x = a, *y = b;
+
+    return x->signo == y->signo;
+}
+
+static bool equal_kill_daemon(const void *a, const void *b)
+{
+    const hnp_wire_kill_daemon_t *x = a, *y = b;
+
+    return x->vpid == y->vpid;
+}
+
+static bool equal_shutdown(const void *a, const void *b)
+{
+    const hnp_wire_shutdown_t *x = a, *y = b;
+
+    return x->now == y->now;
+}
+
+static bool equal_iof(const void *a, const void *b)
+{
+    const hnp_wire_iof_t *x = a, *y = b;
+
+    return x->rank == y->rank && x->stream == y->stream &&
+           x->flags == y->flags && x->read_us == y->read_us &&
+           same_bytes(x->data, x->len, y->data, y->len);
+}
+
+static bool equal_iof_ack(const void *a, const void *b)
+{
+    const hnp_wire_iof_ack_t *x = a, *y = b;
+
+    return x->bytes == y->bytes;
+}
+
+static bool equal_request(const void *a, const void *b)
+{
+    const hnp_wire_request_t *x = a, *y = b;
+
+    return x->id == y->id && x->service == y->service &&
+           x->rank == y->rank && same_bytes(x->data, x->len, y->data, y->len);
+}
+
+static bool equal_reply(const void *a, const void *b)
+{
+    const hnp_wire_reply_t *x = a, *y = b;
+
+    return x->id == y->id && x->status == y->status &&
+           same_bytes(x->data, x->len, y->data, y->len);
+}
+
+static bool equal_state_request(const void *a, const void *b)
+{
+    const hnp_wire_state_request_t *x = a, *y = b;
+
+    return x->flags == y->flags && x->stack_ms == y->stack_ms;
+}
+
+static bool equal_state_reply(const void *a, const void *b)
+{
+    const hnp_wire_state_reply_t *x = a, *y = b;
+
+    if (x->nranks != y->nranks)
+        return false;
+    for (uint32_t i = 0; i < x->nranks; i++) {
+        const hnp_wire_rank_state_t *p = &x->ranks[i], *q = &y->ranks[i];
+        if (p->rank != q->rank || p->pid != q->pid || p->state != q->state ||
+            p->wait_status != q->wait_status ||
+            !same_string(p->stack, q->stack))
+            return false;
+    }
+    return true;
+}
+
+static bool equal_proc_exit(const void *a, const void *b)
+{
+    const hnp_wire_proc_exit_t *x = a, *y = b;
+
+    return x->rank == y->rank && x->pid == y->pid &&
+           x->wait_status == y->wait_status &&
+           x->exec_errno == y->exec_errno && same_string(x->why, y->why);
+}
+
+static bool equal_stdin(const void *a, const void *b)
+{
+    const hnp_wire_stdin_t *x = a, *y = b;
+
+    return x->seq == y->seq && x->eof == y->eof &&
+           same_bytes(x->data, x->len, y->data, y->len);
+}
+
+static bool equal_stdin_ack(const void *a, const void *b)
+{
+    const hnp_wire_stdin_ack_t *x = a, *y = b;
+
+    return x->seq == y->seq;
+}
+
+static bool equal_report(const void *a, const void *b)
+{
+    const hnp_wire_report_t *x = a, *y = b;
+
+    return x->severity == y->severity && same_string(x->stream, y->stream) &&
+           same_string(x->line, y->line);
+}
+
+static bool equal_failure(const void *a, const void *b)
+{
+    const hnp_wire_failure_t *x = a, *y = b;
+
+    return x->status == y->status && same_string(x->message, y->message);
+}
+
+static bool equal_peer_lost(const void *a, const void *b)
+{
+    const hnp_wire_peer_lost_t *x = a, *y = b;
+
+    return x->vpid == y->vpid && same_string(x->why, y->why);
+}
+
+static bool equal_spawn_note(const void *a, const void *b)
+{
+    const hnp_wire_spawn_note_t *x = a, *y = b;
+
+    return x->vpid == y->vpid && same_string(x->command, y->command) &&
+           same_string(x->output, y->output);
+}
+
+static bool equal_pmi_abort(const void *a, const void *b)
+{
+    const hnp_wire_pmi_abort_t *x = a, *y = b;
+
+    return x->rank == y->rank && x->code == y->code &&
+           same_string(x->words, y->words);
+}
+
+static bool equal_stats(const void *a, const void *b)
+{
+    const hnp_wire_stats_t *x = a, *y = b;
+
+    return x->max_connections == y->max_connections &&
+           x->startup_cpu_us == y->startup_cpu_us &&
+           x->startup_rss_kb == y->startup_rss_kb &&
+           x->total_cpu_us == y->total_cpu_us &&
+           x->peak_rss_kb == y->peak_rss_kb &&
+           x->connected_cpu_us == y->connected_cpu_us &&
+           x->pmi_cpu_us == y->pmi_cpu_us &&
+           x->handshake_cpu_us == y->handshake_cpu_us &&
+           x->handshakes == y->handshakes;
+}
+
+CODEC_CALLS(join)
+CLEAR_CALL(join)
+CODEC_CALLS(daemon_up)
+CODEC_CALLS(welcome)
+CLEAR_CALL(welcome)
+CODEC_CALLS(xcast)
+CODEC_CALLS(launch)
+CLEAR_CALL(launch)
+CODEC_CALLS(signal)
+CODEC_CALLS(kill_daemon)
+CODEC_CALLS(shutdown)
+CODEC_CALLS(iof)
+CODEC_CALLS(iof_ack)
+CODEC_CALLS(proc_exit)
+CLEAR_CALL(proc_exit)
+CODEC_CALLS(stdin)
+CODEC_CALLS(stdin_ack)
+CODEC_CALLS(report)
+CLEAR_CALL(report)
+CODEC_CALLS(failure)
+CLEAR_CALL(failure)
+CODEC_CALLS(peer_lost)
+CLEAR_CALL(peer_lost)
+CODEC_CALLS(spawn_note)
+CLEAR_CALL(spawn_note)
+CODEC_CALLS(pmi_abort)
+CLEAR_CALL(pmi_abort)
+CODEC_CALLS(stats)
+CODEC_CALLS(state_request)
+CODEC_CALLS(state_reply)
+CLEAR_CALL(state_reply)
+CODEC_CALLS(request)
+CODEC_CALLS(reply)
+
+const codec_t join_codec = CODEC(join, clear_join);
+const codec_t daemon_up_codec = CODEC(daemon_up, NULL);
+const codec_t welcome_codec = CODEC(welcome, clear_welcome);
+const codec_t xcast_codec = CODEC(xcast, NULL);
+const codec_t launch_codec = CODEC(launch, clear_launch);
+const codec_t signal_codec = CODEC(signal, NULL);
+const codec_t kill_daemon_codec = CODEC(kill_daemon, NULL);
+const codec_t shutdown_codec = CODEC(shutdown, NULL);
+const codec_t iof_codec = CODEC(iof, NULL);
+const codec_t iof_ack_codec = CODEC(iof_ack, NULL);
+const codec_t proc_exit_codec = CODEC(proc_exit, clear_proc_exit);
+const codec_t stdin_codec = CODEC(stdin, NULL);
+const codec_t stdin_ack_codec = CODEC(stdin_ack, NULL);
+const codec_t report_codec = CODEC(report, clear_report);
+const codec_t failure_codec = CODEC(failure, clear_failure);
+const codec_t peer_lost_codec = CODEC(peer_lost, clear_peer_lost);
+const codec_t spawn_note_codec = CODEC(spawn_note, clear_spawn_note);
+const codec_t pmi_abort_codec = CODEC(pmi_abort, clear_pmi_abort);
+const codec_t stats_codec = CODEC(stats, NULL);
+const codec_t state_request_codec = CODEC(state_request, NULL);
+const codec_t state_reply_codec =
+    CODEC(state_reply, clear_state_reply);
+const codec_t request_codec = CODEC(request, NULL);
+const codec_t reply_codec = CODEC(reply, NULL);
