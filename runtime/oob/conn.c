@@ -37,7 +37,6 @@
 #define READ_BUDGET ((size_t)1 << 20)
 #define READ_CHUNK ((size_t)64 << 10)
 #define CONN_EOF (-1)
-#define REASON_MAX 256
 
 static void conn_read_cb(evutil_socket_t fd, short what, void *arg);
 static void conn_write_cb(evutil_socket_t fd, short what, void *arg);
@@ -196,14 +195,11 @@ static void attempt_note(oob_peer_t *peer, const char *where,
 
 /* The connection ends: log why, then let its peer react (next address,
  * switch sender, or peer down). */
-static void conn_end(oob_conn_t *c, hnp_log_severity_t sev, const char *fmt,
-                     ...) __attribute__((format(printf, 3, 4)));
-static void conn_end(oob_conn_t *c, hnp_log_severity_t sev, const char *fmt,
-                     ...)
-{
-    oob_conn_state_t was = c->state;
+void oob_conn_end(oob_conn_t *c, hnp_log_severity_t sev, const char *fmt, ...)
+                  {
+                  oob_conn_state_t was = c->state;
     oob_peer_t *peer = c->peer;
-    char reason[REASON_MAX];
+    char reason[OOB_REASON_MAX];
     va_list ap;
 
     va_start(ap, fmt);
@@ -275,14 +271,14 @@ static void conn_retire_done(oob_conn_t *c)
     HNP_VERBOSE(c->oob->log, 2, "connection with peer %u (%s) is a duplicate: "
                 "our side is shut", c->peer->vpid, c->remote);
     if (c->rx_eof) {
-        conn_end(c, HNP_LOG_VERBOSE, "a duplicate, shut by both sides");
+        oob_conn_end(c, HNP_LOG_VERBOSE, "a duplicate, shut by both sides");
         return;
     }
     timer_start(c, c->oob->handshake_timeout);
     oob_peer_retired(c->peer, c);
 }
 
-static void conn_flush(oob_conn_t *c)
+void oob_conn_flush(oob_conn_t *c)
 {
     hnp_oob_t *oob = c->oob;
     oob_peer_t *peer = c->peer;
@@ -300,8 +296,8 @@ static void conn_flush(oob_conn_t *c)
     }
     if (err != 0) {
         bool ordinary = err == EPIPE || err == ECONNRESET;
-        conn_end(c, ordinary ? HNP_LOG_VERBOSE : HNP_LOG_WARN, "write: %s",
-                 strerror(err));
+        oob_conn_end(c, ordinary ? HNP_LOG_VERBOSE : HNP_LOG_WARN, "write: %s",
+                     strerror(err));
         return;
     }
     if (more)
@@ -414,7 +410,7 @@ static void conn_connected(oob_conn_t *c)
     if (getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &soerr, &len) != 0)
         soerr = errno;
     if (soerr != 0) {
-        conn_end(c, HNP_LOG_VERBOSE, "connect: %s", strerror(soerr));
+        oob_conn_end(c, HNP_LOG_VERBOSE, "connect: %s", strerror(soerr));
         return;
     }
     if (c->peer->nopen > 0) {
@@ -426,14 +422,14 @@ static void conn_connected(oob_conn_t *c)
         return;
     }
     if (oob_handshake_hello(c) != HNP_SUCCESS) {
-        conn_end(c, HNP_LOG_WARN, "out of memory");
+        oob_conn_end(c, HNP_LOG_WARN, "out of memory");
         return;
     }
     c->state = OOB_CONN_AWAIT_REPLY;
     event_del(c->ev_timer);
     timer_start(c, reply_timeout(c->oob));
     event_add(c->ev_read, NULL);
-    conn_flush(c);
+    oob_conn_flush(c);
 }
 
 /* ---------------------------------------------------------- reading */
@@ -461,28 +457,7 @@ static int conn_fill(oob_conn_t *c)
     return 0;
 }
 
-/* 1: a hello with the right magic and version was taken off the input;
- * 0: not all of it has arrived; < 0: it is wrong, @p why says how. */
-static int hello_take(oob_conn_t *c, hnp_hello_t *hello, char *why,
-                      size_t whylen)
-{
-    uint8_t raw[HNP_HELLO_LEN];
-
-    if (evbuffer_get_length(c->in) < sizeof(raw))
-        return 0;
-    evbuffer_remove(c->in, raw, sizeof(raw));
-    /* nprocs 0: the vpid range is checked by the caller, which can say
-     * more about an unknown peer. */
-    int rc = hnp_hello_check(raw, sizeof(raw), 0, hello, why, whylen);
-    return rc < 0 ? rc : 1;
-}
-
-static bool vpid_known(const hnp_oob_t *oob, hnp_vpid_t vpid)
-{
-    return oob->nprocs == 0 || vpid < oob->nprocs;
-}
-
-static void conn_opened(oob_conn_t *c)
+void oob_conn_opened(oob_conn_t *c)
 {
     hnp_oob_t *oob = c->oob;
 
@@ -494,108 +469,21 @@ static void conn_opened(oob_conn_t *c)
                 c->peer->vpid, c->remote);
     oob_peer_opened(c->peer);
     if (c->state == OOB_CONN_OPEN)
-        conn_flush(c);
-}
-
-/* Acceptor side: the connector's hello, then our hello and proof. */
-static bool hello_from_connector(oob_conn_t *c)
-{
-    hnp_oob_t *oob = c->oob;
-    char why[REASON_MAX] = "";
-    hnp_hello_t hello;
-
-    int rc = hello_take(c, &hello, why, sizeof(why));
-    if (rc == 0)
-        return false;
-    if (rc < 0) {
-        conn_end(c, HNP_LOG_WARN, "failed handshake: %s", why);
-        return false;
-    }
-    if (!vpid_known(oob, hello.vpid) || hello.vpid == oob->self) {
-        conn_end(c, HNP_LOG_WARN, "unknown peer: the hello names vpid %u "
-                 "(we are %u of %u)", hello.vpid, oob->self, oob->nprocs);
-        return false;
-    }
-    c->peer = oob_peer_get(oob, hello.vpid);
-    c->hs.connector = hello;
-    if (c->peer == NULL || oob_handshake_reply(c) != HNP_SUCCESS) {
-        c->peer = NULL;
-        conn_end(c, HNP_LOG_WARN, "out of memory");
-        return false;
-    }
-    c->state = OOB_CONN_AWAIT_PROOF;
-    c->peer->naccepting++;
-    conn_flush(c);
-    return true;
-}
-
-/* Acceptor side: the connector's proof; frames may follow it at once. */
-static bool proof_from_connector(oob_conn_t *c)
-{
-    int rc = oob_handshake_proof_take(c, HNP_AUTH_CONNECTOR);
-
-    if (rc == 0)
-        return false;
-    if (rc < 0) {
-        conn_end(c, HNP_LOG_WARN, "failed handshake: no proof that it knows "
-                 "the job's secret (a stranger, or a replayed handshake)");
-        return false;
-    }
-    c->peer->naccepting--;
-    oob_handshake_keys(c, HNP_AUTH_ACCEPTOR);
-    conn_opened(c);
-    return true;
-}
-
-/* Connector side: the acceptor's hello and proof must come from the vpid
- * we meant; then our proof, and our frames may follow it. */
-static bool hello_from_acceptor(oob_conn_t *c)
-{
-    char why[REASON_MAX] = "";
-    hnp_hello_t hello;
-
-    if (evbuffer_get_length(c->in) < HNP_REPLY_LEN)
-        return false;
-    int rc = hello_take(c, &hello, why, sizeof(why));
-    if (rc == 0)
-        return false;
-    if (rc < 0) {
-        conn_end(c, HNP_LOG_WARN, "failed handshake: %s", why);
-        return false;
-    }
-    if (hello.vpid != c->peer->vpid) {
-        conn_end(c, HNP_LOG_WARN, "failed handshake: the address answered as "
-                 "vpid %u", hello.vpid);
-        return false;
-    }
-    c->hs.acceptor = hello;
-    if (oob_handshake_proof_take(c, HNP_AUTH_ACCEPTOR) < 0) {
-        conn_end(c, HNP_LOG_WARN, "failed handshake: no proof that it knows "
-                 "the job's secret (a stranger, or a replayed handshake)");
-        return false;
-    }
-    if (oob_handshake_proof(c) != HNP_SUCCESS) {
-        conn_end(c, HNP_LOG_WARN, "out of memory");
-        return false;
-    }
-    oob_handshake_keys(c, HNP_AUTH_CONNECTOR);
-    c->peer->connecting = NULL;
-    conn_opened(c);
-    return true;
+        oob_conn_flush(c);
 }
 
 static bool frame_take(oob_conn_t *c)
 {
     hnp_oob_t *oob = c->oob;
     uint8_t raw[HNP_FRAME_HEADER_LEN];
-    char why[REASON_MAX] = "";
+    char why[OOB_REASON_MAX] = "";
     hnp_frame_header_t hdr;
 
     if (evbuffer_copyout(c->in, raw, sizeof(raw)) < (ev_ssize_t)sizeof(raw))
         return false;
     if (hnp_frame_header_decode(raw, sizeof(raw), oob->max_frame, oob->nprocs,
                                 &hdr, why, sizeof(why)) < 0) {
-        conn_end(c, HNP_LOG_WARN, "malformed or oversized frame: %s", why);
+        oob_conn_end(c, HNP_LOG_WARN, "malformed or oversized frame: %s", why);
         return false;
     }
     size_t rest = (size_t)hdr.len + HNP_MAC_LEN;
@@ -608,12 +496,14 @@ static bool frame_take(oob_conn_t *c)
     /* The body and its MAC, which follows it. */
     const uint8_t *body = evbuffer_pullup(c->in, (ev_ssize_t)rest);
     if (body == NULL) {
-        conn_end(c, HNP_LOG_WARN, "out of memory for a %u-byte frame", hdr.len);
+        oob_conn_end(c, HNP_LOG_WARN, "out of memory for a %u-byte frame",
+                     hdr.len);
         return false;
     }
     if (!hnp_frame_mac_verify(&c->rx, raw, body, hdr.len, body + hdr.len)) {
-        conn_end(c, HNP_LOG_WARN, "bad MAC on a frame (tag %u, %u bytes): "
-                 "forged, replayed or altered on the way", hdr.tag, hdr.len);
+        oob_conn_end(c, HNP_LOG_WARN,
+                     "bad MAC on a frame (tag %u, %u bytes): forged, "
+                     "replayed or altered on the way", hdr.tag, hdr.len);
         return false;
     }
     oob_notify_deliver(oob, c->peer->vpid, &hdr, body);
@@ -628,9 +518,9 @@ static void conn_process(oob_conn_t *c)
 
     while (progress && !c->oob->destroy_requested) {
         switch (c->state) {
-        case OOB_CONN_AWAIT_HELLO: progress = hello_from_connector(c); break;
-        case OOB_CONN_AWAIT_PROOF: progress = proof_from_connector(c); break;
-        case OOB_CONN_AWAIT_REPLY: progress = hello_from_acceptor(c); break;
+        case OOB_CONN_AWAIT_HELLO:
+        case OOB_CONN_AWAIT_PROOF:
+        case OOB_CONN_AWAIT_REPLY: progress = oob_handshake_step(c); break;
         case OOB_CONN_OPEN:
             progress = !oob_peer_holds(c->peer, c) && frame_take(c);
             break;
@@ -667,7 +557,7 @@ static void conn_end_deferred(oob_peer_t *p)
     while (d != NULL && !p->oob->destroy_requested) {
         if (d->peer == p && d->state == OOB_CONN_OPEN && d->rx_eof &&
             !d->retiring && !d->tx_shut) {
-            conn_end(d, HNP_LOG_VERBOSE, "closed by the other side");
+            oob_conn_end(d, HNP_LOG_VERBOSE, "closed by the other side");
             d = p->oob->live; /* the callbacks may have changed the list */
         } else {
             d = d->next;
@@ -695,7 +585,7 @@ static bool conn_eof_duplicate(oob_conn_t *c)
     if (p->nheld > 0)
         oob_peer_unhold(p);
     if (c->tx_shut) {
-        conn_end(c, HNP_LOG_VERBOSE, "a duplicate, shut by both sides");
+        oob_conn_end(c, HNP_LOG_VERBOSE, "a duplicate, shut by both sides");
     } else if (up) {
         c->retiring = true;
         oob_conn_want_write(c);
@@ -710,11 +600,11 @@ static void conn_read_failed(oob_conn_t *c, int err)
     if (err == CONN_EOF && c->state == OOB_CONN_OPEN && conn_eof_duplicate(c))
         return;
     if (err == CONN_EOF)
-        conn_end(c, HNP_LOG_VERBOSE, "closed by the other side%s",
-                 open ? "" : " during the handshake");
+        oob_conn_end(c, HNP_LOG_VERBOSE, "closed by the other side%s",
+                     open ? "" : " during the handshake");
     else
-        conn_end(c, err == ECONNRESET ? HNP_LOG_VERBOSE : HNP_LOG_WARN,
-                 "read: %s", strerror(err));
+        oob_conn_end(c, err == ECONNRESET ? HNP_LOG_VERBOSE : HNP_LOG_WARN,
+                     "read: %s", strerror(err));
 }
 
 static void conn_read_cb(evutil_socket_t fd, short what, void *arg)
@@ -726,9 +616,9 @@ static void conn_read_cb(evutil_socket_t fd, short what, void *arg)
     (void)what;
     oob_hold(oob);
     int err = conn_fill(c);
-    char why[REASON_MAX];
+    char why[OOB_REASON_MAX];
     if (oob_guard_foreign(c, why, sizeof(why))) {
-        conn_end(c, HNP_LOG_WARN, "%s", why);
+        oob_conn_end(c, HNP_LOG_WARN, "%s", why);
         oob_release(oob);
         return;
     }
@@ -755,7 +645,7 @@ static void conn_write_cb(evutil_socket_t fd, short what, void *arg)
     if (c->state == OOB_CONN_CONNECTING)
         conn_connected(c);
     else if (c->state != OOB_CONN_DEAD)
-        conn_flush(c);
+        oob_conn_flush(c);
     oob_release(oob);
 }
 
@@ -768,22 +658,23 @@ static void conn_timer_cb(evutil_socket_t fd, short what, void *arg)
     (void)what;
     oob_hold(oob);
     if (c->state == OOB_CONN_CONNECTING)
-        conn_end(c, HNP_LOG_VERBOSE, "connect timed out after %g s",
-                 oob->connect_timeout);
+        oob_conn_end(c, HNP_LOG_VERBOSE, "connect timed out after %g s",
+                     oob->connect_timeout);
     else if (c->state == OOB_CONN_AWAIT_HELLO ||
              c->state == OOB_CONN_AWAIT_PROOF)
-        conn_end(c, HNP_LOG_WARN, "handshake timed out: not completed "
-                 "within %g s (oob_tcp_handshake_timeout)",
-                 oob->handshake_timeout);
+        oob_conn_end(c, HNP_LOG_WARN, "handshake timed out: not completed "
+                     "within %g s (oob_tcp_handshake_timeout)",
+                     oob->handshake_timeout);
     else if (c->state == OOB_CONN_AWAIT_REPLY)
-        conn_end(c, HNP_LOG_WARN, "failed handshake: no reply within %g s",
-                 reply_timeout(oob));
+        oob_conn_end(c, HNP_LOG_WARN, "failed handshake: no reply within %g s",
+                     reply_timeout(oob));
     else if (c->state == OOB_CONN_CLOSING)
-        conn_end(c, HNP_LOG_VERBOSE, "not closed by the other side within "
-                 "%g s of our close", oob->handshake_timeout);
+        oob_conn_end(c, HNP_LOG_VERBOSE, "not closed by the other side within "
+                     "%g s of our close", oob->handshake_timeout);
     else if (c->state == OOB_CONN_OPEN && c->tx_shut)
-        conn_end(c, HNP_LOG_VERBOSE, "a duplicate not shut by the other side "
-                 "within %g s of ours", oob->handshake_timeout);
+        oob_conn_end(c, HNP_LOG_VERBOSE,
+                     "a duplicate not shut by the other side within %g s "
+                     "of ours", oob->handshake_timeout);
     oob_release(oob);
 }
 

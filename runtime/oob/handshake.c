@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * What a connection says and checks in its handshake (auth.h): the hellos
- * with their fresh nonces, the proofs, the per-direction keys. conn.c
- * decides when; this file, what. The CPU it costs is counted for --timing
+ * with their fresh nonces, the proofs, the per-direction keys, and the
+ * steps that take the other side's from a connection's input (conn.c reads
+ * and writes the socket). The CPU it costs is counted for --timing
  * (hnp_oob_handshake_cpu_us).
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
@@ -112,4 +114,127 @@ void oob_handshake_keys(oob_conn_t *c, hnp_auth_role_t me)
     hnp_frame_mac_init(&c->rx, c->oob->secret, &c->hs, other);
     c->oob->handshakes++;
     cpu_count(c->oob, t0);
+}
+
+/* ---------------------------------------------------------- the steps */
+
+/* 1: a hello with the right magic and version was taken off the input;
+ * 0: not all of it has arrived; < 0: it is wrong, @p why says how. */
+static int hello_take(oob_conn_t *c, hnp_hello_t *hello, char *why,
+                      size_t whylen)
+{
+    uint8_t raw[HNP_HELLO_LEN];
+
+    if (evbuffer_get_length(c->in) < sizeof(raw))
+        return 0;
+    evbuffer_remove(c->in, raw, sizeof(raw));
+    /* nprocs 0: the vpid range is checked by the caller, which can say
+     * more about an unknown peer. */
+    int rc = hnp_hello_check(raw, sizeof(raw), 0, hello, why, whylen);
+    return rc < 0 ? rc : 1;
+}
+
+static bool vpid_known(const hnp_oob_t *oob, hnp_vpid_t vpid)
+{
+    return oob->nprocs == 0 || vpid < oob->nprocs;
+}
+
+/* Acceptor side: the connector's hello, then our hello and proof. */
+static bool hello_from_connector(oob_conn_t *c)
+{
+    hnp_oob_t *oob = c->oob;
+    char why[OOB_REASON_MAX] = "";
+    hnp_hello_t hello;
+
+    int rc = hello_take(c, &hello, why, sizeof(why));
+    if (rc == 0)
+        return false;
+    if (rc < 0) {
+        oob_conn_end(c, HNP_LOG_WARN, "failed handshake: %s", why);
+        return false;
+    }
+    if (!vpid_known(oob, hello.vpid) || hello.vpid == oob->self) {
+        oob_conn_end(c, HNP_LOG_WARN, "unknown peer: the hello names vpid %u "
+                     "(we are %u of %u)", hello.vpid, oob->self, oob->nprocs);
+        return false;
+    }
+    c->peer = oob_peer_get(oob, hello.vpid);
+    c->hs.connector = hello;
+    if (c->peer == NULL || oob_handshake_reply(c) != HNP_SUCCESS) {
+        c->peer = NULL;
+        oob_conn_end(c, HNP_LOG_WARN, "out of memory");
+        return false;
+    }
+    c->state = OOB_CONN_AWAIT_PROOF;
+    c->peer->naccepting++;
+    oob_conn_flush(c);
+    return true;
+}
+
+/* Acceptor side: the connector's proof; frames may follow it at once. */
+static bool proof_from_connector(oob_conn_t *c)
+{
+    int rc = oob_handshake_proof_take(c, HNP_AUTH_CONNECTOR);
+
+    if (rc == 0)
+        return false;
+    if (rc < 0) {
+        oob_conn_end(c, HNP_LOG_WARN,
+                     "failed handshake: no proof that it knows the job's "
+                     "secret (a stranger, or a replayed handshake)");
+        return false;
+    }
+    c->peer->naccepting--;
+    oob_handshake_keys(c, HNP_AUTH_ACCEPTOR);
+    oob_conn_opened(c);
+    return true;
+}
+
+/* Connector side: the acceptor's hello and proof must come from the vpid
+ * we meant; then our proof, and our frames may follow it. */
+static bool hello_from_acceptor(oob_conn_t *c)
+{
+    char why[OOB_REASON_MAX] = "";
+    hnp_hello_t hello;
+
+    if (evbuffer_get_length(c->in) < HNP_REPLY_LEN)
+        return false;
+    int rc = hello_take(c, &hello, why, sizeof(why));
+    if (rc == 0)
+        return false;
+    if (rc < 0) {
+        oob_conn_end(c, HNP_LOG_WARN, "failed handshake: %s", why);
+        return false;
+    }
+    if (hello.vpid != c->peer->vpid) {
+        oob_conn_end(c, HNP_LOG_WARN,
+                     "failed handshake: the address answered as vpid %u",
+                     hello.vpid);
+        return false;
+    }
+    c->hs.acceptor = hello;
+    if (oob_handshake_proof_take(c, HNP_AUTH_ACCEPTOR) < 0) {
+        oob_conn_end(c, HNP_LOG_WARN,
+                     "failed handshake: no proof that it knows the job's "
+                     "secret (a stranger, or a replayed handshake)");
+        return false;
+    }
+    if (oob_handshake_proof(c) != HNP_SUCCESS) {
+        oob_conn_end(c, HNP_LOG_WARN, "out of memory");
+        return false;
+    }
+    oob_handshake_keys(c, HNP_AUTH_CONNECTOR);
+    c->peer->connecting = NULL;
+    oob_conn_opened(c);
+    return true;
+}
+
+bool oob_handshake_step(oob_conn_t *c)
+{
+    switch (c->state) {
+    case OOB_CONN_AWAIT_HELLO: return hello_from_connector(c);
+    case OOB_CONN_AWAIT_PROOF: return proof_from_connector(c);
+    case OOB_CONN_AWAIT_REPLY: return hello_from_acceptor(c);
+    default: return false;
+    }
 }

@@ -302,6 +302,10 @@ int oob_handshake_proof(oob_conn_t *conn);
 int oob_handshake_proof_take(oob_conn_t *conn, hnp_auth_role_t prover);
 /** Both proven: the connection's keys, one per direction. */
 void oob_handshake_keys(oob_conn_t *conn, hnp_auth_role_t me);
+/** The next step of @p conn's handshake from what it has read (its state
+ *  says which): true when one was taken and another may follow; false when
+ *  more input is needed or the connection ended (it names why). */
+bool oob_handshake_step(oob_conn_t *conn);
 /* guard.c: what keeps connections that never authenticate from using up
  * the process's descriptors or its log. */
 bool oob_guard_room(hnp_oob_t *oob, double *wait);
@@ -314,6 +318,8 @@ void oob_guard_warn(hnp_oob_t *oob, const char *remote, const char *reason);
 void oob_guard_flush(hnp_oob_t *oob);
 
 /* conn.c: one connection's state machine. */
+/** The longest reason a connection's end gives. */
+#define OOB_REASON_MAX 256
 int oob_conn_accepted(hnp_oob_t *oob, int fd, const struct sockaddr *sa);
 void oob_conn_connect(oob_peer_t *peer);
 void oob_conn_want_write(oob_conn_t *conn);
@@ -321,6 +327,14 @@ void oob_conn_shutdown(oob_conn_t *conn);
 void oob_conn_close(oob_conn_t *conn);
 void oob_conn_free(oob_conn_t *conn);
 void oob_conn_hold(oob_conn_t *conn, bool held);
+/** Queued output goes out now, as far as the socket takes it. */
+void oob_conn_flush(oob_conn_t *conn);
+/** Both sides proven: frames may flow (the peer is told). */
+void oob_conn_opened(oob_conn_t *conn);
+/** The connection ends: the reason is logged, its peer reacts (next
+ *  address, another sender, or the peer lost). */
+void oob_conn_end(oob_conn_t *conn, hnp_log_severity_t sev, const char *fmt,
+                  ...) __attribute__((format(printf, 3, 4)));
 ssize_t oob_write_evbuffer(int fd, struct evbuffer *buf, size_t limit);
 
 #endif /* HNP_OOB_INTERNAL_H */

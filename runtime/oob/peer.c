@@ -566,7 +566,7 @@ void oob_peer_kick(oob_peer_t *p)
 /* Never beside an open connection, even a draining duplicate: frames on a
  * new one could overtake the duplicate's last ones. Nor beside one from
  * the peer that awaits only its proof: it opens within a round trip, and
- * if it fails the peer is kicked again (conn_end). */
+ * if it fails the peer is kicked again (oob_conn_end). */
 static void peer_connect(oob_peer_t *p)
 {
     if (!p->oob->race_connects)
