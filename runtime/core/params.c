@@ -1,12 +1,61 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "config.h"
 
+#include <string.h>
+
 #include "params.h"
 #include "hnp_errors.h"
 
 #define CORE_PARAM(fw, comp, nm, ty, def, lvl, store, text)                  \
     { .framework = fw, .component = comp, .name = nm, .type = ty,           \
       .default_value = def, .level = lvl, .storage = store, .help = text }
+
+/* Every double of the core is a number of seconds, where 0 says "never",
+ * "none" or "the default" and nothing means less than 0: -1 is refused,
+ * naming where it came from, rather than read as a surprise. */
+static int seconds_check(const hnp_params_t *params, const char *name,
+                         double value, char *err, size_t errlen)
+{
+    hnp_param_info_t info;
+
+    if (value >= 0)
+        return HNP_SUCCESS;
+    if (hnp_param_lookup(params, name, &info) != HNP_SUCCESS)
+        return HNP_ERR_BAD_PARAM;
+    const char *from = hnp_param_source_name(info.source);
+    const char *detail = info.source_detail;
+    bool say_detail = detail != NULL && detail[0] != '\0' &&
+                      strcmp(detail, from) != 0;
+    hnp_err_set(err, errlen, "parameter %s: value \"%s\" (from %s%s%s) is "
+                "out of range: expected a number of seconds, 0 or more",
+                name, info.value, from, say_detail ? " " : "",
+                say_detail ? detail : "");
+    return HNP_ERR_BAD_PARAM;
+}
+
+static int core_params_check(const hnp_params_t *params,
+                             const hnp_core_params_t *core, char *err,
+                             size_t errlen)
+{
+    const struct {
+        const char *name;
+        double value;
+    } seconds[] = {
+        {"plm_base_launch_timeout", core->launch_timeout},
+        {"plm_base_launch_warn", core->launch_warn},
+        {"oob_tcp_handshake_timeout", core->handshake_timeout},
+        {"rte_kill_grace", core->kill_grace},
+        {"rte_heartbeat_interval", core->heartbeat_interval},
+    };
+
+    for (size_t i = 0; i < sizeof(seconds) / sizeof(seconds[0]); i++) {
+        int rc = seconds_check(params, seconds[i].name, seconds[i].value, err,
+                               errlen);
+        if (rc != HNP_SUCCESS)
+            return rc;
+    }
+    return HNP_SUCCESS;
+}
 
 int hnp_core_params_register(hnp_params_t *params, hnp_core_params_t *core,
                              char *err, size_t errlen)
@@ -123,5 +172,5 @@ int hnp_core_params_register(hnp_params_t *params, hnp_core_params_t *core,
         if (rc != HNP_SUCCESS)
             return rc;
     }
-    return HNP_SUCCESS;
+    return core_params_check(params, core, err, errlen);
 }

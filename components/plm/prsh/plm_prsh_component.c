@@ -107,10 +107,19 @@ static int plm_prsh_register_params(const hnp_mca_component_t *self,
     return rc;
 }
 
+/* A launch model with negative times would pick a nonsense tree without a
+ * word: refused, which fails the selection before launch. */
 static int plm_prsh_query(const hnp_mca_component_t *self,
                           const void **module, int *priority)
 {
     (void)self;
+    if (plm_prsh_seq < 0 || plm_prsh_rem < 0) {
+        HNP_ERROR_LOG(hnp_log_stream("plm"),
+                      "plm_prsh_%s = %g: expected a number of seconds, 0 "
+                      "or more", plm_prsh_seq < 0 ? "seq" : "rem",
+                      plm_prsh_seq < 0 ? plm_prsh_seq : plm_prsh_rem);
+        return HNP_ERR_BAD_PARAM;
+    }
     *module = &plm_prsh_module;
     *priority = PLM_PRSH_PRIORITY;
     return HNP_SUCCESS;
