@@ -5,6 +5,11 @@
 
 #include "params.h"
 #include "hnp_errors.h"
+#include "oob/oob.h"
+
+/* A default defined as a number elsewhere, as the text registered. */
+#define NUMBER_TEXT(n) NUMBER_TEXT_(n)
+#define NUMBER_TEXT_(n) #n
 
 #define CORE_PARAM(fw, comp, nm, ty, def, lvl, store, text)                  \
     { .framework = fw, .component = comp, .name = nm, .type = ty,           \
@@ -105,7 +110,7 @@ int hnp_core_params_register(hnp_params_t *params, hnp_core_params_t *core,
                    "Largest runtime message accepted; a peer sending more is "
                    "disconnected"),
         CORE_PARAM("oob", "tcp", "handshake_timeout", HNP_PARAM_DOUBLE,
-                   HNP_HANDSHAKE_TIMEOUT_DEFAULT_TEXT, 5,
+                   NUMBER_TEXT(HNP_OOB_HANDSHAKE_TIMEOUT_DEFAULT), 5,
                    &core->handshake_timeout,
                    "Seconds an accepted connection has to complete its "
                    "handshake (until then a stranger holds a descriptor), "

@@ -6,11 +6,6 @@
 #ifndef HNP_CORE_PARAMS_H
 #define HNP_CORE_PARAMS_H
 
-/* oob_tcp_handshake_timeout's default, in seconds (params.c registers it
- * as this text); a daemon is told the value only when it differs. */
-#define HNP_HANDSHAKE_TIMEOUT_DEFAULT 5
-#define HNP_HANDSHAKE_TIMEOUT_DEFAULT_TEXT "5"
-
 #include <stdbool.h>
 #include <stddef.h>
 

@@ -182,7 +182,7 @@ static size_t oob_args(hnp_rte_t *rte, char **args)
     size_t n = 0;
     double deadline = rte->core->handshake_timeout;
 
-    if (deadline > 0 && deadline != HNP_HANDSHAKE_TIMEOUT_DEFAULT) {
+    if (deadline > 0 && deadline != HNP_OOB_HANDSHAKE_TIMEOUT_DEFAULT) {
         snprintf(rte->handshake_arg, sizeof(rte->handshake_arg), "%g",
                  deadline);
         args[n++] = "--mca";

@@ -196,8 +196,8 @@ static void attempt_note(oob_peer_t *peer, const char *where,
 /* The connection ends: log why, then let its peer react (next address,
  * switch sender, or peer down). */
 void oob_conn_end(oob_conn_t *c, hnp_log_severity_t sev, const char *fmt, ...)
-                  {
-                  oob_conn_state_t was = c->state;
+{
+    oob_conn_state_t was = c->state;
     oob_peer_t *peer = c->peer;
     char reason[OOB_REASON_MAX];
     va_list ap;

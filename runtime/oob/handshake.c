@@ -118,20 +118,28 @@ void oob_handshake_keys(oob_conn_t *c, hnp_auth_role_t me)
 
 /* ---------------------------------------------------------- the steps */
 
-/* 1: a hello with the right magic and version was taken off the input;
- * 0: not all of it has arrived; < 0: it is wrong, @p why says how. */
-static int hello_take(oob_conn_t *c, hnp_hello_t *hello, char *why,
-                      size_t whylen)
+#define NO_PROOF                                                           \
+    "failed handshake: no proof that it knows the job's secret (a "        \
+    "stranger, or a replayed handshake)"
+
+/* True: a hello with the right magic and version was taken off the input.
+ * False: not all of it has arrived, or it is wrong and the connection
+ * ended saying why. */
+static bool hello_take(oob_conn_t *c, hnp_hello_t *hello)
 {
     uint8_t raw[HNP_HELLO_LEN];
+    char why[OOB_REASON_MAX] = "";
 
     if (evbuffer_get_length(c->in) < sizeof(raw))
-        return 0;
+        return false;
     evbuffer_remove(c->in, raw, sizeof(raw));
     /* nprocs 0: the vpid range is checked by the caller, which can say
      * more about an unknown peer. */
-    int rc = hnp_hello_check(raw, sizeof(raw), 0, hello, why, whylen);
-    return rc < 0 ? rc : 1;
+    if (hnp_hello_check(raw, sizeof(raw), 0, hello, why, sizeof(why)) < 0) {
+        oob_conn_end(c, HNP_LOG_WARN, "failed handshake: %s", why);
+        return false;
+    }
+    return true;
 }
 
 static bool vpid_known(const hnp_oob_t *oob, hnp_vpid_t vpid)
@@ -143,16 +151,10 @@ static bool vpid_known(const hnp_oob_t *oob, hnp_vpid_t vpid)
 static bool hello_from_connector(oob_conn_t *c)
 {
     hnp_oob_t *oob = c->oob;
-    char why[OOB_REASON_MAX] = "";
     hnp_hello_t hello;
 
-    int rc = hello_take(c, &hello, why, sizeof(why));
-    if (rc == 0)
+    if (!hello_take(c, &hello))
         return false;
-    if (rc < 0) {
-        oob_conn_end(c, HNP_LOG_WARN, "failed handshake: %s", why);
-        return false;
-    }
     if (!vpid_known(oob, hello.vpid) || hello.vpid == oob->self) {
         oob_conn_end(c, HNP_LOG_WARN, "unknown peer: the hello names vpid %u "
                      "(we are %u of %u)", hello.vpid, oob->self, oob->nprocs);
@@ -179,9 +181,7 @@ static bool proof_from_connector(oob_conn_t *c)
     if (rc == 0)
         return false;
     if (rc < 0) {
-        oob_conn_end(c, HNP_LOG_WARN,
-                     "failed handshake: no proof that it knows the job's "
-                     "secret (a stranger, or a replayed handshake)");
+        oob_conn_end(c, HNP_LOG_WARN, NO_PROOF);
         return false;
     }
     c->peer->naccepting--;
@@ -194,18 +194,11 @@ static bool proof_from_connector(oob_conn_t *c)
  * we meant; then our proof, and our frames may follow it. */
 static bool hello_from_acceptor(oob_conn_t *c)
 {
-    char why[OOB_REASON_MAX] = "";
     hnp_hello_t hello;
 
-    if (evbuffer_get_length(c->in) < HNP_REPLY_LEN)
+    /* The hello and the proof after it, read together. */
+    if (evbuffer_get_length(c->in) < HNP_REPLY_LEN || !hello_take(c, &hello))
         return false;
-    int rc = hello_take(c, &hello, why, sizeof(why));
-    if (rc == 0)
-        return false;
-    if (rc < 0) {
-        oob_conn_end(c, HNP_LOG_WARN, "failed handshake: %s", why);
-        return false;
-    }
     if (hello.vpid != c->peer->vpid) {
         oob_conn_end(c, HNP_LOG_WARN,
                      "failed handshake: the address answered as vpid %u",
@@ -214,9 +207,7 @@ static bool hello_from_acceptor(oob_conn_t *c)
     }
     c->hs.acceptor = hello;
     if (oob_handshake_proof_take(c, HNP_AUTH_ACCEPTOR) < 0) {
-        oob_conn_end(c, HNP_LOG_WARN,
-                     "failed handshake: no proof that it knows the job's "
-                     "secret (a stranger, or a replayed handshake)");
+        oob_conn_end(c, HNP_LOG_WARN, NO_PROOF);
         return false;
     }
     if (oob_handshake_proof(c) != HNP_SUCCESS) {

@@ -88,7 +88,6 @@ struct evbuffer;
  * SYNs the kernel drops are retried only after a second or more. */
 #define OOB_MIN_BACKLOG 128
 #define OOB_DEFAULT_CONNECT_TIMEOUT 10.0
-#define OOB_DEFAULT_HANDSHAKE_TIMEOUT 5.0
 #define OOB_DEFAULT_MAX_HANDSHAKES 128
 /* Used when the config leaves max_frame at 0. */
 #define OOB_DEFAULT_MAX_FRAME ((size_t)64 << 20)

@@ -30,6 +30,10 @@ struct event_base;
 
 typedef struct hnp_oob hnp_oob_t;
 
+/** Seconds an accepted connection has to complete its handshake when the
+ *  config leaves it at 0 (oob_tcp_handshake_timeout's default). */
+#define HNP_OOB_HANDSHAKE_TIMEOUT_DEFAULT 5
+
 typedef struct hnp_oob_config {
     const char *if_include; /**< interface names or CIDRs, comma list; NULL/"" = all */
     const char *if_exclude; /**< same; applied when if_include is empty */

@@ -348,7 +348,7 @@ static int oob_configure(hnp_oob_t *oob, struct event_base *base,
                                : OOB_DEFAULT_CONNECT_TIMEOUT;
     oob->handshake_timeout = config->handshake_timeout > 0
                                  ? config->handshake_timeout
-                                 : OOB_DEFAULT_HANDSHAKE_TIMEOUT;
+                                 : HNP_OOB_HANDSHAKE_TIMEOUT_DEFAULT;
     hnp_oob_set_max_handshakes(oob, config->max_handshakes);
     oob_ratelimit_init(&oob->warn_limit, 1.0);
     oob->nprocs = config->nprocs;
