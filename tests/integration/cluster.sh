@@ -64,22 +64,13 @@ expect_status 0 "slurm, --host in another order than the allocation"
 # A daemon stopped (SIGSTOP) over real ssh: once the heartbeats give up on
 # it, its spawn parent has it killed (ssh NODE kill -KILL PID, or its
 # agent's group), and nothing of the job stays on that node.
-node_daemon() { # NODE: the pid of hnpd on NODE (not its sentinel)
-    local p
-    for p in $(pgrep -f -- "hnpd --vpid [0-9]* --node $1 "); do
-        [ "$(cat "/proc/$p/comm" 2>/dev/null)" = hnpd ] && echo "$p"
-    done | head -n 1
-}
 nap="60.$$" # a rank's sleep no other test's can be taken for
 for plm in rsh prsh; do
     start_hnp --mca plm "$plm" --mca plm_rsh_agent "$agent" \
         --mca rte_heartbeat_interval 0.5 --mca rte_heartbeat_misses 3 \
         -N 1 --host 'node[1-4]' sh -c "echo ready; exec sleep $nap"
-    for _ in $(seq 100); do
-        [ "$(grep -c ready "$tmp/out")" -ge 4 ] && break
-        sleep 0.1
-    done
-    stopped=$(node_daemon node3)
+    wait_ready 4 100
+    stopped=$(daemon_pid node3)
     [ -n "$stopped" ] || { cat "$tmp/err"; fail "$plm over ssh: no daemon found on node3"; }
     kill -STOP "$stopped"
     finish

@@ -11,33 +11,14 @@
 start_job() {
     local n=$1 rank=$2
     shift 2
-    # Emptied here: the background job's own redirection may come after
-    # the wait below begins, which must not count the last job's lines.
-    : >"$tmp/out"
-    : >"$tmp/err"
-    timeout -k 5 60 "$HNP" "$@" sh -c "echo ready; $rank" "$prefix" \
-        >"$tmp/out" 2>"$tmp/err" &
-    hnp_pid=$!
-    for _ in $(seq 150); do
-        [ "$(grep -c ready "$tmp/out")" -ge "$n" ] && return 0
-        sleep 0.1
-    done
-    cat "$tmp/err"; fail "the job did not start"
+    start_hnp "$@" sh -c "echo ready; $rank" "$prefix"
+    wait_ready "$n"
 }
-# daemon_pid NODE: the daemon of node NODE (its sentinel, a fork of it, has
-# the same command line and another name).
-daemon_pid() {
-    local p
-    for p in $(pgrep -f -- "hnpd --vpid [0-9]* --node ${prefix}n$1 "); do
-        [ "$(cat "/proc/$p/comm" 2>/dev/null)" = hnpd ] && echo "$p"
-    done | head -n 1
-}
-finish() { status=0; wait "$hnp_pid" || status=$?; }
 
 # kill_daemon NODE WHAT [RANK]: SIGKILL the daemon of node NODE mid-job.
 kill_daemon() {
     start_job 20 "${3:-exec sleep 60}" --mca routed radix --mca routed_radix_degree 4 -N 1 --host "$(hosts 20)"
-    kill -KILL "$(daemon_pid "$1")"
+    kill -KILL "$(daemon_pid "${prefix}n$1")"
     finish
     [ "$status" != 0 ] || fail "$2: the job must fail"
     expect_in "$tmp/err" "daemon on node ${prefix}n$1 (vpid $1) died" "$2: node named"
@@ -65,7 +46,7 @@ kill_daemon 2 "a daemon with routing children killed"
 # there to run again, it would find its route gone and clean up.
 start_job 6 'exec sleep 60' --mca rte_heartbeat_interval 1 --mca rte_heartbeat_misses 3 \
     --mca routed radix --mca routed_radix_degree 2 -N 1 --host "$(hosts 6)"
-stopped=$(daemon_pid 1)
+stopped=$(daemon_pid "${prefix}n1")
 kill -STOP "$stopped"
 finish
 kill -CONT "$stopped" 2>/dev/null || true

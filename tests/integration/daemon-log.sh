@@ -16,11 +16,7 @@ start_job() {
         'echo ready; while [ ! -e "$1" ]; do sleep 0.1; done' "$prefix" \
         "$tmp/stop" >"$tmp/out" 2>"$tmp/err" &
     hnp_pid=$!
-    for _ in $(seq 300); do
-        [ "$(grep -c ready "$tmp/out")" -ge 3 ] && return 0
-        sleep 0.1
-    done
-    cat "$tmp/err"; fail "the job did not start"
+    wait_ready 3 300
 }
 finish() {
     touch "$tmp/stop"

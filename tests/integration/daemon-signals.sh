@@ -4,14 +4,6 @@
 # step, as scancel -s USR1 does) reach the ranks and end no daemon.
 . "$top_srcdir/tests/integration/lib.sh"
 
-wait_ready() { # N: until N ranks said they are ready
-    for _ in $(seq 100); do
-        [ "$(grep -c '^ready' "$tmp/out" || true)" -ge "$1" ] && return 0
-        sleep 0.1
-    done
-    cat "$tmp/err"; fail "the processes did not start"
-}
-
 # The daemons of this test, and their sentinels (whose command line is
 # their daemon's): every process a batch system would signal in the step
 # but the ranks.
@@ -22,7 +14,7 @@ for plm in rsh prsh; do
         start_hnp --mca plm "$plm" -N 2 --host "$(hosts 3)" sh -c \
             "trap 'echo got-$sig \$HNP_RANK; exit 0' $sig; echo ready; while :; do sleep 0.1; done" \
             "$prefix"
-        wait_ready 6
+        wait_ready 6 100
         pids=$(daemons)
         [ "$(echo "$pids" | wc -w)" -ge 3 ] || fail "$plm: daemons not found: $pids"
         kill -"$sig" $pids

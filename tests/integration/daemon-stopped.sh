@@ -6,34 +6,19 @@
 # SIGKILL, and its sentinel then ends its ranks.
 . "$top_srcdir/tests/integration/lib.sh"
 
-# The daemon of node $1 of this test (not its sentinel).
-daemon_pid() {
-    local p
-    for p in $(pgrep -f -- "--node $1 " || true); do
-        if [ "$(cat /proc/"$p"/comm 2>/dev/null)" = hnpd ]; then echo "$p"; fi
-    done
-}
-
 stopped="${prefix}n3"
 # prsh with 2 children a daemon: n3 is n1's child, not the HNP's.
 for plm in rsh "prsh --mca plm_prsh_spawning_degree 2"; do
-    : >"$tmp/out" # not the last job's lines
     # shellcheck disable=SC2086 # the plm's words
-    timeout -k 5 60 "$HNP" --mca plm $plm --mca rte_heartbeat_interval 0.5 \
+    start_hnp --mca plm $plm --mca rte_heartbeat_interval 0.5 \
         --mca rte_heartbeat_misses 3 -N 1 --host "$(hosts 4)" \
-        sh -c 'echo "ready $HNP_RANK"; exec sleep 300' "$prefix" >"$tmp/out" 2>"$tmp/err" &
-    hnp_pid=$!
-    for _ in $(seq 100); do
-        [ "$(grep -c '^ready' "$tmp/out")" = 4 ] && break
-        sleep 0.1
-    done
-    [ "$(grep -c '^ready' "$tmp/out")" = 4 ] || { cat "$tmp/err"; fail "$plm: the ranks did not start"; }
+        sh -c 'echo "ready $HNP_RANK"; exec sleep 300' "$prefix"
+    wait_ready 4 100
     pid=$(daemon_pid "$stopped")
     [ -n "$pid" ] || fail "$plm: the daemon of $stopped was not found"
     started=$SECONDS
     kill -STOP "$pid"
-    status=0
-    wait "$hnp_pid" || status=$?
+    finish
     [ "$status" != 0 ] || fail "$plm: a stopped daemon must fail the job"
     expect_in "$tmp/err" "$stopped" "$plm: the stopped node is named"
     echo "$plm: hnp ended after $((SECONDS - started)) s"

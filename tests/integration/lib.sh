@@ -62,6 +62,23 @@ start_hnp() {
 }
 # finish: wait for the hnp of start_hnp; its exit status in $status.
 finish() { status=0; wait "$hnp_pid" || status=$?; }
+# wait_ready N [TENTHS]: until N lines of $tmp/out begin with "ready" (the
+# ranks are up); after TENTHS tenths of a second (150), the test fails.
+wait_ready() {
+    for _ in $(seq "${2:-150}"); do
+        [ "$(grep -c '^ready' "$tmp/out" || true)" -ge "$1" ] && return 0
+        sleep 0.1
+    done
+    cat "$tmp/err"; fail "the ranks did not start ($1 expected ready)"
+}
+# daemon_pid NODE: the hnpd of node NODE, not its sentinel (a fork of it,
+# with the same command line and another name); nothing if there is none.
+daemon_pid() {
+    local p
+    for p in $(pgrep -f -- "hnpd --vpid [0-9]* --node $1 " || true); do
+        if [ "$(cat "/proc/$p/comm" 2>/dev/null)" = hnpd ]; then echo "$p"; fi
+    done | head -n 1
+}
 
 # address_sanitized: whether the daemons were built with AddressSanitizer,
 # whose shadow memory and quarantine of freed blocks make their memory
