@@ -260,6 +260,41 @@ typedef enum hnp_rte_proc_state {
 HNP_EXPORT void hnp_rte_proc_state(hnp_rte_t *rte, uint32_t rank,
                                    hnp_rte_proc_state_t state);
 
+/* ------------------------------------------------------ scratch directories */
+
+/** hnp_rte_scratch_make() flags. */
+enum {
+    /** In memory (/dev/shm, where it is writable; else as without): for
+     *  files mapped by several processes, such as an MPI library's
+     *  shared-memory segments. */
+    HNP_RTE_SCRATCH_MEMORY = 1u << 0,
+};
+
+/**
+ * A fresh directory of this process's, mode 0700, for files of its jobs
+ * (a PMIx server's contact files, the ranks' session directories, shared
+ * memory segments): @p name (one path component, no '/') under one of
+ * the process's two roots, each made at its first use, mode 0700:
+ * $TMPDIR (else /tmp)/hnp-UID-PID-XXXXXX, or with HNP_RTE_SCRATCH_MEMORY
+ * /dev/shm/hnp-UID-PID-XXXXXX.
+ *
+ * Called in a daemon (or the HNP), on the loop thread, typically from a
+ * pmi component's job_start(). @p *path is the caller's (free() it); the
+ * directory and all under it stay the process's: removed by
+ * hnp_rte_scratch_remove(), else when the process ends, whichever way it
+ * ends: a daemon that is killed (SIGKILL, or stopped and then killed) has
+ * its sentinel process remove the roots once the ranks it killed are
+ * gone. HNP_ERR_BAD_PARAM: a bad @p name; HNP_ERR_IO: it exists already or
+ * cannot be made (@p err says why).
+ */
+HNP_EXPORT int hnp_rte_scratch_make(hnp_rte_t *rte, const char *name,
+                                    unsigned flags, char **path, char *err,
+                                    size_t errlen);
+/** Remove @p path, made by hnp_rte_scratch_make(), and everything under
+ *  it, now (a job's directory at its end). A path outside the roots is
+ *  ignored. */
+HNP_EXPORT void hnp_rte_scratch_remove(hnp_rte_t *rte, const char *path);
+
 /* ------------------------------------------------------------ timers */
 
 typedef struct hnp_rte_timer hnp_rte_timer_t;

@@ -168,6 +168,14 @@ struct hnp_rte {
     hnp_rte_role_t role;
 
     const hnp_core_params_t *core; /* the core's parameters (in setup) */
+
+    /* The scratch roots (scratch.c), made at their first use, NULL until
+     * then: [0] under TMPDIR, [1] in memory (/dev/shm). */
+    char *scratch_root[2];
+    /* Told of each root as it is made, so that it goes even if this
+     * process is killed (the daemon's sentinel); NULL: nobody. */
+    void (*scratch_guard)(void *ctx, const char *path);
+    void *scratch_guard_ctx;
 };
 
 /* rte.c */
@@ -177,6 +185,8 @@ int hnp_rte_create(hnp_rte_t **out, hnp_setup_t *setup, bool is_hnp,
  *  (once; destroy calls it too). Nothing is freed. */
 void hnp_rte_finalize(hnp_rte_t *rte);
 void hnp_rte_destroy(hnp_rte_t *rte);
+/* scratch.c: remove the scratch roots and all under them (idempotent). */
+void hnp_rte_scratch_release(hnp_rte_t *rte);
 /** The neighbour a message for @p dest goes to next. */
 hnp_vpid_t hnp_rte_next_hop(const hnp_rte_t *rte, hnp_vpid_t dest);
 /** Open the listeners; @p nprocs may be 0 while unknown. */

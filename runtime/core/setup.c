@@ -94,6 +94,7 @@ void hnp_rte_destroy(hnp_rte_t *rte)
     if (rte == NULL)
         return;
     hnp_rte_finalize(rte);
+    hnp_rte_scratch_release(rte);
     hnp_rte_job_destroy(rte);
     hnp_rte_requests_destroy(rte);
     hnp_rte_release_spawn_tree(&rte->spawn_tree, &rte->routing_tree);

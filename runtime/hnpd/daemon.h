@@ -80,7 +80,6 @@ typedef struct hnpd {
     struct hnp_bind_result *placed;  /* [nlocal]: each rank's binding */
     void *bind_module;               /* its module, when loaded */
     struct hnpd_pmi *pmi;            /* the job, to the pmi components */
-    char *pmi_root;                  /* this daemon's scratch directory */
     bool pmi_loaded;                 /* the pmi components are selected */
     size_t pmi_inited;               /* of them, how many had init() */
     uint32_t stdin_seq;     /* the last chunk received */

@@ -6,26 +6,24 @@
  * node map, before each fork each
  * one's child_setup into the child's one hnp_pmi_fork_t, at each exit
  * child_exited, and at the job's end job_end, then its scratch directory
- * goes. Scratch directories live under one directory private to this
- * daemon ($TMPDIR or /tmp, hnp-UID-PID-XXXXXX), removed on every way out.
+ * goes. Scratch directories are the runtime's (hnp_rte_scratch_make()),
+ * under one root private to this daemon, removed on every way out.
  */
 #include "config.h"
 
-#define _XOPEN_SOURCE_EXTENDED 1
 #include <errno.h>
-#include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "daemon.h"
+#include "wire/auth.h"
 
 struct hnpd_pmi {
     hnp_pmi_job_t job;
-    char name[64];
+    char name[HNP_AUTH_JOB_NAME_LEN];
     uint32_t *local_ranks;
     hnp_pmi_app_t *apps;
     void *state[HNP_PMI_MAX_ACTIVE];
@@ -34,71 +32,17 @@ struct hnpd_pmi {
     bool rte_job;            /* hnp_rte_job_begin() succeeded */
 };
 
-/* ------------------------------------------------------------ scratch */
-
-static int remove_entry(const char *path, const struct stat *st, int type,
-                        struct FTW *ftw)
-{
-    (void)st;
-    (void)type;
-    (void)ftw;
-    remove(path);
-    return 0;
-}
-
-static void remove_tree(const char *path)
-{
-    if (path != NULL)
-        nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-/* This daemon's private directory, made at the first job that needs it. */
-static int make_root(hnpd_t *d, char *err, size_t errlen)
-{
-    const char *base = getenv("TMPDIR");
-    char path[PATH_MAX];
-
-    if (d->pmi_root != NULL)
-        return HNP_SUCCESS;
-    if (base == NULL || base[0] == '\0')
-        base = "/tmp";
-    if (snprintf(path, sizeof(path), "%s/hnp-%lu-%ld-XXXXXX", base,
-                 (unsigned long)getuid(), (long)getpid()) >=
-            (int)sizeof(path) ||
-        mkdtemp(path) == NULL || (d->pmi_root = strdup(path)) == NULL) {
-        hnp_err_set(err, errlen, "cannot make a private directory under %s: "
-                    "%s", base, strerror(errno));
-        return HNP_ERR_IO;
-    }
-    return HNP_SUCCESS;
-}
-
+/* Module @p i's directory for the job: job<N>-<component>. */
 static int make_tmpdir(hnpd_t *d, const char *component, char **out,
                        char *err, size_t errlen)
 {
-    char path[PATH_MAX];
+    char name[64 + HNP_MCA_NAME_LEN];
 
-    if (snprintf(path, sizeof(path), "%s/job%u-%s", d->pmi_root, d->jobid,
-                 component) >= (int)sizeof(path) ||
-        mkdir(path, 0700) != 0 || (*out = strdup(path)) == NULL) {
-        hnp_err_set(err, errlen, "cannot make %s: %s", path, strerror(errno));
-        return HNP_ERR_IO;
-    }
-    return HNP_SUCCESS;
+    snprintf(name, sizeof(name), "job%u-%s", d->jobid, component);
+    return hnp_rte_scratch_make(d->rte, name, 0, out, err, errlen);
 }
 
 /* ------------------------------------------------------------ the job */
-
-/* The same on every daemon of this hnp run and unlike another run's: a
- * hash of the HNP's contact (host and port). */
-static uint32_t run_id(const hnpd_t *d)
-{
-    uint32_t h = 2166136261u;
-
-    for (const char *c = d->rte->hnp_uri; c != NULL && *c != '\0'; c++)
-        h = (h ^ (uint8_t)*c) * 16777619u;
-    return h;
-}
 
 static int describe_job(hnpd_t *d, struct hnpd_pmi *p,
                         const hnp_wire_launch_t *m)
@@ -115,7 +59,9 @@ static int describe_job(hnpd_t *d, struct hnpd_pmi *p,
     for (uint32_t a = 0; a < m->napps; a++)
         p->apps[a] = (hnp_pmi_app_t){ m->apps[a].first_rank, m->apps[a].np,
                                       m->apps[a].argv };
-    snprintf(p->name, sizeof(p->name), "hnp-%08x-%u", run_id(d), m->jobid);
+    /* Derived from the secret: a stranger cannot name the job to its
+     * PMIx server, as it could a name made from public data. */
+    hnp_auth_job_name(d->rte->secret, m->jobid, p->name);
     *job = (hnp_pmi_job_t){
         .jobid = m->jobid, .name = p->name, .nprocs = m->nprocs,
         .universe_size = m->universe_size, .nnodes = m->nnodes,
@@ -138,12 +84,9 @@ static int start_module(hnpd_t *d, struct hnpd_pmi *p, size_t i, char *err,
     char why[256] = "";
     int rc = HNP_SUCCESS;
 
-    if (active->modules[i]->needs & HNP_PMI_NEEDS_TMPDIR) {
-        rc = make_root(d, why, sizeof(why));
-        if (rc == HNP_SUCCESS)
-            rc = make_tmpdir(d, active->names[i], &p->tmpdir[i], why,
-                             sizeof(why));
-    }
+    if (active->modules[i]->needs & HNP_PMI_NEEDS_TMPDIR)
+        rc = make_tmpdir(d, active->names[i], &p->tmpdir[i], why,
+                         sizeof(why));
     p->job.tmpdir = p->tmpdir[i];
     p->job.series = (uint32_t)i + 1;
     if (rc == HNP_SUCCESS)
@@ -321,7 +264,7 @@ void hnpd_pmi_job_end(hnpd_t *d)
     if (p->rte_job)
         hnp_rte_job_end(d->rte);
     for (size_t i = 0; i < HNP_PMI_MAX_ACTIVE; i++) {
-        remove_tree(p->tmpdir[i]);
+        hnp_rte_scratch_remove(d->rte, p->tmpdir[i]);
         free(p->tmpdir[i]);
     }
     free(p->local_ranks);
@@ -338,7 +281,5 @@ void hnpd_pmi_release(hnpd_t *d)
         if (d->rte->pmi.modules[i]->finalize != NULL)
             d->rte->pmi.modules[i]->finalize(d->rte);
     d->pmi_inited = 0;
-    remove_tree(d->pmi_root);
-    free(d->pmi_root);
-    d->pmi_root = NULL;
+    hnp_rte_scratch_release(d->rte);
 }

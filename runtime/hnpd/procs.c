@@ -579,8 +579,23 @@ static void on_signal(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
         hnp_odls_signal_all(d->odls, req.signo);
 }
 
+/* A scratch root of the daemon's was made: should the daemon be killed,
+ * its sentinel removes it once the ranks are gone. */
+static void guard_scratch(void *ctx, const char *path)
+{
+    hnpd_t *d = ctx;
+    char err[256] = "";
+
+    if (create_odls(d) != HNP_SUCCESS ||
+        hnp_odls_guard_dir(d->odls, path, err, sizeof(err)) != HNP_SUCCESS)
+        HNP_WARN(d->rte->log, "%s would outlive a killed daemon: %s", path,
+                 err[0] != '\0' ? err : "cannot start the local launcher");
+}
+
 void hnpd_register_proc_handlers(hnpd_t *d)
 {
+    d->rte->scratch_guard = guard_scratch;
+    d->rte->scratch_guard_ctx = d;
     hnp_rte_recv(d->rte, HNP_TAG_LAUNCH, on_launch, d);
     hnp_rte_recv(d->rte, HNP_TAG_SIGNAL, on_signal, d);
     hnp_rte_recv(d->rte, HNP_TAG_IOF_ACK, on_iof_ack, d);

@@ -350,6 +350,25 @@ static void proc_link(odls_proc_t *p)
     hnp_sentinel_guard(odls->sentinel, p->pid);
 }
 
+static int sentinel_start(hnp_odls_t *odls, char *err, size_t errlen)
+{
+    if (odls->sentinel != NULL)
+        return HNP_SUCCESS;
+    return hnp_sentinel_create(&odls->sentinel, odls->children, err, errlen);
+}
+
+int hnp_odls_guard_dir(hnp_odls_t *odls, const char *path, char *err,
+                       size_t errlen)
+{
+    int rc = sentinel_start(odls, err, errlen);
+
+    if (rc == HNP_SUCCESS &&
+        (rc = hnp_sentinel_remove_dir(odls->sentinel, path)) != HNP_SUCCESS)
+        hnp_err_set(err, errlen, "cannot hand %s to the sentinel: %s", path,
+                    hnp_strerror(rc));
+    return rc;
+}
+
 int hnp_odls_launch(hnp_odls_t *odls, const hnp_odls_proc_t *proc,
                     pid_t *pid, char *err, size_t errlen)
 {
@@ -364,12 +383,9 @@ int hnp_odls_launch(hnp_odls_t *odls, const hnp_odls_proc_t *proc,
     }
     /* Started here rather than with the odls: a daemon that runs no
      * process on its node never pays for the fork. */
-    if (odls->sentinel == NULL) {
-        rc = hnp_sentinel_create(&odls->sentinel, odls->children, err,
-                                 errlen);
-        if (rc != HNP_SUCCESS)
-            return rc;
-    }
+    rc = sentinel_start(odls, err, errlen);
+    if (rc != HNP_SUCCESS)
+        return rc;
     rc = proc_new(odls, proc->rank, &p);
     if (rc != HNP_SUCCESS) {
         hnp_err_set(err, errlen, "out of memory");

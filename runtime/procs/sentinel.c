@@ -13,9 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "forkexec.h"
@@ -33,8 +35,19 @@
 /* The descriptor the sentinel reads, once everything else is closed. */
 #define SENTINEL_FD 3
 
-/* One write each, atomic on a pipe: +pgid to guard, -pgid to release. */
+/* One write each, atomic on a pipe: +pgid to guard, -pgid to release;
+ * SENTINEL_DIR_MARK, a length and that many bytes (padded to a record): a
+ * directory to remove once the groups are gone. */
 typedef int32_t sentinel_record_t;
+#define SENTINEL_DIR_MARK INT32_MIN
+#define SENTINEL_MAX_DIRS 4
+#define SENTINEL_PATH_MAX 1024
+_Static_assert(2 * sizeof(int32_t) + SENTINEL_PATH_MAX <= 4096,
+               "a directory's record fits in one atomic pipe write");
+/* How long the groups killed get to vanish before their files go. */
+#define SENTINEL_GONE_WAIT_MS 5000
+/* Directories below a removed one, at most (the rest stays). */
+#define SENTINEL_DEPTH 24
 
 struct hnp_sentinel {
     hnp_children_t *children;
@@ -53,6 +66,8 @@ struct hnp_sentinel {
 typedef struct guarded {
     uint64_t *bits;
     size_t count;
+    char dirs[SENTINEL_MAX_DIRS][SENTINEL_PATH_MAX];
+    size_t ndirs;
 } guarded_t;
 
 static void apply_record(guarded_t *g, sentinel_record_t record)
@@ -85,37 +100,136 @@ static void kill_guarded(const guarded_t *g)
             }
 }
 
-/* Records until end of file, the writer gone; then the groups. */
+/* Whether a process of a guarded group is still there (a zombie too: its
+ * files may still be open until it is reaped). */
+static bool any_guarded_alive(const guarded_t *g)
+{
+    size_t left = g->count;
+
+    for (uint32_t w = 0; left > 0 && w < SENTINEL_PID_LIMIT / WORD_BITS; w++)
+        for (uint32_t b = 0; g->bits[w] != 0 && b < WORD_BITS; b++)
+            if (g->bits[w] & ((uint64_t)1 << b)) {
+                if (kill(-(pid_t)(w * WORD_BITS + b), 0) == 0)
+                    return true;
+                left--;
+            }
+    return false;
+}
+
+static void wait_guarded_gone(const guarded_t *g)
+{
+    const struct timespec step = { 0, 20 * 1000 * 1000 };
+
+    for (int ms = 0; ms < SENTINEL_GONE_WAIT_MS && any_guarded_alive(g);
+         ms += 20)
+        (void)nanosleep(&step, NULL);
+}
+
+/* Remove what is in directory @p fd (closed here), system calls only: the
+ * sentinel may be a fork of a threaded process. */
+static void remove_inside(int fd, int depth)
+{
+    char buf[4096];
+    long n;
+
+    while ((n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0) {
+        for (long off = 0; off < n;) {
+            struct {
+                uint64_t ino;
+                int64_t off;
+                unsigned short reclen;
+                unsigned char type;
+                char name[];
+            } *e = (void *)(buf + off);
+            off += e->reclen;
+            if (e->name[0] == '.' && (e->name[1] == '\0' ||
+                (e->name[1] == '.' && e->name[2] == '\0')))
+                continue;
+            if (unlinkat(fd, e->name, 0) == 0 || errno != EISDIR)
+                continue;
+            int sub = openat(fd, e->name, O_RDONLY | O_DIRECTORY |
+                             O_NOFOLLOW | O_CLOEXEC);
+            if (sub >= 0 && depth < SENTINEL_DEPTH)
+                remove_inside(sub, depth + 1);
+            else if (sub >= 0)
+                close(sub);
+            (void)unlinkat(fd, e->name, AT_REMOVEDIR);
+        }
+    }
+    close(fd);
+}
+
+static void remove_dirs(const guarded_t *g)
+{
+    for (size_t i = 0; i < g->ndirs; i++) {
+        int fd = open(g->dirs[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+                      O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        remove_inside(fd, 0);
+        (void)rmdir(g->dirs[i]);
+    }
+}
+
+/* The records in @p buf[0..have): those complete are applied; the bytes
+ * used are returned. */
+static size_t apply_records(guarded_t *g, const unsigned char *buf,
+                            size_t have)
+{
+    size_t used = 0;
+    sentinel_record_t r[2];
+
+    while (have - used >= sizeof(r[0])) {
+        memcpy(&r[0], buf + used, sizeof(r[0]));
+        if (r[0] != SENTINEL_DIR_MARK) {
+            apply_record(g, r[0]);
+            used += sizeof(r[0]);
+            continue;
+        }
+        if (have - used < sizeof(r))
+            break;
+        memcpy(r, buf + used, sizeof(r));
+        size_t len = r[1] > 0 && r[1] < SENTINEL_PATH_MAX ? (size_t)r[1] : 0;
+        size_t padded = (len + sizeof(r[0]) - 1) / sizeof(r[0]) * sizeof(r[0]);
+        if (have - used < sizeof(r) + padded)
+            break;
+        if (len > 0 && g->ndirs < SENTINEL_MAX_DIRS) {
+            memcpy(g->dirs[g->ndirs], buf + used + sizeof(r), len);
+            g->dirs[g->ndirs++][len] = '\0';
+        }
+        used += sizeof(r) + padded;
+    }
+    return used;
+}
+
+/* Records until end of file, the writer gone; then the groups, and once
+ * they are gone, the directories. */
 static void __attribute__((noreturn)) sentinel_watch(int fd)
 {
-    guarded_t guarded = {
-        mmap(NULL, SENTINEL_PID_LIMIT / 8, PROT_READ | PROT_WRITE,
-             MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0), 0,
-    };
-    union {
-        sentinel_record_t records[256];
-        unsigned char bytes[256 * sizeof(sentinel_record_t)];
-    } buf;
+    static guarded_t guarded;
+    static unsigned char buf[2 * SENTINEL_PATH_MAX + 1024];
     size_t have = 0;
 
+    guarded.bits = mmap(NULL, SENTINEL_PID_LIMIT / 8, PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (guarded.bits == MAP_FAILED)
         _exit(1);
     for (;;) {
-        ssize_t n = read(fd, buf.bytes + have, sizeof(buf.bytes) - have);
+        ssize_t n = read(fd, buf + have, sizeof(buf) - have);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)
             break;
         have += (size_t)n;
-        size_t whole = have / sizeof(sentinel_record_t);
-        for (size_t i = 0; i < whole; i++)
-            apply_record(&guarded, buf.records[i]);
-        /* Writes are whole records; a short read is kept all the same. */
-        have -= whole * sizeof(sentinel_record_t);
-        memmove(buf.bytes, buf.bytes + whole * sizeof(sentinel_record_t),
-                have);
+        size_t used = apply_records(&guarded, buf, have);
+        have -= used;
+        memmove(buf, buf + used, have);
     }
     kill_guarded(&guarded);
+    if (guarded.ndirs > 0) {
+        wait_guarded_gone(&guarded);
+        remove_dirs(&guarded);
+    }
     _exit(0);
 }
 
@@ -261,6 +375,29 @@ void hnp_sentinel_release(hnp_sentinel_t *s, pid_t pgid)
 {
     if (pgid > 0)
         sentinel_send(s, -(sentinel_record_t)pgid);
+}
+
+int hnp_sentinel_remove_dir(hnp_sentinel_t *s, const char *path)
+{
+    sentinel_record_t rec[2 + SENTINEL_PATH_MAX / sizeof(sentinel_record_t)];
+    size_t len = strlen(path);
+    ssize_t n;
+
+    if (s == NULL || s->fd < 0)
+        return HNP_ERR_NOT_FOUND;
+    if (len == 0 || len >= SENTINEL_PATH_MAX || path[0] != '/')
+        return HNP_ERR_BAD_PARAM;
+    memset(rec, 0, sizeof(rec));
+    rec[0] = SENTINEL_DIR_MARK;
+    rec[1] = (sentinel_record_t)len;
+    memcpy(&rec[2], path, len);
+    size_t bytes = sizeof(rec[0]) * (2 + (len + sizeof(rec[0]) - 1) /
+                                             sizeof(rec[0]));
+    /* One write below PIPE_BUF: never interleaved with another record. */
+    do
+        n = write(s->fd, rec, bytes);
+    while (n < 0 && errno == EINTR);
+    return n == (ssize_t)bytes ? HNP_SUCCESS : HNP_ERR_IO;
 }
 
 pid_t hnp_sentinel_pid(const hnp_sentinel_t *s)

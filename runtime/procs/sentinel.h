@@ -26,6 +26,12 @@
  * pipe. It is a child like the others: the child watcher reaps it, and it
  * is never reported as a process of the job.
  *
+ * It also removes the directories it was given (hnp_sentinel_remove_dir:
+ * the daemon's scratch directories), once the groups it killed are gone
+ * (at most 5 s): what the processes of a daemon killed abruptly left in
+ * them goes with them. It removes them at any end of file: a launcher
+ * that ends normally has removed them already.
+ *
  * The limit: a descendant that leaves the group (setsid, setpgid: a
  * daemonizing program) is out of reach, as it is of the launcher's own
  * signals; only a cgroup would hold it.
@@ -47,6 +53,10 @@ int hnp_sentinel_create(hnp_sentinel_t **out, hnp_children_t *children,
 void hnp_sentinel_guard(hnp_sentinel_t *s, pid_t pgid);
 /** ...and no longer: its processes are gone, or have been killed. */
 void hnp_sentinel_release(hnp_sentinel_t *s, pid_t pgid);
+/** At this process's end, remove @p path (absolute, shorter than 1024
+ *  bytes) and all under it, after the groups still guarded are gone; at
+ *  most 4 directories. HNP_ERR_NOT_FOUND: the sentinel has gone. */
+int hnp_sentinel_remove_dir(hnp_sentinel_t *s, const char *path);
 /** The sentinel's pid (0 once it has exited). */
 pid_t hnp_sentinel_pid(const hnp_sentinel_t *s);
 /** Close the pipe: the sentinel kills what is still guarded and exits. */

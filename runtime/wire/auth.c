@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "auth.h"
@@ -64,6 +65,27 @@ void hnp_auth_proof(const uint8_t secret[HNP_SECRET_LEN],
 {
     transcript_hmac(secret, proof_label[prover != HNP_AUTH_CONNECTOR], t,
                     proof);
+}
+
+void hnp_auth_job_name(const uint8_t secret[HNP_SECRET_LEN], uint32_t jobid,
+                       char out[HNP_AUTH_JOB_NAME_LEN])
+{
+    static const char label[] = "hnp job name v1";
+    uint8_t msg[sizeof(label) + sizeof(uint32_t)];
+    uint8_t mac[crypto_auth_hmacsha256_BYTES];
+    char hex[2 * 16 + 1];
+
+    memcpy(msg, label, sizeof(label));
+    for (size_t i = 0; i < sizeof(uint32_t); i++)
+        msg[sizeof(label) + i] = (uint8_t)(jobid >> (8 * i));
+    crypto_auth_hmacsha256_state st;
+    crypto_auth_hmacsha256_init(&st, secret, HNP_SECRET_LEN);
+    crypto_auth_hmacsha256_update(&st, msg, sizeof(msg));
+    crypto_auth_hmacsha256_final(&st, mac);
+    sodium_bin2hex(hex, sizeof(hex), mac, 16);
+    snprintf(out, HNP_AUTH_JOB_NAME_LEN, "hnp-%s-%u", hex, (unsigned)jobid);
+    sodium_memzero(mac, sizeof(mac));
+    sodium_memzero(&st, sizeof(st));
 }
 
 bool hnp_auth_proof_check(const uint8_t secret[HNP_SECRET_LEN],

@@ -74,6 +74,15 @@ int hnp_auth_init(void);
 /** A fresh nonce for a hello. hnp_auth_init() first. */
 void hnp_auth_nonce(uint8_t nonce[HNP_NONCE_LEN]);
 
+/** The job's name for the processes' wire-up (a PMIx namespace, a PMI
+ *  kvs name): "hnp-" and 32 hex digits of HMAC-SHA256(secret, label and
+ *  @p jobid), then "-" and @p jobid. The same in every daemon of the run,
+ *  and not derivable without the secret, so that no one who lacks it can
+ *  name the job to its PMIx server. @p out holds HNP_AUTH_JOB_NAME_LEN. */
+#define HNP_AUTH_JOB_NAME_LEN 48
+void hnp_auth_job_name(const uint8_t secret[HNP_SECRET_LEN], uint32_t jobid,
+                       char out[HNP_AUTH_JOB_NAME_LEN]);
+
 /** @p prover's proof that it knows @p secret, bound to @p t. */
 void hnp_auth_proof(const uint8_t secret[HNP_SECRET_LEN],
                     const hnp_auth_transcript_t *t, hnp_auth_role_t prover,

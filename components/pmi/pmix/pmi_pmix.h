@@ -24,6 +24,7 @@ typedef struct pmi_pmix_params {
     int priority;          /**< pmi_pmix_priority */
     bool share_topology;   /**< pmi_pmix_share_topology */
     char *gds;             /**< pmi_pmix_gds ("": libpmix's choice) */
+    double call_timeout;   /**< pmi_pmix_call_timeout, seconds */
 } pmi_pmix_params_t;
 
 extern pmi_pmix_params_t pmi_pmix_params;

@@ -12,6 +12,7 @@
 pmi_pmix_params_t pmi_pmix_params = {
     .priority = PMI_PMIX_PRIORITY,
     .share_topology = true,
+    .call_timeout = 10.0,
 };
 
 hnp_log_stream_t *pmi_pmix_log(void)
@@ -51,6 +52,18 @@ static int pmix_register_params(const hnp_mca_component_t *self,
                     "some 10 ms of CPU more (measured with 4 ranks a node). "
                     "Empty: libpmix's choice (ds21).",
             .level = 6, .storage = &pmi_pmix_params.gds,
+        },
+        {
+            .framework = "pmi", .component = "pmix",
+            .name = "call_timeout", .type = HNP_PARAM_DOUBLE,
+            .default_value = "10",
+            .help = "Seconds the daemon waits for libpmix to answer a call "
+                    "(registering or releasing a job or a rank). Past it "
+                    "the call fails (at a job's start the job fails, "
+                    "naming the call), and the daemon no longer waits for "
+                    "libpmix: its event loop and heartbeat never stop "
+                    "behind it.",
+            .level = 6, .storage = &pmi_pmix_params.call_timeout,
         },
     };
     char err[256] = "";

@@ -42,7 +42,8 @@ typedef struct pmi_pmix_server {
     hnp_rte_t *rte;
     bool running;            /* PMIx_server_init succeeded */
     bool serving;            /* the dmodex service is posted */
-    char scratch[256];       /* the server's directory, "" if none */
+    bool stuck;              /* a call to libpmix missed its deadline */
+    char *scratch;           /* the server's directory, NULL if none */
     hwloc_topology_t topology; /* handed to libpmix, NULL if none */
     pmi_pmix_job_t *jobs;    /* the jobs between start and end */
     /* the hand-over queue */
@@ -60,6 +61,7 @@ struct pmi_pmix_job {
     pmix_nspace_t nspace;
     uint32_t fence_seq;        /* next all-gather of job->series */
     bool *registered;          /* [nprocs] a client was registered */
+    char *shm_dir;             /* the ranks' shared-memory files (owned) */
 };
 
 hnp_log_stream_t *pmi_pmix_log(void);
@@ -93,16 +95,18 @@ int pmi_pmix_nspace_register(const pmi_pmix_job_t *pj, char *err,
 /* pmi_pmix_topology.c */
 hwloc_topology_t pmi_pmix_topology_load(void);
 
-/* Wait on the loop thread for a libpmix operation with a callback. */
-typedef struct pmi_pmix_sync {
-    pthread_mutex_t lock;
-    pthread_cond_t cond;
-    bool done;
-    pmix_status_t status;
-} pmi_pmix_sync_t;
-void pmi_pmix_sync_init(pmi_pmix_sync_t *sync);
+/* pmi_pmix_sync.c: wait on the loop thread, with a deadline, for a
+ * libpmix operation that answers through a callback. The object is shared
+ * with the callback, which may come after the waiter gave up (or never):
+ * whichever of the two lets go last frees it. */
+typedef struct pmi_pmix_sync pmi_pmix_sync_t;
+/* NULL without memory. */
+pmi_pmix_sync_t *pmi_pmix_sync_create(void);
+/* The callback to hand libpmix with the sync as its cbdata. */
 void pmi_pmix_sync_cb(pmix_status_t status, void *cbdata);
-/* @p rc: what the call returned; waits only when a callback will come. */
+/* @p rc: what the call returned; waits only when a callback will come, at
+ * most pmi_pmix_call_timeout seconds (then PMIX_ERR_TIMEOUT, and
+ * pmi_pmix_server.stuck is set). Releases the waiter's hold on @p sync. */
 pmix_status_t pmi_pmix_sync_wait(pmi_pmix_sync_t *sync, pmix_status_t rc);
 
 #endif /* PMI_PMIX_INTERNAL_H */

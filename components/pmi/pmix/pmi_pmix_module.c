@@ -12,7 +12,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,41 +28,11 @@ pmi_pmix_server_t pmi_pmix_server = {
 /* The keys of PMIx_server_init: 6 at most. */
 #define SERVER_INIT_KEYS 6
 
-static int remove_entry(const char *path, const struct stat *st, int type,
-                        struct FTW *ftw)
-{
-    (void)st;
-    (void)type;
-    (void)ftw;
-    remove(path);
-    return 0;
-}
-
 static void scratch_remove(pmi_pmix_server_t *srv)
 {
-    if (srv->scratch[0] != '\0')
-        nftw(srv->scratch, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-    srv->scratch[0] = '\0';
-}
-
-/* The server's own directory: $TMPDIR (else /tmp)/hnp-pmix.<pid>.XXXXXX. */
-static int scratch_make(pmi_pmix_server_t *srv, char *err, size_t errlen)
-{
-    const char *base = getenv("TMPDIR");
-
-    if (base == NULL || base[0] == '\0')
-        base = "/tmp";
-    int n = snprintf(srv->scratch, sizeof(srv->scratch), "%s/hnp-pmix.%d.XXXXXX",
-                     base, (int)getpid());
-    if (n < 0 || (size_t)n >= sizeof(srv->scratch) ||
-        mkdtemp(srv->scratch) == NULL) {
-        snprintf(err, errlen, "pmix: cannot make a scratch directory in %s "
-                 "(TMPDIR): %s", base, n < 0 || (size_t)n >= sizeof(srv->scratch)
-                 ? "path too long" : strerror(errno));
-        srv->scratch[0] = '\0';
-        return HNP_ERR_IO;
-    }
-    return HNP_SUCCESS;
+    hnp_rte_scratch_remove(srv->rte, srv->scratch);
+    free(srv->scratch);
+    srv->scratch = NULL;
 }
 
 static int server_start(hnp_rte_t *rte, const hnp_pmi_job_t *job, char *err,
@@ -76,7 +45,9 @@ static int server_start(hnp_rte_t *rte, const hnp_pmi_job_t *job, char *err,
     size_t n = 0;
 
     srv->rte = rte;
-    int rc = scratch_make(srv, err, errlen);
+    /* The server's contact files, in a directory only this user reaches
+     * (0700), removed with the daemon however it ends. */
+    int rc = hnp_rte_scratch_make(rte, "pmix", 0, &srv->scratch, err, errlen);
     if (rc != HNP_SUCCESS)
         return rc;
     rc = pmi_pmix_queue_open(srv, err, errlen);
@@ -131,7 +102,9 @@ static void server_stop(void)
     if (srv->serving)
         hnp_rte_serve(srv->rte, PMI_PMIX_SERVICE_DMODEX, NULL, NULL);
     srv->serving = false;
-    pmix_status_t prc = PMIx_server_finalize();
+    /* A libpmix that missed a deadline may never let its threads be
+     * joined: the daemon is leaving, its files go all the same. */
+    pmix_status_t prc = srv->stuck ? PMIX_SUCCESS : PMIx_server_finalize();
     if (prc != PMIX_SUCCESS)
         HNP_ERROR_LOG(pmi_pmix_log(), "pmix: stopping the PMIx server: %s",
                       PMIx_Error_string(prc));
@@ -146,6 +119,8 @@ bool pmi_pmix_live(void)
 
 static void job_free(pmi_pmix_job_t *pj)
 {
+    hnp_rte_scratch_remove(pmi_pmix_server.rte, pj->shm_dir);
+    free(pj->shm_dir);
     free(pj->registered);
     free(pj);
 }
@@ -171,6 +146,11 @@ static int pmix_job_start(hnp_rte_t *rte, const hnp_pmi_job_t *job,
     PMIX_LOAD_NSPACE(pj->nspace, job->name);
     int rc = pmi_pmix_server.running ? HNP_SUCCESS
                                      : server_start(rte, job, err, errlen);
+    char shm_name[32];
+    snprintf(shm_name, sizeof(shm_name), "job%u-pmix-shm", (unsigned)job->jobid);
+    if (rc == HNP_SUCCESS)
+        rc = hnp_rte_scratch_make(rte, shm_name, HNP_RTE_SCRATCH_MEMORY,
+                                  &pj->shm_dir, err, errlen);
     if (rc == HNP_SUCCESS)
         rc = pmi_pmix_nspace_register(pj, err, errlen);
     if (rc != HNP_SUCCESS) {
@@ -206,12 +186,20 @@ static int fork_setenv_all(hnp_pmi_fork_t *fork, char **env, char *err,
 /*
  * What Open MPI 4.1 needs beyond libpmix's variables: its `schizo orte`
  * takes a process no mpirun started for a singleton, so it is excluded
- * (ess pmi is then chosen); and ranks that outnumber the node's slots must
- * yield when idle, or they busy-poll each other into the ground.
+ * (ess pmi is then chosen); its shared-memory segments (btl vader, 4 MB a
+ * rank, in /dev/shm by default, left there when a rank is killed) go to
+ * the job's directory in memory, which goes with the job even when its
+ * daemon is killed (its session directories are under PMIX_NSDIR, the
+ * job's directory, already); and ranks that outnumber the node's slots
+ * must yield when idle, or they busy-poll each other into the ground.
  */
 static int fork_setenv_ompi(const pmi_pmix_job_t *pj, hnp_pmi_fork_t *fork)
 {
     int rc = hnp_pmi_fork_setenv(fork, "OMPI_MCA_schizo", "^orte");
+
+    if (rc == HNP_SUCCESS)
+        rc = hnp_pmi_fork_setenv(fork, "OMPI_MCA_btl_vader_backing_directory",
+                                 pj->shm_dir);
 
     if (rc == HNP_SUCCESS && pj->job->nlocal > pj->job->slots)
         rc = hnp_pmi_fork_setenv(fork, "OMPI_MCA_mpi_yield_when_idle", "1");
@@ -223,7 +211,6 @@ static int pmix_child_setup(void *state, const hnp_pmi_child_t *child,
 {
     pmi_pmix_job_t *pj = state;
     pmix_proc_t proc;
-    pmi_pmix_sync_t sync;
     char **env = NULL;
 
     if (child->rank >= pj->job->nprocs) {
@@ -234,10 +221,12 @@ static int pmix_child_setup(void *state, const hnp_pmi_child_t *child,
     }
     PMIX_LOAD_PROCID(&proc, pj->nspace, child->rank);
     if (!pj->registered[child->rank]) {
-        pmi_pmix_sync_init(&sync);
-        pmix_status_t prc = PMIx_server_register_client(
-            &proc, getuid(), getgid(), NULL, pmi_pmix_sync_cb, &sync);
-        prc = pmi_pmix_sync_wait(&sync, prc);
+        pmi_pmix_sync_t *sync = pmi_pmix_sync_create();
+        pmix_status_t prc = sync == NULL ? PMIX_ERR_NOMEM
+            : PMIx_server_register_client(&proc, getuid(), getgid(), NULL,
+                                          pmi_pmix_sync_cb, sync);
+        if (sync != NULL)
+            prc = pmi_pmix_sync_wait(sync, prc);
         if (prc != PMIX_SUCCESS) {
             snprintf(err, errlen, "pmix: registering rank %u: %s",
                      (unsigned)child->rank, PMIx_Error_string(prc));
@@ -260,23 +249,38 @@ static int pmix_child_setup(void *state, const hnp_pmi_child_t *child,
     return rc;
 }
 
+/* Release a rank or the namespace in libpmix; a wait past the deadline
+ * marks the server stuck, and later releases are not waited for. */
+static void release_wait(const pmi_pmix_job_t *pj, const pmix_proc_t *proc)
+{
+    pmi_pmix_sync_t *sync = pmi_pmix_sync_create();
+
+    if (sync == NULL)
+        return;
+    if (proc != NULL)
+        PMIx_server_deregister_client(proc, pmi_pmix_sync_cb, sync);
+    else
+        PMIx_server_deregister_nspace(pj->nspace, pmi_pmix_sync_cb, sync);
+    if (pmi_pmix_sync_wait(sync, PMIX_SUCCESS) == PMIX_ERR_TIMEOUT)
+        HNP_ERROR_LOG(pmi_pmix_log(), "pmix: job %s: libpmix did not "
+                      "release %s within %g s (pmi_pmix_call_timeout); the "
+                      "daemon no longer waits for it", pj->job->name,
+                      proc != NULL ? "a rank" : "the job",
+                      pmi_pmix_params.call_timeout);
+}
+
 static void pmix_job_end(void *state)
 {
     pmi_pmix_job_t *pj = state;
-    pmi_pmix_sync_t sync;
     pmix_proc_t proc;
 
     for (uint32_t r = 0; r < pj->job->nprocs; r++) {
         if (!pj->registered[r])
             continue;
         PMIX_LOAD_PROCID(&proc, pj->nspace, r);
-        pmi_pmix_sync_init(&sync);
-        PMIx_server_deregister_client(&proc, pmi_pmix_sync_cb, &sync);
-        pmi_pmix_sync_wait(&sync, PMIX_SUCCESS);
+        release_wait(pj, &proc);
     }
-    pmi_pmix_sync_init(&sync);
-    PMIx_server_deregister_nspace(pj->nspace, pmi_pmix_sync_cb, &sync);
-    pmi_pmix_sync_wait(&sync, PMIX_SUCCESS);
+    release_wait(pj, NULL);
     for (pmi_pmix_job_t **p = &pmi_pmix_server.jobs; *p != NULL;
          p = &(*p)->next) {
         if (*p == pj) {

@@ -239,11 +239,12 @@ int pmi_pmix_nspace_register(const pmi_pmix_job_t *pj, char *err,
     for (uint32_t r = 0; r < job->nprocs; r++)
         proc_info(&info[i++], job, &l, r);
 
-    pmi_pmix_sync_t sync;
-    pmi_pmix_sync_init(&sync);
-    pmix_status_t prc = PMIx_server_register_nspace(
-        pj->nspace, (int)job->nlocal, info, ninfo, pmi_pmix_sync_cb, &sync);
-    prc = pmi_pmix_sync_wait(&sync, prc);
+    pmi_pmix_sync_t *sync = pmi_pmix_sync_create();
+    pmix_status_t prc = sync == NULL ? PMIX_ERR_NOMEM
+        : PMIx_server_register_nspace(pj->nspace, (int)job->nlocal, info,
+                                      ninfo, pmi_pmix_sync_cb, sync);
+    if (sync != NULL)
+        prc = pmi_pmix_sync_wait(sync, prc);
     if (prc != PMIX_SUCCESS) {
         snprintf(err, errlen, "pmix: registering job %s with libpmix: %s",
                  job->name, PMIx_Error_string(prc));

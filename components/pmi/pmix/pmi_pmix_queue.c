@@ -105,38 +105,3 @@ void pmi_pmix_queue_drain(pmi_pmix_server_t *srv)
         call->run(call);
     }
 }
-
-void pmi_pmix_sync_init(pmi_pmix_sync_t *sync)
-{
-    pthread_mutex_init(&sync->lock, NULL);
-    pthread_cond_init(&sync->cond, NULL);
-    sync->done = false;
-    sync->status = PMIX_SUCCESS;
-}
-
-void pmi_pmix_sync_cb(pmix_status_t status, void *cbdata)
-{
-    pmi_pmix_sync_t *sync = cbdata;
-
-    pthread_mutex_lock(&sync->lock);
-    sync->status = status;
-    sync->done = true;
-    pthread_cond_signal(&sync->cond);
-    pthread_mutex_unlock(&sync->lock);
-}
-
-pmix_status_t pmi_pmix_sync_wait(pmi_pmix_sync_t *sync, pmix_status_t rc)
-{
-    if (rc == PMIX_SUCCESS) {
-        pthread_mutex_lock(&sync->lock);
-        while (!sync->done)
-            pthread_cond_wait(&sync->cond, &sync->lock);
-        rc = sync->status;
-        pthread_mutex_unlock(&sync->lock);
-    } else if (rc == PMIX_OPERATION_SUCCEEDED) {
-        rc = PMIX_SUCCESS;
-    }
-    pthread_mutex_destroy(&sync->lock);
-    pthread_cond_destroy(&sync->cond);
-    return rc;
-}

@@ -8,8 +8,14 @@
  */
 #include "config.h"
 
+#define _XOPEN_SOURCE_EXTENDED 1
+#include <errno.h>
+#include <ftw.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "pmix_doubles.h"
 
@@ -190,4 +196,55 @@ void pmix_doubles_fork_clear(hnp_pmi_fork_t *fork)
         free(fork->value[i]);
     }
     fork->count = 0;
+}
+
+/* Scratch directories: under one directory of the test's, removed at its
+ * end (pmix_doubles_scratch_clean); the count of those alive is kept. */
+static char scratch_base[64];
+
+int hnp_rte_scratch_make(hnp_rte_t *rte, const char *name, unsigned flags,
+                         char **path, char *err, size_t errlen)
+{
+    char dir[256];
+
+    (void)rte;
+    (void)flags;
+    if (scratch_base[0] == '\0') {
+        snprintf(scratch_base, sizeof(scratch_base),
+                 "/tmp/hnp-pmix-doubles-%ld", (long)getpid());
+        if (mkdir(scratch_base, 0700) != 0 && errno != EEXIST)
+            return HNP_ERR_IO;
+    }
+    snprintf(dir, sizeof(dir), "%s/%s", scratch_base, name);
+    if (mkdir(dir, 0700) != 0 || (*path = strdup(dir)) == NULL) {
+        snprintf(err, errlen, "cannot make %s: %s", dir, strerror(errno));
+        return HNP_ERR_IO;
+    }
+    doubles.scratch_dirs++;
+    return HNP_SUCCESS;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int type,
+                        struct FTW *ftw)
+{
+    (void)st;
+    (void)type;
+    (void)ftw;
+    remove(path);
+    return 0;
+}
+
+void hnp_rte_scratch_remove(hnp_rte_t *rte, const char *path)
+{
+    (void)rte;
+    if (path == NULL)
+        return;
+    nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    doubles.scratch_dirs--;
+}
+
+void pmix_doubles_scratch_clean(void)
+{
+    if (scratch_base[0] != '\0')
+        nftw(scratch_base, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }

@@ -30,11 +30,14 @@ typedef struct pmix_doubles {
     uint32_t abort_rank;
     unsigned state[PMIX_DOUBLES_MAX_RANKS]; /* HNP_RTE_PROC_* bits */
     int watches;              /* open fd watches */
+    int scratch_dirs;         /* hnp_rte_scratch_make()'s, not removed */
 } pmix_doubles_t;
 
 extern pmix_doubles_t doubles;
 
 const char *pmix_doubles_getenv(const hnp_pmi_fork_t *fork, const char *name);
 void pmix_doubles_fork_clear(hnp_pmi_fork_t *fork);
+/* Remove what the scratch stand-ins made (the test's end). */
+void pmix_doubles_scratch_clean(void);
 
 #endif /* PMIX_DOUBLES_H */

@@ -108,6 +108,7 @@ static void doubles_reset(void)
     memset(&doubles, 0, sizeof(doubles));
     doubles.base = kept.base;
     doubles.watches = kept.watches;
+    doubles.scratch_dirs = kept.scratch_dirs;
     doubles.service = kept.service;
     doubles.serve = kept.serve;
 }
@@ -478,6 +479,12 @@ int main(void)
         fprintf(stderr, "test_pmi_pmix: the server left its watch\n");
         failed++;
     }
+    if (doubles.scratch_dirs != 0) {
+        fprintf(stderr, "test_pmi_pmix: %d scratch directories were not "
+                "removed\n", doubles.scratch_dirs);
+        failed++;
+    }
+    pmix_doubles_scratch_clean();
     event_base_free(doubles.base);
     remove_programs();
     return failed;
