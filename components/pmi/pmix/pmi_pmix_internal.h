@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include <hwloc.h>
 #include <pmix.h>
@@ -32,6 +33,37 @@ struct pmi_pmix_call {
 
 typedef struct pmi_pmix_job pmi_pmix_job_t;
 
+/* One line of /proc/net/tcp or tcp6. */
+typedef struct pmi_pmix_tcp_entry {
+    char local[33], remote[33]; /* addresses as the kernel writes them */
+    uint16_t local_port, remote_port;
+    unsigned state;             /* 0x01 established, 0x0A listening */
+    uid_t uid;                  /* the socket's owner, as the kernel knows */
+    uint64_t inode;             /* 0: not held by a descriptor (yet) */
+} pmi_pmix_tcp_entry_t;
+
+/* Connections to the server that were checked, by the server end's
+ * inode (the last ones). */
+#define PMI_PMIX_GUARD_CHECKED 256
+#define PMI_PMIX_GUARD_PENDING 64
+
+/* The watch over connections to the PMIx server (pmi_pmix_guard.c). */
+typedef struct pmi_pmix_guard {
+    hnp_rte_t *rte;
+    int listen_fd;               /* libpmix's, -1 if unknown */
+    uint16_t port;
+    hnp_rte_fd_watch_t *watch;   /* on listen_fd, resting while a sweep waits */
+    hnp_rte_timer_t *soon, *later; /* the sweeps after a readiness */
+    uint64_t checked[PMI_PMIX_GUARD_CHECKED];
+    size_t nchecked;
+    /* connections whose other end was not seen yet (the kernel's listing
+     * is not a snapshot): looked for again, refused after a few misses */
+    uint64_t pending[PMI_PMIX_GUARD_PENDING];
+    unsigned misses[PMI_PMIX_GUARD_PENDING];
+    size_t npending;
+    unsigned refused;            /* connections shut down so far */
+} pmi_pmix_guard_t;
+
 /*
  * The daemon's PMIx server. libpmix's server module carries no context
  * pointer, so its callbacks reach this one object (pmi_pmix_server); it is
@@ -43,6 +75,7 @@ typedef struct pmi_pmix_server {
     bool running;            /* PMIx_server_init succeeded */
     bool serving;            /* the dmodex service is posted */
     bool stuck;              /* a call to libpmix missed its deadline */
+    pmi_pmix_guard_t guard;  /* who stays connected */
     char *scratch;           /* the server's directory, NULL if none */
     hwloc_topology_t topology; /* handed to libpmix, NULL if none */
     pmi_pmix_job_t *jobs;    /* the jobs between start and end */
@@ -62,6 +95,7 @@ struct pmi_pmix_job {
     uint32_t fence_seq;        /* next all-gather of job->series */
     bool *registered;          /* [nprocs] a client was registered */
     char *shm_dir;             /* the ranks' shared-memory files (owned) */
+    pid_t *pids;               /* [nprocs] each local rank's, 0 if none */
 };
 
 hnp_log_stream_t *pmi_pmix_log(void);
@@ -91,6 +125,21 @@ void pmi_pmix_fence_start(pmi_pmix_job_t *pj, const char *data, size_t len,
 /* pmi_pmix_nspace.c: the namespace's information for libpmix. */
 int pmi_pmix_nspace_register(const pmi_pmix_job_t *pj, char *err,
                              size_t errlen);
+
+/* pmi_pmix_guard.c */
+/* @p line of /proc/net/tcp{,6}; HNP_ERR_BAD_PARAM if it is not one. */
+int pmi_pmix_tcp_line_parse(const char *line, pmi_pmix_tcp_entry_t *e);
+/* This process's listening TCP sockets (up to @p max inodes): before
+ * libpmix starts, to tell its own from the runtime's. */
+size_t pmi_pmix_guard_listeners(uint64_t *inodes, size_t max);
+/* Find libpmix's listening socket (one not in @p before) and watch it. */
+int pmi_pmix_guard_start(pmi_pmix_guard_t *g, hnp_rte_t *rte,
+                         const uint64_t *before, size_t nbefore, char *err,
+                         size_t errlen);
+/* Check every connection to the server not checked yet; shut down those
+ * whose other end no process of the node's ranks holds. */
+void pmi_pmix_guard_sweep(pmi_pmix_guard_t *g);
+void pmi_pmix_guard_stop(pmi_pmix_guard_t *g);
 
 /* pmi_pmix_topology.c */
 hwloc_topology_t pmi_pmix_topology_load(void);

@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include "hnp_errors.h"
@@ -25,14 +27,41 @@ pmi_pmix_server_t pmi_pmix_server = {
     .wake_fd = -1,
 };
 
-/* The keys of PMIx_server_init: 6 at most. */
-#define SERVER_INIT_KEYS 6
+/* The keys of PMIx_server_init: 8 at most. */
+#define SERVER_INIT_KEYS 8
+/* This daemon's listening sockets before libpmix's, at most. */
+#define LISTENERS_MAX 64
+/* How long libpmix's thread may wait for a connection's hello (its recv
+ * is blocking): a silent stranger holds the server this long at most. */
+#define HELLO_TIMEOUT_S 1
 
 static void scratch_remove(pmi_pmix_server_t *srv)
 {
     hnp_rte_scratch_remove(srv->rte, srv->scratch);
     free(srv->scratch);
     srv->scratch = NULL;
+}
+
+static void server_stop(void);
+
+/* Connections to the server are checked (pmi_pmix_guard.c), and the
+ * connections libpmix accepts inherit a receive timeout from its
+ * listening socket, so that its blocking read of a hello ends. */
+static int guard_start(pmi_pmix_server_t *srv, const uint64_t *listeners,
+                       size_t nlisteners, char *err, size_t errlen)
+{
+    struct timeval hello = { .tv_sec = HELLO_TIMEOUT_S };
+    int rc = pmi_pmix_guard_start(&srv->guard, srv->rte, listeners,
+                                  nlisteners, err, errlen);
+
+    if (rc == HNP_SUCCESS &&
+        setsockopt(srv->guard.listen_fd, SOL_SOCKET, SO_RCVTIMEO, &hello,
+                   sizeof(hello)) != 0) {
+        snprintf(err, errlen, "pmix: a receive timeout on the PMIx server's "
+                 "socket: %s", strerror(errno));
+        rc = HNP_ERR_IO;
+    }
+    return rc;
 }
 
 static int server_start(hnp_rte_t *rte, const hnp_pmi_job_t *job, char *err,
@@ -42,6 +71,8 @@ static int server_start(hnp_rte_t *rte, const hnp_pmi_job_t *job, char *err,
     pmix_info_t info[SERVER_INIT_KEYS];
     pmix_topology_t topo = { .source = "hwloc" };
     pmix_rank_t my_rank = hnp_rte_my_vpid(rte);
+    bool no = false;
+    uint64_t listeners[LISTENERS_MAX];
     size_t n = 0;
 
     srv->rte = rte;
@@ -67,10 +98,14 @@ static int server_start(hnp_rte_t *rte, const hnp_pmi_job_t *job, char *err,
     PMIx_Info_load(&info[n++], PMIX_SERVER_RANK, &my_rank, PMIX_PROC_RANK);
     PMIx_Info_load(&info[n++], PMIX_HOSTNAME, job->node_names[job->my_node],
                    PMIX_STRING);
+    /* Its ranks only: no tools, no connections from other hosts. */
+    PMIx_Info_load(&info[n++], PMIX_SERVER_TOOL_SUPPORT, &no, PMIX_BOOL);
+    PMIx_Info_load(&info[n++], PMIX_SERVER_REMOTE_CONNECTIONS, &no, PMIX_BOOL);
     if (srv->topology != NULL) {
         topo.topology = srv->topology;
         PMIx_Info_load(&info[n++], PMIX_TOPOLOGY2, &topo, PMIX_TOPO);
     }
+    size_t nlisteners = pmi_pmix_guard_listeners(listeners, LISTENERS_MAX);
     pmix_status_t prc = PMIx_server_init(&pmi_pmix_server_module, info, n);
     for (size_t i = 0; i < n; i++)
         PMIX_INFO_DESTRUCT(&info[i]);
@@ -82,6 +117,11 @@ static int server_start(hnp_rte_t *rte, const hnp_pmi_job_t *job, char *err,
         return HNP_ERROR;
     }
     srv->running = true;
+    rc = guard_start(srv, listeners, nlisteners, err, errlen);
+    if (rc != HNP_SUCCESS) {
+        server_stop();
+        return rc;
+    }
     if (!srv->serving &&
         hnp_rte_serve(rte, PMI_PMIX_SERVICE_DMODEX, pmi_pmix_dmodex_serve,
                       NULL) == HNP_SUCCESS)
@@ -99,6 +139,7 @@ static void server_stop(void)
      * what comes after is dropped (pmi_pmix_live()). */
     pmi_pmix_queue_drain(srv);
     srv->running = false;
+    pmi_pmix_guard_stop(&srv->guard);
     if (srv->serving)
         hnp_rte_serve(srv->rte, PMI_PMIX_SERVICE_DMODEX, NULL, NULL);
     srv->serving = false;
@@ -121,6 +162,7 @@ static void job_free(pmi_pmix_job_t *pj)
 {
     hnp_rte_scratch_remove(pmi_pmix_server.rte, pj->shm_dir);
     free(pj->shm_dir);
+    free(pj->pids);
     free(pj->registered);
     free(pj);
 }
@@ -137,7 +179,10 @@ static int pmix_job_start(hnp_rte_t *rte, const hnp_pmi_job_t *job,
     }
     pj = calloc(1, sizeof(*pj));
     if (pj == NULL ||
-        (pj->registered = calloc(job->nprocs, sizeof(bool))) == NULL) {
+        (pj->registered = calloc(job->nprocs, sizeof(bool))) == NULL ||
+        (pj->pids = calloc(job->nprocs, sizeof(pid_t))) == NULL) {
+        if (pj != NULL)
+            free(pj->registered);
         free(pj);
         snprintf(err, errlen, "pmix: out of memory");
         return HNP_ERR_NOMEM;
@@ -291,6 +336,27 @@ static void pmix_job_end(void *state)
     job_free(pj);
 }
 
+/* Its process group (the rank leads one) may hold connections to the
+ * server from now on. */
+static void pmix_child_started(void *state, uint32_t rank, pid_t pid)
+{
+    pmi_pmix_job_t *pj = state;
+
+    if (rank < pj->job->nprocs)
+        pj->pids[rank] = pid;
+}
+
+static void pmix_child_exited(void *state, uint32_t rank, int wait_status,
+                              int exec_errno)
+{
+    pmi_pmix_job_t *pj = state;
+
+    (void)wait_status;
+    (void)exec_errno;
+    if (rank < pj->job->nprocs)
+        pj->pids[rank] = 0;
+}
+
 static void pmix_finalize(hnp_rte_t *rte)
 {
     (void)rte;
@@ -305,6 +371,8 @@ const hnp_pmi_module_t pmi_pmix_module = {
     .needs = HNP_PMI_NEEDS_TMPDIR,
     .job_start = pmix_job_start,
     .child_setup = pmix_child_setup,
+    .child_started = pmix_child_started,
+    .child_exited = pmix_child_exited,
     .job_end = pmix_job_end,
     .finalize = pmix_finalize,
 };

@@ -471,6 +471,18 @@ static pmix_status_t job_control(const pmix_proc_t *requestor,
     return refuse(requestor, "for job control (PMIx_Job_control)");
 }
 
+/* No tool connects: without this upcall, libpmix 4.2 would accept a tool
+ * that names itself, on the uid it claims. */
+static void tool_connected(pmix_info_t *info, size_t ninfo,
+                           pmix_tool_connection_cbfunc_t cbfunc,
+                           void *cbdata)
+{
+    (void)info;
+    (void)ninfo;
+    if (cbfunc != NULL)
+        cbfunc(PMIX_ERR_NOT_SUPPORTED, NULL, cbdata);
+}
+
 pmix_server_module_t pmi_pmix_server_module = {
     .client_connected = client_connected,
     .client_finalized = client_finalized,
@@ -484,4 +496,5 @@ pmix_server_module_t pmi_pmix_server_module = {
     .connect = connect_procs,
     .disconnect = disconnect_procs,
     .job_control = job_control,
+    .tool_connected = tool_connected,
 };

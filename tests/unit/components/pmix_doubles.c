@@ -156,6 +156,45 @@ void hnp_rte_fd_watch_destroy(hnp_rte_fd_watch_t *watch)
     doubles.watches--;
 }
 
+struct hnp_rte_timer {
+    struct event *ev;
+    hnp_rte_timer_fn fn;
+    void *cbdata;
+};
+
+static void timer_fired(evutil_socket_t fd, short what, void *arg)
+{
+    hnp_rte_timer_t *t = arg;
+
+    (void)fd;
+    (void)what;
+    t->fn(NULL, t->cbdata);
+}
+
+hnp_rte_timer_t *hnp_rte_timer_create(hnp_rte_t *rte, double seconds,
+                                      hnp_rte_timer_fn fn, void *cbdata)
+{
+    hnp_rte_timer_t *t = calloc(1, sizeof(*t));
+    struct timeval tv = { (time_t)seconds,
+                          (suseconds_t)((seconds - (double)(time_t)seconds) *
+                                        1e6) };
+
+    (void)rte;
+    t->fn = fn;
+    t->cbdata = cbdata;
+    t->ev = evtimer_new(doubles.base, timer_fired, t);
+    evtimer_add(t->ev, &tv);
+    return t;
+}
+
+void hnp_rte_timer_destroy(hnp_rte_timer_t *timer)
+{
+    if (timer == NULL)
+        return;
+    event_free(timer->ev);
+    free(timer);
+}
+
 int hnp_pmi_fork_setenv(hnp_pmi_fork_t *fork, const char *name,
                         const char *value)
 {

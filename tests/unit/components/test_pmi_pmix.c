@@ -61,7 +61,9 @@ static void rank_exec(const run_t *r, const hnp_pmi_fork_t *f,
     char *argv[6] = { path };
     int fd = open(outfile, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 
-    if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0)
+    /* Each rank leads its process group, as the daemon's do: the
+     * server's guard knows a rank's connections by it. */
+    if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0 || setpgid(0, 0) != 0)
         _exit(126);
     for (size_t i = 0; i < f->count; i++)
         setenv(f->name[i], f->value[i], 1);
@@ -158,6 +160,7 @@ static void run_job(run_t *r)
             rank_exec(r, &f, outfile[rank]);
         pmix_doubles_fork_clear(&f);
         assert_true(pid[rank] > 0);
+        pmi_pmix_module.child_started(state, rank, pid[rank]);
     }
 
     /* The daemon's loop: serve until every rank is gone; an abort ends
