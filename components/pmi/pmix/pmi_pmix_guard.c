@@ -28,7 +28,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -42,6 +44,8 @@
 /* A connection whose other end is missing from this many sweeps in a
  * row is shut down: that end is in no process of this node. */
 #define GUARD_MAX_MISSES 10
+/* A connection shut down and still open this long after is abandoned. */
+#define GUARD_ABANDONED_S 3.0
 
 /* ------------------------------------------------------- /proc/net/tcp */
 
@@ -230,11 +234,43 @@ client_end(const pmi_pmix_tcp_entry_t *all, size_t n,
     return NULL;
 }
 
+/* Shut down socket @p inode, held by libpmix at descriptor @p fd when it
+ * was looked up. libpmix's thread may have closed that descriptor since
+ * and the number gone to another socket (the daemon's own connections):
+ * a copy is taken and its inode checked before anything is done. */
+static bool shut_down(int fd, uint64_t inode)
+{
+    struct stat st;
+    int copy = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+    bool done = false;
+
+    if (copy < 0)
+        return false;
+    if (fstat(copy, &st) == 0 && S_ISSOCK(st.st_mode) &&
+        (uint64_t)st.st_ino == inode)
+        done = shutdown(copy, SHUT_RDWR) == 0;
+    close(copy);
+    return done;
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
 static void refuse(pmi_pmix_guard_t *g, const pmi_pmix_tcp_entry_t *s,
                    const pmi_pmix_tcp_entry_t *c, int fd)
 {
-    shutdown(fd, SHUT_RDWR);
+    if (!shut_down(fd, s->inode))
+        return; /* closed by libpmix meanwhile */
     g->refused++;
+    if (g->nshut < PMI_PMIX_GUARD_PENDING) {
+        g->shut[g->nshut] = s->inode;
+        g->shut_at[g->nshut++] = now_s();
+    }
     if (c == NULL)
         HNP_WARN(pmi_pmix_log(), "pmix: closed a connection to the PMIx "
                  "server whose other end is gone");
@@ -303,8 +339,41 @@ static void check_connection(pmi_pmix_guard_t *g,
     }
 }
 
+void pmi_pmix_guard_park_tool(pmi_pmix_guard_t *g)
+{
+    __atomic_add_fetch(&g->parked_tools, 1, __ATOMIC_RELAXED);
+}
+
+/* A connection shut down long ago whose descriptor libpmix still holds is
+ * a parked tool's (a client's, libpmix closes at once): closed here, one
+ * for each tool parked, so that a flood of tools cannot use up the
+ * daemon's descriptors. */
+static void close_abandoned(pmi_pmix_guard_t *g)
+{
+    double now = now_s();
+
+    for (size_t i = 0; i < g->nshut;) {
+        int fd = now - g->shut_at[i] >= GUARD_ABANDONED_S
+                     ? own_fd_of(g->shut[i]) : -2;
+        if (fd == -2) {
+            i++;
+            continue;
+        }
+        if (fd >= 0 &&
+            __atomic_load_n(&g->parked_tools, __ATOMIC_RELAXED) > 0 &&
+            shut_down(fd, g->shut[i])) {
+            __atomic_sub_fetch(&g->parked_tools, 1, __ATOMIC_RELAXED);
+            close(fd);
+        }
+        g->shut[i] = g->shut[--g->nshut];
+        g->shut_at[i] = g->shut_at[g->nshut];
+    }
+}
+
 void pmi_pmix_guard_sweep(pmi_pmix_guard_t *g)
 {
+    close_abandoned(g);
+
     pmi_pmix_tcp_entry_t *all = NULL;
     size_t n = tcp_entries(g->port, &all);
 
@@ -332,8 +401,8 @@ static void second_sweep(hnp_rte_t *rte, void *cbdata)
     hnp_rte_timer_destroy(g->later);
     g->later = NULL;
     pmi_pmix_guard_sweep(g);
-    /* some are still undecided: look again */
-    if (g->npending > 0)
+    /* some are still undecided, or to be closed: look again */
+    if (g->npending > 0 || g->nshut > 0)
         g->later = hnp_rte_timer_create(rte, GUARD_SECOND_SWEEP_S,
                                         second_sweep, g);
 }

@@ -62,6 +62,13 @@ typedef struct pmi_pmix_guard {
     unsigned misses[PMI_PMIX_GUARD_PENDING];
     size_t npending;
     unsigned refused;            /* connections shut down so far */
+    /* Tool connections libpmix handed to tool_connected, which never
+     * answers (libpmix 4.2 crashes on a refusal): their descriptors are
+     * left to the guard, which closes them once shut down and unused. */
+    unsigned parked_tools;       /* atomic: libpmix's thread adds */
+    uint64_t shut[PMI_PMIX_GUARD_PENDING]; /* shut down, maybe parked */
+    double shut_at[PMI_PMIX_GUARD_PENDING];
+    size_t nshut;
 } pmi_pmix_guard_t;
 
 /*
@@ -139,6 +146,8 @@ int pmi_pmix_guard_start(pmi_pmix_guard_t *g, hnp_rte_t *rte,
 /* Check every connection to the server not checked yet; shut down those
  * whose other end no process of the node's ranks holds. */
 void pmi_pmix_guard_sweep(pmi_pmix_guard_t *g);
+/* From libpmix's thread: a tool connection was parked (never answered). */
+void pmi_pmix_guard_park_tool(pmi_pmix_guard_t *g);
 void pmi_pmix_guard_stop(pmi_pmix_guard_t *g);
 
 /* pmi_pmix_topology.c */

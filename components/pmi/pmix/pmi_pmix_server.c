@@ -471,16 +471,21 @@ static pmix_status_t job_control(const pmix_proc_t *requestor,
     return refuse(requestor, "for job control (PMIx_Job_control)");
 }
 
-/* No tool connects: without this upcall, libpmix 4.2 would accept a tool
- * that names itself, on the uid it claims. */
+/* No tool connects. Without this upcall, libpmix 4.2 accepts a tool that
+ * names itself, on the uid it claims; and it crashes on a refusal here
+ * (it unlinks a namespace it never linked). So the request is never
+ * answered: libpmix goes on with other connections, the tool waits, the
+ * guard shuts its connection down (no process of the job holds it) and
+ * later closes the descriptor libpmix left. */
 static void tool_connected(pmix_info_t *info, size_t ninfo,
                            pmix_tool_connection_cbfunc_t cbfunc,
                            void *cbdata)
 {
     (void)info;
     (void)ninfo;
-    if (cbfunc != NULL)
-        cbfunc(PMIX_ERR_NOT_SUPPORTED, NULL, cbdata);
+    (void)cbfunc;
+    (void)cbdata;
+    pmi_pmix_guard_park_tool(&pmi_pmix_server.guard);
 }
 
 pmix_server_module_t pmi_pmix_server_module = {
