@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -261,6 +262,37 @@ static void test_exit_without_finalize(void **unused)
     assert_true(r.tmpdir_empty);
 }
 
+/* A libpmix call whose callback never comes (libpmix's thread held up):
+ * the wait ends at pmi_pmix_call_timeout with PMIX_ERR_TIMEOUT, marks the
+ * server stuck (no further waits), and the callback may still come late. */
+static void test_wait_on_libpmix_has_a_deadline(void **unused)
+{
+    (void)unused;
+    double saved = pmi_pmix_params.call_timeout;
+    struct timespec t0, t1;
+
+    pmi_pmix_params.call_timeout = 0.2;
+    pmi_pmix_sync_t *sync = pmi_pmix_sync_create();
+    assert_non_null(sync);
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    assert_int_equal(pmi_pmix_sync_wait(sync, PMIX_SUCCESS), PMIX_ERR_TIMEOUT);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    assert_true(pmi_pmix_server.stuck);
+    /* generous: a starved machine may wake the waiter late */
+    assert_true(t1.tv_sec - t0.tv_sec < 30);
+    pmi_pmix_sync_cb(PMIX_SUCCESS, sync); /* late: frees it */
+    /* stuck: the next wait does not wait */
+    sync = pmi_pmix_sync_create();
+    assert_int_equal(pmi_pmix_sync_wait(sync, PMIX_SUCCESS), PMIX_ERR_TIMEOUT);
+    pmi_pmix_sync_cb(PMIX_SUCCESS, sync);
+    /* a call that answered at once: no wait, no callback */
+    sync = pmi_pmix_sync_create();
+    assert_int_equal(pmi_pmix_sync_wait(sync, PMIX_OPERATION_SUCCEEDED),
+                     PMIX_SUCCESS);
+    pmi_pmix_server.stuck = false;
+    pmi_pmix_params.call_timeout = saved;
+}
+
 static void test_spawn_refused_with_a_message(void **unused)
 {
     run_t r = { .program = "ompi_check", .args = { "spawn" },
@@ -457,6 +489,42 @@ const char *__lsan_default_suppressions(void)
     return "leak:libpmix.so\n";
 }
 
+/* /proc/net/tcp and tcp6 lines as the kernel writes them, and not. */
+static void test_tcp_lines(void **unused)
+{
+    pmi_pmix_tcp_entry_t e;
+
+    (void)unused;
+    assert_int_equal(pmi_pmix_tcp_line_parse(
+        "   3: 0100007F:C4DB 0100007F:A9C1 01 00000000:00000000 00:00000000 "
+        "00000000  1001        0 4071234 1 0000000000000000 20 4 30 10 -1",
+        &e), HNP_SUCCESS);
+    assert_string_equal(e.local, "0100007F");
+    assert_int_equal(e.local_port, 0xC4DB);
+    assert_string_equal(e.remote, "0100007F");
+    assert_int_equal(e.remote_port, 0xA9C1);
+    assert_int_equal(e.state, 0x01);
+    assert_int_equal(e.uid, 1001);
+    assert_int_equal(e.inode, 4071234);
+    assert_int_equal(pmi_pmix_tcp_line_parse(
+        "   0: 00000000000000000000000001000000:1F90 "
+        "00000000000000000000000000000000:0000 0A 00000000:00000000 "
+        "00:00000000 00000000     0        0 99 1 0000000000000000 100 0 0 "
+        "10 0", &e), HNP_SUCCESS);
+    assert_int_equal(e.state, 0x0A);
+    assert_int_equal(e.local_port, 0x1F90);
+    assert_int_equal(e.inode, 99);
+    /* the heading, a port out of range, a cut line */
+    assert_int_equal(pmi_pmix_tcp_line_parse(
+        "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when "
+        "retrnsmt   uid  timeout inode", &e), HNP_ERR_BAD_PARAM);
+    assert_int_equal(pmi_pmix_tcp_line_parse(
+        "   3: 0100007F:1C4DB 0100007F:A9C1 01 00000000:00000000 00:00000000 "
+        "00000000  1001        0 4071234", &e), HNP_ERR_BAD_PARAM);
+    assert_int_equal(pmi_pmix_tcp_line_parse("   3: 0100007F:C4DB", &e),
+                     HNP_ERR_BAD_PARAM);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -467,6 +535,8 @@ int main(void)
         cmocka_unit_test(test_abort_reaches_the_runtime),
         cmocka_unit_test(test_exit_without_finalize),
         cmocka_unit_test(test_spawn_refused_with_a_message),
+        cmocka_unit_test(test_wait_on_libpmix_has_a_deadline),
+        cmocka_unit_test(test_tcp_lines),
     };
 
     if (!build_programs()) {
