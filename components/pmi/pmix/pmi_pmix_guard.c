@@ -159,45 +159,74 @@ static bool is_rank_group(pid_t pgid)
     return false;
 }
 
-static bool holds_socket(long pid, const char *want)
+/* The sockets held by the processes of the ranks' groups: gathered once
+ * a sweep, when a connection needs them. */
+typedef struct job_sockets {
+    bool gathered;
+    uint64_t *inodes;
+    size_t n, cap;
+} job_sockets_t;
+
+static void sockets_add(job_sockets_t *js, uint64_t inode)
+{
+    if (js->n == js->cap) {
+        size_t cap = js->cap > 0 ? 2 * js->cap : 64;
+        uint64_t *grown = realloc(js->inodes, cap * sizeof(*grown));
+        if (grown == NULL)
+            return; /* not seen: the connection gets another look */
+        js->inodes = grown;
+        js->cap = cap;
+    }
+    js->inodes[js->n++] = inode;
+}
+
+static void sockets_of(job_sockets_t *js, long pid)
 {
     char path[64], link[48];
+    unsigned long long inode;
     DIR *dir;
-    bool found = false;
 
     snprintf(path, sizeof(path), "/proc/%ld/fd", pid);
     if ((dir = opendir(path)) == NULL)
-        return false;
-    for (struct dirent *de; !found && (de = readdir(dir)) != NULL;) {
+        return;
+    for (struct dirent *de; (de = readdir(dir)) != NULL;) {
         ssize_t len = readlinkat(dirfd(dir), de->d_name, link,
                                  sizeof(link) - 1);
-        if (len > 0) {
-            link[len] = '\0';
-            found = strcmp(link, want) == 0;
-        }
+        if (len <= 0)
+            continue;
+        link[len] = '\0';
+        if (sscanf(link, "socket:[%llu]", &inode) == 1)
+            sockets_add(js, (uint64_t)inode);
     }
     closedir(dir);
-    return found;
 }
 
-/* A process in a rank's group holds socket @p inode. */
-static bool held_by_the_job(uint64_t inode)
+static void sockets_gather(job_sockets_t *js)
 {
-    char want[48];
     DIR *proc = opendir("/proc");
-    bool found = false;
 
+    js->gathered = true;
     if (proc == NULL)
-        return false;
-    snprintf(want, sizeof(want), "socket:[%" PRIu64 "]", inode);
-    for (struct dirent *de; !found && (de = readdir(proc)) != NULL;) {
+        return;
+    for (struct dirent *de; (de = readdir(proc)) != NULL;) {
         if (de->d_name[0] < '1' || de->d_name[0] > '9')
             continue;
         long pid = strtol(de->d_name, NULL, 10);
-        found = is_rank_group(pgid_of(pid)) && holds_socket(pid, want);
+        if (is_rank_group(pgid_of(pid)))
+            sockets_of(js, pid);
     }
     closedir(proc);
-    return found;
+}
+
+/* A process in a rank's group holds socket @p inode. */
+static bool held_by_the_job(job_sockets_t *js, uint64_t inode)
+{
+    if (!js->gathered)
+        sockets_gather(js);
+    for (size_t i = 0; i < js->n; i++)
+        if (js->inodes[i] == inode)
+            return true;
+    return false;
 }
 
 /* ------------------------------------------------------------ the sweep */
@@ -313,7 +342,7 @@ static void settled(pmi_pmix_guard_t *g, uint64_t inode)
 }
 
 /* Decide about the server end @p s of an accepted connection. */
-static void check_connection(pmi_pmix_guard_t *g,
+static void check_connection(pmi_pmix_guard_t *g, job_sockets_t *js,
                              const pmi_pmix_tcp_entry_t *all, size_t n,
                              const pmi_pmix_tcp_entry_t *s, int fd)
 {
@@ -326,7 +355,7 @@ static void check_connection(pmi_pmix_guard_t *g,
         refuse(g, s, c, fd);
         return;
     }
-    if (c != NULL && c->inode != 0 && held_by_the_job(c->inode)) {
+    if (c != NULL && c->inode != 0 && held_by_the_job(js, c->inode)) {
         settled(g, s->inode);
         remember(g, s->inode);
         return;
@@ -375,6 +404,7 @@ void pmi_pmix_guard_sweep(pmi_pmix_guard_t *g)
     close_abandoned(g);
 
     pmi_pmix_tcp_entry_t *all = NULL;
+    job_sockets_t js = { 0 };
     size_t n = tcp_entries(g->port, &all);
 
     for (size_t i = 0; i < n; i++) {
@@ -385,9 +415,10 @@ void pmi_pmix_guard_sweep(pmi_pmix_guard_t *g)
             continue;
         int fd = own_fd_of(s->inode);
         if (fd >= 0)
-            check_connection(g, all, n, s, fd);
+            check_connection(g, &js, all, n, s, fd);
     }
     free(all);
+    free(js.inodes);
 }
 
 /* ------------------------------------------------ the listening socket */
