@@ -33,15 +33,6 @@ struct pmi_pmix_call {
 
 typedef struct pmi_pmix_job pmi_pmix_job_t;
 
-/* One line of /proc/net/tcp or tcp6. */
-typedef struct pmi_pmix_tcp_entry {
-    char local[33], remote[33]; /* addresses as the kernel writes them */
-    uint16_t local_port, remote_port;
-    unsigned state;             /* 0x01 established, 0x0A listening */
-    uid_t uid;                  /* the socket's owner, as the kernel knows */
-    uint64_t inode;             /* 0: not held by a descriptor (yet) */
-} pmi_pmix_tcp_entry_t;
-
 /* Connections to the server that were checked, by the server end's
  * inode (the last ones). */
 #define PMI_PMIX_GUARD_CHECKED 256
@@ -133,9 +124,32 @@ void pmi_pmix_fence_start(pmi_pmix_job_t *pj, const char *data, size_t len,
 int pmi_pmix_nspace_register(const pmi_pmix_job_t *pj, char *err,
                              size_t errlen);
 
+/* pmi_pmix_peer.c: what the kernel knows of a connection's other end. */
+struct sockaddr_storage;
+/* Called with each socket of this process: @p fd its number, @p copy a
+ * descriptor of the same socket valid during the call, @p inode its
+ * inode. */
+typedef void (*pmi_pmix_socket_fn)(int fd, int copy, uint64_t inode,
+                                   void *cbdata);
+int pmi_pmix_own_sockets(pmi_pmix_socket_fn fn, void *cbdata);
+uint16_t pmi_pmix_port_of(const struct sockaddr_storage *addr);
+/* The owner and inode of the socket at @p peer connected to @p self:
+ * HNP_ERR_NOT_FOUND if there is none (any more) on this node. */
+int pmi_pmix_peer_lookup(const struct sockaddr_storage *peer,
+                         const struct sockaddr_storage *self, uid_t *uid,
+                         uint64_t *inode);
+/* The kernel's answer to that lookup, @p len bytes of @p buf. */
+int pmi_pmix_diag_answer(const void *buf, size_t len, uid_t *uid,
+                         uint64_t *inode);
+/* The sockets of the ranks' processes, gathered at the first question. */
+typedef struct pmi_pmix_job_sockets {
+    bool gathered;
+    uint64_t *inodes;
+    size_t n, cap;
+} pmi_pmix_job_sockets_t;
+bool pmi_pmix_held_by_the_job(pmi_pmix_job_sockets_t *js, uint64_t inode);
+
 /* pmi_pmix_guard.c */
-/* @p line of /proc/net/tcp{,6}; HNP_ERR_BAD_PARAM if it is not one. */
-int pmi_pmix_tcp_line_parse(const char *line, pmi_pmix_tcp_entry_t *e);
 /* This process's listening TCP sockets (up to @p max inodes): before
  * libpmix starts, to tell its own from the runtime's. */
 size_t pmi_pmix_guard_listeners(uint64_t *inodes, size_t max);
@@ -143,8 +157,8 @@ size_t pmi_pmix_guard_listeners(uint64_t *inodes, size_t max);
 int pmi_pmix_guard_start(pmi_pmix_guard_t *g, hnp_rte_t *rte,
                          const uint64_t *before, size_t nbefore, char *err,
                          size_t errlen);
-/* Check every connection to the server not checked yet; shut down those
- * whose other end no process of the node's ranks holds. */
+/* Check every connection to the server not decided yet; shut down those
+ * from another user or whose other end no process of the ranks holds. */
 void pmi_pmix_guard_sweep(pmi_pmix_guard_t *g);
 /* From libpmix's thread: a tool connection was parked (never answered). */
 void pmi_pmix_guard_park_tool(pmi_pmix_guard_t *g);

@@ -9,6 +9,11 @@
 #include "config.h"
 
 #include <dirent.h>
+#include <errno.h>
+#include <linux/inet_diag.h>
+#include <linux/netlink.h>
+#include <linux/sock_diag.h>
+#include <netinet/in.h>
 #include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,6 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -489,40 +496,95 @@ const char *__lsan_default_suppressions(void)
     return "leak:libpmix.so\n";
 }
 
-/* /proc/net/tcp and tcp6 lines as the kernel writes them, and not. */
-static void test_tcp_lines(void **unused)
+/* The kernel names the other end of a local connection: its owner and
+ * its inode, for IPv4 and IPv6; a connection that is gone is not found. */
+static void test_peer_lookup(void **unused)
 {
-    pmi_pmix_tcp_entry_t e;
+    (void)unused;
+    for (int family = AF_INET; family != 0;
+         family = family == AF_INET ? AF_INET6 : 0) {
+        struct sockaddr_storage a = { .ss_family = (sa_family_t)family };
+        struct sockaddr_storage self, peer;
+        socklen_t len = family == AF_INET ? sizeof(struct sockaddr_in)
+                                          : sizeof(struct sockaddr_in6);
+        if (family == AF_INET)
+            ((struct sockaddr_in *)&a)->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        else
+            ((struct sockaddr_in6 *)&a)->sin6_addr = in6addr_loopback;
+        int l = socket(family, SOCK_STREAM, 0);
+        if (l < 0 || bind(l, (struct sockaddr *)&a, len) != 0) {
+            if (l >= 0)
+                close(l);
+            continue; /* no IPv6 here */
+        }
+        socklen_t alen = sizeof(a);
+        assert_int_equal(listen(l, 1), 0);
+        assert_int_equal(getsockname(l, (struct sockaddr *)&a, &alen), 0);
+        int c = socket(family, SOCK_STREAM, 0);
+        assert_int_equal(connect(c, (struct sockaddr *)&a, alen), 0);
+        int s = accept(l, NULL, NULL);
+        assert_true(s >= 0);
+        socklen_t slen = sizeof(self), plen = sizeof(peer);
+        assert_int_equal(getsockname(s, (struct sockaddr *)&self, &slen), 0);
+        assert_int_equal(getpeername(s, (struct sockaddr *)&peer, &plen), 0);
+        struct stat st;
+        uid_t uid = (uid_t)-1;
+        uint64_t inode = 0;
+        assert_int_equal(fstat(c, &st), 0);
+        assert_int_equal(pmi_pmix_peer_lookup(&peer, &self, &uid, &inode),
+                         HNP_SUCCESS);
+        assert_int_equal(uid, geteuid());
+        assert_int_equal(inode, (uint64_t)st.st_ino);
+        close(c);
+        close(s);
+        close(l);
+        assert_int_equal(pmi_pmix_peer_lookup(&peer, &self, &uid, &inode),
+                         HNP_ERR_NOT_FOUND);
+    }
+}
+
+/* What the kernel answers, and what it does not. */
+static void test_diag_answers(void **unused)
+{
+    union {
+        struct nlmsghdr h;
+        char bytes[256];
+    } m;
+    uid_t uid;
+    uint64_t inode;
 
     (void)unused;
-    assert_int_equal(pmi_pmix_tcp_line_parse(
-        "   3: 0100007F:C4DB 0100007F:A9C1 01 00000000:00000000 00:00000000 "
-        "00000000  1001        0 4071234 1 0000000000000000 20 4 30 10 -1",
-        &e), HNP_SUCCESS);
-    assert_string_equal(e.local, "0100007F");
-    assert_int_equal(e.local_port, 0xC4DB);
-    assert_string_equal(e.remote, "0100007F");
-    assert_int_equal(e.remote_port, 0xA9C1);
-    assert_int_equal(e.state, 0x01);
-    assert_int_equal(e.uid, 1001);
-    assert_int_equal(e.inode, 4071234);
-    assert_int_equal(pmi_pmix_tcp_line_parse(
-        "   0: 00000000000000000000000001000000:1F90 "
-        "00000000000000000000000000000000:0000 0A 00000000:00000000 "
-        "00:00000000 00000000     0        0 99 1 0000000000000000 100 0 0 "
-        "10 0", &e), HNP_SUCCESS);
-    assert_int_equal(e.state, 0x0A);
-    assert_int_equal(e.local_port, 0x1F90);
-    assert_int_equal(e.inode, 99);
-    /* the heading, a port out of range, a cut line */
-    assert_int_equal(pmi_pmix_tcp_line_parse(
-        "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when "
-        "retrnsmt   uid  timeout inode", &e), HNP_ERR_BAD_PARAM);
-    assert_int_equal(pmi_pmix_tcp_line_parse(
-        "   3: 0100007F:1C4DB 0100007F:A9C1 01 00000000:00000000 00:00000000 "
-        "00000000  1001        0 4071234", &e), HNP_ERR_BAD_PARAM);
-    assert_int_equal(pmi_pmix_tcp_line_parse("   3: 0100007F:C4DB", &e),
+    memset(&m, 0, sizeof(m));
+    m.h.nlmsg_type = NLMSG_ERROR;
+    m.h.nlmsg_len = NLMSG_LENGTH(sizeof(struct nlmsgerr));
+    ((struct nlmsgerr *)NLMSG_DATA(&m.h))->error = -ENOENT;
+    assert_int_equal(pmi_pmix_diag_answer(&m, m.h.nlmsg_len, &uid, &inode),
+                     HNP_ERR_NOT_FOUND);
+    ((struct nlmsgerr *)NLMSG_DATA(&m.h))->error = -EPERM;
+    assert_int_equal(pmi_pmix_diag_answer(&m, m.h.nlmsg_len, &uid, &inode),
+                     HNP_ERR_IO);
+    memset(&m, 0, sizeof(m));
+    m.h.nlmsg_type = SOCK_DIAG_BY_FAMILY;
+    m.h.nlmsg_len = NLMSG_LENGTH(sizeof(struct inet_diag_msg));
+    ((struct inet_diag_msg *)NLMSG_DATA(&m.h))->idiag_uid = 1234;
+    ((struct inet_diag_msg *)NLMSG_DATA(&m.h))->idiag_inode = 5678;
+    assert_int_equal(pmi_pmix_diag_answer(&m, m.h.nlmsg_len, &uid, &inode),
+                     HNP_SUCCESS);
+    assert_int_equal(uid, 1234);
+    assert_int_equal(inode, 5678);
+    /* cut short, or longer than what arrived */
+    assert_int_equal(pmi_pmix_diag_answer(&m, 8, &uid, &inode),
                      HNP_ERR_BAD_PARAM);
+    assert_int_equal(pmi_pmix_diag_answer(&m, m.h.nlmsg_len - 1, &uid,
+                                          &inode), HNP_ERR_BAD_PARAM);
+    m.h.nlmsg_len = NLMSG_LENGTH(4);
+    assert_int_equal(pmi_pmix_diag_answer(&m, sizeof(m), &uid, &inode),
+                     HNP_ERR_BAD_PARAM);
+    /* a socket no process holds (closed, in time-wait) */
+    m.h.nlmsg_len = NLMSG_LENGTH(sizeof(struct inet_diag_msg));
+    ((struct inet_diag_msg *)NLMSG_DATA(&m.h))->idiag_inode = 0;
+    assert_int_equal(pmi_pmix_diag_answer(&m, m.h.nlmsg_len, &uid, &inode),
+                     HNP_ERR_NOT_FOUND);
 }
 
 int main(void)
@@ -536,7 +598,8 @@ int main(void)
         cmocka_unit_test(test_exit_without_finalize),
         cmocka_unit_test(test_spawn_refused_with_a_message),
         cmocka_unit_test(test_wait_on_libpmix_has_a_deadline),
-        cmocka_unit_test(test_tcp_lines),
+        cmocka_unit_test(test_peer_lookup),
+        cmocka_unit_test(test_diag_answers),
     };
 
     if (!build_programs()) {
