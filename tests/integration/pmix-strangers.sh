@@ -9,9 +9,9 @@
 #     used to derive from the daemons' public command line, as rank 0 and
 #     as rank 1, forged and not (a refused attempt against a rank not yet
 #     connected used to hang that rank's PMIx_Init);
-#   - the same port held open and silent while the real ranks connect;
 #   - a tool connection by URI, by the daemon's pid and its rendezvous
 #     files, and to a system server;
+#   - the port held open and silent while the real ranks connect;
 #   - the server's files: its directory is the job owner's, mode 0700, and
 #     no system-wide rendezvous file is written.
 # Nothing gets in, and the job then finishes normally. Skipped where
@@ -114,14 +114,6 @@ attack() {
         as_intruder "$owner" -- "$pub/intruder" client "$guess" "$rank" "$uri" >>"$out"
         as_intruder "" -- "$pub/intruder" client "$guess" "$rank" "$uri" >>"$out"
     done
-    # Silent on the port while the real ranks connect (started below).
-    setpriv --reuid="$intruder" --regid="$(id -g "$intruder")" --clear-groups \
-        timeout -k 2 30 python3 -c '
-import socket, sys, time
-s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
-print("silent connection open", flush=True)
-time.sleep(25)' "$port" >>"$out" 2>&1 &
-    silent=$!
     as_intruder "$owner" -- "$pub/intruder" tool "$uri" >>"$out"
     for dir in "$TMPDIR" "$(find "$TMPDIR" -mindepth 2 -maxdepth 2 -name pmix | head -1)"; do
         as_intruder "$owner" -- "$pub/intruder" tool-pid "$daemon" "$dir" >>"$out"
@@ -141,6 +133,20 @@ time.sleep(25)' "$port" >>"$out" 2>&1 &
         fail "$who: a system-wide rendezvous file was written"
     fi
     echo "$who: the intruder's attempts: $(grep -c REFUSED "$out") refused"
+    # Last, a connection held open and silent while the real ranks connect
+    # (job_done ends it).
+    setpriv --reuid="$intruder" --regid="$(id -g "$intruder")" --clear-groups \
+        timeout -k 2 120 python3 -c '
+import socket, sys, time
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+print("silent connection open", flush=True)
+time.sleep(110)' "$port" >"$out.silent" 2>&1 &
+    silent=$!
+    for _ in $(seq 100); do
+        grep -q "silent connection open" "$out.silent" && return 0
+        sleep 0.1
+    done
+    cat "$out.silent"; fail "$who: the silent connection was not made"
 }
 
 # job_done WHO: the ranks go; the job ends normally, on time.
