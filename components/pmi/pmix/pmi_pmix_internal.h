@@ -180,5 +180,7 @@ void pmi_pmix_sync_cb(pmix_status_t status, void *cbdata);
  * most pmi_pmix_call_timeout seconds (then PMIX_ERR_TIMEOUT, and
  * pmi_pmix_server.stuck is set). Releases the waiter's hold on @p sync. */
 pmix_status_t pmi_pmix_sync_wait(pmi_pmix_sync_t *sync, pmix_status_t rc);
+/* What a status of a waited call says (a missed deadline by its name). */
+const char *pmi_pmix_status_string(pmix_status_t status);
 
 #endif /* PMI_PMIX_INTERNAL_H */

@@ -274,7 +274,7 @@ static int pmix_child_setup(void *state, const hnp_pmi_child_t *child,
             prc = pmi_pmix_sync_wait(sync, prc);
         if (prc != PMIX_SUCCESS) {
             snprintf(err, errlen, "pmix: registering rank %u: %s",
-                     (unsigned)child->rank, PMIx_Error_string(prc));
+                     (unsigned)child->rank, pmi_pmix_status_string(prc));
             return HNP_ERROR;
         }
         pj->registered[child->rank] = true;

@@ -247,7 +247,7 @@ int pmi_pmix_nspace_register(const pmi_pmix_job_t *pj, char *err,
         prc = pmi_pmix_sync_wait(sync, prc);
     if (prc != PMIX_SUCCESS) {
         snprintf(err, errlen, "pmix: registering job %s with libpmix: %s",
-                 job->name, PMIx_Error_string(prc));
+                 job->name, pmi_pmix_status_string(prc));
         rc = HNP_ERROR;
     }
 out:

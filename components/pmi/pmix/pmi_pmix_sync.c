@@ -106,3 +106,10 @@ pmix_status_t pmi_pmix_sync_wait(pmi_pmix_sync_t *s, pmix_status_t rc)
         pmi_pmix_server.stuck = true;
     return rc;
 }
+
+const char *pmi_pmix_status_string(pmix_status_t status)
+{
+    return status == PMIX_ERR_TIMEOUT
+               ? "libpmix did not answer in time (pmi_pmix_call_timeout)"
+               : PMIx_Error_string(status);
+}
