@@ -61,6 +61,9 @@ static bool is_running(pid_t pid, const char *comm)
     return same;
 }
 
+/* A scratch directory the helper hands its sentinel, or NULL. */
+static const char *helper_dir;
+
 /* Runs in a forked helper that plays the daemon: no cmocka here. It
  * starts @p argv and writes its pid to @p report_fd. */
 static void __attribute__((noreturn)) daemon_helper(int report_fd,
@@ -76,6 +79,8 @@ static void __attribute__((noreturn)) daemon_helper(int report_fd,
     alarm(30);
     if (base == NULL || hnp_children_create(&children, base) != 0 ||
         hnp_odls_create(&odls, base, children, &cb) != 0 ||
+        (helper_dir != NULL &&
+         hnp_odls_guard_dir(odls, helper_dir, NULL, 0) != 0) ||
         hnp_odls_launch(odls, &proc, &pid, NULL, 0) <= 0)
         _exit(1);
     if (write(report_fd, &pid, sizeof(pid)) != sizeof(pid))
@@ -202,11 +207,54 @@ static void test_parent_death_kills_descendants(void **state)
     assert_true(gone);
 }
 
+/* The helper's scratch directory goes with it: its sentinel kills the
+ * process, which writes in the directory until then, waits for it to be
+ * gone, and removes the directory and all in it. */
+static void test_parent_death_removes_scratch(void **state)
+{
+    char dir[] = "/tmp/hnp-odls-death-XXXXXX";
+    char script[PATH_MAX + 128], path[PATH_MAX + 16];
+    pid_t helper;
+    struct stat st;
+
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof(path), "%s/sub", dir);
+    assert_int_equal(mkdir(path, 0700), 0);
+    snprintf(script, sizeof(script),
+             "while :; do echo x > %s/sub/file; sleep 0.02; done", dir);
+    assert_int_equal(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
+    helper_dir = dir;
+    pid_t shell = start_helper((char *const[]){ "sh", "-c", script, NULL },
+                               &helper);
+    helper_dir = NULL;
+    snprintf(path, sizeof(path), "%s/sub/file", dir);
+    double deadline = loop_now() + TEST_DEADLINE;
+    while (stat(path, &st) != 0 && loop_now() < deadline)
+        usleep(1000);
+    kill(helper, SIGKILL);
+    assert_int_equal(waitpid(helper, NULL, 0), helper);
+
+    deadline = loop_now() + TEST_DEADLINE;
+    bool gone = false;
+    while (loop_now() < deadline &&
+           !(gone = group_and_children_gone(shell) && stat(dir, &st) != 0))
+        usleep(10000);
+    if (!gone) {
+        kill(-shell, SIGKILL);
+        snprintf(script, sizeof(script), "rm -rf %s", dir);
+        assert_int_equal(system(script), 0);
+    }
+    prctl(PR_SET_CHILD_SUBREAPER, 0);
+    assert_true(gone);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parent_death_kills),
         cmocka_unit_test(test_parent_death_kills_descendants),
+        cmocka_unit_test(test_parent_death_removes_scratch),
     };
 
     alarm(TEST_ALARM);
