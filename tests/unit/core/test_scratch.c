@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The scratch directories of the runtime services (hnp_rte.h,
+ * runtime/core/scratch.c) on a real runtime context, under a TMPDIR of
+ * the test's: made 0700 under one private root a kind, told to the guard
+ * (the daemon's sentinel) once a root, removed one by one or all at the
+ * end; bad names refused, and nothing outside the roots ever removed.
+ */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "hnp_errors.h"
+#include "rte.h"
+
+typedef struct fixture {
+    hnp_setup_t setup;
+    hnp_rte_t *rte;
+    char tmpdir[64];
+    char guarded[4][4096];
+    int nguarded;
+} fixture_t;
+
+static void guard(void *ctx, const char *path)
+{
+    fixture_t *f = ctx;
+
+    if (f->nguarded < 4)
+        snprintf(f->guarded[f->nguarded++], sizeof(f->guarded[0]), "%s", path);
+}
+
+static int setup(void **state)
+{
+    fixture_t *f = calloc(1, sizeof(*f));
+    char err[256] = "";
+
+    assert_non_null(f);
+    snprintf(f->tmpdir, sizeof(f->tmpdir), "/tmp/hnp-scratch-test-XXXXXX");
+    assert_non_null(mkdtemp(f->tmpdir));
+    setenv("TMPDIR", f->tmpdir, 1);
+    assert_int_equal(hnp_rte_create(&f->rte, &f->setup, false, 1, err,
+                                    sizeof(err)), HNP_SUCCESS);
+    f->rte->scratch_guard = guard;
+    f->rte->scratch_guard_ctx = f;
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fixture_t *f = *state;
+
+    hnp_rte_destroy(f->rte);
+    assert_int_equal(rmdir(f->tmpdir), 0); /* empty: everything went */
+    free(f);
+    return 0;
+}
+
+static bool is_private_dir(const char *path)
+{
+    struct stat st;
+
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode) &&
+           (st.st_mode & 0777) == 0700 && st.st_uid == geteuid();
+}
+
+static void test_made_guarded_removed(void **state)
+{
+    fixture_t *f = *state;
+    char *a = NULL, *b = NULL, *m = NULL, err[256] = "", file[4200];
+
+    assert_int_equal(hnp_rte_scratch_make(f->rte, "job1-x", 0, &a, err,
+                                          sizeof(err)), HNP_SUCCESS);
+    assert_int_equal(hnp_rte_scratch_make(f->rte, "job1-y", 0, &b, err,
+                                          sizeof(err)), HNP_SUCCESS);
+    assert_true(is_private_dir(a) && is_private_dir(b));
+    assert_true(strncmp(a, f->tmpdir, strlen(f->tmpdir)) == 0);
+    /* one root under TMPDIR, told to the guard once */
+    assert_int_equal(f->nguarded, 1);
+    assert_true(is_private_dir(f->guarded[0]));
+    assert_true(strncmp(a, f->guarded[0], strlen(f->guarded[0])) == 0);
+    /* the same name twice is refused */
+    char *again = NULL;
+    assert_int_equal(hnp_rte_scratch_make(f->rte, "job1-x", 0, &again, err,
+                                          sizeof(err)), HNP_ERR_IO);
+    assert_null(again);
+    assert_non_null(strstr(err, "job1-x"));
+    /* in memory: another root, guarded too */
+    assert_int_equal(hnp_rte_scratch_make(f->rte, "job1-shm",
+                                          HNP_RTE_SCRATCH_MEMORY, &m, err,
+                                          sizeof(err)), HNP_SUCCESS);
+    assert_true(is_private_dir(m));
+    assert_int_equal(f->nguarded, 2);
+    /* removed with what is in it */
+    snprintf(file, sizeof(file), "%s/sub", a);
+    assert_int_equal(mkdir(file, 0700), 0);
+    snprintf(file, sizeof(file), "%s/sub/f", a);
+    FILE *fp = fopen(file, "w");
+    assert_non_null(fp);
+    fclose(fp);
+    hnp_rte_scratch_remove(f->rte, a);
+    assert_false(is_private_dir(a));
+    assert_true(is_private_dir(b));
+    /* the rest at the end (teardown checks TMPDIR is empty) */
+    hnp_rte_scratch_release(f->rte);
+    assert_false(is_private_dir(b));
+    assert_false(is_private_dir(m));
+    assert_false(is_private_dir(f->guarded[0]));
+    free(a);
+    free(b);
+    free(m);
+}
+
+static void test_names_and_paths_refused(void **state)
+{
+    fixture_t *f = *state;
+    char *p = NULL, err[256] = "", outside[128];
+    static const char *const bad[] = { "", ".", "..", "a/b", "/etc" };
+
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        err[0] = '\0';
+        assert_int_equal(hnp_rte_scratch_make(f->rte, bad[i], 0, &p, err,
+                                              sizeof(err)), HNP_ERR_BAD_PARAM);
+        assert_null(p);
+        assert_true(err[0] != '\0');
+    }
+    /* no root was made for nothing */
+    assert_int_equal(f->nguarded, 0);
+    /* a path outside the roots, or a root itself, is never removed */
+    snprintf(outside, sizeof(outside), "%s/mine", f->tmpdir);
+    assert_int_equal(mkdir(outside, 0700), 0);
+    hnp_rte_scratch_remove(f->rte, outside);
+    assert_true(is_private_dir(outside));
+    assert_int_equal(hnp_rte_scratch_make(f->rte, "job2", 0, &p, err,
+                                          sizeof(err)), HNP_SUCCESS);
+    hnp_rte_scratch_remove(f->rte, f->guarded[0]);
+    assert_true(is_private_dir(f->guarded[0]));
+    char sneaky[4200];
+    snprintf(sneaky, sizeof(sneaky), "%s/../mine", f->guarded[0]);
+    hnp_rte_scratch_remove(f->rte, sneaky);
+    assert_true(is_private_dir(outside));
+    assert_int_equal(rmdir(outside), 0);
+    free(p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_made_guarded_removed, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_names_and_paths_refused, setup,
+                                        teardown),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
