@@ -291,8 +291,8 @@ HNP_EXPORT int hnp_rte_scratch_make(hnp_rte_t *rte, const char *name,
                                     unsigned flags, char **path, char *err,
                                     size_t errlen);
 /** Remove @p path, made by hnp_rte_scratch_make(), and everything under
- *  it, now (a job's directory at its end). A path outside the roots is
- *  ignored. */
+ *  it, now (a job's directory at its end); its root too if that leaves
+ *  it empty. A path outside the roots is ignored. */
 HNP_EXPORT void hnp_rte_scratch_remove(hnp_rte_t *rte, const char *path);
 
 /* ------------------------------------------------------------ timers */

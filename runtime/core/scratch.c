@@ -113,23 +113,33 @@ int hnp_rte_scratch_make(hnp_rte_t *rte, const char *name, unsigned flags,
     return HNP_SUCCESS;
 }
 
-/* @p path is a directory strictly below one of the roots. */
-static bool under_a_root(const hnp_rte_t *rte, const char *path)
+/* The root @p path is a directory strictly below, or -1. */
+static int root_of(const hnp_rte_t *rte, const char *path)
 {
-    for (unsigned k = 0; k < 2; k++) {
+    for (int k = 0; k < 2; k++) {
         const char *root = rte->scratch_root[k];
         size_t len = root != NULL ? strlen(root) : 0;
         if (len > 0 && strncmp(path, root, len) == 0 && path[len] == '/' &&
             name_ok(path + len + 1))
-            return true;
+            return k;
     }
-    return false;
+    return -1;
 }
 
 void hnp_rte_scratch_remove(hnp_rte_t *rte, const char *path)
 {
-    if (rte != NULL && path != NULL && under_a_root(rte, path))
-        remove_tree(path);
+    int k = rte != NULL && path != NULL ? root_of(rte, path) : -1;
+
+    if (k < 0)
+        return;
+    remove_tree(path);
+    /* A root left empty goes now (a job's end, the PMIx server's stop),
+     * not at the process's end: however the process ends later, nothing
+     * of the jobs that ended stays. The next use makes a new one. */
+    if (rmdir(rte->scratch_root[k]) == 0) {
+        free(rte->scratch_root[k]);
+        rte->scratch_root[k] = NULL;
+    }
 }
 
 void hnp_rte_scratch_release(hnp_rte_t *rte)

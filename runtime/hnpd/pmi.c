@@ -275,11 +275,14 @@ void hnpd_pmi_job_end(hnpd_t *d)
 void hnpd_pmi_release(hnpd_t *d)
 {
     hnpd_pmi_job_end(d);
-    /* Each component leaves what it keeps between jobs (the PMIx server
-     * and its directory). */
+    /* The daemon's directories go before the components stop: libpmix's
+     * finalize joins its threads, time that a batch system ending the
+     * step (Slurm kills what is left of it, sentinel included) may not
+     * give. The jobs are over, no rank uses them any more. */
+    hnp_rte_scratch_release(d->rte);
+    /* Each component leaves what it keeps between jobs (the PMIx server). */
     for (size_t i = d->pmi_inited; i-- > 0;)
         if (d->rte->pmi.modules[i]->finalize != NULL)
             d->rte->pmi.modules[i]->finalize(d->rte);
     d->pmi_inited = 0;
-    hnp_rte_scratch_release(d->rte);
 }

@@ -67,7 +67,7 @@ typedef struct guarded {
     uint64_t *bits;
     size_t count;
     char dirs[SENTINEL_MAX_DIRS][SENTINEL_PATH_MAX];
-    size_t ndirs;
+    size_t ndirs, added;
 } guarded_t;
 
 static void apply_record(guarded_t *g, sentinel_record_t record)
@@ -193,9 +193,13 @@ static size_t apply_records(guarded_t *g, const unsigned char *buf,
         size_t padded = (len + sizeof(r[0]) - 1) / sizeof(r[0]) * sizeof(r[0]);
         if (have - used < sizeof(r) + padded)
             break;
-        if (len > 0 && g->ndirs < SENTINEL_MAX_DIRS) {
-            memcpy(g->dirs[g->ndirs], buf + used + sizeof(r), len);
-            g->dirs[g->ndirs++][len] = '\0';
+        if (len > 0) {
+            /* the last ones: a directory given before them is gone */
+            char *dir = g->dirs[g->added++ % SENTINEL_MAX_DIRS];
+            memcpy(dir, buf + used + sizeof(r), len);
+            dir[len] = '\0';
+            if (g->ndirs < SENTINEL_MAX_DIRS)
+                g->ndirs++;
         }
         used += sizeof(r) + padded;
     }

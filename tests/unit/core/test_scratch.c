@@ -110,11 +110,26 @@ static void test_made_guarded_removed(void **state)
     hnp_rte_scratch_remove(f->rte, a);
     assert_false(is_private_dir(a));
     assert_true(is_private_dir(b));
+    /* the memory root had m alone: it goes with it, and the next one is
+     * a new root, guarded again */
+    char *m_root = strdup(f->guarded[1]);
+    hnp_rte_scratch_remove(f->rte, m);
+    assert_false(is_private_dir(m));
+    assert_false(is_private_dir(m_root));
+    free(m);
+    assert_int_equal(hnp_rte_scratch_make(f->rte, "job2-shm",
+                                          HNP_RTE_SCRATCH_MEMORY, &m, err,
+                                          sizeof(err)), HNP_SUCCESS);
+    assert_int_equal(f->nguarded, 3);
+    assert_true(is_private_dir(f->guarded[2]));
+    assert_string_not_equal(f->guarded[2], m_root);
+    free(m_root);
     /* the rest at the end (teardown checks TMPDIR is empty) */
     hnp_rte_scratch_release(f->rte);
     assert_false(is_private_dir(b));
     assert_false(is_private_dir(m));
     assert_false(is_private_dir(f->guarded[0]));
+    assert_false(is_private_dir(f->guarded[2]));
     free(a);
     free(b);
     free(m);
