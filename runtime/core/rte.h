@@ -172,9 +172,10 @@ struct hnp_rte {
     /* The scratch roots (scratch.c), made at their first use, NULL until
      * then: [0] under TMPDIR, [1] in memory (/dev/shm). */
     char *scratch_root[2];
-    /* Told of each root as it is made, so that it goes even if this
-     * process is killed (the daemon's sentinel); NULL: nobody. */
-    void (*scratch_guard)(void *ctx, const char *path);
+    /* Told of each root as it is made (a later one of the same kind
+     * replaces it), so that it goes even if this process is killed (the
+     * daemon's sentinel); NULL: nobody. */
+    void (*scratch_guard)(void *ctx, unsigned kind, const char *path);
     void *scratch_guard_ctx;
 };
 

@@ -73,7 +73,7 @@ static int root_make(hnp_rte_t *rte, unsigned kind, char *err, size_t errlen)
         return HNP_ERR_NOMEM;
     }
     if (rte->scratch_guard != NULL)
-        rte->scratch_guard(rte->scratch_guard_ctx, path);
+        rte->scratch_guard(rte->scratch_guard_ctx, kind, path);
     return HNP_SUCCESS;
 }
 

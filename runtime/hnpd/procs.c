@@ -581,13 +581,13 @@ static void on_signal(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
 
 /* A scratch root of the daemon's was made: should the daemon be killed,
  * its sentinel removes it once the ranks are gone. */
-static void guard_scratch(void *ctx, const char *path)
+static void guard_scratch(void *ctx, unsigned kind, const char *path)
 {
     hnpd_t *d = ctx;
     char err[256] = "";
 
     if (create_odls(d) != HNP_SUCCESS ||
-        hnp_odls_guard_dir(d->odls, path, err, sizeof(err)) != HNP_SUCCESS)
+        hnp_odls_guard_dir(d->odls, kind, path, err, sizeof(err)) != HNP_SUCCESS)
         HNP_WARN(d->rte->log, "%s would outlive a killed daemon: %s", path,
                  err[0] != '\0' ? err : "cannot start the local launcher");
 }

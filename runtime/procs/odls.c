@@ -357,13 +357,14 @@ static int sentinel_start(hnp_odls_t *odls, char *err, size_t errlen)
     return hnp_sentinel_create(&odls->sentinel, odls->children, err, errlen);
 }
 
-int hnp_odls_guard_dir(hnp_odls_t *odls, const char *path, char *err,
-                       size_t errlen)
+int hnp_odls_guard_dir(hnp_odls_t *odls, unsigned slot, const char *path,
+                       char *err, size_t errlen)
 {
     int rc = sentinel_start(odls, err, errlen);
 
     if (rc == HNP_SUCCESS &&
-        (rc = hnp_sentinel_remove_dir(odls->sentinel, path)) != HNP_SUCCESS)
+        (rc = hnp_sentinel_remove_dir(odls->sentinel, slot, path)) !=
+            HNP_SUCCESS)
         hnp_err_set(err, errlen, "cannot hand %s to the sentinel: %s", path,
                     hnp_strerror(rc));
     return rc;

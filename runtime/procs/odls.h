@@ -67,9 +67,10 @@ int hnp_odls_launch(hnp_odls_t *odls, const hnp_odls_proc_t *proc,
                     pid_t *pid, char *err, size_t errlen);
 /** Should this process die abruptly, @p path (a scratch directory of its
  *  processes') is removed by the sentinel once they are gone (started now
- *  if it was not). */
-int hnp_odls_guard_dir(hnp_odls_t *odls, const char *path, char *err,
-                       size_t errlen);
+ *  if it was not). @p slot (0..3): a later directory of the same slot
+ *  replaces it. */
+int hnp_odls_guard_dir(hnp_odls_t *odls, unsigned slot, const char *path,
+                       char *err, size_t errlen);
 /** Signal every live process. */
 void hnp_odls_signal_all(hnp_odls_t *odls, int sig);
 /** SIGTERM everyone now, SIGKILL whoever is left after @p grace seconds. */

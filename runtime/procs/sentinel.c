@@ -36,8 +36,9 @@
 #define SENTINEL_FD 3
 
 /* One write each, atomic on a pipe: +pgid to guard, -pgid to release;
- * SENTINEL_DIR_MARK, a length and that many bytes (padded to a record): a
- * directory to remove once the groups are gone. */
+ * SENTINEL_DIR_MARK + slot, a length and that many bytes (padded to a
+ * record): the directory of that slot (replacing the one before), to
+ * remove once the groups are gone. */
 typedef int32_t sentinel_record_t;
 #define SENTINEL_DIR_MARK INT32_MIN
 #define SENTINEL_MAX_DIRS 4
@@ -66,8 +67,8 @@ struct hnp_sentinel {
 typedef struct guarded {
     uint64_t *bits;
     size_t count;
-    char dirs[SENTINEL_MAX_DIRS][SENTINEL_PATH_MAX];
-    size_t ndirs, added;
+    char dirs[SENTINEL_MAX_DIRS][SENTINEL_PATH_MAX]; /* "" if none */
+    size_t ndirs;       /* directories given so far, whatever the slot */
 } guarded_t;
 
 static void apply_record(guarded_t *g, sentinel_record_t record)
@@ -161,7 +162,9 @@ static void remove_inside(int fd, int depth)
 
 static void remove_dirs(const guarded_t *g)
 {
-    for (size_t i = 0; i < g->ndirs; i++) {
+    for (size_t i = 0; i < SENTINEL_MAX_DIRS; i++) {
+        if (g->dirs[i][0] == '\0')
+            continue;
         int fd = open(g->dirs[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
                       O_CLOEXEC);
         if (fd < 0)
@@ -181,7 +184,8 @@ static size_t apply_records(guarded_t *g, const unsigned char *buf,
 
     while (have - used >= sizeof(r[0])) {
         memcpy(&r[0], buf + used, sizeof(r[0]));
-        if (r[0] != SENTINEL_DIR_MARK) {
+        if (r[0] < SENTINEL_DIR_MARK ||
+            r[0] >= SENTINEL_DIR_MARK + SENTINEL_MAX_DIRS) {
             apply_record(g, r[0]);
             used += sizeof(r[0]);
             continue;
@@ -194,12 +198,10 @@ static size_t apply_records(guarded_t *g, const unsigned char *buf,
         if (have - used < sizeof(r) + padded)
             break;
         if (len > 0) {
-            /* the last ones: a directory given before them is gone */
-            char *dir = g->dirs[g->added++ % SENTINEL_MAX_DIRS];
+            char *dir = g->dirs[r[0] - SENTINEL_DIR_MARK];
             memcpy(dir, buf + used + sizeof(r), len);
             dir[len] = '\0';
-            if (g->ndirs < SENTINEL_MAX_DIRS)
-                g->ndirs++;
+            g->ndirs++;
         }
         used += sizeof(r) + padded;
     }
@@ -381,7 +383,8 @@ void hnp_sentinel_release(hnp_sentinel_t *s, pid_t pgid)
         sentinel_send(s, -(sentinel_record_t)pgid);
 }
 
-int hnp_sentinel_remove_dir(hnp_sentinel_t *s, const char *path)
+int hnp_sentinel_remove_dir(hnp_sentinel_t *s, unsigned slot,
+                            const char *path)
 {
     sentinel_record_t rec[2 + SENTINEL_PATH_MAX / sizeof(sentinel_record_t)];
     size_t len = strlen(path);
@@ -389,10 +392,11 @@ int hnp_sentinel_remove_dir(hnp_sentinel_t *s, const char *path)
 
     if (s == NULL || s->fd < 0)
         return HNP_ERR_NOT_FOUND;
-    if (len == 0 || len >= SENTINEL_PATH_MAX || path[0] != '/')
+    if (len == 0 || len >= SENTINEL_PATH_MAX || path[0] != '/' ||
+        slot >= SENTINEL_MAX_DIRS)
         return HNP_ERR_BAD_PARAM;
     memset(rec, 0, sizeof(rec));
-    rec[0] = SENTINEL_DIR_MARK;
+    rec[0] = SENTINEL_DIR_MARK + (sentinel_record_t)slot;
     rec[1] = (sentinel_record_t)len;
     memcpy(&rec[2], path, len);
     size_t bytes = sizeof(rec[0]) * (2 + (len + sizeof(rec[0]) - 1) /

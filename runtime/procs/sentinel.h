@@ -54,9 +54,11 @@ void hnp_sentinel_guard(hnp_sentinel_t *s, pid_t pgid);
 /** ...and no longer: its processes are gone, or have been killed. */
 void hnp_sentinel_release(hnp_sentinel_t *s, pid_t pgid);
 /** At this process's end, remove @p path (absolute, shorter than 1024
- *  bytes) and all under it, after the groups still guarded are gone: the
- *  last 4 directories given. HNP_ERR_NOT_FOUND: the sentinel has gone. */
-int hnp_sentinel_remove_dir(hnp_sentinel_t *s, const char *path);
+ *  bytes) and all under it, after the groups still guarded are gone. It
+ *  takes @p slot (0..3), replacing the directory given there before.
+ *  HNP_ERR_NOT_FOUND: the sentinel has gone. */
+int hnp_sentinel_remove_dir(hnp_sentinel_t *s, unsigned slot,
+                            const char *path);
 /** The sentinel's pid (0 once it has exited). */
 pid_t hnp_sentinel_pid(const hnp_sentinel_t *s);
 /** Close the pipe: the sentinel kills what is still guarded and exits. */

@@ -30,10 +30,13 @@ typedef struct fixture {
     int nguarded;
 } fixture_t;
 
-static void guard(void *ctx, const char *path)
+static void guard(void *ctx, unsigned kind, const char *path)
 {
     fixture_t *f = ctx;
 
+    /* the kind: 0 in TMPDIR, 1 in memory (else in TMPDIR too) */
+    assert_true(kind == 1 ||
+                (kind == 0 && strncmp(path, f->tmpdir, strlen(f->tmpdir)) == 0));
     if (f->nguarded < 4)
         snprintf(f->guarded[f->nguarded++], sizeof(f->guarded[0]), "%s", path);
 }

@@ -61,8 +61,9 @@ static bool is_running(pid_t pid, const char *comm)
     return same;
 }
 
-/* A scratch directory the helper hands its sentinel, or NULL. */
-static const char *helper_dir;
+/* A scratch directory the helper hands its sentinel, or NULL; before it,
+ * in the same slot, one it replaces (which must stay). */
+static const char *helper_dir, *replaced_dir;
 
 /* Runs in a forked helper that plays the daemon: no cmocka here. It
  * starts @p argv and writes its pid to @p report_fd. */
@@ -79,8 +80,10 @@ static void __attribute__((noreturn)) daemon_helper(int report_fd,
     alarm(30);
     if (base == NULL || hnp_children_create(&children, base) != 0 ||
         hnp_odls_create(&odls, base, children, &cb) != 0 ||
+        (replaced_dir != NULL &&
+         hnp_odls_guard_dir(odls, 0, replaced_dir, NULL, 0) != 0) ||
         (helper_dir != NULL &&
-         hnp_odls_guard_dir(odls, helper_dir, NULL, 0) != 0) ||
+         hnp_odls_guard_dir(odls, 0, helper_dir, NULL, 0) != 0) ||
         hnp_odls_launch(odls, &proc, &pid, NULL, 0) <= 0)
         _exit(1);
     if (write(report_fd, &pid, sizeof(pid)) != sizeof(pid))
@@ -213,21 +216,24 @@ static void test_parent_death_kills_descendants(void **state)
 static void test_parent_death_removes_scratch(void **state)
 {
     char dir[] = "/tmp/hnp-odls-death-XXXXXX";
+    char kept[] = "/tmp/hnp-odls-kept-XXXXXX";
     char script[PATH_MAX + 128], path[PATH_MAX + 16];
     pid_t helper;
     struct stat st;
 
     (void)state;
     assert_non_null(mkdtemp(dir));
+    assert_non_null(mkdtemp(kept));
     snprintf(path, sizeof(path), "%s/sub", dir);
     assert_int_equal(mkdir(path, 0700), 0);
     snprintf(script, sizeof(script),
              "while :; do echo x > %s/sub/file; sleep 0.02; done", dir);
     assert_int_equal(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
     helper_dir = dir;
+    replaced_dir = kept;
     pid_t shell = start_helper((char *const[]){ "sh", "-c", script, NULL },
                                &helper);
-    helper_dir = NULL;
+    helper_dir = replaced_dir = NULL;
     snprintf(path, sizeof(path), "%s/sub/file", dir);
     double deadline = loop_now() + TEST_DEADLINE;
     while (stat(path, &st) != 0 && loop_now() < deadline)
@@ -246,7 +252,11 @@ static void test_parent_death_removes_scratch(void **state)
         assert_int_equal(system(script), 0);
     }
     prctl(PR_SET_CHILD_SUBREAPER, 0);
+    /* the directory its slot held before was replaced: not removed */
+    bool kept_there = stat(kept, &st) == 0;
+    rmdir(kept);
     assert_true(gone);
+    assert_true(kept_there);
 }
 
 int main(void)
