@@ -230,7 +230,7 @@ static void proc_exited(void *ctx, uint32_t rank, pid_t pid, int wait_status,
     }
     /* A rank that did not finalize fails the job before its exit reaches
      * the HNP, which could otherwise take the job for done. */
-    hnpd_pmi_child_exited(d, rank, wait_status, exec_errno);
+    hnpd_pmi_child_exited(d, rank, pid, wait_status, exec_errno);
     report_exit(d, rank, pid, wait_status, exec_errno, NULL);
     if (hnp_odls_num_alive(d->odls) == 0)
         hnpd_pmi_job_end(d);
