@@ -15,6 +15,7 @@
 #include "appfile.h"
 #include "args.h"
 #include "hnp_errors.h"
+#include "hnp_log.h"
 #include "options.h"
 
 static int parse_count(const char *opt, const char *text, uint32_t *out,
@@ -94,7 +95,9 @@ static int set_env_entry(hnp_app_t *app, char *entry)
     return HNP_SUCCESS;
 }
 
-/* -x NAME takes hnp's own value; a NAME hnp does not have is a mistake. */
+/* -x NAME takes hnp's own value. A NAME hnp does not have is warned of
+ * and left out, as mpirun does: generic scripts pass -x LD_LIBRARY_PATH
+ * whether or not it is set. */
 static int add_env(hnp_app_t *app, const char *opt, const char *text,
                    char *err, size_t errlen)
 {
@@ -108,9 +111,10 @@ static int add_env(hnp_app_t *app, const char *opt, const char *text,
     if (strchr(text, '=') != NULL)
         entry = strdup(text);
     else if (getenv(text) == NULL) {
-        hnp_err_set(err, errlen, "%s %s: %s is not set in hnp's environment "
-                    "(use %s %s=VALUE)", opt, text, text, opt, text);
-        return HNP_ERR_NOT_FOUND;
+        HNP_WARN(hnp_log_stream("hnp"), "%s %s: %s is not set in hnp's "
+                 "environment; the processes do not get it (%s %s=VALUE "
+                 "gives it a value)", opt, text, text, opt, text);
+        return HNP_SUCCESS;
     } else if (asprintf(&entry, "%s=%s", text, getenv(text)) < 0)
         entry = NULL;
     return entry != NULL ? set_env_entry(app, entry) : HNP_ERR_NOMEM;
