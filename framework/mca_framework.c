@@ -147,6 +147,9 @@ static void warn_unknown(const char *name, hnp_param_source_t source,
     hnp_mca_t *mca = ctx;
     char where[MCA_LIST_LEN], list[MCA_LIST_LEN];
 
+    if (mca->foreign_claims != NULL &&
+        mca->foreign_claims(name, mca->foreign_ctx))
+        return;
     const char *what = hnp_param_source_name(source);
 
     /* The detail adds nothing when it only repeats the source's name. */
@@ -160,6 +163,14 @@ static void warn_unknown(const char *name, hnp_param_source_t source,
                  "%s?", name, where, list);
     else
         HNP_WARN(mca->log, "unknown parameter '%s' (set by %s)", name, where);
+}
+
+void hnp_mca_set_foreign_params(hnp_mca_t *mca,
+                                bool (*claims)(const char *name, void *ctx),
+                                void *ctx)
+{
+    mca->foreign_claims = claims;
+    mca->foreign_ctx = ctx;
 }
 
 int hnp_mca_warn_unknown_params(hnp_mca_t *mca)

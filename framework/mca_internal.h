@@ -42,6 +42,8 @@ struct hnp_mca {
     hnp_mca_framework_t **frameworks; /* in registration order */
     size_t nframeworks;
     bool selected_only;   /* load only a component named alone */
+    bool (*foreign_claims)(const char *name, void *ctx); /* may be NULL */
+    void *foreign_ctx;
 };
 
 /* Register mca_base_component_path, mca_base_verbose and log_output, and

@@ -78,3 +78,25 @@ int hnp_params_check_unknown(const hnp_params_t *params,
     }
     return unknown;
 }
+
+int hnp_params_foreach_unregistered(const hnp_params_t *params,
+                                    int (*fn)(const char *name,
+                                              const char *value,
+                                              hnp_param_source_t source,
+                                              void *ctx),
+                                    void *ctx)
+{
+    if (params == NULL || fn == NULL)
+        return HNP_ERR_BAD_PARAM;
+    for (size_t i = 0; i < params->nsettings; i++) {
+        const param_setting_t *setting = &params->settings[i];
+        hnp_param_source_t source;
+        const param_slot_t *slot = param_setting_strongest(setting, &source);
+        if (slot == NULL || param_find(params, setting->name) != NULL)
+            continue;
+        int rc = fn(setting->name, slot->text, source, ctx);
+        if (rc != 0)
+            return rc;
+    }
+    return 0;
+}

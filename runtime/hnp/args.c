@@ -520,6 +520,15 @@ static int add_missing(hnp_app_t *app, char *const *env, size_t nenv)
     return HNP_SUCCESS;
 }
 
+int hnp_args_add_default_env(hnp_args_t *args, char *const *env,
+                             size_t nenv)
+{
+    for (size_t a = 0; a < args->napps; a++)
+        if (add_missing(&args->apps[a], env, nenv) < 0)
+            return HNP_ERR_NOMEM;
+    return HNP_SUCCESS;
+}
+
 /* What the command line gives with --app (-x, --wdir) is every appfile
  * context's, unless its line says otherwise. */
 static int inherit(hnp_app_t *app, const hnp_app_t *from)

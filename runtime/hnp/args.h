@@ -74,6 +74,10 @@ struct hnp_setup_option;
 int hnp_args_parse(hnp_args_t *args, int argc, char **argv, char *err,
                    size_t errlen);
 void hnp_args_free(hnp_args_t *args);
+/** Give every app context each of @p env ("NAME=value") whose NAME it does
+ *  not set itself (-x, -env, -genv, -genvall). */
+int hnp_args_add_default_env(hnp_args_t *args, char *const *env,
+                             size_t nenv);
 /** Processes over all app contexts (0 when the only one gave no -n). */
 uint32_t hnp_args_total_np(const hnp_args_t *args);
 /** The app context that rank @p rank belongs to. */
