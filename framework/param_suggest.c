@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Names that were set but that nothing registered, and the registered
- * names the user probably meant (the closeness is hnp_suggest.h's: edit
- * distance, then the longest shared run, then the name).
+ * Names that were set but that nothing registered: the registered names
+ * the user probably meant (the closeness is hnp_suggest.h's: edit
+ * distance, then the longest shared run, then the name), and their values
+ * for a program that hands another program's parameters on.
  */
 #include "config.h"
 

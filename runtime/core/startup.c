@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "startup.h"
+#include "ompi_names.h"
 #include "hnp_static_components.h"
 #include "exchange_base.h"
 #include "pmi_base.h"
@@ -154,6 +155,10 @@ int hnp_setup_init_core(hnp_setup_t *setup, int *argc, char **argv,
                                   errlen);
     if (rc < 0)
         goto fail;
+    /* Open MPI's parameters are the ranks' (hnp hands them on), not
+     * unknown ones. */
+    hnp_mca_set_foreign_params(mca, hnp_ompi_param_claims,
+                               hnp_mca_params(mca));
     setup->mca = mca;
     return HNP_SUCCESS;
 fail:

@@ -275,17 +275,9 @@ int main(int argc, char **argv)
     /* The job's descriptors are planned against the most it may have. */
     (void)hnp_fd_limit_raise(NULL, NULL);
     status = options == NULL ? HNP_ERR_NOMEM
-             : hnp_setup_init_core(&setup, &argc, argv, options, err,
+             : hnp_setup_init_opts(&setup, &argc, argv, options, err,
                                    sizeof(err));
     free(options);
-    if (status == HNP_SUCCESS) {
-        /* Open MPI's parameters are the ranks', not unknown ones. */
-        hnp_mca_set_foreign_params(setup.mca, hnp_ompi_param_claims,
-                                   hnp_mca_params(setup.mca));
-        status = hnp_setup_register_frameworks(&setup, err, sizeof(err));
-        if (status != HNP_SUCCESS)
-            hnp_setup_fini(&setup);
-    }
     if (status != HNP_SUCCESS) {
         HNP_ERROR_LOG(hnp_log_stream("hnp"), "%s", err[0] ? err : "out of memory");
         return 1;

@@ -289,6 +289,20 @@ expect_err "routed_radix_degre"
 grep "routed_radix_degre" "$tmp/err" | grep -qF "routed_radix_degree" ||
     fail "the warning does not suggest routed_radix_degree"
 
+# Open MPI's parameters (which hnp hands to the ranks) are not unknown,
+# wherever they are set; a name of neither is.
+step="Open MPI's parameters"
+mkdir -p "$HOME/.hnp"
+echo "btl = ^openib" >"$HOME/.hnp/mca-params.conf"
+run_info --mca pml ob1 --mca btl_tcp_if_include lo --mca btlx 1
+expect_status 0
+checks=$((checks + 1))
+if grep -q "'btl'\|'pml'\|btl_tcp_if_include" "$tmp/err"; then
+    cat "$tmp/err"; fail "Open MPI's parameters were warned of"
+fi
+expect_err "unknown parameter 'btlx'"
+rm "$HOME/.hnp/mca-params.conf"
+
 step="selection parameter"
 run_info --parsable --mca routed radix --param routed base
 expect_status 0
