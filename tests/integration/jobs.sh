@@ -43,6 +43,27 @@ run_hnp -x "$unset_var" -N 1 --host "$(hosts 1)" \
 expect_status 0 "-x of an unset variable"
 expect_in "$tmp/err" "$unset_var is not set in hnp's environment" "-x unset warns"
 [ "$(cat "$tmp/out")" = "ran unset" ] || fail "-x unset: $(cat "$tmp/out")"
+# A program named without a '/' is looked for in PATH, then in the working
+# directory, as mpirun does: PATH first (a "true" of the directory does
+# not hide /bin/true).
+mkdir -p "$tmp/here"
+printf '#!/bin/sh\necho "here $HNP_RANK"\n' >"$tmp/here/prog_$prefix"
+printf '#!/bin/sh\necho "not from PATH"\n' >"$tmp/here/true"
+chmod +x "$tmp/here/prog_$prefix" "$tmp/here/true"
+cd "$tmp/here"
+run_hnp -N 1 --host "$(hosts 2)" "prog_$prefix" "$prefix"
+cd - >/dev/null
+expect_status 0 "a program in the working directory"
+[ "$(sort "$tmp/out" | paste -sd' ')" = "here 0 here 1" ] ||
+    fail "a program in the working directory: $(cat "$tmp/out")"
+run_hnp --wdir "$tmp/here" -N 1 --host "$(hosts 1)" "prog_$prefix" "$prefix"
+expect_status 0 "a program in --wdir"
+expect_in "$tmp/out" "^here 0$" "a program in --wdir ran"
+run_hnp --wdir "$tmp/here" -N 1 --host "$(hosts 1)" true "$prefix"
+expect_status 0 "true, in PATH and in the working directory"
+[ ! -s "$tmp/out" ] || fail "the working directory's true ran before PATH's: $(cat "$tmp/out")"
+assert_no_leftovers "programs in the working directory"
+
 run_hnp --wdir "$tmp/missing" -N 1 --host "$(hosts 1)" true
 [ "$status" != 0 ] || fail "a missing --wdir must fail"
 expect_in "$tmp/err" "working directory $tmp/missing: No such file or directory" "--wdir named"
