@@ -180,25 +180,28 @@ static int set_wdir(hnp_app_t *app, const char *opt, const char *text,
     return HNP_SUCCESS;
 }
 
-/* --host and --hostfile hold for the whole job: every context is mapped
- * over the same nodes. The same value in several contexts is harmless;
- * another one would leak into the other contexts, so it is refused. */
-static int set_job_hosts(hnp_args_t *args, char **field, const char *opt,
-                         char *value, char *err, size_t errlen)
+/* --host and --hostfile belong to the app context they are given in, as
+ * in Open MPI's mpirun: each context is placed on its own hosts (those of
+ * a context that gives none are the job's, all contexts' together). The
+ * job's fields keep the first value given, for a job of one context. */
+static int set_context_hosts(hnp_args_t *args, hnp_app_t *app, bool file,
+                             const char *opt, char *value, char *err,
+                             size_t errlen)
 {
     if (value[0] == '\0') {
         hnp_err_set(err, errlen, "option %s expects %s", opt,
-                    field == &args->hosts ? "a list of hosts" : "a file");
+                    file ? "a file" : "a list of hosts");
         return HNP_ERR_BAD_PARAM;
     }
-    if (*field != NULL && strcmp(*field, value) != 0) {
-        hnp_err_set(err, errlen, "%s %s in app context %zu: hnp maps every "
-                    "app context over the same hosts, and %s %s is given "
-                    "already (give it once, for all)", opt, value,
-                    args->napps, opt, *field);
-        return HNP_ERR_BAD_PARAM;
+    if (file) {
+        app->hostfile = value;
+        if (args->hostfile == NULL)
+            args->hostfile = value;
+    } else {
+        app->hosts = value;
+        if (args->hosts == NULL)
+            args->hosts = value;
     }
-    *field = value;
     return HNP_SUCCESS;
 }
 
@@ -246,11 +249,6 @@ static int apply_valued(hnp_args_t *args, const hnp_option_t *o,
     switch (o->id) {
     case OPT_NPERNODE:
         return parse_count(opt, values[0], &args->npernode, err, errlen);
-    case OPT_HOST:
-        return set_job_hosts(args, &args->hosts, opt, values[0], err, errlen);
-    case OPT_HOSTFILE:
-        return set_job_hosts(args, &args->hostfile, opt, values[0], err,
-                             errlen);
     case OPT_DEFAULT_HOSTFILE:
         args->default_hostfile = values[0];
         return HNP_SUCCESS;
@@ -356,6 +354,9 @@ static int apply_option(hnp_args_t *args, hnp_app_t *app,
     }
     if (o->id <= OPT_WDIR) /* of the app context */
         return apply_context_option(app, o, opt, values, err, errlen);
+    if (o->id == OPT_HOST || o->id == OPT_HOSTFILE)
+        return set_context_hosts(args, app, o->id == OPT_HOSTFILE, opt,
+                                 values[0], err, errlen);
     if (o->nvalues > 0)
         return apply_valued(args, o, opt, values, err, errlen);
     return apply_flag(args, o);
@@ -535,6 +536,10 @@ static int inherit(hnp_app_t *app, const hnp_app_t *from)
 {
     if (add_missing(app, from->env, from->nenv) < 0)
         return HNP_ERR_NOMEM;
+    if (app->hosts == NULL && app->hostfile == NULL) {
+        app->hosts = from->hosts;
+        app->hostfile = from->hostfile;
+    }
     if (app->wdir == NULL && from->wdir != NULL &&
         (app->wdir = strdup(from->wdir)) == NULL)
         return HNP_ERR_NOMEM;

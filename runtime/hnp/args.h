@@ -23,6 +23,8 @@ typedef struct hnp_app {
                            directory; owned; NULL: hnp's */
     char **env;         /* -x, as "NAME=value"; owned */
     size_t nenv;
+    char *hosts;        /* its --host; into argv; NULL: none of its own */
+    char *hostfile;     /* its --hostfile; into argv */
     uint32_t first_rank;
     uint32_t pmi_uses;  /* HNP_PMI_SERVES_* its program can use (prelaunch) */
 } hnp_app_t;
@@ -46,8 +48,9 @@ typedef struct hnp_args {
     hnp_mapping_t mapping;  /* --map-by, --bind-to, ...: mapping.h */
     int64_t stdin_target;   /* a rank, HNP_STDIN_NONE or HNP_STDIN_ALL */
     double timeout;         /* --timeout; 0: none */
-    char *hosts;            /* --host; points into argv; one for the job */
-    char *hostfile;         /* one for the job */
+    char *hosts;            /* the first --host given; into argv (each
+                               context's own: hnp_app_t) */
+    char *hostfile;         /* the first --hostfile given */
     char *default_hostfile; /* --default-hostfile: when no host is named */
     char *appfile;          /* --app */
     char *prefix;

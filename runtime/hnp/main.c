@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "apphosts.h"
 #include "args.h"
 #include "job.h"
 #include "ompi_params.h"
@@ -78,27 +79,16 @@ static int check_subset(const hnp_nodelist_t *nodes,
     return HNP_SUCCESS;
 }
 
-/* --hostfile, --host, or both: then --host picks among the hostfile's
- * nodes, as Open MPI's mpirun does. */
+/* --hostfile, --host, or both (then --host picks among the hostfile's
+ * nodes, as Open MPI's mpirun does); with several app contexts that name
+ * different hosts, all of theirs. */
 static int user_nodes(const hnp_args_t *args, hnp_nodelist_t *nodes,
                       char *err, size_t errlen)
 {
-    hnp_nodelist_t wanted = { NULL, 0, 0 };
-    char pool_name[512];
-    int rc = HNP_SUCCESS;
-
-    if (args->hostfile != NULL)
-        rc = hnp_nodelist_parse_hostfile(nodes, args->hostfile, err, errlen);
-    if (rc != HNP_SUCCESS || args->hosts == NULL)
-        return rc;
-    if (args->hostfile == NULL)
-        return hnp_nodelist_parse_hosts(nodes, args->hosts, err, errlen);
-    rc = hnp_nodelist_parse_hosts(&wanted, args->hosts, err, errlen);
-    snprintf(pool_name, sizeof(pool_name), "hostfile %s", args->hostfile);
-    if (rc == HNP_SUCCESS)
-        rc = hnp_nodelist_filter(nodes, &wanted, pool_name, err, errlen);
-    hnp_nodelist_free(&wanted);
-    return rc;
+    if (hnp_apphosts_per_context(args))
+        return hnp_apphosts_union(args, nodes, err, errlen);
+    return hnp_apphosts_parse(args->hosts, args->hostfile, nodes, err,
+                              errlen);
 }
 
 /* The nodes: --hostfile and --host, else the batch allocation the plm
@@ -152,6 +142,19 @@ static int build_map(hnp_args_t *args, hnp_rte_t *rte, hnp_job_map_t *map,
     if (rc == HNP_SUCCESS)
         rc = gather_nodes(args, rte, &nodes, &alloc, &fixed, &req.np, err,
                           errlen);
+    /* Each app context on its own hosts: its ranks are pinned to the
+     * nodes its own mapping chose. */
+    if (rc == HNP_SUCCESS && hnp_apphosts_per_context(args)) {
+        if (fixed != NULL) {
+            hnp_err_set(err, errlen, "--rankfile places every rank itself: "
+                        "give the app contexts no --host or --hostfile of "
+                        "their own");
+            rc = HNP_ERR_BAD_PARAM;
+        } else
+            rc = hnp_apphosts_place(args, &nodes, &req, &fixed, err,
+                                    errlen);
+        req.ranking = HNP_RANK_DEFAULT;
+    }
     req.fixed_node = fixed;
     if (rc == HNP_SUCCESS && args->mapping.display_allocation)
         hnp_mapping_print_allocation(&nodes, req.default_slots, stdout);
@@ -168,11 +171,12 @@ static int build_map(hnp_args_t *args, hnp_rte_t *rte, hnp_job_map_t *map,
     if (rc == HNP_SUCCESS)
         HNP_VERBOSE(hnp_log_stream("rte"), 1, "%u process(es) mapped on %u "
                     "node(s)", map->nprocs, map->nnodes);
-    if (rc == HNP_SUCCESS && args->mapping.display_map)
-        hnp_mapping_print_map(args, map, stdout);
     free(fixed);
+    /* Before the map is shown: it names each rank's app context. */
     if (rc == HNP_SUCCESS)
         number_apps(args, map->nprocs);
+    if (rc == HNP_SUCCESS && args->mapping.display_map)
+        hnp_mapping_print_map(args, map, stdout);
     if (rc == HNP_SUCCESS && args->stdin_target >= (int64_t)map->nprocs) {
         hnp_err_set(err, errlen, "--stdin %lld: the job has ranks 0 to %u",
                     (long long)args->stdin_target, map->nprocs - 1);
