@@ -239,6 +239,26 @@ static int apply_context_option(hnp_app_t *app, const hnp_option_t *o,
     }
 }
 
+/* mpirun's --launch-agent CMD, the daemon each node starts: hnp's is
+ * DIR/bin/hnpd, which --prefix DIR names. */
+static int set_launch_agent(hnp_args_t *args, const char *opt, char *value,
+                            char *err, size_t errlen)
+{
+    static const char daemon[] = "/bin/hnpd";
+    size_t len = strlen(value), dlen = sizeof(daemon) - 1;
+
+    if (value[0] != '/' || len <= dlen ||
+        strcmp(value + len - dlen, daemon) != 0) {
+        hnp_err_set(err, errlen, "%s %s: hnp's daemons are DIR/bin/hnpd, "
+                    "started by absolute path: give %s DIR/bin/hnpd, or "
+                    "--prefix DIR", opt, value, opt);
+        return HNP_ERR_BAD_PARAM;
+    }
+    value[len - dlen] = '\0'; /* DIR, as --prefix takes it */
+    args->prefix = value;
+    return HNP_SUCCESS;
+}
+
 /* Options of the job that take a value. */
 static int apply_valued(hnp_args_t *args, const hnp_option_t *o,
                         const char *opt, char **values, char *err,
@@ -255,6 +275,8 @@ static int apply_valued(hnp_args_t *args, const hnp_option_t *o,
     case OPT_PREFIX:
         args->prefix = values[0];
         return HNP_SUCCESS;
+    case OPT_LAUNCH_AGENT:
+        return set_launch_agent(args, opt, values[0], err, errlen);
     case OPT_OUTPUT_FILENAME:
         args->output_dir = values[0];
         return HNP_SUCCESS;
@@ -291,6 +313,9 @@ static bool apply_output_flag(hnp_args_t *args, const hnp_option_t *o)
     case OPT_GET_STACK_TRACES:
         args->get_stack_traces = true;
         break;
+    case OPT_PREPEND_RANK:
+        args->prepend_rank = true;
+        break;
     default:
         return false;
     }
@@ -306,6 +331,12 @@ static int apply_flag(hnp_args_t *args, const hnp_option_t *o)
     case OPT_MAPPING_FLAG:
         hnp_mapping_parse_flag(args, o->names[0]);
         break;
+    case OPT_BYNODE: /* Open MPI's old spellings */
+    case OPT_BYSLOT:
+        return hnp_mapping_parse_valued(args, "--map-by",
+                                        o->id == OPT_BYNODE ? "node" : "slot",
+                                        NULL, 0) < 0 ? HNP_ERR_BAD_PARAM
+                                                     : HNP_SUCCESS;
     case OPT_OVERSUBSCRIBE:
     case OPT_NOOVERSUBSCRIBE: /* the last one given holds */
         args->oversubscribe = o->id == OPT_OVERSUBSCRIBE;

@@ -41,6 +41,7 @@ typedef struct hnp_args {
     bool oversubscribe;
     bool timing;
     bool tag_output;
+    bool prepend_rank;      /* Hydra's -l: "[rank] " before each line */
     bool timestamp_output;  /* --timestamp-output */
     bool merge_stderr;      /* --merge-stderr-to-stdout */
     bool report_state_on_timeout; /* --report-state-on-timeout */

@@ -21,9 +21,9 @@
 /* Options of hnp-info that take values, so that hnp_setup does not take
  * those values for an application and stop looking for --mca. */
 static const hnp_setup_option_t info_value_options[] = {
-    { "--param", 2 },
-    { "--level", 1 },
-    { NULL, 0 },
+    { "--param", 2, NULL },
+    { "--level", 1, NULL },
+    { NULL, 0, NULL },
 };
 
 static void print_usage(void)

@@ -218,6 +218,61 @@ for quiet in "" -q --quiet; do
     fi
 done
 
+# --- Hydra's -l, -prepend-rank, -iface, -launcher, -launcher-exec, and
+# mpirun's --bynode, --byslot, --am, --mca-param-file, --launch-agent,
+# --do-not-launch: each with its meaning.
+for l in -l -prepend-rank --prepend-rank; do
+    placed "$l" "$l" -n 2 --host "$n1,$n2"
+    expect_in "$tmp/out" "^\[1\] R 1 $n2$" "$l prefixes the rank"
+done
+placed "-iface lo" -iface lo -n 1 --host "$n1"
+expect_placement "0:n1" "-iface lo"
+run_hnp -iface "nosuchif$$" -n 1 --host "$n1" true
+expect_status 1 "-iface of no interface"
+expect_in "$tmp/err" "nosuchif$$" "-iface reaches the runtime's interface choice"
+# -launcher ssh: the remote shell is "ssh", here one that is the agent.
+mkdir -p "$tmp/bin"
+printf '#!/bin/sh\necho "$*" >>"%s"\nexec "%s" "$@"\n' "$tmp/ssh.log" "$AGENT" >"$tmp/bin/ssh"
+chmod +x "$tmp/bin/ssh"
+PATH="$tmp/bin:$PATH" placed "-launcher ssh" -launcher ssh -N 1 --host "$n1,$n2"
+expect_placement "0:n1 1:n2" "-launcher ssh"
+expect_in "$tmp/ssh.log" "$n2 .*hnpd" "-launcher ssh starts the daemons by ssh"
+rm -f "$tmp/ssh.log"
+placed "-launcher-exec" -launcher-exec "$tmp/bin/ssh" -N 1 --host "$n1,$n2"
+expect_in "$tmp/ssh.log" "$n1 .*hnpd" "-launcher-exec is the remote shell"
+run_hnp -launcher fork -n 1 true
+expect_status 1 "-launcher fork"
+expect_in "$tmp/err" "\-launcher fork: hnp starts its daemons by ssh or rsh" "-launcher fork says what hnp has"
+placed "--bynode" --bynode -n 3 --host "$n1:2,$n2:2"
+expect_placement "0:n1 1:n2 2:n1" "--bynode"
+placed "-byslot" --map-by node -byslot -n 3 --host "$n1:2,$n2:2"
+expect_placement "0:n1 1:n1 2:n2" "-byslot"
+echo "opt_am_no_such_parameter = 1" >"$tmp/am1"
+echo "opt_am_other_no_such_parameter = 1" >"$tmp/am2"
+placed "--am" --am "$tmp/am1,$tmp/am2" -n 1 --host "$n1"
+expect_in "$tmp/err" "unknown parameter 'opt_am_no_such_parameter' (set by tune file $tmp/am1:1)" "--am reads its first file"
+expect_in "$tmp/err" "unknown parameter 'opt_am_other_no_such_parameter' (set by tune file $tmp/am2:1)" "--am reads its second file"
+placed "-mca-param-file" -mca-param-file "$tmp/am1" -n 1 --host "$n1"
+expect_in "$tmp/err" "unknown parameter 'opt_am_no_such_parameter'" "--mca-param-file reads the file"
+placed "--launch-agent" --launch-agent "$top_builddir/bin/hnpd" -n 1 --host "$n1"
+expect_placement "0:n1" "--launch-agent DIR/bin/hnpd"
+run_hnp --launch-agent /opt/x/orted -n 1 --host "$n1" true
+expect_status 1 "--launch-agent orted"
+expect_in "$tmp/err" "give --launch-agent DIR/bin/hnpd, or --prefix DIR" "--launch-agent names the replacement"
+run_hnp --do-not-launch -n 2 --host "$n1,$n2" sh -c "$where"
+expect_status 0 "--do-not-launch"
+expect_in "$tmp/out" "^spawn tree" "--do-not-launch plans"
+expect_not_in "$tmp/out" "^R " "--do-not-launch starts nothing"
+run_hnp --path /usr/bin -n 1 true
+expect_in "$tmp/err" "option --path of Open MPI's mpirun is not supported: give the program's path" "--path"
+run_hnp --noprefix -n 1 true
+expect_in "$tmp/err" "option --noprefix of Open MPI's mpirun is not supported: .*--prefix DIR" "--noprefix"
+run_hnp -bind-to user:0+1 -n 1 true
+expect_in "$tmp/err" "for Hydra's user:A+B, give --cpu-list A,B" "Hydra's -bind-to user"
+run_hnp -map-by hwthread:2 -n 1 true
+expect_in "$tmp/err" "Hydra's OBJ:N is Open MPI's OBJ:PE=N" "Hydra's -map-by OBJ:N"
+assert_no_leftovers "Hydra's and mpirun's other options"
+
 # --- Help, and what is refused
 run_hnp --help
 expect_status 0 "--help"

@@ -379,6 +379,17 @@ static void test_setup_options(void **state)
         if (strcmp(all[i].name, "-v") == 0 ||
             strcmp(all[i].name, "--mca") == 0)
             fail_msg("%s takes no value of hnp's", all[i].name);
+    /* Those that set parameters are taken out by the scan, as --mca. */
+    static const char *const setters[] = { "-iface", "--iface", "-launcher",
+                                           "-launcher-exec", "--am",
+                                           "-mca-param-file", NULL };
+    for (const char *const *w = setters; *w != NULL; w++) {
+        size_t i = 0;
+        while (all[i].name != NULL && strcmp(all[i].name, *w) != 0)
+            i++;
+        if (all[i].name == NULL || all[i].take == NULL || all[i].nvalues != 1)
+            fail_msg("%s is not taken out by the scan", *w);
+    }
     free(all);
 }
 
