@@ -69,6 +69,12 @@ HNP_EXPORT
 void hnp_log_emit_as(const char *program, const char *stream,
                      hnp_log_severity_t sev, const char *message);
 
+/** A line the user asked for with an option (--report-bindings), written
+ *  to this process's sink as it is, with no program name in front, as
+ *  mpirun writes it (a handler gets it as an HNP_LOG_INFO of stream ""). */
+HNP_EXPORT
+void hnp_log_plain(const char *message);
+
 /** Log at verbosity @p level on @p stream (a hnp_log_stream_t pointer). */
 #define HNP_VERBOSE(stream, level, ...)                                    \
     do {                                                                   \

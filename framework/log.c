@@ -103,6 +103,18 @@ void hnp_log_emit_as(const char *program, const char *stream,
     write_message(program, stream, sev, message);
 }
 
+void hnp_log_plain(const char *message)
+{
+    FILE *out = logger.file != NULL ? logger.file : stderr;
+
+    if (logger.handler != NULL) {
+        logger.handler(logger.handler_ctx, HNP_LOG_INFO, "", message);
+        return;
+    }
+    fprintf(out, "%s\n", message);
+    fflush(out);
+}
+
 void hnp_log_emit(const hnp_log_stream_t *stream, hnp_log_severity_t sev,
                   const char *fmt, ...)
 {

@@ -130,6 +130,8 @@ static void on_report(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
     }
     if (report.severity == HNP_WIRE_REPORT_USER) {
         HNP_INFO(rte->log, "%s", report.line);
+    } else if (report.severity == HNP_WIRE_REPORT_PLAIN) {
+        hnp_log_plain(report.line); /* as mpirun prints it */
     } else {
         /* A daemon's own log: printed as it would have printed it, with
          * the name of its node as this process knows it. */

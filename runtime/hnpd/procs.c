@@ -381,7 +381,7 @@ static bool check_wdir(hnpd_t *d, const hnp_wire_launch_app_t *app,
 static void report_binding(hnpd_t *d, uint32_t rank, uint32_t local_rank)
 {
     char line[1024];
-    hnp_wire_report_t report = { .severity = HNP_WIRE_REPORT_USER,
+    hnp_wire_report_t report = { .severity = HNP_WIRE_REPORT_PLAIN,
                                  .line = line };
     hnp_buffer_t buf;
 

@@ -94,8 +94,8 @@ if [ "$(nproc)" -ge 2 ]; then
         sh -c 'echo "$HNP_RANK $(grep Cpus_allowed_list /proc/self/status | cut -f2)"' "$prefix"
     expect_status 0 "--bind-to core"
     for r in 0 1 2 3; do
-        expect_in "$tmp/err" "\[${prefix}n$((r / 2 + 1)):[0-9]*\] MCW rank $r bound to socket [0-9]*\[core [0-9]*\[hwt " \
-            "binding of rank $r reported"
+        expect_in "$tmp/err" "^\[${prefix}n$((r / 2 + 1)):[0-9]*\] MCW rank $r bound to socket [0-9]*\[core [0-9]*\[hwt " \
+            "binding of rank $r reported, as mpirun writes it (no \"hnp: \")"
         cpus=$(sed -n "s/^$r //p" "$tmp/out")
         case $cpus in *[,-]*|"") fail "rank $r runs on CPUs '$cpus', not one core's" ;; esac
     done
