@@ -139,6 +139,12 @@ static int build_map(hnp_args_t *args, hnp_rte_t *rte, hnp_job_map_t *map,
         .oversubscribe = args->oversubscribe, .default_slots = 1,
     };
 
+    char ppr_option[96];
+    if (args->mapping.ppr > 0) { /* -N is the ranks ppr:N:OBJ makes */
+        hnp_mapping_ppr_option(&args->mapping, ppr_option,
+                               sizeof(ppr_option));
+        req.npernode_option = ppr_option;
+    }
     if (rc == HNP_SUCCESS)
         rc = gather_nodes(args, rte, &nodes, &alloc, &fixed, &req.np, err,
                           errlen);

@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <hwloc.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -417,6 +418,15 @@ int hnp_mapping_node_capacity(hnp_args_t *args, const char *topo_file,
     }
     args->npernode = m->ppr * (uint32_t)count;
     return HNP_SUCCESS;
+}
+
+void hnp_mapping_ppr_option(const hnp_mapping_t *m, char *out, size_t size)
+{
+    if (m->npersocket)
+        snprintf(out, size, "-npersocket %u", m->ppr);
+    else
+        snprintf(out, size, "--map-by ppr:%u:%s", m->ppr,
+                 hnp_mapping_obj_name(m->ppr_obj));
 }
 
 const char *hnp_mapping_obj_name(hnp_obj_t obj)

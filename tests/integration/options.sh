@@ -93,6 +93,10 @@ placed "--map-by node" --map-by node -n 3 --host "$n1:2,$n2:2"
 expect_placement "0:n1 1:n2 2:n1" "--map-by node"
 placed "--map-by ppr:1:node" -map-by ppr:1:node --host "$n1:4,$n2:4"
 expect_placement "0:n1 1:n2" "--map-by ppr:1:node"
+run_hnp -n 5 --map-by ppr:1:socket --host "$n1,$n2" true
+expect_status 1 "--map-by ppr:1:socket with too many processes"
+expect_in "$tmp/err" "5 processes requested but --map-by ppr:1:socket (2 a node) on 2 nodes makes 4" \
+    "the error names the option given, not -N"
 placed "--rank-by node" --rank-by node -n 4 --host "$n1:2,$n2:2"
 expect_placement "0:n1 1:n2 2:n1 3:n2" "--rank-by node"
 placed "--bind-to core" -bind-to core --report-bindings -n 2 --host "$n1:2"
