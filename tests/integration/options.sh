@@ -195,6 +195,14 @@ for tune in --tune -tune; do
     placed "$tune" "$tune" "$tmp/tune" -n 1 --host "$n1"
     expect_in "$tmp/err" "unknown parameter 'opt_tuned_no_such_parameter'" "$tune reads hnp's parameters"
 done
+# --timing: the phases overlap (the launch goes down during the contact
+# exchange); they are listed in the order they ended, each time after the
+# one before.
+placed "--timing" --timing -N 1 --host "$(hosts 16)"
+sed -n 's/^hnp:   \([a-z ]*\)  *\([0-9][0-9.]*\)$/\2 \1/p' "$tmp/err" | head -n 6 >"$tmp/phases"
+[ "$(wc -l <"$tmp/phases")" -ge 5 ] || { cat "$tmp/err"; fail "--timing: its phases are missing"; }
+sort -s -n -k1,1 "$tmp/phases" | cmp -s - "$tmp/phases" ||
+    { cat "$tmp/err"; fail "--timing: the phases are not in the order they ended"; }
 placed "-v" -v -n 1 --host "$n1"
 expect_in "$tmp/err" "\[hnp:rte\] 1 process(es) mapped on 1 node(s)" "-v"
 placed "--verbose" --verbose -n 1 --host "$n1"
