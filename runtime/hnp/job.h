@@ -125,9 +125,10 @@ void hnp_job_progress_release(hnp_job_t *job);
 void hnp_job_print_slowest(const hnp_job_t *job);
 
 /* model.c: the calibrated launch model, when the plm asks for it; apply
- * before the spawn tree is built, record once every daemon is up. Neither
- * is ever fatal. */
-int hnp_job_model_apply(hnp_job_t *job);
+ * before the spawn tree is built (@p planning: for --plan, which ranks
+ * every tree, whenever the user asked for the estimate), record once every
+ * daemon is up. Neither is ever fatal. */
+int hnp_job_model_apply(hnp_job_t *job, bool planning);
 void hnp_job_model_record(hnp_job_t *job);
 
 /* state.c: --report-state-on-timeout and --get-stack-traces */

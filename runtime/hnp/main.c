@@ -237,7 +237,7 @@ static int run_job(hnp_setup_t *setup, hnp_args_t *args)
     if (args->plan != HNP_PLAN_NONE) {
         /* With a calibrated launch model, the plan is made for the
          * estimate the launch itself would use. */
-        hnp_job_model_apply(&job);
+        hnp_job_model_apply(&job, true);
         rc = hnp_plan_print(job.rte, &job.map, args->output_dir != NULL,
                             args->plan, stdout, err, sizeof(err));
         if (rc != HNP_SUCCESS)

@@ -91,7 +91,7 @@ int hnp_job_start(hnp_job_t *job, char *err, size_t errlen)
         return rc;
     }
     hnp_secret_to_hex(rte->secret, rte->secret_hex);
-    hnp_job_model_apply(job);
+    hnp_job_model_apply(job, false);
     if ((rc = build_trees(rte, err, errlen)) != HNP_SUCCESS ||
         (rc = hnp_rte_start_oob(rte, rte->nprocs, err, errlen)) != HNP_SUCCESS ||
         (rc = hnp_job_plan_fds(job, err, errlen)) != HNP_SUCCESS)
