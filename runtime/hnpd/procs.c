@@ -342,7 +342,15 @@ static int rank_variables(const hnpd_t *d, const hnp_wire_launch_t *m,
         { "SLURM_NPROCS", m->nprocs },
     };
     bool under_srun = getenv("SLURM_PROCID") != NULL;
+    const hnp_wire_launch_app_t *app = app_of(m, child->rank);
     int rc = hnp_pmi_fork_setenv(fork, "HNP_NODE", d->node);
+
+    /* Where it runs: PWD for its shell, and for Open MPI's MPI_INFO_ENV
+     * ("wdir"), the variable mpirun sets. */
+    if (rc == HNP_SUCCESS && app->wdir != NULL && app->wdir[0] != '\0')
+        rc = hnp_pmi_fork_setenv(fork, "PWD", app->wdir);
+    if (rc == HNP_SUCCESS && app->wdir != NULL && app->wdir[0] != '\0')
+        rc = hnp_pmi_fork_setenv(fork, "OMPI_MCA_initial_wdir", app->wdir);
 
     for (size_t i = 0; rc == HNP_SUCCESS &&
                        i < sizeof(numbers) / sizeof(numbers[0]); i++)

@@ -74,6 +74,18 @@ grep -Eiq "rank 2\b.*finaliz|finaliz.*rank 2\b" "$tmp/err" ||
 assert_no_leftovers "a rank without MPI_Finalize"
 assert_no_files_left "a rank without MPI_Finalize"
 
+# MPI_INFO_ENV: the working directory (--wdir, else hnp's), as mpirun
+# gives it.
+build_ompi info_env
+mkdir -p "$tmp/wd"
+run_hnp "${OMPI_X[@]}" --wdir "$tmp/wd" -N 1 --host "$(hosts 2)" "$tmp/info_env"
+expect_status 0 "MPI_INFO_ENV"
+for r in 0 1; do
+    expect_in "$tmp/out" "^$r wdir=$tmp/wd$" "MPI_INFO_ENV's wdir of rank $r"
+done
+run_hnp "${OMPI_X[@]}" -n 1 --host "$(hosts 1)" "$tmp/info_env"
+expect_in "$tmp/out" "^0 wdir=$(pwd -P)$" "MPI_INFO_ENV's wdir without --wdir"
+
 # ------------------------------------------------- MPICH beside Open MPI
 # Both protocols served by one hnp build with its defaults (no --mca pmi):
 # an MPICH job (PMI-1) right after the Open MPI ones above (PMIx), and an
