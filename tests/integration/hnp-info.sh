@@ -153,9 +153,18 @@ for c in direct radix binomial; do
     checks=$((checks + 1))
 done
 if grep -v '^mca:' "$tmp/out" | grep -v '^launch-model:' |
-        grep -qv '^framework:'; then
-    fail "a --parsable line starts with none of mca:, framework:, launch-model:"
+        grep -Ev '^(package|hnp|path|libevent|libsodium):' | grep -qv '^framework:'; then
+    fail "a --parsable line starts with none of mca:, framework:, launch-model:, the version lines"
 fi
+# The version lines, as ompi_info --parsable begins with them.
+version=$("$top_builddir/bin/hnp" --version | sed -n 's/^hnp (hnp) //p')
+[ -n "$version" ] || fail "hnp --version says no version"
+for line in "^package:hnp $version\$" "^hnp:version:full:$version\$" \
+        "^hnp:version:component-abi:[0-9][0-9]*\$" "^libevent:version:full:[0-9]" \
+        "^libsodium:version:full:[0-9]"; do
+    grep -q -- "$line" "$tmp/out" || fail "--parsable has no line '$line'"
+    checks=$((checks + 1))
+done
 
 step="human listing"
 run_info
