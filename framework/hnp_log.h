@@ -46,6 +46,9 @@ typedef void (*hnp_log_handler_fn)(void *ctx, hnp_log_severity_t sev,
 HNP_EXPORT void hnp_log_set_file(FILE *fp);
 /** Send messages to @p fn instead of a file; NULL restores the file sink. */
 HNP_EXPORT void hnp_log_set_handler(hnp_log_handler_fn fn, void *ctx);
+/** The handler set now (NULL: the file sink), to put back after a
+ *  temporary one. */
+HNP_EXPORT void hnp_log_get_handler(hnp_log_handler_fn *fn, void **ctx);
 /** The prefix of every line, e.g. "hnp" or "hnpd[node7]"; copied. */
 HNP_EXPORT void hnp_log_set_program(const char *program);
 

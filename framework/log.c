@@ -48,6 +48,12 @@ void hnp_log_set_handler(hnp_log_handler_fn fn, void *ctx)
     logger.handler_ctx = ctx;
 }
 
+void hnp_log_get_handler(hnp_log_handler_fn *fn, void **ctx)
+{
+    *fn = logger.handler;
+    *ctx = logger.handler_ctx;
+}
+
 void hnp_log_set_program(const char *program)
 {
     snprintf(logger.program, sizeof(logger.program), "%s", program);

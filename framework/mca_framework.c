@@ -515,7 +515,7 @@ static bool query_component(hnp_mca_framework_t *fw,
                             const void **module, int *priority)
 {
     const hnp_mca_component_t *c = entry->component;
-    int rc = c->query(c, module, priority);
+    int rc = mca_query_explained(fw, c, module, priority);
 
     entry->queried = true;
     entry->module = rc == HNP_SUCCESS ? *module : NULL;
@@ -596,7 +596,9 @@ int hnp_mca_framework_select(hnp_mca_framework_t *fw,
     if (fw->selected == NULL) {
         list_components(fw, &fw->sel, considered, sizeof(considered));
         hnp_err_set(err, errlen, "no %s component is available (considered: "
-                    "%s)", fw->desc->name, considered);
+                    "%s)%s%s", fw->desc->name, considered,
+                    fw->declined_why[0] != '\0' ? ": " : "",
+                    fw->declined_why);
         return HNP_ERR_NOT_AVAILABLE;
     }
     *component = fw->selected;

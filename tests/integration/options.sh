@@ -252,6 +252,11 @@ expect_in "$tmp/ssh.log" "$n2 .*hnpd" "-launcher ssh starts the daemons by ssh"
 rm -f "$tmp/ssh.log"
 placed "-launcher-exec" -launcher-exec "$tmp/bin/ssh" -N 1 --host "$n1,$n2"
 expect_in "$tmp/ssh.log" "$n1 .*hnpd" "-launcher-exec is the remote shell"
+# -launcher slurm, as --mca plm slurm, outside an allocation: says why.
+(unset SLURM_JOB_ID; run_hnp -launcher slurm -n 1 true
+ expect_status 1 "-launcher slurm outside an allocation"
+ expect_in "$tmp/err" "no plm component is available (considered: slurm): slurm: not inside a Slurm allocation (SLURM_JOB_ID is not set)" \
+     "-launcher slurm says why slurm declined")
 run_hnp -launcher fork -n 1 true
 expect_status 1 "-launcher fork"
 expect_in "$tmp/err" "\-launcher fork: hnp starts its daemons by ssh or rsh" "-launcher fork says what hnp has"

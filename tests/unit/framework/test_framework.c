@@ -195,6 +195,28 @@ static void test_none_available(void **state)
     assert_null(module);
 }
 
+/* A component the user named that declines: its reason is in the error,
+ * however quiet the framework; not named, it declines quietly. */
+static void test_named_component_says_why(void **state)
+{
+    fixture_t *f = *state;
+    const hnp_mca_component_t *component = NULL;
+    const void *module = NULL;
+    char err[ERR_LEN] = "";
+
+    create_mca(f, with_reluctant);
+    set_param(f, "routed", "reluctant");
+    start(f, with_reluctant, "");
+    open_routed(f);
+    assert_int_equal(hnp_mca_framework_select(f->routed, &component, &module,
+                                              err, sizeof(err)),
+                     HNP_ERR_NOT_AVAILABLE);
+    assert_string_equal(err, "no routed component is available (considered: "
+                        "reluctant): reluctant: no network here");
+    assert_not_logged(f, "no network here");
+    assert_int_equal(hnp_log_stream("routed")->verbose, 0);
+}
+
 /* A component that refuses a parameter's value fails the selection, even
  * with others available: the job must not run with another one. */
 static void test_refused_value_fails_selection(void **state)
@@ -437,6 +459,7 @@ int main(void)
         FIXTURE_CASE(test_excluded_failure_is_quiet),
         FIXTURE_CASE(test_bad_selection_syntax),
         FIXTURE_CASE(test_none_available),
+        FIXTURE_CASE(test_named_component_says_why),
         FIXTURE_CASE(test_refused_value_fails_selection),
         FIXTURE_CASE(test_refusing_component_excluded),
         FIXTURE_CASE(test_nothing_found),
