@@ -167,6 +167,8 @@ static void on_pmi_abort(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
     snprintf(msg, sizeof(msg), "rank %u on node %s called abort with exit "
              "code %d%s%s", req.rank, rank_node(job, req.rank), req.code,
              said ? ": " : "", said ? req.words : "");
+    if (!job->ending)
+        job->abort_at = hnp_job_now(job);
     hnp_job_abort(job, req.code != 0 ? req.code : 1, msg);
     hnp_wire_pmi_abort_clear(&req);
 }

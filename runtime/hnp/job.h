@@ -40,6 +40,8 @@ typedef struct hnp_job {
     bool launched;
     bool ending;               /* shutdown sent; waiting for the daemons */
     int exit_status;           /* what hnp returns */
+    double abort_at;           /* when an MPI_Abort ended the job
+                                  (hnp_job_now); 0: none did */
     hnp_rte_timer_t *launch_timer;
     hnp_rte_timer_t *end_timer;
     struct timespec start;
