@@ -3,6 +3,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "hnp_errors.h"
 
@@ -25,6 +26,23 @@ const char *hnp_strerror(int code)
     }
 }
 
+/* The end of a message of @p full bytes cut to fit @p len says so. */
+static void mark_cut(char *buf, size_t len, size_t full)
+{
+    char tail[48];
+    size_t kept = len - 1, taillen = 0;
+
+    if (len < 2 * sizeof(tail))
+        return; /* too small a buffer to say it and still say something */
+    /* Twice: the count's digits change what fits before the tail. */
+    for (int pass = 0; pass < 2; pass++) {
+        taillen = (size_t)snprintf(tail, sizeof(tail), "... (%zu bytes cut)",
+                                   full - (len - 1 - taillen));
+        kept = len - 1 - taillen;
+    }
+    memcpy(buf + kept, tail, taillen + 1);
+}
+
 void hnp_err_set(char *buf, size_t len, const char *fmt, ...)
 {
     va_list ap;
@@ -32,6 +50,8 @@ void hnp_err_set(char *buf, size_t len, const char *fmt, ...)
     if (buf == NULL || len == 0)
         return;
     va_start(ap, fmt);
-    vsnprintf(buf, len, fmt, ap);
+    int full = vsnprintf(buf, len, fmt, ap);
     va_end(ap);
+    if (full >= 0 && (size_t)full >= len)
+        mark_cut(buf, len, (size_t)full);
 }

@@ -35,7 +35,9 @@ HNP_EXPORT const char *hnp_strerror(int code);
 
 /**
  * Fill an error buffer printf-style. Does nothing when @p buf is NULL or
- * @p len is 0, so callees can report unconditionally.
+ * @p len is 0, so callees can report unconditionally. A message longer than
+ * the buffer ends with "... (N bytes cut)", so that a reader knows it is
+ * not whole.
  */
 HNP_EXPORT void hnp_err_set(char *buf, size_t len, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -46,6 +46,9 @@ typedef void (*hnp_log_handler_fn)(void *ctx, hnp_log_severity_t sev,
 HNP_EXPORT void hnp_log_set_file(FILE *fp);
 /** Send messages to @p fn instead of a file; NULL restores the file sink. */
 HNP_EXPORT void hnp_log_set_handler(hnp_log_handler_fn fn, void *ctx);
+/** The handler set now (NULL: the file sink), to put back after a
+ *  temporary one. */
+HNP_EXPORT void hnp_log_get_handler(hnp_log_handler_fn *fn, void **ctx);
 /** The prefix of every line, e.g. "hnp" or "hnpd[node7]"; copied. */
 HNP_EXPORT void hnp_log_set_program(const char *program);
 
@@ -68,6 +71,12 @@ void hnp_log_write(hnp_log_severity_t sev, const char *stream,
 HNP_EXPORT
 void hnp_log_emit_as(const char *program, const char *stream,
                      hnp_log_severity_t sev, const char *message);
+
+/** A line the user asked for with an option (--report-bindings), written
+ *  to this process's sink as it is, with no program name in front, as
+ *  mpirun writes it (a handler gets it as an HNP_LOG_INFO of stream ""). */
+HNP_EXPORT
+void hnp_log_plain(const char *message);
 
 /** Log at verbosity @p level on @p stream (a hnp_log_stream_t pointer). */
 #define HNP_VERBOSE(stream, level, ...)                                    \

@@ -136,9 +136,21 @@ int hnp_mca_open_module(hnp_mca_t *mca, const char *name, const char *symbol,
                         void **handle, void **sym, char *err, size_t errlen);
 void hnp_mca_close_module(void *handle);
 
-/** Warn about every parameter set but never registered, with suggestions.
- *  Returns how many there were. */
+/** Warn about every parameter set but never registered, with suggestions,
+ *  except those the foreign-name hook claims. Returns how many unknown
+ *  names there were, claimed ones included. */
 int hnp_mca_warn_unknown_params(hnp_mca_t *mca);
+
+/**
+ * Names of another program's parameters, which a process hands on rather
+ * than registers (hnp gives Open MPI's to its ranks): @p claims says
+ * whether an unregistered @p name is one, and is called with @p ctx; a
+ * claimed name is not warned of. NULL removes the hook. Set it before
+ * hnp_mca_warn_unknown_params().
+ */
+void hnp_mca_set_foreign_params(hnp_mca_t *mca,
+                                bool (*claims)(const char *name, void *ctx),
+                                void *ctx);
 
 /**
  * Open the framework's components that the selection list allows. A name in

@@ -183,6 +183,19 @@ HNP_EXPORT int hnp_params_check_unknown(const hnp_params_t *params,
                                         void *ctx);
 
 /**
+ * Call @p fn for each name that was set but that nothing registered, with
+ * its value from the strongest source that set it and that source, in the
+ * order the names were first set. Stops and returns the first non-zero
+ * value @p fn returns; else 0.
+ */
+HNP_EXPORT int hnp_params_foreach_unregistered(const hnp_params_t *params,
+                                               int (*fn)(const char *name,
+                                               const char *value,
+                                               hnp_param_source_t source,
+                                               void *ctx),
+                                               void *ctx);
+
+/**
  * Pack every value that does not come from the default into a compact,
  * self-delimiting buffer (what the HNP sends its daemons). *out is malloc'd.
  */

@@ -48,6 +48,12 @@ void hnp_log_set_handler(hnp_log_handler_fn fn, void *ctx)
     logger.handler_ctx = ctx;
 }
 
+void hnp_log_get_handler(hnp_log_handler_fn *fn, void **ctx)
+{
+    *fn = logger.handler;
+    *ctx = logger.handler_ctx;
+}
+
 void hnp_log_set_program(const char *program)
 {
     snprintf(logger.program, sizeof(logger.program), "%s", program);
@@ -101,6 +107,18 @@ void hnp_log_emit_as(const char *program, const char *stream,
         return;
     }
     write_message(program, stream, sev, message);
+}
+
+void hnp_log_plain(const char *message)
+{
+    FILE *out = logger.file != NULL ? logger.file : stderr;
+
+    if (logger.handler != NULL) {
+        logger.handler(logger.handler_ctx, HNP_LOG_INFO, "", message);
+        return;
+    }
+    fprintf(out, "%s\n", message);
+    fflush(out);
 }
 
 void hnp_log_emit(const hnp_log_stream_t *stream, hnp_log_severity_t sev,

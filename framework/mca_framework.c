@@ -147,6 +147,9 @@ static void warn_unknown(const char *name, hnp_param_source_t source,
     hnp_mca_t *mca = ctx;
     char where[MCA_LIST_LEN], list[MCA_LIST_LEN];
 
+    if (mca->foreign_claims != NULL &&
+        mca->foreign_claims(name, mca->foreign_ctx))
+        return;
     const char *what = hnp_param_source_name(source);
 
     /* The detail adds nothing when it only repeats the source's name. */
@@ -160,6 +163,14 @@ static void warn_unknown(const char *name, hnp_param_source_t source,
                  "%s?", name, where, list);
     else
         HNP_WARN(mca->log, "unknown parameter '%s' (set by %s)", name, where);
+}
+
+void hnp_mca_set_foreign_params(hnp_mca_t *mca,
+                                bool (*claims)(const char *name, void *ctx),
+                                void *ctx)
+{
+    mca->foreign_claims = claims;
+    mca->foreign_ctx = ctx;
 }
 
 int hnp_mca_warn_unknown_params(hnp_mca_t *mca)
@@ -504,7 +515,7 @@ static bool query_component(hnp_mca_framework_t *fw,
                             const void **module, int *priority)
 {
     const hnp_mca_component_t *c = entry->component;
-    int rc = c->query(c, module, priority);
+    int rc = mca_query_explained(fw, c, module, priority);
 
     entry->queried = true;
     entry->module = rc == HNP_SUCCESS ? *module : NULL;
@@ -585,7 +596,9 @@ int hnp_mca_framework_select(hnp_mca_framework_t *fw,
     if (fw->selected == NULL) {
         list_components(fw, &fw->sel, considered, sizeof(considered));
         hnp_err_set(err, errlen, "no %s component is available (considered: "
-                    "%s)", fw->desc->name, considered);
+                    "%s)%s%s", fw->desc->name, considered,
+                    fw->declined_why[0] != '\0' ? ": " : "",
+                    fw->declined_why);
         return HNP_ERR_NOT_AVAILABLE;
     }
     *component = fw->selected;

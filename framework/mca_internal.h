@@ -26,6 +26,7 @@ struct hnp_mca_framework {
     const hnp_mca_component_t *refused; /* its query refused a value */
     const hnp_mca_component_t *selected;
     const void *module;
+    char declined_why[256]; /* why a component the user named declined */
 };
 
 struct hnp_mca {
@@ -42,11 +43,21 @@ struct hnp_mca {
     hnp_mca_framework_t **frameworks; /* in registration order */
     size_t nframeworks;
     bool selected_only;   /* load only a component named alone */
+    bool (*foreign_claims)(const char *name, void *ctx); /* may be NULL */
+    void *foreign_ctx;
 };
 
 /* Register mca_base_component_path, mca_base_verbose and log_output, and
  * apply log_output. Picks up where an earlier call failed, so calling it
  * again after an error is safe. */
 int mca_register_own_params(hnp_mca_t *mca, char *err, size_t errlen);
+
+/* The verbosity at which a component says why it declines. */
+#define MCA_DECLINE_VERBOSE 5
+
+/* @p c's query; when the user's selection names @p c and it declines, the
+ * reason it logged is kept in fw->declined_why (mca_decline.c). */
+int mca_query_explained(hnp_mca_framework_t *fw, const hnp_mca_component_t *c,
+                        const void **module, int *priority);
 
 #endif /* HNP_MCA_INTERNAL_H */

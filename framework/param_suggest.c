@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Names that were set but that nothing registered, and the registered
- * names the user probably meant (the closeness is hnp_suggest.h's: edit
- * distance, then the longest shared run, then the name).
+ * Names that were set but that nothing registered: the registered names
+ * the user probably meant (the closeness is hnp_suggest.h's: edit
+ * distance, then the longest shared run, then the name), and their values
+ * for a program that hands another program's parameters on.
  */
 #include "config.h"
 
@@ -77,4 +78,26 @@ int hnp_params_check_unknown(const hnp_params_t *params,
         fn(setting->name, source, slot->detail, suggestions, ctx);
     }
     return unknown;
+}
+
+int hnp_params_foreach_unregistered(const hnp_params_t *params,
+                                    int (*fn)(const char *name,
+                                              const char *value,
+                                              hnp_param_source_t source,
+                                              void *ctx),
+                                    void *ctx)
+{
+    if (params == NULL || fn == NULL)
+        return HNP_ERR_BAD_PARAM;
+    for (size_t i = 0; i < params->nsettings; i++) {
+        const param_setting_t *setting = &params->settings[i];
+        hnp_param_source_t source;
+        const param_slot_t *slot = param_setting_strongest(setting, &source);
+        if (slot == NULL || param_find(params, setting->name) != NULL)
+            continue;
+        int rc = fn(setting->name, slot->text, source, ctx);
+        if (rc != 0)
+            return rc;
+    }
+    return 0;
 }

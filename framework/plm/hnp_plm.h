@@ -101,6 +101,10 @@ typedef struct hnp_plm_launch_model {
      *  depends on it: the HNP applies the estimate before building the
      *  tree and updates it from this launch. */
     bool calibrate;
+    /** The user asked for the estimate, whatever the tree: hnp --plan
+     *  ranks the trees with it (a launch whose tree does not depend on it
+     *  neither applies nor updates it). Implied by @c calibrate. */
+    bool estimate;
 } hnp_plm_launch_model_t;
 
 typedef struct hnp_plm_module {

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "startup.h"
+#include "ompi_names.h"
 #include "hnp_static_components.h"
 #include "exchange_base.h"
 #include "pmi_base.h"
@@ -20,17 +21,30 @@
 
 #define SYSTEM_PARAM_FILE HNP_SYSCONFDIR "/hnp-mca-params.conf"
 
-/* How many words follow @p arg in the program's own option table; -1 when
- * it is not one of them. */
-static int program_option_values(const hnp_setup_option_t *options,
-                                 const char *arg)
+/* @p arg in the program's own option table, or NULL. */
+static const hnp_setup_option_t *
+program_option(const hnp_setup_option_t *options, const char *arg)
 {
     if (options == NULL)
-        return -1;
+        return NULL;
     for (const hnp_setup_option_t *o = options; o->name != NULL; o++)
         if (strcmp(o->name, arg) == 0)
-            return o->nvalues;
-    return -1;
+            return o;
+    return NULL;
+}
+
+/* A program's option that sets parameters: taken with its values. */
+static int take_program_option(hnp_params_t *params,
+                               const hnp_setup_option_t *o, int avail,
+                               char **words, char *err, size_t errlen)
+{
+    if (avail < 1 + o->nvalues) {
+        hnp_err_set(err, errlen, "option %s needs %s", words[0],
+                    o->nvalues == 1 ? "a value" : "values");
+        return HNP_ERR_BAD_PARAM;
+    }
+    int rc = o->take(params, words[0], words + 1, err, errlen);
+    return rc < 0 ? rc : 1 + o->nvalues;
 }
 
 static int take_mca_pair(hnp_params_t *params, int avail, char **words,
@@ -114,8 +128,18 @@ int hnp_setup_take_mca_args_opts(hnp_params_t *params, int *argc, char **argv,
             i += used;
             continue;
         }
-        int values = program_option_values(options, argv[i]);
-        int words = 1 + (values > 0 ? values : 0);
+        const hnp_setup_option_t *o = program_option(options, argv[i]);
+        if (o != NULL && o->take != NULL) {
+            used = take_program_option(params, o, n - i, argv + i, err,
+                                       errlen);
+            if (used < 0) {
+                rc = used;
+                goto cleanup;
+            }
+            i += used;
+            continue;
+        }
+        int words = 1 + (o != NULL && o->nvalues > 0 ? o->nvalues : 0);
         for (int w = 0; w < words && i < n; w++)
             rest[kept++] = argv[i++];
     }
@@ -154,6 +178,10 @@ int hnp_setup_init_core(hnp_setup_t *setup, int *argc, char **argv,
                                   errlen);
     if (rc < 0)
         goto fail;
+    /* Open MPI's parameters are the ranks' (hnp hands them on), not
+     * unknown ones. */
+    hnp_mca_set_foreign_params(mca, hnp_ompi_param_claims,
+                               hnp_mca_params(mca));
     setup->mca = mca;
     return HNP_SUCCESS;
 fail:

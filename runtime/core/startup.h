@@ -31,6 +31,12 @@ typedef struct hnp_setup {
 typedef struct hnp_setup_option {
     const char *name; /**< exactly as typed: "-n", "--hostfile" */
     int nvalues;      /**< how many words follow it */
+    /** NULL: the option stays in argv, for the program. Else the option
+     *  sets parameters (hnp's `-iface eth0` sets oob_tcp_if_include): the
+     *  scan takes it out of argv with its values, as it takes --mca, and
+     *  calls this with them; an error fills @p err and ends the scan. */
+    int (*take)(hnp_params_t *params, const char *opt, char *const *values,
+                char *err, size_t errlen);
 } hnp_setup_option_t;
 
 /**
@@ -38,7 +44,8 @@ typedef struct hnp_setup_option {
  * no `--mca=` form) and `--tune FILE` (also `-tune`) out of argv, leaving the rest in order. They may appear
  * anywhere before the first operand that does not start with '-' (the
  * application) and before "--", skipping over the options of @p options
- * (may be NULL) and their values, which stay in argv. Errors name the
+ * (may be NULL) and their values, which stay in argv, but for those with
+ * a take hook, which are taken out and applied too. Errors name the
  * option that lacks a value.
  */
 int hnp_setup_take_mca_args_opts(hnp_params_t *params, int *argc, char **argv,

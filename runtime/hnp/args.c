@@ -15,6 +15,7 @@
 #include "appfile.h"
 #include "args.h"
 #include "hnp_errors.h"
+#include "hnp_log.h"
 #include "options.h"
 
 static int parse_count(const char *opt, const char *text, uint32_t *out,
@@ -94,7 +95,9 @@ static int set_env_entry(hnp_app_t *app, char *entry)
     return HNP_SUCCESS;
 }
 
-/* -x NAME takes hnp's own value; a NAME hnp does not have is a mistake. */
+/* -x NAME takes hnp's own value. A NAME hnp does not have is warned of
+ * and left out, as mpirun does: generic scripts pass -x LD_LIBRARY_PATH
+ * whether or not it is set. */
 static int add_env(hnp_app_t *app, const char *opt, const char *text,
                    char *err, size_t errlen)
 {
@@ -108,9 +111,10 @@ static int add_env(hnp_app_t *app, const char *opt, const char *text,
     if (strchr(text, '=') != NULL)
         entry = strdup(text);
     else if (getenv(text) == NULL) {
-        hnp_err_set(err, errlen, "%s %s: %s is not set in hnp's environment "
-                    "(use %s %s=VALUE)", opt, text, text, opt, text);
-        return HNP_ERR_NOT_FOUND;
+        HNP_WARN(hnp_log_stream("hnp"), "%s %s: %s is not set in hnp's "
+                 "environment; the processes do not get it (%s %s=VALUE "
+                 "gives it a value)", opt, text, text, opt, text);
+        return HNP_SUCCESS;
     } else if (asprintf(&entry, "%s=%s", text, getenv(text)) < 0)
         entry = NULL;
     return entry != NULL ? set_env_entry(app, entry) : HNP_ERR_NOMEM;
@@ -176,25 +180,28 @@ static int set_wdir(hnp_app_t *app, const char *opt, const char *text,
     return HNP_SUCCESS;
 }
 
-/* --host and --hostfile hold for the whole job: every context is mapped
- * over the same nodes. The same value in several contexts is harmless;
- * another one would leak into the other contexts, so it is refused. */
-static int set_job_hosts(hnp_args_t *args, char **field, const char *opt,
-                         char *value, char *err, size_t errlen)
+/* --host and --hostfile belong to the app context they are given in, as
+ * in Open MPI's mpirun: each context is placed on its own hosts (those of
+ * a context that gives none are the job's, all contexts' together). The
+ * job's fields keep the first value given, for a job of one context. */
+static int set_context_hosts(hnp_args_t *args, hnp_app_t *app, bool file,
+                             const char *opt, char *value, char *err,
+                             size_t errlen)
 {
     if (value[0] == '\0') {
         hnp_err_set(err, errlen, "option %s expects %s", opt,
-                    field == &args->hosts ? "a list of hosts" : "a file");
+                    file ? "a file" : "a list of hosts");
         return HNP_ERR_BAD_PARAM;
     }
-    if (*field != NULL && strcmp(*field, value) != 0) {
-        hnp_err_set(err, errlen, "%s %s in app context %zu: hnp maps every "
-                    "app context over the same hosts, and %s %s is given "
-                    "already (give it once, for all)", opt, value,
-                    args->napps, opt, *field);
-        return HNP_ERR_BAD_PARAM;
+    if (file) {
+        app->hostfile = value;
+        if (args->hostfile == NULL)
+            args->hostfile = value;
+    } else {
+        app->hosts = value;
+        if (args->hosts == NULL)
+            args->hosts = value;
     }
-    *field = value;
     return HNP_SUCCESS;
 }
 
@@ -232,6 +239,26 @@ static int apply_context_option(hnp_app_t *app, const hnp_option_t *o,
     }
 }
 
+/* mpirun's --launch-agent CMD, the daemon each node starts: hnp's is
+ * DIR/bin/hnpd, which --prefix DIR names. */
+static int set_launch_agent(hnp_args_t *args, const char *opt, char *value,
+                            char *err, size_t errlen)
+{
+    static const char daemon[] = "/bin/hnpd";
+    size_t len = strlen(value), dlen = sizeof(daemon) - 1;
+
+    if (value[0] != '/' || len <= dlen ||
+        strcmp(value + len - dlen, daemon) != 0) {
+        hnp_err_set(err, errlen, "%s %s: hnp's daemons are DIR/bin/hnpd, "
+                    "started by absolute path: give %s DIR/bin/hnpd, or "
+                    "--prefix DIR", opt, value, opt);
+        return HNP_ERR_BAD_PARAM;
+    }
+    value[len - dlen] = '\0'; /* DIR, as --prefix takes it */
+    args->prefix = value;
+    return HNP_SUCCESS;
+}
+
 /* Options of the job that take a value. */
 static int apply_valued(hnp_args_t *args, const hnp_option_t *o,
                         const char *opt, char **values, char *err,
@@ -242,17 +269,14 @@ static int apply_valued(hnp_args_t *args, const hnp_option_t *o,
     switch (o->id) {
     case OPT_NPERNODE:
         return parse_count(opt, values[0], &args->npernode, err, errlen);
-    case OPT_HOST:
-        return set_job_hosts(args, &args->hosts, opt, values[0], err, errlen);
-    case OPT_HOSTFILE:
-        return set_job_hosts(args, &args->hostfile, opt, values[0], err,
-                             errlen);
     case OPT_DEFAULT_HOSTFILE:
         args->default_hostfile = values[0];
         return HNP_SUCCESS;
     case OPT_PREFIX:
         args->prefix = values[0];
         return HNP_SUCCESS;
+    case OPT_LAUNCH_AGENT:
+        return set_launch_agent(args, opt, values[0], err, errlen);
     case OPT_OUTPUT_FILENAME:
         args->output_dir = values[0];
         return HNP_SUCCESS;
@@ -289,6 +313,9 @@ static bool apply_output_flag(hnp_args_t *args, const hnp_option_t *o)
     case OPT_GET_STACK_TRACES:
         args->get_stack_traces = true;
         break;
+    case OPT_PREPEND_RANK:
+        args->prepend_rank = true;
+        break;
     default:
         return false;
     }
@@ -304,6 +331,12 @@ static int apply_flag(hnp_args_t *args, const hnp_option_t *o)
     case OPT_MAPPING_FLAG:
         hnp_mapping_parse_flag(args, o->names[0]);
         break;
+    case OPT_BYNODE: /* Open MPI's old spellings */
+    case OPT_BYSLOT:
+        return hnp_mapping_parse_valued(args, "--map-by",
+                                        o->id == OPT_BYNODE ? "node" : "slot",
+                                        NULL, 0) < 0 ? HNP_ERR_BAD_PARAM
+                                                     : HNP_SUCCESS;
     case OPT_OVERSUBSCRIBE:
     case OPT_NOOVERSUBSCRIBE: /* the last one given holds */
         args->oversubscribe = o->id == OPT_OVERSUBSCRIBE;
@@ -352,6 +385,9 @@ static int apply_option(hnp_args_t *args, hnp_app_t *app,
     }
     if (o->id <= OPT_WDIR) /* of the app context */
         return apply_context_option(app, o, opt, values, err, errlen);
+    if (o->id == OPT_HOST || o->id == OPT_HOSTFILE)
+        return set_context_hosts(args, app, o->id == OPT_HOSTFILE, opt,
+                                 values[0], err, errlen);
     if (o->nvalues > 0)
         return apply_valued(args, o, opt, values, err, errlen);
     return apply_flag(args, o);
@@ -516,12 +552,25 @@ static int add_missing(hnp_app_t *app, char *const *env, size_t nenv)
     return HNP_SUCCESS;
 }
 
+int hnp_args_add_default_env(hnp_args_t *args, char *const *env,
+                             size_t nenv)
+{
+    for (size_t a = 0; a < args->napps; a++)
+        if (add_missing(&args->apps[a], env, nenv) < 0)
+            return HNP_ERR_NOMEM;
+    return HNP_SUCCESS;
+}
+
 /* What the command line gives with --app (-x, --wdir) is every appfile
  * context's, unless its line says otherwise. */
 static int inherit(hnp_app_t *app, const hnp_app_t *from)
 {
     if (add_missing(app, from->env, from->nenv) < 0)
         return HNP_ERR_NOMEM;
+    if (app->hosts == NULL && app->hostfile == NULL) {
+        app->hosts = from->hosts;
+        app->hostfile = from->hostfile;
+    }
     if (app->wdir == NULL && from->wdir != NULL &&
         (app->wdir = strdup(from->wdir)) == NULL)
         return HNP_ERR_NOMEM;

@@ -23,6 +23,8 @@ typedef struct hnp_app {
                            directory; owned; NULL: hnp's */
     char **env;         /* -x, as "NAME=value"; owned */
     size_t nenv;
+    char *hosts;        /* its --host; into argv; NULL: none of its own */
+    char *hostfile;     /* its --hostfile; into argv */
     uint32_t first_rank;
     uint32_t pmi_uses;  /* HNP_PMI_SERVES_* its program can use (prelaunch) */
 } hnp_app_t;
@@ -39,6 +41,7 @@ typedef struct hnp_args {
     bool oversubscribe;
     bool timing;
     bool tag_output;
+    bool prepend_rank;      /* Hydra's -l: "[rank] " before each line */
     bool timestamp_output;  /* --timestamp-output */
     bool merge_stderr;      /* --merge-stderr-to-stdout */
     bool report_state_on_timeout; /* --report-state-on-timeout */
@@ -46,8 +49,9 @@ typedef struct hnp_args {
     hnp_mapping_t mapping;  /* --map-by, --bind-to, ...: mapping.h */
     int64_t stdin_target;   /* a rank, HNP_STDIN_NONE or HNP_STDIN_ALL */
     double timeout;         /* --timeout; 0: none */
-    char *hosts;            /* --host; points into argv; one for the job */
-    char *hostfile;         /* one for the job */
+    char *hosts;            /* the first --host given; into argv (each
+                               context's own: hnp_app_t) */
+    char *hostfile;         /* the first --hostfile given */
     char *default_hostfile; /* --default-hostfile: when no host is named */
     char *appfile;          /* --app */
     char *prefix;
@@ -74,6 +78,10 @@ struct hnp_setup_option;
 int hnp_args_parse(hnp_args_t *args, int argc, char **argv, char *err,
                    size_t errlen);
 void hnp_args_free(hnp_args_t *args);
+/** Give every app context each of @p env ("NAME=value") whose NAME it does
+ *  not set itself (-x, -env, -genv, -genvall). */
+int hnp_args_add_default_env(hnp_args_t *args, char *const *env,
+                             size_t nenv);
 /** Processes over all app contexts (0 when the only one gave no -n). */
 uint32_t hnp_args_total_np(const hnp_args_t *args);
 /** The app context that rank @p rank belongs to. */

@@ -130,6 +130,8 @@ static void on_report(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
     }
     if (report.severity == HNP_WIRE_REPORT_USER) {
         HNP_INFO(rte->log, "%s", report.line);
+    } else if (report.severity == HNP_WIRE_REPORT_PLAIN) {
+        hnp_log_plain(report.line); /* as mpirun prints it */
     } else {
         /* A daemon's own log: printed as it would have printed it, with
          * the name of its node as this process knows it. */
@@ -160,9 +162,13 @@ static void on_pmi_abort(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
         hnp_wire_pmi_abort_clear(&req);
         return;
     }
+    /* Open MPI's MPI_Abort says "N/A" for no message: nothing to add. */
+    bool said = req.words[0] != '\0' && strcmp(req.words, "N/A") != 0;
     snprintf(msg, sizeof(msg), "rank %u on node %s called abort with exit "
              "code %d%s%s", req.rank, rank_node(job, req.rank), req.code,
-             req.words[0] != '\0' ? ": " : "", req.words);
+             said ? ": " : "", said ? req.words : "");
+    if (!job->ending)
+        job->abort_at = hnp_job_now(job);
     hnp_job_abort(job, req.code != 0 ? req.code : 1, msg);
     hnp_wire_pmi_abort_clear(&req);
 }

@@ -104,6 +104,21 @@ static void exchange_started(hnp_rte_t *rte)
 
 /* ------------------------------------------------------------ failures */
 
+/* A rank killed by a signal makes its MPI peers fail and abort (MPICH's
+ * do, with an error code of their own), and their abort may reach the HNP
+ * first. A death by a signal reported while an MPI_Abort ends the job, and
+ * before the teardown's own SIGKILL could have caused it (the ranks get
+ * SIGTERM first, SIGKILL rte_kill_grace later), is what happened first:
+ * it is the job's failure and status. */
+static bool abort_followed(const hnp_job_t *job, int status)
+{
+    int sig = status - 128;
+
+    return job->ending && job->abort_at > 0 && sig > 0 && sig < 65 &&
+           sig != SIGTERM &&
+           hnp_job_now(job) - job->abort_at < job->rte->core->kill_grace;
+}
+
 static void on_failure(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
                        const void *data, size_t len, void *cbdata)
 {
@@ -119,8 +134,16 @@ static void on_failure(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
         return;
     }
     HNP_VERBOSE(rte->log, 1, "failure reported by vpid %u", src);
-    hnp_job_abort(cbdata, failure.status != 0 ? failure.status : 1,
-                  failure.message);
+    if (abort_followed(cbdata, failure.status)) {
+        hnp_job_t *job = cbdata;
+        HNP_ERROR_LOG(rte->log, "%s (the abort above came after it)",
+                      failure.message);
+        job->exit_status = failure.status;
+        job->abort_at = 0;
+    } else {
+        hnp_job_abort(cbdata, failure.status != 0 ? failure.status : 1,
+                      failure.message);
+    }
     hnp_wire_failure_clear(&failure);
 }
 

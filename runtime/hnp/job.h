@@ -40,6 +40,8 @@ typedef struct hnp_job {
     bool launched;
     bool ending;               /* shutdown sent; waiting for the daemons */
     int exit_status;           /* what hnp returns */
+    double abort_at;           /* when an MPI_Abort ended the job
+                                  (hnp_job_now); 0: none did */
     hnp_rte_timer_t *launch_timer;
     hnp_rte_timer_t *end_timer;
     struct timespec start;
@@ -125,9 +127,10 @@ void hnp_job_progress_release(hnp_job_t *job);
 void hnp_job_print_slowest(const hnp_job_t *job);
 
 /* model.c: the calibrated launch model, when the plm asks for it; apply
- * before the spawn tree is built, record once every daemon is up. Neither
- * is ever fatal. */
-int hnp_job_model_apply(hnp_job_t *job);
+ * before the spawn tree is built (@p planning: for --plan, which ranks
+ * every tree, whenever the user asked for the estimate), record once every
+ * daemon is up. Neither is ever fatal. */
+int hnp_job_model_apply(hnp_job_t *job, bool planning);
 void hnp_job_model_record(hnp_job_t *job);
 
 /* state.c: --report-state-on-timeout and --get-stack-traces */

@@ -10,8 +10,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "apphosts.h"
 #include "args.h"
 #include "job.h"
+#include "ompi_params.h"
 #include "plan.h"
 #include "prelaunch.h"
 #include "hosts/hostlist.h"
@@ -77,27 +79,16 @@ static int check_subset(const hnp_nodelist_t *nodes,
     return HNP_SUCCESS;
 }
 
-/* --hostfile, --host, or both: then --host picks among the hostfile's
- * nodes, as Open MPI's mpirun does. */
+/* --hostfile, --host, or both (then --host picks among the hostfile's
+ * nodes, as Open MPI's mpirun does); with several app contexts that name
+ * different hosts, all of theirs. */
 static int user_nodes(const hnp_args_t *args, hnp_nodelist_t *nodes,
                       char *err, size_t errlen)
 {
-    hnp_nodelist_t wanted = { NULL, 0, 0 };
-    char pool_name[512];
-    int rc = HNP_SUCCESS;
-
-    if (args->hostfile != NULL)
-        rc = hnp_nodelist_parse_hostfile(nodes, args->hostfile, err, errlen);
-    if (rc != HNP_SUCCESS || args->hosts == NULL)
-        return rc;
-    if (args->hostfile == NULL)
-        return hnp_nodelist_parse_hosts(nodes, args->hosts, err, errlen);
-    rc = hnp_nodelist_parse_hosts(&wanted, args->hosts, err, errlen);
-    snprintf(pool_name, sizeof(pool_name), "hostfile %s", args->hostfile);
-    if (rc == HNP_SUCCESS)
-        rc = hnp_nodelist_filter(nodes, &wanted, pool_name, err, errlen);
-    hnp_nodelist_free(&wanted);
-    return rc;
+    if (hnp_apphosts_per_context(args))
+        return hnp_apphosts_union(args, nodes, err, errlen);
+    return hnp_apphosts_parse(args->hosts, args->hostfile, nodes, err,
+                              errlen);
 }
 
 /* The nodes: --hostfile and --host, else the batch allocation the plm
@@ -148,9 +139,28 @@ static int build_map(hnp_args_t *args, hnp_rte_t *rte, hnp_job_map_t *map,
         .oversubscribe = args->oversubscribe, .default_slots = 1,
     };
 
+    char ppr_option[96];
+    if (args->mapping.ppr > 0) { /* -N is the ranks ppr:N:OBJ makes */
+        hnp_mapping_ppr_option(&args->mapping, ppr_option,
+                               sizeof(ppr_option));
+        req.npernode_option = ppr_option;
+    }
     if (rc == HNP_SUCCESS)
         rc = gather_nodes(args, rte, &nodes, &alloc, &fixed, &req.np, err,
                           errlen);
+    /* Each app context on its own hosts: its ranks are pinned to the
+     * nodes its own mapping chose. */
+    if (rc == HNP_SUCCESS && hnp_apphosts_per_context(args)) {
+        if (fixed != NULL) {
+            hnp_err_set(err, errlen, "--rankfile places every rank itself: "
+                        "give the app contexts no --host or --hostfile of "
+                        "their own");
+            rc = HNP_ERR_BAD_PARAM;
+        } else
+            rc = hnp_apphosts_place(args, &nodes, &req, &fixed, err,
+                                    errlen);
+        req.ranking = HNP_RANK_DEFAULT;
+    }
     req.fixed_node = fixed;
     if (rc == HNP_SUCCESS && args->mapping.display_allocation)
         hnp_mapping_print_allocation(&nodes, req.default_slots, stdout);
@@ -167,11 +177,12 @@ static int build_map(hnp_args_t *args, hnp_rte_t *rte, hnp_job_map_t *map,
     if (rc == HNP_SUCCESS)
         HNP_VERBOSE(hnp_log_stream("rte"), 1, "%u process(es) mapped on %u "
                     "node(s)", map->nprocs, map->nnodes);
-    if (rc == HNP_SUCCESS && args->mapping.display_map)
-        hnp_mapping_print_map(args, map, stdout);
     free(fixed);
+    /* Before the map is shown: it names each rank's app context. */
     if (rc == HNP_SUCCESS)
         number_apps(args, map->nprocs);
+    if (rc == HNP_SUCCESS && args->mapping.display_map)
+        hnp_mapping_print_map(args, map, stdout);
     if (rc == HNP_SUCCESS && args->stdin_target >= (int64_t)map->nprocs) {
         hnp_err_set(err, errlen, "--stdin %lld: the job has ranks 0 to %u",
                     (long long)args->stdin_target, map->nprocs - 1);
@@ -226,7 +237,7 @@ static int run_job(hnp_setup_t *setup, hnp_args_t *args)
     if (args->plan != HNP_PLAN_NONE) {
         /* With a calibrated launch model, the plan is made for the
          * estimate the launch itself would use. */
-        hnp_job_model_apply(&job);
+        hnp_job_model_apply(&job, true);
         rc = hnp_plan_print(job.rte, &job.map, args->output_dir != NULL,
                             args->plan, stdout, err, sizeof(err));
         if (rc != HNP_SUCCESS)
@@ -281,7 +292,9 @@ int main(int argc, char **argv)
         HNP_ERROR_LOG(hnp_log_stream("hnp"), "%s", err[0] ? err : "out of memory");
         return 1;
     }
-    if (hnp_args_parse(&args, argc, argv, err, sizeof(err)) != HNP_SUCCESS) {
+    if (hnp_args_parse(&args, argc, argv, err, sizeof(err)) != HNP_SUCCESS ||
+        hnp_ompi_params_forward(hnp_mca_params(setup.mca), &args, err,
+                                sizeof(err)) != HNP_SUCCESS) {
         HNP_ERROR_LOG(hnp_log_stream("hnp"), "%s", err);
         hnp_setup_fini(&setup);
         return 1;

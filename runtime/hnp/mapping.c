@@ -5,8 +5,10 @@
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <hwloc.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -94,8 +96,10 @@ static int map_modifiers(hnp_args_t *args, const char *mods, char *err,
     return HNP_SUCCESS;
 bad:
     hnp_err_set(err, errlen, "--map-by: unknown modifier \"%.*s\" (hnp takes "
-                "PE=n, OVERSUBSCRIBE, NOOVERSUBSCRIBE and DISPLAY)",
-                (int)strcspn(mods, ":,"), mods);
+                "PE=n, OVERSUBSCRIBE, NOOVERSUBSCRIBE and DISPLAY%s)",
+                (int)strcspn(mods, ":,"), mods,
+                isdigit((unsigned char)mods[0])
+                    ? "; Hydra's OBJ:N is Open MPI's OBJ:PE=N" : "");
     return HNP_ERR_BAD_PARAM;
 }
 
@@ -200,8 +204,11 @@ static int bind_qualifiers(hnp_mapping_t *m, const char *q, char *err,
             m->place.flags |= HNP_PLACE_ORDERED;
         else {
             hnp_err_set(err, errlen, "--bind-to: unknown qualifier \"%.*s\" "
-                        "(overload-allowed, if-supported or ordered)",
-                        (int)len, q);
+                        "(overload-allowed, if-supported or ordered%s)",
+                        (int)len, q, isdigit((unsigned char)q[0])
+                            ? "; for Hydra's OBJ:N, N objects a process, "
+                              "give --bind-to OBJ with --cpus-per-proc N"
+                            : "");
             return HNP_ERR_BAD_PARAM;
         }
         q += len + (q[len] != '\0');
@@ -222,7 +229,10 @@ static int parse_bind_to(hnp_mapping_t *m, const char *text, char *err,
         obj = HNP_OBJ_CPULIST;
     else if (obj == HNP_OBJ_NONE) {
         hnp_err_set(err, errlen, "option --bind-to expects none, hwthread, "
-                    "core, socket, numa or cpu-list, got \"%s\"", text);
+                    "core, socket, numa or cpu-list, got \"%s\"%s", text,
+                    len == 4 && strncasecmp(text, "user", 4) == 0
+                        ? " (for Hydra's user:A+B, give --cpu-list A,B "
+                          "--bind-to cpu-list)" : "");
         return HNP_ERR_BAD_PARAM;
     }
     m->place.bind_obj = (uint8_t)obj;
@@ -408,6 +418,15 @@ int hnp_mapping_node_capacity(hnp_args_t *args, const char *topo_file,
     }
     args->npernode = m->ppr * (uint32_t)count;
     return HNP_SUCCESS;
+}
+
+void hnp_mapping_ppr_option(const hnp_mapping_t *m, char *out, size_t size)
+{
+    if (m->npersocket)
+        snprintf(out, size, "-npersocket %u", m->ppr);
+    else
+        snprintf(out, size, "--map-by ppr:%u:%s", m->ppr,
+                 hnp_mapping_obj_name(m->ppr_obj));
 }
 
 const char *hnp_mapping_obj_name(hnp_obj_t obj)

@@ -55,6 +55,9 @@ int hnp_mapping_parse_valued(struct hnp_args *args, const char *opt,
  *  that contradict each other. */
 int hnp_mapping_finish(struct hnp_args *args, char *err, size_t errlen);
 
+/** The option that gave the ppr, as the user typed it ("-npersocket 2",
+ *  "--map-by ppr:1:socket"), into @p out. */
+void hnp_mapping_ppr_option(const hnp_mapping_t *m, char *out, size_t size);
 /** Before mapping: ppr over objects of a node becomes ranks a node,
  *  counted on @p topo_file ("" or NULL: this node). */
 int hnp_mapping_node_capacity(struct hnp_args *args, const char *topo_file,

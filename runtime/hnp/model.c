@@ -29,15 +29,17 @@
 #define MODEL_AGENT_LEN 1024
 #define MODEL_PATH_LEN 4096
 
-/* The launcher asks for the estimate, and its tree depends on it; then
- * @p model names the parameters the estimate goes to. */
-static bool model_is_auto(const hnp_job_t *job, hnp_plm_launch_model_t *model)
+/* The launcher asks for the estimate, and its tree depends on it (or,
+ * for --plan, which ranks every tree, the user asked for the estimate);
+ * then @p model names the parameters the estimate goes to. */
+static bool model_is_auto(const hnp_job_t *job, bool planning,
+                          hnp_plm_launch_model_t *model)
 {
     const hnp_plm_module_t *plm = job->rte->plm;
 
     return (plm->capabilities & HNP_PLM_CAP_LAUNCH_MODEL) &&
            plm->launch_model(job->rte, model) == HNP_SUCCESS &&
-           model->calibrate;
+           (model->calibrate || (planning && model->estimate));
 }
 
 /* The user-file source: the estimate lives in the user's ~/.hnp, and a
@@ -76,7 +78,7 @@ static int model_names(const hnp_job_t *job, char *agent, char *path)
 }
 
 /* Never fatal: without an estimate the tree is built for the set values. */
-int hnp_job_model_apply(hnp_job_t *job)
+int hnp_job_model_apply(hnp_job_t *job, bool planning)
 {
     char agent[MODEL_AGENT_LEN], path[MODEL_PATH_LEN], err[512] = "";
     hnp_launch_model_t model = { NULL, 0 };
@@ -84,7 +86,7 @@ int hnp_job_model_apply(hnp_job_t *job)
     const hnp_launch_model_entry_t *e;
     int rc;
 
-    if (!model_is_auto(job, &wanted) ||
+    if (!model_is_auto(job, planning, &wanted) ||
         model_names(job, agent, path) != HNP_SUCCESS)
         return HNP_SUCCESS;
     rc = hnp_launch_model_load(&model, path, err, sizeof(err));
@@ -163,7 +165,7 @@ void hnp_job_model_record(hnp_job_t *job)
     double *delays = NULL, seq, rem;
     int n;
 
-    if (!model_is_auto(job, &wanted) || job->rte->launcher == NULL ||
+    if (!model_is_auto(job, false, &wanted) || job->rte->launcher == NULL ||
         model_names(job, agent, path) != HNP_SUCCESS)
         return;
     n = collect_delays(job, &delays);

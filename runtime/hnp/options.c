@@ -46,11 +46,15 @@ static const hnp_option_t options[] = {
     { OPT_NOOVERSUBSCRIBE, 0, { "--nooversubscribe" } },
     { OPT_TIMING, 0, { "--timing" } },
     { OPT_TAG_OUTPUT, 0, { "--tag-output" } },
+    { OPT_PREPEND_RANK, 0, { "--prepend-rank", "-l" } },
+    { OPT_BYNODE, 0, { "--bynode" } },
+    { OPT_BYSLOT, 0, { "--byslot" } },
+    { OPT_LAUNCH_AGENT, 1, { "--launch-agent" } },
     { OPT_TIMESTAMP_OUTPUT, 0, { "--timestamp-output" } },
     { OPT_MERGE_STDERR, 0, { "--merge-stderr-to-stdout" } },
     { OPT_REPORT_STATE_ON_TIMEOUT, 0, { "--report-state-on-timeout" } },
     { OPT_GET_STACK_TRACES, 0, { "--get-stack-traces" } },
-    { OPT_PLAN, 0, { "--plan" } },
+    { OPT_PLAN, 0, { "--plan", "--do-not-launch" } },
     { OPT_HELP, 0, { "-h", "--help" } },
     { OPT_VERSION, 0, { "-V", "--version" } },
     { OPT_VERBOSE, 0, { "-v", "--verbose" } },
@@ -58,9 +62,93 @@ static const hnp_option_t options[] = {
     { OPT_ALLOW_ROOT, 0, { "--allow-run-as-root" } },
     { OPT_SETUP, 2, { "--mca", "--gmca" } },
     { OPT_SETUP, 1, { "--tune" } },
+    { OPT_SETUP, 1, { "--am", "--mca-param-file" } },
+    { OPT_SETUP, 1, { "--iface" } },
+    { OPT_SETUP, 1, { "--launcher" } },
+    { OPT_SETUP, 1, { "--launcher-exec" } },
 };
 
 #define NOPTIONS (sizeof(options) / sizeof(options[0]))
+
+/* ---------------------------------------------- options that set params */
+
+static int set_param(hnp_params_t *params, const char *name,
+                     const char *value, const char *opt, char *err,
+                     size_t errlen)
+{
+    char detail[128];
+
+    snprintf(detail, sizeof(detail), "command line (%s)", opt);
+    return hnp_param_set(params, name, value, HNP_PARAM_SRC_CMDLINE, detail,
+                         err, errlen);
+}
+
+/* Hydra's -iface NAME: the network the runtime uses. */
+static int take_iface(hnp_params_t *params, const char *opt,
+                      char *const *values, char *err, size_t errlen)
+{
+    return set_param(params, "oob_tcp_if_include", values[0], opt, err,
+                     errlen);
+}
+
+/* Hydra's -launcher-exec PATH: the remote shell the daemons start by. */
+static int take_launcher_exec(hnp_params_t *params, const char *opt,
+                              char *const *values, char *err, size_t errlen)
+{
+    return set_param(params, "plm_rsh_agent", values[0], opt, err, errlen);
+}
+
+/* Hydra's -launcher NAME: ssh and rsh are the remote shell hnp's launchers
+ * (rsh, prsh) start the daemons by, slurm is the slurm launcher; hnp has
+ * none of the others. */
+static int take_launcher(hnp_params_t *params, const char *opt,
+                         char *const *values, char *err, size_t errlen)
+{
+    const char *name = values[0];
+
+    if (strcmp(name, "ssh") == 0 || strcmp(name, "rsh") == 0)
+        return set_param(params, "plm_rsh_agent", name, opt, err, errlen);
+    if (strcmp(name, "slurm") == 0)
+        return set_param(params, "plm", "slurm", opt, err, errlen);
+    hnp_err_set(err, errlen, "%s %s: hnp starts its daemons by ssh or rsh "
+                "(%s ssh, or --mca plm_rsh_agent COMMAND) or by srun inside "
+                "a Slurm allocation (%s slurm)%s", opt, name, opt, opt,
+                strcmp(name, "fork") == 0
+                    ? "; to run on this machine alone, name no hosts" : "");
+    return HNP_ERR_BAD_PARAM;
+}
+
+/* --am FILE[,FILE...] and --mca-param-file FILE: files of "name = value"
+ * lines, which is what --tune reads. */
+static int take_param_files(hnp_params_t *params, const char *opt,
+                            char *const *values, char *err, size_t errlen)
+{
+    char *list = strdup(values[0]), *save = NULL;
+    int rc = list != NULL ? HNP_SUCCESS : HNP_ERR_NOMEM;
+
+    for (char *file = list != NULL ? strtok_r(list, ",", &save) : NULL;
+         rc == HNP_SUCCESS && file != NULL; file = strtok_r(NULL, ",", &save))
+        rc = hnp_params_load_file(params, file, HNP_PARAM_SRC_TUNE_FILE,
+                                  false, err, errlen);
+    if (rc == HNP_ERR_NOMEM)
+        hnp_err_set(err, errlen, "out of memory reading %s", opt);
+    free(list);
+    return rc;
+}
+
+static const struct param_option {
+    const char *name; /* two-dash form */
+    int (*take)(hnp_params_t *params, const char *opt, char *const *values,
+                char *err, size_t errlen);
+} param_options[] = {
+    { "--am", take_param_files },
+    { "--mca-param-file", take_param_files },
+    { "--iface", take_iface },
+    { "--launcher", take_launcher },
+    { "--launcher-exec", take_launcher_exec },
+};
+
+#define NPARAM_OPTIONS (sizeof(param_options) / sizeof(param_options[0]))
 
 /* @p arg in its two-dash form, into @p buf: "-npernode" -> "--npernode";
  * "-n" and "--np" stay as they are. */
@@ -87,8 +175,8 @@ const hnp_option_t *hnp_option_find(const char *arg)
 struct hnp_setup_option *hnp_args_setup_options(void)
 {
     size_t count = 0;
-    hnp_setup_option_t *all = calloc(2 * NOPTIONS * OPT_NAMES + 1,
-                                     sizeof(*all));
+    hnp_setup_option_t *all = calloc(2 * (NOPTIONS * OPT_NAMES +
+                                          NPARAM_OPTIONS) + 1, sizeof(*all));
 
     for (size_t o = 0; all != NULL && o < NOPTIONS; o++) {
         const hnp_option_t *opt = &options[o];
@@ -96,11 +184,17 @@ struct hnp_setup_option *hnp_args_setup_options(void)
             continue;
         for (int n = 0; n < OPT_NAMES && opt->names[n] != NULL; n++) {
             const char *name = opt->names[n];
-            all[count++] = (hnp_setup_option_t){ name, opt->nvalues };
+            all[count++] = (hnp_setup_option_t){ name, opt->nvalues, NULL };
             if (name[1] == '-') /* and with one dash */
                 all[count++] = (hnp_setup_option_t){ name + 1,
-                                                     opt->nvalues };
+                                                     opt->nvalues, NULL };
         }
+    }
+    /* Those that set parameters are taken out by the scan, as --mca. */
+    for (size_t o = 0; all != NULL && o < NPARAM_OPTIONS; o++) {
+        const struct param_option *p = &param_options[o];
+        all[count++] = (hnp_setup_option_t){ p->name, 1, p->take };
+        all[count++] = (hnp_setup_option_t){ p->name + 1, 1, p->take };
     }
     return all;
 }
@@ -126,6 +220,11 @@ static const struct not_supported {
     { "--display-devel-map", "use --display-map" },
     { "--debug-devel", "use -v, or --mca NAME_base_verbose N" },
     { "-d", "it is --debug-devel: use -v, or --mca NAME_base_verbose N" },
+    { "--path", "give the program's path (DIR/PROGRAM); a bare name is "
+      "looked for in the PATH of the node, then in the working directory" },
+    { "--noprefix", "hnp starts its daemons by the absolute path of its "
+      "installation, never through PATH: --prefix DIR names where hnpd is "
+      "installed on the nodes" },
 };
 
 /* The spelling an option is suggested by: its first of several letters

@@ -11,7 +11,8 @@
  *
  * MPICH's mpiexec (Hydra) spellings are taken where they mean the same
  * and clash with nothing of mpirun's: -ppn, -f, -hosts, -genv, -genvall,
- * -env (hnp(1) lists those left out, and why).
+ * -env, -l, -prepend-rank, -iface, -launcher, -launcher-exec (hnp(1)
+ * lists those left out, and why).
  */
 #ifndef HNP_OPTIONS_H
 #define HNP_OPTIONS_H
@@ -30,8 +31,11 @@ typedef enum hnp_option_id {
     OPT_PLAN, OPT_HELP, OPT_VERSION, OPT_VERBOSE, OPT_QUIET,
     OPT_ALLOW_ROOT, OPT_GENVALL,
     OPT_TIMESTAMP_OUTPUT, OPT_MERGE_STDERR, OPT_REPORT_STATE_ON_TIMEOUT,
-    OPT_GET_STACK_TRACES,
-    OPT_SETUP,          /* --mca, --tune: taken out before, unless misplaced */
+    OPT_GET_STACK_TRACES, OPT_PREPEND_RANK, OPT_BYNODE, OPT_BYSLOT,
+    OPT_LAUNCH_AGENT,
+    OPT_SETUP,          /* --mca, --tune, and the options that set
+                           parameters (-iface): taken out before, unless
+                           misplaced */
 } hnp_option_id_t;
 
 #define OPT_NAMES 4

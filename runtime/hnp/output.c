@@ -296,7 +296,8 @@ static int format_read_time(uint64_t read_us, char *out, size_t size)
 
 /* What goes before each line of @p m: with --timestamp-output the time,
  * with --tag-output "[jobid,rank]<stream>:", and with the time alone
- * "<stream>:" after it, as Open MPI's mpirun writes them. */
+ * "<stream>:" after it, as Open MPI's mpirun writes them; with Hydra's -l
+ * "[rank] ". */
 static int line_prefix(const hnp_job_t *job, const output_sink_t *to,
                        const hnp_wire_iof_t *m, char *out, size_t size)
 {
@@ -308,6 +309,9 @@ static int line_prefix(const hnp_job_t *job, const output_sink_t *to,
     if (job->args->tag_output)
         n += snprintf(out + n, size - (size_t)n, "[1,%u]<%s>:", m->rank,
                       stream);
+    else if (job->args->prepend_rank) /* as Hydra's -l writes it */
+        n += snprintf(out + n, size - (size_t)n, "%s[%u] ",
+                      n > 0 ? " " : "", m->rank);
     else if (n > 0)
         n += snprintf(out + n, size - (size_t)n, "<%s>:", stream);
     return n;

@@ -146,21 +146,47 @@ uint32_t hnp_program_pmi_uses(const char *prog)
     return uses.mask;
 }
 
+/* The file the daemons will run for @p app, as they look for it: a bare
+ * name in PATH, then in the context's working directory (malloc'd); else
+ * its name as given (malloc'd), or NULL without a program. */
+static char *app_program(const hnp_app_t *app)
+{
+    const char *prog = app->argv != NULL ? app->argv[0] : NULL;
+    char *path;
+
+    if (prog == NULL)
+        return NULL;
+    if (strchr(prog, '/') == NULL && !hnp_program_exists(prog) &&
+        asprintf(&path, "%s/%s", app->wdir != NULL ? app->wdir : ".",
+                 prog) >= 0) {
+        if (hnp_program_exists(path))
+            return path;
+        free(path);
+    }
+    return strdup(prog);
+}
+
 int hnp_prelaunch_check(hnp_args_t *args, const hnp_pmi_active_t *pmi,
                         char *err, size_t errlen)
 {
-    for (size_t a = 0; a < args->napps; a++)
-        args->apps[a].pmi_uses = hnp_program_pmi_uses(
-            args->apps[a].argv != NULL ? args->apps[a].argv[0] : NULL);
+    for (size_t a = 0; a < args->napps; a++) {
+        char *prog = app_program(&args->apps[a]);
+        args->apps[a].pmi_uses = hnp_program_pmi_uses(prog);
+        free(prog);
+    }
     if (hnp_pmi_base_serves(pmi) & HNP_PMI_SERVES_PMIX)
         return HNP_SUCCESS;
     for (size_t a = 0; a < args->napps; a++) {
         const char *prog = args->apps[a].argv != NULL
                                ? args->apps[a].argv[0] : NULL;
+        char *file = app_program(&args->apps[a]);
         char lib[256];
         bool open_mpi;
+        bool needs = file != NULL &&
+                     hnp_program_needs_pmix(file, lib, sizeof(lib), &open_mpi);
 
-        if (prog == NULL || !hnp_program_needs_pmix(prog, lib, sizeof(lib), &open_mpi))
+        free(file);
+        if (!needs)
             continue;
         hnp_err_set(err, errlen, "%s %s (it links %s%s); this hnp has no "
                     "pmix component (hnp builds one where `pkg-config pmix` "

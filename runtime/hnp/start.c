@@ -91,7 +91,7 @@ int hnp_job_start(hnp_job_t *job, char *err, size_t errlen)
         return rc;
     }
     hnp_secret_to_hex(rte->secret, rte->secret_hex);
-    hnp_job_model_apply(job);
+    hnp_job_model_apply(job, false);
     if ((rc = build_trees(rte, err, errlen)) != HNP_SUCCESS ||
         (rc = hnp_rte_start_oob(rte, rte->nprocs, err, errlen)) != HNP_SUCCESS ||
         (rc = hnp_job_plan_fds(job, err, errlen)) != HNP_SUCCESS)
@@ -154,6 +154,25 @@ static double median_ms(const hnp_job_t *job, uint64_t *us)
                              ? job->stats_reports : job->ndaemons);
 }
 
+/* The phases in the order they ended: they overlap (the launch message
+ * goes down while the contact exchange runs), so the table's order is not
+ * the clock's. Those that did not end come last, in the table's order. */
+static void order_marks(const hnp_job_t *job, int order[HNP_MARK_COUNT])
+{
+    for (int m = 0; m < HNP_MARK_COUNT; m++) {
+        int at = m;
+        double t = job->marks[m];
+        /* insertion: an unended mark (0) sorts after every ended one */
+        while (at > 0 && t > 0 &&
+               (job->marks[order[at - 1]] <= 0 ||
+                job->marks[order[at - 1]] > t)) {
+            order[at] = order[at - 1];
+            at--;
+        }
+        order[at] = m;
+    }
+}
+
 void hnp_job_print_timing(const hnp_job_t *job)
 {
     static const char *const names[HNP_MARK_COUNT] = {
@@ -162,10 +181,14 @@ void hnp_job_print_timing(const hnp_job_t *job)
         "all processes exited", "all daemons exited",
     };
     const hnp_wire_stats_t *w = &job->worst;
+    int order[HNP_MARK_COUNT];
 
     fprintf(stderr, "hnp: timing for %u daemons, %u processes (seconds since "
-            "start):\n", job->ndaemons, job->map.nprocs);
-    for (int m = 0; m < HNP_MARK_COUNT; m++) {
+            "start, in the order the phases ended):\n", job->ndaemons,
+            job->map.nprocs);
+    order_marks(job, order);
+    for (int i = 0; i < HNP_MARK_COUNT; i++) {
+        int m = order[i];
         if (job->marks[m] > 0)
             fprintf(stderr, "hnp:   %-36s %9.3f\n", names[m], job->marks[m]);
         else if (m == HNP_MARK_TABLE_EVERYWHERE)

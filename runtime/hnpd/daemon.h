@@ -130,9 +130,9 @@ int hnpd_pmi_child_setup(hnpd_t *d, const hnp_pmi_child_t *child,
                          hnp_pmi_fork_t *fork, char *err, size_t errlen);
 void hnpd_pmi_child_started(hnpd_t *d, uint32_t rank, pid_t pid);
 /** A rank was reaped; one that initialized and did not finalize ends the
- *  job with an error naming it. */
-void hnpd_pmi_child_exited(hnpd_t *d, uint32_t rank, int wait_status,
-                           int exec_errno);
+ *  job with an error naming it, how it ended and its status. */
+void hnpd_pmi_child_exited(hnpd_t *d, uint32_t rank, pid_t pid,
+                           int wait_status, int exec_errno);
 /** The job is over here: job_end of each, then its scratch directory. */
 void hnpd_pmi_job_end(hnpd_t *d);
 /** The daemon leaves: the job's end if not yet, and the private

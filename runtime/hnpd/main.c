@@ -37,8 +37,9 @@ typedef struct hnpd_args {
 } hnpd_args_t;
 
 static const hnp_setup_option_t hnpd_options[] = {
-    { "--vpid", 1 }, { "--node", 1 }, { "--parent", 1 }, { "--parent-uri", 1 },
-    { "--plm", 1 }, { "--secret-file", 1 }, { NULL, 0 },
+    { "--vpid", 1, NULL }, { "--node", 1, NULL }, { "--parent", 1, NULL },
+    { "--parent-uri", 1, NULL }, { "--plm", 1, NULL },
+    { "--secret-file", 1, NULL }, { NULL, 0, NULL },
 };
 
 static int parse_vpid(const char *text, hnp_vpid_t *out)

@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "daemon.h"
@@ -234,8 +236,31 @@ void hnpd_pmi_child_started(hnpd_t *d, uint32_t rank, pid_t pid)
             d->rte->pmi.modules[i]->child_started(p->state[i], rank, pid);
 }
 
-void hnpd_pmi_child_exited(hnpd_t *d, uint32_t rank, int wait_status,
-                           int exec_errno)
+/* A rank that called MPI_Init and not MPI_Finalize fails the job. How it
+ * ended comes first (a signal is 128 + its number, as for any rank, an
+ * exit status its own); the wire-up state is a detail added to it. */
+static void fail_unfinalized(hnpd_t *d, uint32_t rank, pid_t pid,
+                             int wait_status)
+{
+    static const char detail[] = "after MPI_Init, without MPI_Finalize";
+
+    if (WIFSIGNALED(wait_status))
+        hnp_rte_fail(d->rte, 128 + WTERMSIG(wait_status), "rank %u (pid %d) "
+                     "on node %s was killed by signal %d (%s) %s", rank,
+                     (int)pid, d->node, WTERMSIG(wait_status),
+                     strsignal(WTERMSIG(wait_status)), detail);
+    else if (WIFEXITED(wait_status) && WEXITSTATUS(wait_status) != 0)
+        hnp_rte_fail(d->rte, WEXITSTATUS(wait_status), "rank %u (pid %d) on "
+                     "node %s exited with status %d %s", rank, (int)pid,
+                     d->node, WEXITSTATUS(wait_status), detail);
+    else
+        hnp_rte_fail(d->rte, 1, "rank %u on node %s exited without "
+                     "finalizing (MPI_Init was called, MPI_Finalize was not)",
+                     rank, d->node);
+}
+
+void hnpd_pmi_child_exited(hnpd_t *d, uint32_t rank, pid_t pid,
+                           int wait_status, int exec_errno)
 {
     struct hnpd_pmi *p = d->pmi;
 
@@ -246,9 +271,7 @@ void hnpd_pmi_child_exited(hnpd_t *d, uint32_t rank, int wait_status,
             d->rte->pmi.modules[i]->child_exited(p->state[i], rank,
                                                  wait_status, exec_errno);
     if (p->rte_job && hnp_rte_proc_unfinalized(d->rte, rank))
-        hnp_rte_fail(d->rte, 1, "rank %u on node %s exited without "
-                     "finalizing (MPI_Init was called, MPI_Finalize was not)",
-                     rank, d->node);
+        fail_unfinalized(d, rank, pid, wait_status);
 }
 
 void hnpd_pmi_job_end(hnpd_t *d)

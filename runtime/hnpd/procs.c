@@ -230,7 +230,7 @@ static void proc_exited(void *ctx, uint32_t rank, pid_t pid, int wait_status,
     }
     /* A rank that did not finalize fails the job before its exit reaches
      * the HNP, which could otherwise take the job for done. */
-    hnpd_pmi_child_exited(d, rank, wait_status, exec_errno);
+    hnpd_pmi_child_exited(d, rank, pid, wait_status, exec_errno);
     report_exit(d, rank, pid, wait_status, exec_errno, NULL);
     if (hnp_odls_num_alive(d->odls) == 0)
         hnpd_pmi_job_end(d);
@@ -342,7 +342,15 @@ static int rank_variables(const hnpd_t *d, const hnp_wire_launch_t *m,
         { "SLURM_NPROCS", m->nprocs },
     };
     bool under_srun = getenv("SLURM_PROCID") != NULL;
+    const hnp_wire_launch_app_t *app = app_of(m, child->rank);
     int rc = hnp_pmi_fork_setenv(fork, "HNP_NODE", d->node);
+
+    /* Where it runs: PWD for its shell, and for Open MPI's MPI_INFO_ENV
+     * ("wdir"), the variable mpirun sets. */
+    if (rc == HNP_SUCCESS && app->wdir != NULL && app->wdir[0] != '\0')
+        rc = hnp_pmi_fork_setenv(fork, "PWD", app->wdir);
+    if (rc == HNP_SUCCESS && app->wdir != NULL && app->wdir[0] != '\0')
+        rc = hnp_pmi_fork_setenv(fork, "OMPI_MCA_initial_wdir", app->wdir);
 
     for (size_t i = 0; rc == HNP_SUCCESS &&
                        i < sizeof(numbers) / sizeof(numbers[0]); i++)
@@ -381,7 +389,7 @@ static bool check_wdir(hnpd_t *d, const hnp_wire_launch_app_t *app,
 static void report_binding(hnpd_t *d, uint32_t rank, uint32_t local_rank)
 {
     char line[1024];
-    hnp_wire_report_t report = { .severity = HNP_WIRE_REPORT_USER,
+    hnp_wire_report_t report = { .severity = HNP_WIRE_REPORT_PLAIN,
                                  .line = line };
     hnp_buffer_t buf;
 

@@ -181,7 +181,7 @@ static int start_gdb(hnpd_state_query_t *q, stack_take_t *t, const char *gdb,
         return rc;
     }
     hnp_forkexec_spec_t spec = { argv, NULL, NULL, in, ends[1], ends[1],
-                                 SIGKILL, NULL, NULL, 0 };
+                                 SIGKILL, NULL, NULL, 0, false };
     rc = hnp_forkexec(&spec, &t->gdb, &errno_fd, err, errlen);
     close(in);
     close(ends[1]);

@@ -586,9 +586,18 @@ static int read_hostfile(pending_t *p, FILE *f, line_ctx_t *c)
     size_t cap = 0;
     int rc = HNP_SUCCESS;
 
-    while (rc == HNP_SUCCESS && getline(&line, &cap, f) != -1) {
+    ssize_t len;
+
+    while (rc == HNP_SUCCESS && (len = getline(&line, &cap, f)) != -1) {
         c->lineno++;
-        rc = parse_hostfile_line(p, c, line);
+        /* A NUL would end the line early, and the host name with it. */
+        size_t text = strlen(line);
+        if (text < (size_t)len) {
+            line_error(c, "a NUL byte at column %zu: a hostfile is text",
+                       text + 1);
+            rc = HNP_ERR_BAD_PARAM;
+        } else
+            rc = parse_hostfile_line(p, c, line);
     }
     free(line);
     if (rc == HNP_SUCCESS && ferror(f)) {

@@ -437,6 +437,13 @@ static int parse_all(const char *text, expression_t *exprs, size_t n,
         int rc = parse_expression(&exprs[i], err, errlen);
         if (rc < 0)
             return rc;
+        if (name_size(&exprs[i]) - 1 > HNP_HOST_NAME_MAX) {
+            hnp_err_set(err, errlen, "host name \"%.40s...\" (%zu bytes) is "
+                        "longer than a host name may be (%d bytes)",
+                        exprs[i].text, name_size(&exprs[i]) - 1,
+                        HNP_HOST_NAME_MAX);
+            return HNP_ERR_BAD_PARAM;
+        }
         *total = capped_add(*total, exprs[i].count);
         if (*total > HOSTLIST_MAX_NAMES) {
             if (n == 1)

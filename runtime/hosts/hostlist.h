@@ -24,6 +24,11 @@
 #define HNP_HOSTLIST_MAX_BYTES ((uint64_t)64 << 20)
 #endif
 
+/** The longest host name: a DNS name has at most 253 characters. A longer
+ *  one is refused, showing its length and its beginning (the daemons get
+ *  the name on their command line, and every message names it). */
+#define HNP_HOST_NAME_MAX 255
+
 typedef struct hnp_node {
     char *name;
     uint32_t slots;   /**< 0 when nobody said: the caller decides */

@@ -16,6 +16,7 @@
 
 #include <inttypes.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,6 +64,17 @@ static int work_init(map_work_t *w, const hnp_nodelist_t *nodes,
     return HNP_SUCCESS;
 }
 
+/* The option that asked for req->npernode, as the user gave it. */
+static void npernode_option(const hnp_map_request_t *req, char *out,
+                            size_t size)
+{
+    if (req->npernode_option != NULL)
+        snprintf(out, size, "%s (%" PRIu32 " a node)", req->npernode_option,
+                 req->npernode);
+    else
+        snprintf(out, size, "-N %" PRIu32, req->npernode);
+}
+
 /* How many processes, and whether the capacity holds them. */
 static int resolve_np(map_work_t *w, const hnp_map_request_t *req,
                       char *err, size_t errlen)
@@ -91,9 +103,11 @@ static int resolve_np(map_work_t *w, const hnp_map_request_t *req,
     if (w->np <= total)
         return HNP_SUCCESS;
     if (req->npernode > 0) {
-        hnp_err_set(err, errlen, "%" PRIu32 " process%s requested but -N %"
-                    PRIu32 " on %" PRIu32 " node%s makes %" PRIu64, w->np,
-                    plural(w->np, "es"), req->npernode, w->nhosts,
+        char option[128];
+        npernode_option(req, option, sizeof(option));
+        hnp_err_set(err, errlen, "%" PRIu32 " process%s requested but %s "
+                    "on %" PRIu32 " node%s makes %" PRIu64, w->np,
+                    plural(w->np, "es"), option, w->nhosts,
                     plural(w->nhosts, "s"), total);
         return HNP_ERR_BAD_PARAM;
     }
@@ -198,11 +212,13 @@ static int check_slots(const map_work_t *w, const hnp_nodelist_t *nodes,
     if (req->oversubscribe || req->npernode == 0)
         return HNP_SUCCESS;
     for (uint32_t i = 0; i < w->nhosts; i++) {
+        char option[128];
         if (w->count[i] <= w->slots[i] || !nodes->nodes[i].slots_given)
             continue;
-        hnp_err_set(err, errlen, "-N %" PRIu32 " puts %" PRIu32 " process%s"
+        npernode_option(req, option, sizeof(option));
+        hnp_err_set(err, errlen, "%s puts %" PRIu32 " process%s"
                     " on %s, which has %" PRIu32 " slot%s (use "
-                    "--oversubscribe to allow more)", req->npernode,
+                    "--oversubscribe to allow more)", option,
                     w->count[i], plural(w->count[i], "es"),
                     nodes->nodes[i].name, w->slots[i],
                     plural(w->slots[i], "s"));

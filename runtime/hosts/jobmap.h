@@ -29,6 +29,9 @@ typedef enum hnp_rank_policy {
 typedef struct hnp_map_request {
     uint32_t np;        /**< processes; 0: one per slot (or npernode*nodes) */
     uint32_t npernode;  /**< 0: not given */
+    const char *npernode_option; /**< how the user asked for npernode, for
+                                      messages ("--map-by ppr:1:socket");
+                                      NULL: "-N K" */
     hnp_map_policy_t policy;
     bool oversubscribe;
     uint32_t default_slots; /**< for nodes whose slots nobody gave */

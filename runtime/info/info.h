@@ -28,6 +28,8 @@ typedef struct hnp_info_options {
 
 /* Every framework, its components and the files that failed to load. */
 int hnp_info_print_components(const hnp_setup_t *setup, bool parsable);
+/** Which hnp, where its files are, its libraries' versions (version.c). */
+void hnp_info_print_version(bool parsable);
 /** The launch model's estimates in ~/.hnp/launch-model (model.c). */
 void hnp_info_print_launch_model(bool parsable);
 

@@ -21,9 +21,9 @@
 /* Options of hnp-info that take values, so that hnp_setup does not take
  * those values for an application and stop looking for --mca. */
 static const hnp_setup_option_t info_value_options[] = {
-    { "--param", 2 },
-    { "--level", 1 },
-    { NULL, 0 },
+    { "--param", 2, NULL },
+    { "--level", 1, NULL },
+    { NULL, 0, NULL },
 };
 
 static void print_usage(void)
@@ -152,10 +152,12 @@ static int run_listing(const hnp_info_options_t *opts, int *argc,
                                  errlen);
     if (rc < 0)
         return rc;
-    if (opts->param_framework != NULL)
+    if (opts->param_framework != NULL) {
         rc = hnp_info_print_params(&setup, opts, err, errlen);
-    else
+    } else {
+        hnp_info_print_version(opts->parsable);
         rc = hnp_info_print_components(&setup, opts->parsable);
+    }
     if (rc == HNP_SUCCESS && opts->param_framework == NULL)
         hnp_info_print_launch_model(opts->parsable);
     hnp_setup_fini(&setup);

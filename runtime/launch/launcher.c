@@ -404,6 +404,7 @@ static int req_start(launch_req_t *r, char *err, size_t errlen)
     if (rc == HNP_SUCCESS) {
         hnp_forkexec_spec_t spec = {
             r->words.argv, NULL, NULL, in_fd, out_fd, out_fd, SIGTERM, NULL, NULL, 0,
+            false,
         };
         rc = hnp_forkexec(&spec, &r->pid, &r->errno_fd, err, errlen);
     }

@@ -136,13 +136,15 @@ static const char *env_lookup(char *const *env, const char *name)
 }
 
 /* Every "dir/prog" of PATH in order; an empty entry means the working
- * directory, as in execvp, hence the bare name. */
-static char **path_candidates(const char *prog, const char *path)
+ * directory, as in execvp, hence the bare name. With @p then_wdir,
+ * "./prog" last: the working directory after PATH. */
+static char **path_candidates(const char *prog, const char *path,
+                              bool then_wdir)
 {
     size_t n = 1;
     for (const char *c = path; *c != '\0'; c++)
         n += *c == ':';
-    char **out = calloc(n + 1, sizeof(*out));
+    char **out = calloc(n + 2, sizeof(*out));
     if (out == NULL)
         return NULL;
     for (size_t i = 0; i < n; i++) {
@@ -157,6 +159,10 @@ static char **path_candidates(const char *prog, const char *path)
             snprintf(out[i], size, "%.*s/%s", (int)dirlen, path, prog);
         path += dirlen + (path[dirlen] == ':');
     }
+    if (then_wdir && asprintf(&out[n], "./%s", prog) < 0) {
+        out[n] = NULL;
+        goto fail;
+    }
     return out;
 fail:
     for (size_t i = 0; i < n; i++)
@@ -165,7 +171,8 @@ fail:
     return NULL;
 }
 
-static char **exec_candidates(char *const *argv, char *const *env)
+static char **exec_candidates(char *const *argv, char *const *env,
+                              bool then_wdir)
 {
     const char *prog = argv[0];
 
@@ -180,7 +187,8 @@ static char **exec_candidates(char *const *argv, char *const *env)
         return out;
     }
     const char *path = env_lookup(env, "PATH");
-    return path_candidates(prog, path != NULL ? path : DEFAULT_PATH);
+    return path_candidates(prog, path != NULL ? path : DEFAULT_PATH,
+                           then_wdir);
 }
 
 static void free_candidates(char **candidates)
@@ -194,7 +202,7 @@ static void free_candidates(char **candidates)
 char *hnp_program_path(const char *prog)
 {
     char *const argv[] = { (char *)prog, NULL };
-    char **candidates = exec_candidates(argv, environ);
+    char **candidates = exec_candidates(argv, environ, false);
     char *found = NULL;
 
     for (char **c = candidates; c != NULL && *c != NULL && found == NULL; c++)
@@ -257,7 +265,8 @@ static int plan_build(exec_plan_t *plan, const hnp_forkexec_spec_t *spec,
     plan->nkeep_fds = spec->nkeep_fds;
     plan->parent = getpid();
     plan_nofile(plan);
-    plan->candidates = exec_candidates(spec->argv, plan->env);
+    plan->candidates = exec_candidates(spec->argv, plan->env,
+                                       spec->then_wdir);
     plan->sh_argv = calloc(argc + 2, sizeof(char *));
     if (plan->candidates == NULL || plan->sh_argv == NULL) {
         plan_free(plan);

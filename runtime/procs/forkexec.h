@@ -35,6 +35,9 @@ typedef struct hnp_forkexec_spec {
     const int *keep_fds; /**< [nkeep_fds], each > 2: left open across
                               exec, same numbers (the pmi components') */
     size_t nkeep_fds;
+    bool then_wdir;      /**< a bare name not found in PATH is looked for
+                              in the working directory too, as mpirun
+                              looks for an application's program */
 } hnp_forkexec_spec_t;
 
 /**

@@ -399,7 +399,7 @@ int hnp_odls_launch(hnp_odls_t *odls, const hnp_odls_proc_t *proc,
         hnp_forkexec_spec_t spec = {
             proc->argv, proc->env, proc->wdir,
             child_fds[0], child_fds[1], child_fds[2], SIGKILL, proc->cpuset,
-            proc->keep_fds, proc->nkeep_fds,
+            proc->keep_fds, proc->nkeep_fds, true,
         };
         rc = hnp_forkexec(&spec, &p->pid, &p->errno_fd, err, errlen);
     }

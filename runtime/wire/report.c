@@ -24,7 +24,7 @@ int hnp_wire_report_unpack(hnp_reader_t *rd, hnp_wire_report_t *m)
     m->stream = hnp_unpack_string(rd);
     m->line = hnp_unpack_string(rd);
     if (hnp_reader_status(rd) != HNP_SUCCESS ||
-        m->severity < HNP_WIRE_REPORT_USER || m->severity > HNP_LOG_VERBOSE) {
+        m->severity < HNP_WIRE_REPORT_PLAIN || m->severity > HNP_LOG_VERBOSE) {
         hnp_wire_report_clear(m);
         return HNP_ERR_TRUNCATED;
     }

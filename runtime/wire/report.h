@@ -6,8 +6,11 @@
  * errors, the verbose output asked for, what its libraries write to its
  * stderr), which have nowhere else to go once it has left its agent.
  *
- *   severity i32     HNP_WIRE_REPORT_USER (-1): a line printed as is;
- *                    otherwise the hnp_log_severity_t of a log message
+ *   severity i32     HNP_WIRE_REPORT_USER (-1): a line for the user,
+ *                    printed as hnp's own message; HNP_WIRE_REPORT_PLAIN
+ *                    (-2): one an option asked for, printed as it is
+ *                    (--report-bindings); otherwise the
+ *                    hnp_log_severity_t of a log message
  *   stream   string  the log stream of a log message ("" otherwise)
  *   line     string
  *
@@ -22,9 +25,11 @@
 #include "hnp_buffer.h"
 
 #define HNP_WIRE_REPORT_USER (-1)
+#define HNP_WIRE_REPORT_PLAIN (-2)
 
 typedef struct hnp_wire_report {
-    int32_t severity; /**< HNP_WIRE_REPORT_USER or a hnp_log_severity_t */
+    int32_t severity; /**< HNP_WIRE_REPORT_USER, _PLAIN or a
+                           hnp_log_severity_t */
     char *stream;     /**< owned once unpacked; NULL packs as "" */
     char *line;       /**< owned once unpacked */
 } hnp_wire_report_t;

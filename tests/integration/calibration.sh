@@ -48,6 +48,12 @@ timeout 60 "$top_builddir/bin/hnp" --plan --host "$(hosts $nodes)" --mca plm prs
     { cat "$tmp/plan"; fail "--plan with the estimate failed"; }
 expect_in "$tmp/plan" "model SEQ $(printf '%g' "$seq") s, REM $(printf '%g' "$rem") s" \
     "--plan uses the estimate"
+# ... whatever the tree the launch would build: --plan ranks them all.
+timeout 60 "$top_builddir/bin/hnp" --plan --host "$(hosts $nodes)" --mca plm prsh \
+    --mca plm_prsh_model auto >"$tmp/plan" 2>&1 ||
+    { cat "$tmp/plan"; fail "--plan with the estimate and the default tree failed"; }
+expect_in "$tmp/plan" "model SEQ $(printf '%g' "$seq") s, REM $(printf '%g' "$rem") s" \
+    "--plan with the default tree uses the estimate"
 # A damaged file is ignored with a warning, and the next run rewrites it.
 echo "not a model" >"$model"
 calibrated_run 3

@@ -153,9 +153,18 @@ for c in direct radix binomial; do
     checks=$((checks + 1))
 done
 if grep -v '^mca:' "$tmp/out" | grep -v '^launch-model:' |
-        grep -qv '^framework:'; then
-    fail "a --parsable line starts with none of mca:, framework:, launch-model:"
+        grep -Ev '^(package|hnp|path|libevent|libsodium):' | grep -qv '^framework:'; then
+    fail "a --parsable line starts with none of mca:, framework:, launch-model:, the version lines"
 fi
+# The version lines, as ompi_info --parsable begins with them.
+version=$("$top_builddir/bin/hnp" --version | sed -n 's/^hnp (hnp) //p')
+[ -n "$version" ] || fail "hnp --version says no version"
+for line in "^package:hnp $version\$" "^hnp:version:full:$version\$" \
+        "^hnp:version:component-abi:[0-9][0-9]*\$" "^libevent:version:full:[0-9]" \
+        "^libsodium:version:full:[0-9]"; do
+    grep -q -- "$line" "$tmp/out" || fail "--parsable has no line '$line'"
+    checks=$((checks + 1))
+done
 
 step="human listing"
 run_info
@@ -288,6 +297,20 @@ expect_status 0
 expect_err "routed_radix_degre"
 grep "routed_radix_degre" "$tmp/err" | grep -qF "routed_radix_degree" ||
     fail "the warning does not suggest routed_radix_degree"
+
+# Open MPI's parameters (which hnp hands to the ranks) are not unknown,
+# wherever they are set; a name of neither is.
+step="Open MPI's parameters"
+mkdir -p "$HOME/.hnp"
+echo "btl = ^openib" >"$HOME/.hnp/mca-params.conf"
+run_info --mca pml ob1 --mca btl_tcp_if_include lo --mca btlx 1
+expect_status 0
+checks=$((checks + 1))
+if grep -q "'btl'\|'pml'\|btl_tcp_if_include" "$tmp/err"; then
+    cat "$tmp/err"; fail "Open MPI's parameters were warned of"
+fi
+expect_err "unknown parameter 'btlx'"
+rm "$HOME/.hnp/mca-params.conf"
 
 step="selection parameter"
 run_info --parsable --mca routed radix --param routed base

@@ -34,9 +34,36 @@ HNP_TEST_VAR=from-hnp run_hnp -x HNP_TEST_VAR -x OTHER=set --wdir "$tmp/work" \
     -N 1 --host "$(hosts 2)" sh -c 'echo "$HNP_TEST_VAR $OTHER $(pwd)"' "$prefix"
 expect_status 0 "-x and --wdir"
 [ "$(sort -u "$tmp/out")" = "from-hnp set $tmp/work" ] || fail "-x/--wdir: $(cat "$tmp/out")"
-run_hnp -x NOT_SET_ANYWHERE_"$prefix" -N 1 --host "$(hosts 1)" true
-expect_status 1 "-x of an unset variable"
-expect_in "$tmp/err" "is not set in hnp's environment" "-x unset explains"
+# -x of a variable hnp does not have: warned of, and the job runs without
+# it, as under mpirun (scripts pass -x LD_LIBRARY_PATH whether or not it is
+# set).
+unset_var=NOT_SET_ANYWHERE_"$prefix"
+run_hnp -x "$unset_var" -N 1 --host "$(hosts 1)" \
+    sh -c "echo \"ran \${$unset_var-unset}\"" "$prefix"
+expect_status 0 "-x of an unset variable"
+expect_in "$tmp/err" "$unset_var is not set in hnp's environment" "-x unset warns"
+[ "$(cat "$tmp/out")" = "ran unset" ] || fail "-x unset: $(cat "$tmp/out")"
+# A program named without a '/' is looked for in PATH, then in the working
+# directory, as mpirun does: PATH first (a "true" of the directory does
+# not hide /bin/true).
+mkdir -p "$tmp/here"
+printf '#!/bin/sh\necho "here $HNP_RANK"\n' >"$tmp/here/prog_$prefix"
+printf '#!/bin/sh\necho "not from PATH"\n' >"$tmp/here/true"
+chmod +x "$tmp/here/prog_$prefix" "$tmp/here/true"
+cd "$tmp/here"
+run_hnp -N 1 --host "$(hosts 2)" "prog_$prefix" "$prefix"
+cd - >/dev/null
+expect_status 0 "a program in the working directory"
+[ "$(sort "$tmp/out" | paste -sd' ')" = "here 0 here 1" ] ||
+    fail "a program in the working directory: $(cat "$tmp/out")"
+run_hnp --wdir "$tmp/here" -N 1 --host "$(hosts 1)" "prog_$prefix" "$prefix"
+expect_status 0 "a program in --wdir"
+expect_in "$tmp/out" "^here 0$" "a program in --wdir ran"
+run_hnp --wdir "$tmp/here" -N 1 --host "$(hosts 1)" true "$prefix"
+expect_status 0 "true, in PATH and in the working directory"
+[ ! -s "$tmp/out" ] || fail "the working directory's true ran before PATH's: $(cat "$tmp/out")"
+assert_no_leftovers "programs in the working directory"
+
 run_hnp --wdir "$tmp/missing" -N 1 --host "$(hosts 1)" true
 [ "$status" != 0 ] || fail "a missing --wdir must fail"
 expect_in "$tmp/err" "working directory $tmp/missing: No such file or directory" "--wdir named"
@@ -67,8 +94,8 @@ if [ "$(nproc)" -ge 2 ]; then
         sh -c 'echo "$HNP_RANK $(grep Cpus_allowed_list /proc/self/status | cut -f2)"' "$prefix"
     expect_status 0 "--bind-to core"
     for r in 0 1 2 3; do
-        expect_in "$tmp/err" "\[${prefix}n$((r / 2 + 1)):[0-9]*\] MCW rank $r bound to socket [0-9]*\[core [0-9]*\[hwt " \
-            "binding of rank $r reported"
+        expect_in "$tmp/err" "^\[${prefix}n$((r / 2 + 1)):[0-9]*\] MCW rank $r bound to socket [0-9]*\[core [0-9]*\[hwt " \
+            "binding of rank $r reported, as mpirun writes it (no \"hnp: \")"
         cpus=$(sed -n "s/^$r //p" "$tmp/out")
         case $cpus in *[,-]*|"") fail "rank $r runs on CPUs '$cpus', not one core's" ;; esac
     done

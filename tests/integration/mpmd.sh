@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Several app contexts (`hnp -n 1 a : -n 1 b`), as Open MPI's mpirun runs
 # them: -x and --wdir belong to the context they are given in, and no
-# other; --host is the job's, and another one in a later context is
-# refused rather than taken for all. A relative --wdir is hnp's working
+# other; so do --host and --hostfile: each context is placed on its own
+# hosts, one without any over all of the job's. A relative --wdir is hnp's working
 # directory's, also where a daemon starts elsewhere, as over ssh.
 . "$top_srcdir/tests/integration/lib.sh"
 
@@ -36,12 +36,31 @@ run_hnp --oversubscribe -n 1 -x Q=a sh -c "$show" A : -n 1 --wdir "$work/sub" sh
     : -n 1 -x R=c sh -c "$show" C
 lines_are "three contexts" "A $here Q=a R=unset" "B $work/sub Q=unset R=unset" "C $here Q=unset R=c"
 
-# --host is the job's: the same in two contexts is fine, another is refused.
+# --host and --hostfile are the context's own: each context on its hosts,
+# as under mpirun; the same in two contexts shares its slots.
 run_hnp -n 1 --host "${prefix}n1:2" true : -n 1 --host "${prefix}n1:2" true
 expect_status 0 "the same --host in two contexts"
-run_hnp -n 1 --host "${prefix}n1" true : -n 1 --host "${prefix}n2" true
-expect_status 1 "another --host in the second context"
-expect_in "$tmp/err" "--host ${prefix}n2 in app context 2" "the context's --host is named"
+# shellcheck disable=SC2016 # expanded by each rank's shell
+where='echo "$HNP_RANK $HNP_NODE $0"'
+run_hnp -n 1 -H "${prefix}n1" sh -c "$where" a : -n 2 -H "${prefix}n2:2" sh -c "$where" b
+lines_are "-H per context" "0 ${prefix}n1 a" "1 ${prefix}n2 b" "2 ${prefix}n2 b"
+printf '%s slots=2\n%s\n' "${prefix}n3" "${prefix}n4" >"$tmp/hf"
+run_hnp -n 2 -H "${prefix}n1,${prefix}n2" sh -c "$where" a : -n 3 --hostfile "$tmp/hf" sh -c "$where" b
+lines_are "--hostfile in the second context" "0 ${prefix}n1 a" "1 ${prefix}n2 a" \
+    "2 ${prefix}n3 b" "3 ${prefix}n3 b" "4 ${prefix}n4 b"
+# A context that names no hosts goes over all the job's, in the slots the
+# others left; the map shows each rank's context.
+run_hnp --display-map -n 1 -H "${prefix}n1:2" true : -n 2 -H "${prefix}n2:2" true : -n 1 true
+expect_status 0 "a context without hosts"
+expect_in "$tmp/out" "App: 0 Process rank: 0 " "the map names context 0"
+expect_in "$tmp/out" "App: 1 Process rank: 2 " "the map names context 1"
+expect_in "$tmp/out" "App: 2 Process rank: 3 " "the map names context 2"
+[ "$(grep -c "Data for node: ${prefix}n1.*Num procs: 2" "$tmp/out")" = 1 ] ||
+    { cat "$tmp/out"; fail "the context without hosts is not in the free slot of ${prefix}n1"; }
+run_hnp -n 1 -H "${prefix}n1" true : -n 3 -H "${prefix}n2:2" true
+expect_status 1 "a context with too few slots"
+expect_in "$tmp/err" "app context 2 (true): 3 processes requested but the 1 node has 2 slots" \
+    "the context short of slots is named"
 assert_no_leftovers "app contexts"
 
 # A relative --wdir, with daemons that start in the home directory as

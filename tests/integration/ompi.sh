@@ -59,7 +59,9 @@ awk '{ print $6 }' "$tmp/out" | sort | uniq -c | awk '$1 != 2 { exit 1 }' ||
 # MPI_Abort(MPI_COMM_WORLD, 7) in rank 1: hnp exits 7, nothing remains.
 run_hnp "${OMPI_X[@]}" -N 2 --host "$(hosts 2)" "$tmp/mpi_ring" abort 1 7 "$prefix"
 expect_status 7 "Open MPI's MPI_Abort"
-expect_in "$tmp/err" "rank 1 on node ${prefix}n1 called abort with exit code 7" "Open MPI's abort reported"
+expect_in "$tmp/err" "rank 1 on node ${prefix}n1 called abort with exit code 7$" "Open MPI's abort reported"
+# Open MPI's placeholder for no message is not a message.
+if grep -q "N/A" "$tmp/err"; then cat "$tmp/err"; fail "MPI_Abort reported with N/A"; fi
 assert_no_leftovers "Open MPI's MPI_Abort"
 assert_no_files_left "Open MPI's MPI_Abort"
 
@@ -71,6 +73,18 @@ grep -Eiq "rank 2\b.*finaliz|finaliz.*rank 2\b" "$tmp/err" ||
     { cat "$tmp/err"; fail "the rank that left without MPI_Finalize is not named"; }
 assert_no_leftovers "a rank without MPI_Finalize"
 assert_no_files_left "a rank without MPI_Finalize"
+
+# MPI_INFO_ENV: the working directory (--wdir, else hnp's), as mpirun
+# gives it.
+build_ompi info_env
+mkdir -p "$tmp/wd"
+run_hnp "${OMPI_X[@]}" --wdir "$tmp/wd" -N 1 --host "$(hosts 2)" "$tmp/info_env"
+expect_status 0 "MPI_INFO_ENV"
+for r in 0 1; do
+    expect_in "$tmp/out" "^$r wdir=$tmp/wd$" "MPI_INFO_ENV's wdir of rank $r"
+done
+run_hnp "${OMPI_X[@]}" -n 1 --host "$(hosts 1)" "$tmp/info_env"
+expect_in "$tmp/out" "^0 wdir=$(pwd -P)$" "MPI_INFO_ENV's wdir without --wdir"
 
 # ------------------------------------------------- MPICH beside Open MPI
 # Both protocols served by one hnp build with its defaults (no --mca pmi):

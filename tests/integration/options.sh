@@ -93,6 +93,10 @@ placed "--map-by node" --map-by node -n 3 --host "$n1:2,$n2:2"
 expect_placement "0:n1 1:n2 2:n1" "--map-by node"
 placed "--map-by ppr:1:node" -map-by ppr:1:node --host "$n1:4,$n2:4"
 expect_placement "0:n1 1:n2" "--map-by ppr:1:node"
+run_hnp -n 5 --map-by ppr:1:socket --host "$n1,$n2" true
+expect_status 1 "--map-by ppr:1:socket with too many processes"
+expect_in "$tmp/err" "5 processes requested but --map-by ppr:1:socket (2 a node) on 2 nodes makes 4" \
+    "the error names the option given, not -N"
 placed "--rank-by node" --rank-by node -n 4 --host "$n1:2,$n2:2"
 expect_placement "0:n1 1:n2 2:n1 3:n2" "--rank-by node"
 placed "--bind-to core" -bind-to core --report-bindings -n 2 --host "$n1:2"
@@ -191,6 +195,14 @@ for tune in --tune -tune; do
     placed "$tune" "$tune" "$tmp/tune" -n 1 --host "$n1"
     expect_in "$tmp/err" "unknown parameter 'opt_tuned_no_such_parameter'" "$tune reads hnp's parameters"
 done
+# --timing: the phases overlap (the launch goes down during the contact
+# exchange); they are listed in the order they ended, each time after the
+# one before.
+placed "--timing" --timing -N 1 --host "$(hosts 16)"
+sed -n 's/^hnp:   \([a-z ]*\)  *\([0-9][0-9.]*\)$/\2 \1/p' "$tmp/err" | head -n 6 >"$tmp/phases"
+[ "$(wc -l <"$tmp/phases")" -ge 5 ] || { cat "$tmp/err"; fail "--timing: its phases are missing"; }
+sort -s -n -k1,1 "$tmp/phases" | cmp -s - "$tmp/phases" ||
+    { cat "$tmp/err"; fail "--timing: the phases are not in the order they ended"; }
 placed "-v" -v -n 1 --host "$n1"
 expect_in "$tmp/err" "\[hnp:rte\] 1 process(es) mapped on 1 node(s)" "-v"
 placed "--verbose" --verbose -n 1 --host "$n1"
@@ -217,6 +229,66 @@ for quiet in "" -q --quiet; do
         expect_not_in "$tmp/err" "forwarding signal" "$quiet"
     fi
 done
+
+# --- Hydra's -l, -prepend-rank, -iface, -launcher, -launcher-exec, and
+# mpirun's --bynode, --byslot, --am, --mca-param-file, --launch-agent,
+# --do-not-launch: each with its meaning.
+for l in -l -prepend-rank --prepend-rank; do
+    placed "$l" "$l" -n 2 --host "$n1,$n2"
+    expect_in "$tmp/out" "^\[1\] R 1 $n2$" "$l prefixes the rank"
+done
+placed "-iface lo" -iface lo -n 1 --host "$n1"
+expect_placement "0:n1" "-iface lo"
+run_hnp -iface "nosuchif$$" -n 1 --host "$n1" true
+expect_status 1 "-iface of no interface"
+expect_in "$tmp/err" "nosuchif$$" "-iface reaches the runtime's interface choice"
+# -launcher ssh: the remote shell is "ssh", here one that is the agent.
+mkdir -p "$tmp/bin"
+printf '#!/bin/sh\necho "$*" >>"%s"\nexec "%s" "$@"\n' "$tmp/ssh.log" "$AGENT" >"$tmp/bin/ssh"
+chmod +x "$tmp/bin/ssh"
+PATH="$tmp/bin:$PATH" placed "-launcher ssh" -launcher ssh -N 1 --host "$n1,$n2"
+expect_placement "0:n1 1:n2" "-launcher ssh"
+expect_in "$tmp/ssh.log" "$n2 .*hnpd" "-launcher ssh starts the daemons by ssh"
+rm -f "$tmp/ssh.log"
+placed "-launcher-exec" -launcher-exec "$tmp/bin/ssh" -N 1 --host "$n1,$n2"
+expect_in "$tmp/ssh.log" "$n1 .*hnpd" "-launcher-exec is the remote shell"
+# -launcher slurm, as --mca plm slurm, outside an allocation: says why.
+(unset SLURM_JOB_ID; run_hnp -launcher slurm -n 1 true
+ expect_status 1 "-launcher slurm outside an allocation"
+ expect_in "$tmp/err" "no plm component is available (considered: slurm): slurm: not inside a Slurm allocation (SLURM_JOB_ID is not set)" \
+     "-launcher slurm says why slurm declined")
+run_hnp -launcher fork -n 1 true
+expect_status 1 "-launcher fork"
+expect_in "$tmp/err" "\-launcher fork: hnp starts its daemons by ssh or rsh" "-launcher fork says what hnp has"
+placed "--bynode" --bynode -n 3 --host "$n1:2,$n2:2"
+expect_placement "0:n1 1:n2 2:n1" "--bynode"
+placed "-byslot" --map-by node -byslot -n 3 --host "$n1:2,$n2:2"
+expect_placement "0:n1 1:n1 2:n2" "-byslot"
+echo "opt_am_no_such_parameter = 1" >"$tmp/am1"
+echo "opt_am_other_no_such_parameter = 1" >"$tmp/am2"
+placed "--am" --am "$tmp/am1,$tmp/am2" -n 1 --host "$n1"
+expect_in "$tmp/err" "unknown parameter 'opt_am_no_such_parameter' (set by tune file $tmp/am1:1)" "--am reads its first file"
+expect_in "$tmp/err" "unknown parameter 'opt_am_other_no_such_parameter' (set by tune file $tmp/am2:1)" "--am reads its second file"
+placed "-mca-param-file" -mca-param-file "$tmp/am1" -n 1 --host "$n1"
+expect_in "$tmp/err" "unknown parameter 'opt_am_no_such_parameter'" "--mca-param-file reads the file"
+placed "--launch-agent" --launch-agent "$top_builddir/bin/hnpd" -n 1 --host "$n1"
+expect_placement "0:n1" "--launch-agent DIR/bin/hnpd"
+run_hnp --launch-agent /opt/x/orted -n 1 --host "$n1" true
+expect_status 1 "--launch-agent orted"
+expect_in "$tmp/err" "give --launch-agent DIR/bin/hnpd, or --prefix DIR" "--launch-agent names the replacement"
+run_hnp --do-not-launch -n 2 --host "$n1,$n2" sh -c "$where"
+expect_status 0 "--do-not-launch"
+expect_in "$tmp/out" "^spawn tree" "--do-not-launch plans"
+expect_not_in "$tmp/out" "^R " "--do-not-launch starts nothing"
+run_hnp --path /usr/bin -n 1 true
+expect_in "$tmp/err" "option --path of Open MPI's mpirun is not supported: give the program's path" "--path"
+run_hnp --noprefix -n 1 true
+expect_in "$tmp/err" "option --noprefix of Open MPI's mpirun is not supported: .*--prefix DIR" "--noprefix"
+run_hnp -bind-to user:0+1 -n 1 true
+expect_in "$tmp/err" "for Hydra's user:A+B, give --cpu-list A,B" "Hydra's -bind-to user"
+run_hnp -map-by hwthread:2 -n 1 true
+expect_in "$tmp/err" "Hydra's OBJ:N is Open MPI's OBJ:PE=N" "Hydra's -map-by OBJ:N"
+assert_no_leftovers "Hydra's and mpirun's other options"
 
 # --- Help, and what is refused
 run_hnp --help

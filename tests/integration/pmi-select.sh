@@ -98,6 +98,10 @@ expect_in "$tmp/err" "hnp: error: ./ring is an Open MPI program (it links libmpi
 PATH="$tmp/prog:$PATH" run_hnp --mca pmi simple -n 1 --host "$(hosts 1)" \
     ring "$prefix"
 expect_in "$tmp/err" "ring is an Open MPI program" "the refusal through PATH"
+# Found in the working directory, as the daemons find it.
+run_hnp --mca pmi simple -n 1 --host "$(hosts 1)" ring "$prefix"
+[ "$status" != 0 ] || fail "an Open MPI program in the working directory ran without a pmix component"
+expect_in "$tmp/err" "hnp: error: ring is an Open MPI program" "the refusal in the working directory"
 run_hnp --mca pmi simple -n 1 --host "$(hosts 1)" sh -c true "$prefix"
 expect_status 0 "a script under --mca pmi simple"
 assert_no_leftovers "pmi selection"

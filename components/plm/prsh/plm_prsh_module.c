@@ -65,7 +65,8 @@ static int plm_prsh_spawn_children(struct hnp_rte *rte)
 }
 
 /* The model the greedy tree is built for; calibrated only when the user
- * asked for it (plm_prsh_model=auto) and the tree depends on it. */
+ * asked for it (plm_prsh_model=auto) and the tree depends on it; the
+ * estimate is --plan's whenever the user asked for it. */
 static int plm_prsh_launch_model(struct hnp_rte *rte,
                                  hnp_plm_launch_model_t *out)
 {
@@ -77,6 +78,7 @@ static int plm_prsh_launch_model(struct hnp_rte *rte,
         .rem_param = "plm_prsh_rem",
         .calibrate = plm_prsh_model == PLM_PRSH_MODEL_AUTO &&
                      plm_prsh_tree == PLM_PRSH_TREE_GREEDY,
+        .estimate = plm_prsh_model == PLM_PRSH_MODEL_AUTO,
     };
     return HNP_SUCCESS;
 }

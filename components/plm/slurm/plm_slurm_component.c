@@ -38,8 +38,9 @@ static int plm_slurm_query(const hnp_mca_component_t *self,
 {
     (void)self;
     if (getenv("SLURM_JOB_ID") == NULL) {
-        HNP_VERBOSE(hnp_log_stream("plm"), 5, "slurm: no allocation "
-                    "(SLURM_JOB_ID is not set); declining");
+        HNP_VERBOSE(hnp_log_stream("plm"), 5, "slurm: not inside a Slurm "
+                    "allocation (SLURM_JOB_ID is not set): run hnp under "
+                    "salloc or sbatch");
         return HNP_ERR_NOT_AVAILABLE;
     }
     *module = &plm_slurm_module;

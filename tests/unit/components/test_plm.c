@@ -93,12 +93,12 @@ static void test_prsh_model(void **state)
     hnp_plm_launch_model_t m;
     const struct {
         int model, tree;
-        bool calibrate;
+        bool calibrate, estimate;
     } cases[] = {
-        { PLM_PRSH_MODEL_FIXED, PLM_PRSH_TREE_GREEDY, false },
-        { PLM_PRSH_MODEL_AUTO, PLM_PRSH_TREE_KARY, false },
-        { PLM_PRSH_MODEL_AUTO, PLM_PRSH_TREE_ROUTED, false },
-        { PLM_PRSH_MODEL_AUTO, PLM_PRSH_TREE_GREEDY, true },
+        { PLM_PRSH_MODEL_FIXED, PLM_PRSH_TREE_GREEDY, false, false },
+        { PLM_PRSH_MODEL_AUTO, PLM_PRSH_TREE_KARY, false, true },
+        { PLM_PRSH_MODEL_AUTO, PLM_PRSH_TREE_ROUTED, false, true },
+        { PLM_PRSH_MODEL_AUTO, PLM_PRSH_TREE_GREEDY, true, true },
     };
 
     (void)state;
@@ -117,6 +117,7 @@ static void test_prsh_model(void **state)
         assert_string_equal(m.seq_param, "plm_prsh_seq");
         assert_string_equal(m.rem_param, "plm_prsh_rem");
         assert_int_equal(m.calibrate, cases[i].calibrate);
+        assert_int_equal(m.estimate, cases[i].estimate);
     }
 }
 

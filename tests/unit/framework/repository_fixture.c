@@ -56,6 +56,17 @@ static int refusing_query(const hnp_mca_component_t *self,
     return HNP_ERR_BAD_PARAM;
 }
 
+/* Declines, saying why as a component does: a verbose message. */
+static int reluctant_query(const hnp_mca_component_t *self,
+                           const void **module, int *priority)
+{
+    (void)self;
+    (void)module;
+    (void)priority;
+    HNP_VERBOSE(hnp_log_stream("routed"), 5, "reluctant: no network here");
+    return HNP_ERR_NOT_AVAILABLE;
+}
+
 static int shy_open(const hnp_mca_component_t *self)
 {
     (void)self;
@@ -103,6 +114,12 @@ static const hnp_mca_component_t other_framework = {
     .query = fake_query,
 };
 
+static const hnp_mca_component_t reluctant = {
+    HNP_MCA_COMPONENT_INIT("routed", "reluctant", HNP_ROUTED_INTERFACE_VERSION,
+                           99),
+    .query = reluctant_query,
+};
+
 const hnp_mca_component_t *const no_builtins[] = { NULL };
 const hnp_mca_component_t *const alpha_beta[] = { &beta, &alpha, NULL };
 const hnp_mca_component_t *const with_testgood[] = {
@@ -113,6 +130,8 @@ const hnp_mca_component_t *const odd_ones[] = {
 };
 const hnp_mca_component_t *const with_picky[] = { &beta, &alpha, &picky,
                                                   NULL };
+const hnp_mca_component_t *const with_reluctant[] = { &alpha, &reluctant,
+                                                      NULL };
 
 /* ------------------------------------------------------------ log */
 

@@ -55,6 +55,8 @@ extern const hnp_mca_component_t *const alpha_beta[];
 extern const hnp_mca_component_t *const with_testgood[];
 extern const hnp_mca_component_t *const odd_ones[];
 extern const hnp_mca_component_t *const with_picky[];
+/* beside alpha, reluctant declines and says why in a verbose message */
+extern const hnp_mca_component_t *const with_reluctant[];
 
 /* The captured log (setup starts capturing; this resumes it). */
 void fixture_capture_log(fixture_t *f);

@@ -8,6 +8,7 @@
  */
 #include "repository_fixture.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "routed_base.h"
@@ -194,6 +195,28 @@ static void test_none_available(void **state)
     assert_null(module);
 }
 
+/* A component the user named that declines: its reason is in the error,
+ * however quiet the framework; not named, it declines quietly. */
+static void test_named_component_says_why(void **state)
+{
+    fixture_t *f = *state;
+    const hnp_mca_component_t *component = NULL;
+    const void *module = NULL;
+    char err[ERR_LEN] = "";
+
+    create_mca(f, with_reluctant);
+    set_param(f, "routed", "reluctant");
+    start(f, with_reluctant, "");
+    open_routed(f);
+    assert_int_equal(hnp_mca_framework_select(f->routed, &component, &module,
+                                              err, sizeof(err)),
+                     HNP_ERR_NOT_AVAILABLE);
+    assert_string_equal(err, "no routed component is available (considered: "
+                        "reluctant): reluctant: no network here");
+    assert_not_logged(f, "no network here");
+    assert_int_equal(hnp_log_stream("routed")->verbose, 0);
+}
+
 /* A component that refuses a parameter's value fails the selection, even
  * with others available: the job must not run with another one. */
 static void test_refused_value_fails_selection(void **state)
@@ -298,6 +321,64 @@ static void test_unknown_parameter_warns(void **state)
     assert_logged(f, "routed_testgood_priority");
 }
 
+/* Names another program owns (hnp hands Open MPI's to the ranks) are not
+ * warned of when the hook claims them; the others still are; and each
+ * comes with its value to whoever hands them on. */
+static bool claims_foreign(const char *name, void *ctx)
+{
+    (void)ctx;
+    return strncmp(name, "foreign_", 8) == 0;
+}
+
+static int collect_unregistered(const char *name, const char *value,
+                                hnp_param_source_t source, void *ctx)
+{
+    char *seen = ctx;
+
+    (void)source;
+    snprintf(seen + strlen(seen), 128 - strlen(seen), "%s=%s;", name, value);
+    return 0;
+}
+
+static void test_foreign_parameters(void **state)
+{
+    fixture_t *f = *state;
+    char dir[PATH_LEN], seen[128] = "";
+
+    install(f, "comps", "testgood");
+    create_mca(f, no_builtins);
+    set_param(f, "foreign_btl", "tcp");
+    set_param(f, "routed_testgood_priorty", "3");
+    hnp_mca_set_foreign_params(f->mca, claims_foreign, NULL);
+    start(f, no_builtins, dir_of(f, "comps", dir, sizeof(dir)));
+    assert_int_equal(hnp_mca_warn_unknown_params(f->mca), 2);
+    assert_not_logged(f, "foreign_btl");
+    assert_logged(f, "W mca: unknown parameter 'routed_testgood_priorty'");
+    assert_int_equal(hnp_params_foreach_unregistered(
+                         hnp_mca_params(f->mca), collect_unregistered, seen),
+                     0);
+    assert_string_equal(seen, "foreign_btl=tcp;routed_testgood_priorty=3;");
+}
+
+/* An error longer than its buffer says it was cut, and by how much. */
+static void test_error_cut(void **state)
+{
+    char big[1000], buf[200];
+
+    (void)state;
+    memset(big, 'x', sizeof(big) - 1);
+    big[sizeof(big) - 1] = '\0';
+    hnp_err_set(buf, sizeof(buf), "name %s", big);
+    assert_int_equal(strlen(buf), sizeof(buf) - 1);
+    const char *tail = strstr(buf, "... (");
+    assert_non_null(tail);
+    assert_int_equal(atoi(tail + 5), (int)(5 + sizeof(big) - 1 -
+                                           (size_t)(tail - buf)));
+    assert_string_equal(buf + strlen(buf) - 11, " bytes cut)");
+    hnp_err_set(buf, sizeof(buf), "short %d", 1);
+    assert_string_equal(buf, "short 1");
+}
+
 static void test_user_file_then_environment(void **state)
 {
     fixture_t *f = *state;
@@ -378,12 +459,15 @@ int main(void)
         FIXTURE_CASE(test_excluded_failure_is_quiet),
         FIXTURE_CASE(test_bad_selection_syntax),
         FIXTURE_CASE(test_none_available),
+        FIXTURE_CASE(test_named_component_says_why),
         FIXTURE_CASE(test_refused_value_fails_selection),
         FIXTURE_CASE(test_refusing_component_excluded),
         FIXTURE_CASE(test_nothing_found),
         FIXTURE_CASE(test_close_in_reverse_order),
         FIXTURE_CASE(test_register_twice),
         FIXTURE_CASE(test_unknown_parameter_warns),
+        FIXTURE_CASE(test_foreign_parameters),
+        cmocka_unit_test(test_error_cut),
         FIXTURE_CASE(test_user_file_then_environment),
         FIXTURE_CASE(test_framework_verbosity),
         FIXTURE_CASE(test_log_output_file),

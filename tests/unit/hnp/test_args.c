@@ -289,8 +289,11 @@ static void test_env(void **state)
     parse_fails("-env =x y a", "option -env expects", NULL);
     parse_fails("-genv A", "option -genv needs a name and a value", NULL);
     parse_fails("-x =1 a", "option -x expects NAME or NAME=VALUE", NULL);
-    parse_fails("-x TEST_ARGS_NOT_SET_ANYWHERE a",
-                "TEST_ARGS_NOT_SET_ANYWHERE is not set", NULL);
+    /* Unset: warned of (on stderr) and left out, as mpirun does. */
+    parse_ok("-x TEST_ARGS_NOT_SET_ANYWHERE -x B=2 a");
+    assert_null(env_of(&args.apps[0], "TEST_ARGS_NOT_SET_ANYWHERE"));
+    assert_string_equal(env_of(&args.apps[0], "B"), "2");
+    hnp_args_free(&args);
     unsetenv("TEST_ARGS_HNP_A");
     unsetenv("HNP_TEST_ARGS_OWN");
 }
@@ -376,6 +379,17 @@ static void test_setup_options(void **state)
         if (strcmp(all[i].name, "-v") == 0 ||
             strcmp(all[i].name, "--mca") == 0)
             fail_msg("%s takes no value of hnp's", all[i].name);
+    /* Those that set parameters are taken out by the scan, as --mca. */
+    static const char *const setters[] = { "-iface", "--iface", "-launcher",
+                                           "-launcher-exec", "--am",
+                                           "-mca-param-file", NULL };
+    for (const char *const *w = setters; *w != NULL; w++) {
+        size_t i = 0;
+        while (all[i].name != NULL && strcmp(all[i].name, *w) != 0)
+            i++;
+        if (all[i].name == NULL || all[i].take == NULL || all[i].nvalues != 1)
+            fail_msg("%s is not taken out by the scan", *w);
+    }
     free(all);
 }
 

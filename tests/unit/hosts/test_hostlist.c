@@ -636,6 +636,65 @@ static void test_hostfile_errors(void **state)
     expect_hostfile_error("# only\n\n   # comments\n", 0, "names no hosts");
 }
 
+/* A NUL byte would end a line's text early ("no\0de2" read as "no"): the
+ * line is refused, naming file, line and column. */
+static void test_hostfile_nul(void **state)
+{
+    static const char content[] = "node1\nno\0de2\n";
+    hnp_nodelist_t l = { NULL, 0, 0 };
+    char err[512] = "", where[600];
+    char *path = write_hostfile("");
+    FILE *f = fopen(path, "w");
+
+    (void)state;
+    assert_non_null(f);
+    assert_int_equal(fwrite(content, 1, sizeof(content) - 1, f),
+                     sizeof(content) - 1);
+    fclose(f);
+    int rc = hnp_nodelist_parse_hostfile(&l, path, err, sizeof(err));
+    snprintf(where, sizeof(where), "%s:2: a NUL byte at column 3", path);
+    unlink(path);
+    free(path);
+    assert_int_equal(rc, HNP_ERR_BAD_PARAM);
+    if (strstr(err, where) == NULL)
+        fail_msg("message \"%s\" lacks \"%s\"", err, where);
+    assert_int_equal(l.count, 0);
+}
+
+/* A host name longer than a host name may be is refused with its length
+ * and its beginning, in a message that fits, however long the name. */
+static void test_long_name(void **state)
+{
+    size_t big = 10u << 20;
+    char *text = malloc(big + 2);
+    char err[512] = "";
+    char **names;
+    size_t count;
+
+    (void)state;
+    assert_non_null(text);
+    memset(text, 'n', big);
+    text[big] = '\0';
+    assert_int_equal(hnp_hostlist_expand(text, &names, &count, err,
+                                         sizeof(err)), HNP_ERR_BAD_PARAM);
+    if (strstr(err, "(10485760 bytes) is longer than a host name may be "
+                    "(255 bytes)") == NULL || strstr(err, "\"nnnn") == NULL)
+        fail_msg("message \"%s\"", err);
+    text[big] = '\n';
+    text[big + 1] = '\0';
+    expect_hostfile_error(text, 1, "(10485760 bytes) is longer than");
+    free(text);
+    /* 255 is a name still; a range that makes 256 is not. */
+    char edge[300];
+    memset(edge, 'a', 255);
+    edge[255] = '\0';
+    assert_int_equal(hnp_hostlist_expand(edge, &names, &count, err,
+                                         sizeof(err)), HNP_SUCCESS);
+    hnp_hostlist_free(names, count);
+    memcpy(edge + 254, "[1-10]", 7);
+    expect_error(edge, HNP_ERR_BAD_PARAM, "(256 bytes) is longer", NULL);
+}
+
 /* MPICH's machinefile: HOST:N gives N slots, as HOST slots=N does. */
 static void test_hostfile_mpich(void **state)
 {
@@ -757,6 +816,8 @@ int main(void)
         cmocka_unit_test(test_parse_hosts_errors),
         cmocka_unit_test(test_hostfile),
         cmocka_unit_test(test_hostfile_errors),
+        cmocka_unit_test(test_hostfile_nul),
+        cmocka_unit_test(test_long_name),
         cmocka_unit_test(test_hostfile_nodefile),
         cmocka_unit_test(test_hostfile_mpich),
         cmocka_unit_test(test_filter),

@@ -287,6 +287,16 @@ static void test_errors(void **state)
     expect_map_error("a:4,b:1", &r,
                      "-N 2 puts 2 processes on b, which has 1 slot (use "
                      "--oversubscribe to allow more)");
+
+    /* The errors name the option the user gave, not -N. */
+    r.npernode_option = "--map-by ppr:1:socket";
+    expect_map_error("a:4,b:1", &r,
+                     "--map-by ppr:1:socket (2 a node) puts 2 processes on "
+                     "b, which has 1 slot (use --oversubscribe to allow "
+                     "more)");
+    r.np = 7;
+    expect_map_error("a,b,c", &r, "7 processes requested but --map-by "
+                     "ppr:1:socket (2 a node) on 3 nodes makes 6");
 }
 
 static void test_bad_requests(void **state)

@@ -485,7 +485,10 @@ static void test_stdin(void **state)
 static void test_report(void **state)
 {
     hnp_wire_report_t line = { .severity = HNP_WIRE_REPORT_USER, .stream = "",
-                               .line = "rank 0 on node n1 bound to core 0" };
+                               .line = "rank 0 on node n1: put refused" };
+    hnp_wire_report_t plain = { .severity = HNP_WIRE_REPORT_PLAIN,
+                                .stream = "",
+                                .line = "[n1:00042] MCW rank 0 is not bound" };
     hnp_wire_report_t empty = { .severity = HNP_WIRE_REPORT_USER, .stream = "",
                                 .line = "" };
     hnp_wire_report_t warning = { .severity = HNP_LOG_WARN, .stream = "pmi",
@@ -498,10 +501,11 @@ static void test_report(void **state)
     /* Severities past the known ones are refused, not printed as something
      * else. */
     static const uint8_t above[] = { U32(4), U32(0), U32(0) };
-    static const uint8_t below[] = { U32(0xfffffffe), U32(0), U32(0) };
+    static const uint8_t below[] = { U32(0xfffffffd), U32(0), U32(0) };
 
     (void)state;
     check_message(&report_codec, &line);
+    check_message(&report_codec, &plain);
     check_message(&report_codec, &empty);
     check_message(&report_codec, &warning);
     check_message(&report_codec, &verbose);

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* For hnp's tests: after MPI_Init, rank R dies of a signal, the way a bug
+ * (a write through a null pointer: "segv R") or the OOM killer ("kill R",
+ * SIGKILL) ends a rank; the others wait in a barrier until hnp ends them. */
+#include <mpi.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int main(int argc, char **argv)
+{
+    int rank;
+
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    printf("ready %d\n", rank);
+    fflush(stdout);
+    if (argc >= 3 && rank == atoi(argv[2])) {
+        if (strcmp(argv[1], "segv") == 0) {
+            volatile int *nowhere = NULL;
+            *nowhere = 1;
+        } else if (strcmp(argv[1], "kill") == 0) {
+            kill(getpid(), SIGKILL);
+        }
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Finalize();
+    return 0;
+}
