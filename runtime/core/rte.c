@@ -222,6 +222,10 @@ static void handle_xcast(hnp_rte_t *rte, hnp_vpid_t from, hnp_vpid_t src,
         HNP_WARN(rte->log, "malformed broadcast from vpid %u dropped", src);
         return;
     }
+    /* A shutdown is passed on only to children still connected (see
+     * send_via): one that has gone got its copy down the spawn tree. */
+    if (inner.tag == HNP_TAG_SHUTDOWN)
+        rte->closing = true;
     hnp_rte_xcast(rte, inner.tag, inner.data, inner.len);
     dispatch(rte, from, src, inner.tag, inner.data, inner.len);
 }

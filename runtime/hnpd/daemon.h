@@ -55,6 +55,7 @@ typedef struct hnpd {
     bool ending;
     bool join_failed;       /* told the HNP why it cannot join; waits for
                                the shutdown before leaving */
+    bool said_leaving;      /* told its neighbours (HNP_TAG_LEAVING) */
     bool clean_end;         /* left with every process reaped, every child
                                daemon gone and nothing left to send */
     int exit_status;
