@@ -485,6 +485,8 @@ void oob_peer_unhold(oob_peer_t *p)
 
 void oob_peer_opened(oob_peer_t *p)
 {
+    p->attempt.retries = 0;
+    p->attempt.handshake_failed = false;
     p->nopen++;
     peer_settle(p);
     if (p->nopen == 1)

@@ -4,7 +4,8 @@
 # silent ones against an HNP limited to 1024 descriptors, a peer speaking
 # HTTP (dropped at its first bytes, not at the handshake deadline), and a
 # stranger still connected when the job ends (not waited for as if it
-# were a daemon).
+# were a daemon), and a flood of strangers that say a hello and no proof
+# during a launch (it succeeds).
 . "$top_srcdir/tests/integration/lib.sh"
 
 command -v python3 >/dev/null || skip "python3 is needed for the stranger"
@@ -98,3 +99,23 @@ fi
 [ $((SECONDS - started)) -lt 10 ] ||
     fail "hnp took $((SECONDS - started)) s: it waited for the strangers"
 assert_no_leftovers "strangers at the end"
+
+# 4. A hello flood: 1,000 connections a second from four loopback
+# addresses, each with a well-formed hello naming one of the job's vpids
+# and never a proof, from a second before the daemons start until the job
+# ends (20,000 at most, 60 s at most). Strangers can slow the launch, not
+# fail it: the real daemons' hellos must still be answered, and their
+# proofs taken.
+reset_run
+rm -f "$tmp/flood-go"
+hnp_in_background 4096 --host "$(hosts 64)" -N 1 sh -c 'echo "$HNP_RANK $HNP_NODE"'
+timeout -k 5 90 python3 "$STRANGER" "$tmp/uri" hellos 1000 60 20000 64 \
+    "$tmp/flood-go" "$tmp/done" >"$tmp/stranger" 2>&1 &
+stranger_job=$!
+for _ in $(seq 300); do [ -e "$tmp/flood-go" ] && break; sleep 0.1; done
+touch "$tmp/go"
+finish_run
+cat "$tmp/stranger"
+expect_status 0 "64 nodes under a hello flood"
+expect_one_rank_per_node 64
+assert_no_leftovers "the hello flood"
