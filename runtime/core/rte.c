@@ -528,6 +528,8 @@ int hnp_rte_start_oob(hnp_rte_t *rte, uint32_t nprocs, char *err,
         .max_handshakes = rte->max_handshakes > 0 ? rte->max_handshakes
                                                   : rte->core->max_handshakes,
         .nprocs = nprocs,
+        .test_stall = rte->core->test_stall_vpid == rte->self
+                          ? rte->core->test_stall_seconds : 0,
     };
     hnp_oob_callbacks_t cb = {
         .deliver = oob_deliver,

@@ -87,6 +87,23 @@ address_sanitized() {
     nm -D "$top_builddir/bin/hnpd" 2>/dev/null | grep -q __asan_init
 }
 
+# need_nodes N: skip, saying why, unless this machine has the memory (2 MB
+# a node: a daemon and its sentinel without pmix) and the processes (3 a
+# node, with the agent's shell while it starts) for N simulated nodes.
+need_nodes() {
+    local procs=$((3 * $1 + 200)) avail_kb pid_max
+    avail_kb=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo 2>/dev/null || echo 0)
+    [ "${avail_kb:-0}" -ge $((2048 * $1)) ] ||
+        skip "$1 nodes need about $((2 * $1)) MB; $((${avail_kb:-0} / 1024)) MB available"
+    pid_max=$(cat /proc/sys/kernel/pid_max 2>/dev/null || echo 32768)
+    [ $((pid_max - $(ps -e --no-headers | wc -l))) -ge "$procs" ] ||
+        skip "$1 nodes need $procs processes; pid_max is $pid_max"
+    if [ "$(ulimit -u)" != unlimited ]; then
+        [ $(($(ulimit -u) - $(ps -u "$(id -u)" --no-headers | wc -l))) -ge "$procs" ] ||
+            skip "$1 nodes need $procs processes (ulimit -u $(ulimit -u))"
+    fi
+}
+
 # hosts N: a host expression for N simulated nodes of this test.
 hosts() { echo "${prefix}n[1-$1]"; }
 

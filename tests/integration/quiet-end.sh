@@ -9,19 +9,7 @@
 . "$top_srcdir/tests/integration/lib.sh"
 
 nodes=1024
-# A daemon, its sentinel and the agent's shell a node; about 1 MB a node
-# without pmix (hostname links no MPI, so no PMIx server is started).
-procs_needed=$((3 * nodes + 200))
-avail_kb=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo 2>/dev/null || echo 0)
-[ "${avail_kb:-0}" -ge $((2048 * nodes)) ] ||
-    skip "$nodes nodes need about $((2 * nodes)) MB; $((${avail_kb:-0} / 1024)) MB available"
-pid_max=$(cat /proc/sys/kernel/pid_max 2>/dev/null || echo 32768)
-[ $((pid_max - $(ps -e --no-headers | wc -l))) -ge "$procs_needed" ] ||
-    skip "$nodes nodes need $procs_needed processes"
-if [ "$(ulimit -u)" != unlimited ]; then
-    [ $(($(ulimit -u) - $(ps -u "$(id -u)" --no-headers | wc -l))) -ge "$procs_needed" ] ||
-        skip "$nodes nodes need $procs_needed processes (ulimit -u $(ulimit -u))"
-fi
+need_nodes "$nodes"
 
 # A machine starved of CPU may miss a heartbeat or a deadline that a
 # cluster would not: those are not what is tested here.
