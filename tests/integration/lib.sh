@@ -39,6 +39,12 @@ mkdir -p "$TMPDIR"
 export HNP_AGENT_LOCKDIR="$tmp/locks"
 export HNP_MCA_plm_rsh_agent="$AGENT"
 export HNP_MCA_oob_tcp_if_include="127.0.0.1/8"
+# A machine shared with other jobs may not run a daemon for many seconds
+# (a test lost a daemon to "no heartbeat for 16 s" at load 300): a daemon
+# is declared silent after two minutes here. Tests of the heartbeats give
+# their own interval and misses on the command line, which come first.
+export HNP_MCA_rte_heartbeat_interval=5
+export HNP_MCA_rte_heartbeat_misses=24
 # The daemons run from the build tree, and so do their components and the
 # binding module (runtime/bind/bind.h), which sits beside them once
 # installed.
