@@ -160,6 +160,19 @@ static double proof_age(const hnp_oob_t *oob)
     return age < GUARD_MIN_AGE ? age : GUARD_MIN_AGE;
 }
 
+double oob_guard_proof_due(const oob_peer_t *peer)
+{
+    double now = now_seconds(), due = 0;
+
+    for (const oob_conn_t *c = peer->oob->wait_head; c != NULL;
+         c = c->wait_next) {
+        double left = proof_age(peer->oob) - (now - c->replied_at);
+        if (c->peer == peer && c->state == OOB_CONN_AWAIT_PROOF && left > due)
+            due = left;
+    }
+    return due;
+}
+
 /* Whether @p c may be dropped now; else how long until it may. */
 static bool old_enough(const hnp_oob_t *oob, const oob_conn_t *c, double now,
                        double *wait)

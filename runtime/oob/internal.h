@@ -328,6 +328,9 @@ bool oob_guard_foreign(oob_conn_t *conn, char *why, size_t whylen);
  *  rate-limited by the cause of @p reason. */
 void oob_guard_warn(hnp_oob_t *oob, const char *remote, const char *reason);
 void oob_guard_flush(hnp_oob_t *oob);
+/** Seconds until the proofs that connections from @p peer awaiting only
+ *  theirs are overdue (0: none is due any more). */
+double oob_guard_proof_due(const oob_peer_t *peer);
 /** An answer to @p conn's hello went; its proof has come. */
 void oob_guard_replied(oob_conn_t *conn);
 void oob_guard_proven(oob_conn_t *conn);

@@ -568,15 +568,26 @@ void oob_peer_kick(oob_peer_t *p)
 /* Never beside an open connection, even a draining duplicate: frames on a
  * new one could overtake the duplicate's last ones. Nor beside one from
  * the peer that awaits only its proof: it opens within a round trip, and
- * if it fails the peer is kicked again (oob_conn_end). */
+ * if it fails the peer is kicked again (oob_conn_end). But only for as
+ * long as a proof takes (guard.c): anyone can say a hello naming this
+ * peer, and a stranger's would otherwise hold our connection back until
+ * its deadline, again and again. Past that, we connect; should the
+ * peer's own connection open too, it is a duplicate like any other. */
 static void peer_connect(oob_peer_t *p)
 {
     if (!p->oob->race_connects)
         oob_accept_waiting(p->oob);
     /* Accepting may have brought a connection from this very peer. */
-    if (p->nopen == 0 && p->connecting == NULL && p->naccepting == 0 &&
-        !p->oob->destroy_requested)
-        oob_conn_connect(p);
+    if (p->nopen > 0 || p->connecting != NULL || p->oob->destroy_requested)
+        return;
+    double wait = p->naccepting > 0 ? oob_guard_proof_due(p) : 0;
+    if (wait > 0) {
+        struct timeval tv = { .tv_sec = (time_t)wait,
+                              .tv_usec = (suseconds_t)((wait - (double)(time_t)wait) * 1e6) };
+        event_add(p->kick, &tv);
+        return;
+    }
+    oob_conn_connect(p);
 }
 
 static void peer_kick_cb(evutil_socket_t fd, short what, void *arg)

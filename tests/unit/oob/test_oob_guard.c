@@ -258,6 +258,29 @@ static void test_slow_handshake_tried_again(void **state)
     node_stop(&b);
 }
 
+/* A stranger's hello naming a peer does not hold back our own connection
+ * to that peer beyond the time a proof takes: the frame for the peer goes
+ * out long before the stranger's handshake deadline. */
+static void test_hello_in_a_peers_name_does_not_block(void **state)
+{
+    world_t *w = *state;
+    node_t a, b;
+
+    node_start(w, &b, 1);
+    oob_set_handshake_timeout(b.oob, 30);
+    node_start(w, &a, 0);
+    int stranger = raw_connect(uri_port(hnp_oob_uri(b.oob)));
+    raw_hello_send(stranger, 0); /* a's vpid */
+    run_for(w, 0.2);
+    introduce(&b, &a);
+    assert_int_equal(send_msg(&b, 0, 7, 8), HNP_SUCCESS);
+    RUN_UNTIL(w, a.nmsgs == 1, 5);
+    assert_int_equal(a.msgs[0].from, 1);
+    close(stranger);
+    node_stop(&a);
+    node_stop(&b);
+}
+
 /* Each test gets its own event base and log. */
 #define OOB_TEST(f)                                                        \
     cmocka_unit_test_setup_teardown(f, fixture_setup, fixture_teardown)
@@ -273,6 +296,7 @@ int main(void)
         OOB_TEST(test_silent_go_before_hellos),
         OOB_TEST(test_full_of_hellos_makes_room),
         OOB_TEST(test_slow_handshake_tried_again),
+        OOB_TEST(test_hello_in_a_peers_name_does_not_block),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
