@@ -367,28 +367,6 @@ failed:
     return HNP_ERR_IO;
 }
 
-/* Every address was tried and a handshake failed without a word against
- * the peer: a peer starved of CPU past its deadline, or a guard that made
- * room for others, not a peer that is gone (that one refuses). Its queue
- * stays, and the attempt starts over after a pause that doubles. */
-static void connect_again_later(oob_peer_t *peer)
-{
-    oob_attempt_t *a = &peer->attempt;
-    double pause = 0.25 * (double)(1u << a->retries);
-    struct timeval tv = { .tv_sec = (time_t)pause,
-                          .tv_usec = (suseconds_t)((pause - (double)(time_t)pause) * 1e6) };
-
-    a->retries++;
-    a->handshake_failed = false;
-    evbuffer_add(a->tried, "", 1);
-    HNP_VERBOSE(peer->oob->log, 1, "peer %u: handshake failed (%s); trying "
-                "again in %g s (%u of %d)", peer->vpid,
-                (const char *)evbuffer_pullup(a->tried, -1), pause,
-                a->retries, OOB_HANDSHAKE_RETRIES);
-    evbuffer_drain(a->tried, evbuffer_get_length(a->tried));
-    event_add(peer->kick, &tv);
-}
-
 static void connect_next(oob_peer_t *peer)
 {
     oob_attempt_t *a = &peer->attempt;
@@ -400,12 +378,8 @@ static void connect_next(oob_peer_t *peer)
     while (a->next < a->ntargets)
         if (connect_start(peer, &a->targets[a->next++]) == HNP_SUCCESS)
             return;
-    if (a->handshake_failed && a->retries < OOB_HANDSHAKE_RETRIES &&
-        !peer->oob->destroy_requested) {
-        connect_again_later(peer);
-        return;
-    }
-    oob_peer_unreachable(peer);
+    if (!oob_peer_retry(peer))
+        oob_peer_unreachable(peer);
 }
 
 void oob_conn_connect(oob_peer_t *peer)

@@ -281,6 +281,11 @@ oob_peer_t *oob_peer_find(const hnp_oob_t *oob, hnp_vpid_t vpid);
 oob_peer_t *oob_peer_get(hnp_oob_t *oob, hnp_vpid_t vpid);
 void oob_peers_free(hnp_oob_t *oob);
 void oob_peer_kick(oob_peer_t *peer);
+/** The same, @p seconds from now (a retry, a wait for a proof). */
+void oob_peer_kick_after(oob_peer_t *peer, double seconds);
+/** After every address failed: connect again later when a handshake
+ *  failed for want of time or an answer and retries are left (true). */
+bool oob_peer_retry(oob_peer_t *peer);
 int oob_peer_enqueue(oob_peer_t *peer, const hnp_frame_header_t *hdr,
                      const void *body);
 int oob_peer_flush(oob_peer_t *peer, oob_conn_t *conn, size_t limit);

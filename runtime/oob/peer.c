@@ -524,6 +524,31 @@ void oob_peer_conn_lost(oob_peer_t *p, oob_conn_t *c)
         peer_down(p);
 }
 
+/* Every address was tried. When a handshake failed without a word against
+ * the peer (a peer starved of CPU past its deadline, or a guard that made
+ * room for others; a peer that is gone refuses), its queue stays and the
+ * attempt starts over after a pause that doubles (true); else the peer
+ * is unreachable (false). */
+bool oob_peer_retry(oob_peer_t *p)
+{
+    oob_attempt_t *a = &p->attempt;
+    double pause = 0.25 * (double)(1u << a->retries);
+
+    if (!a->handshake_failed || a->retries >= OOB_HANDSHAKE_RETRIES ||
+        p->oob->destroy_requested)
+        return false;
+    a->retries++;
+    a->handshake_failed = false;
+    evbuffer_add(a->tried, "", 1);
+    HNP_VERBOSE(p->oob->log, 1, "peer %u: handshake failed (%s); trying "
+                "again in %g s (%u of %d)", p->vpid,
+                (const char *)evbuffer_pullup(a->tried, -1), pause,
+                a->retries, OOB_HANDSHAKE_RETRIES);
+    evbuffer_drain(a->tried, evbuffer_get_length(a->tried));
+    oob_peer_kick_after(p, pause);
+    return true;
+}
+
 void oob_peer_unreachable(oob_peer_t *p)
 {
     struct evbuffer *tried = p->attempt.tried;
@@ -565,6 +590,15 @@ void oob_peer_kick(oob_peer_t *p)
     event_active(p->kick, EV_TIMEOUT, 0);
 }
 
+void oob_peer_kick_after(oob_peer_t *p, double seconds)
+{
+    struct timeval tv;
+
+    tv.tv_sec = (time_t)seconds;
+    tv.tv_usec = (suseconds_t)((seconds - (double)tv.tv_sec) * 1e6);
+    event_add(p->kick, &tv);
+}
+
 /* Never beside an open connection, even a draining duplicate: frames on a
  * new one could overtake the duplicate's last ones. Nor beside one from
  * the peer that awaits only its proof: it opens within a round trip, and
@@ -581,13 +615,10 @@ static void peer_connect(oob_peer_t *p)
     if (p->nopen > 0 || p->connecting != NULL || p->oob->destroy_requested)
         return;
     double wait = p->naccepting > 0 ? oob_guard_proof_due(p) : 0;
-    if (wait > 0) {
-        struct timeval tv = { .tv_sec = (time_t)wait,
-                              .tv_usec = (suseconds_t)((wait - (double)(time_t)wait) * 1e6) };
-        event_add(p->kick, &tv);
-        return;
-    }
-    oob_conn_connect(p);
+    if (wait > 0)
+        oob_peer_kick_after(p, wait);
+    else
+        oob_conn_connect(p);
 }
 
 static void peer_kick_cb(evutil_socket_t fd, short what, void *arg)
