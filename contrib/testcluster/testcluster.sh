@@ -861,6 +861,7 @@ cmd_env() {
     echo "export SLURM_CONF='$STATE/slurm/slurm.conf'"
     echo "export HNP_TESTCLUSTER_NNODES='$NODES'"
     echo "export HNP_TESTCLUSTER_NODES='$names'"
+    echo "export HNP_TESTCLUSTER_NETNS_PREFIX='$NS_PREFIX'"
     echo "export HNP_TESTCLUSTER_HOSTS='node[1-$NODES]'"
     echo "export HNP_TESTCLUSTER_SUBNET='$NET.0/24'"
     echo "export HNP_TESTCLUSTER_SSH_CONFIG='$SSH_CLIENT_CONF'"

@@ -99,7 +99,7 @@ static void beat(hnp_rte_t *rte, void *cbdata)
         hnp_vpid_t v = hb->neighbours[i];
         if (hnp_oob_connected(rte->oob, v))
             hnp_rte_send_direct(rte, v, HNP_TAG_HEARTBEAT, NULL, 0);
-        if (hb->held)
+        if (hb->held || hnp_rte_peer_left(rte, v))
             continue;
         if (hb->last_heard[v] > 0 && now - hb->last_heard[v] > limit) {
             double silent_for = now - hb->last_heard[v];

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "config.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "params.h"
@@ -38,8 +39,31 @@ static int seconds_check(const hnp_params_t *params, const char *name,
     return HNP_ERR_BAD_PARAM;
 }
 
+/* oob_tcp_test_stall: "VPID:SECONDS", VPID a daemon's (1 or more). */
+static int test_stall_read(hnp_core_params_t *core, char *err, size_t errlen)
+{
+    unsigned vpid = 0;
+    double seconds = 0;
+    char end = '\0';
+
+    core->test_stall_vpid = 0;
+    core->test_stall_seconds = 0;
+    if (core->test_stall == NULL || core->test_stall[0] == '\0')
+        return HNP_SUCCESS;
+    if (sscanf(core->test_stall, "%u:%lf%c", &vpid, &seconds, &end) != 2 ||
+        vpid == 0 || !(seconds > 0)) {
+        hnp_err_set(err, errlen, "parameter oob_tcp_test_stall: value \"%s\" "
+                    "is not VPID:SECONDS (a daemon's vpid, 1 or more, and "
+                    "seconds above 0)", core->test_stall);
+        return HNP_ERR_BAD_PARAM;
+    }
+    core->test_stall_vpid = vpid;
+    core->test_stall_seconds = seconds;
+    return HNP_SUCCESS;
+}
+
 static int core_params_check(const hnp_params_t *params,
-                             const hnp_core_params_t *core, char *err,
+                             hnp_core_params_t *core, char *err,
                              size_t errlen)
 {
     const struct {
@@ -59,7 +83,7 @@ static int core_params_check(const hnp_params_t *params,
         if (rc != HNP_SUCCESS)
             return rc;
     }
-    return HNP_SUCCESS;
+    return test_stall_read(core, err, errlen);
 }
 
 int hnp_core_params_register(hnp_params_t *params, hnp_core_params_t *core,
@@ -124,6 +148,13 @@ int hnp_core_params_register(hnp_params_t *params, hnp_core_params_t *core,
                    "connections that never authenticate cannot use up the "
                    "process's descriptors. The HNP lowers it when its "
                    "descriptor limit is tight (0: the default)"),
+        CORE_PARAM("oob", "tcp", "test_stall", HNP_PARAM_STRING, "", 9,
+                   &core->test_stall,
+                   "For tests: VPID:SECONDS makes the daemon of that vpid "
+                   "wait SECONDS after the hello of its first connection "
+                   "before it reads the answer, as a daemon starved of CPU "
+                   "would (set in the environment, so that the daemon has "
+                   "it before it joins); empty: never"),
         CORE_PARAM("rte", NULL, "kill_grace", HNP_PARAM_DOUBLE, "2", 4,
                    &core->kill_grace,
                    "Seconds between SIGTERM and SIGKILL when processes are "

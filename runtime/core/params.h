@@ -24,6 +24,9 @@ typedef struct hnp_core_params {
     size_t max_frame;            /* oob_tcp_max_frame */
     double handshake_timeout;    /* oob_tcp_handshake_timeout */
     unsigned max_handshakes;     /* oob_tcp_max_handshakes */
+    char *test_stall;            /* oob_tcp_test_stall, "VPID:SECONDS" */
+    unsigned test_stall_vpid;    /* ...read: the vpid (0: none) */
+    double test_stall_seconds;   /* ...and the seconds */
     double kill_grace;           /* rte_kill_grace */
     bool abort_on_nonzero;       /* rte_abort_on_nonzero */
     double heartbeat_interval;   /* rte_heartbeat_interval */

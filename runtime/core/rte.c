@@ -222,6 +222,10 @@ static void handle_xcast(hnp_rte_t *rte, hnp_vpid_t from, hnp_vpid_t src,
         HNP_WARN(rte->log, "malformed broadcast from vpid %u dropped", src);
         return;
     }
+    /* A shutdown is passed on only to children still connected (see
+     * send_via): one that has gone got its copy down the spawn tree. */
+    if (inner.tag == HNP_TAG_SHUTDOWN)
+        rte->closing = true;
     hnp_rte_xcast(rte, inner.tag, inner.data, inner.len);
     dispatch(rte, from, src, inner.tag, inner.data, inner.len);
 }
@@ -524,6 +528,8 @@ int hnp_rte_start_oob(hnp_rte_t *rte, uint32_t nprocs, char *err,
         .max_handshakes = rte->max_handshakes > 0 ? rte->max_handshakes
                                                   : rte->core->max_handshakes,
         .nprocs = nprocs,
+        .test_stall = rte->core->test_stall_vpid == rte->self
+                          ? rte->core->test_stall_seconds : 0,
     };
     hnp_oob_callbacks_t cb = {
         .deliver = oob_deliver,

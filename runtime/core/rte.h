@@ -57,6 +57,8 @@ enum {
                               agent's last words */
     HNP_TAG_KILL_DAEMON,   /* HNP -> spawn parent: kill that child, the job
                               gave up on it */
+    HNP_TAG_LEAVING,       /* daemon -> its connected daemons: leaving at
+                              the job's end, its close is no death */
     HNP_TAG_CORE_MAX = 99,
 };
 
@@ -143,6 +145,8 @@ struct hnp_rte {
     unsigned max_handshakes;
     bool ready;                 /* a daemon before its welcome holds messages */
     bool closing;               /* the job is ending: no new connections */
+    uint8_t *left;              /* bit per vpid: said HNP_TAG_LEAVING
+                                   (leaving.c); NULL until one does */
     bool finalized;             /* the modules' finalize hooks have run */
     struct hnp_rte_heartbeat *heartbeat;
     struct hnp_rte_job *job;    /* the application job here (job.c), or
@@ -318,6 +322,14 @@ int hnp_rte_launcher_start(hnp_rte_t *rte, char *err, size_t errlen);
 void hnp_rte_kill_daemon(hnp_rte_t *rte, hnp_vpid_t vpid);
 /** Take the HNP's requests to kill a child (a daemon, at its welcome). */
 int hnp_rte_accept_kill_requests(hnp_rte_t *rte);
+
+/* leaving.c: a daemon that leaves at the job's end says so first */
+/** Take the word of neighbours that leave. */
+int hnp_rte_accept_leaving(hnp_rte_t *rte);
+/** Say it to every daemon this one holds a connection with. */
+void hnp_rte_say_leaving(hnp_rte_t *rte);
+/** Whether @p vpid said it leaves: its close is the job's end. */
+bool hnp_rte_peer_left(const hnp_rte_t *rte, hnp_vpid_t vpid);
 
 /* spawn_notes.c: a daemon tells the HNP how the children it is slow to
  * start were started, and what their agents printed (HNP_TAG_SPAWN_NOTE) */

@@ -114,6 +114,7 @@ void hnp_rte_destroy(hnp_rte_t *rte)
     free(rte->daemon_path);
     free(rte->hnp_uri);
     free(rte->welcome_params);
+    free(rte->left);
     if (rte->base != NULL)
         event_base_free(rte->base);
     free(rte);

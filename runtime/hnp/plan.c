@@ -19,6 +19,7 @@
 #include "hnp_errors.h"
 #include "plan.h"
 #include "hnp_tree.h"
+#include "procs/odls.h"
 
 #define PLAN_MAX_ROWS 16
 
@@ -210,8 +211,8 @@ static void print_busiest(const plan_t *p, const uint32_t *conns, FILE *out)
 }
 
 /* A daemon's descriptors: its connections, the agents of its spawn
- * children (attached for the job, two pipes each), about three a process
- * (output pipes, the pmi channel), and the reserve. Only shown: the
+ * children (attached for the job, two pipes each), about four a process
+ * (what odls holds for it, the pmi channel), and the reserve. Only shown: the
  * daemons raise their own limit, which on other nodes may differ. */
 static void print_daemon_fds(const plan_t *p, hnp_rte_t *rte,
                              const uint32_t *conns, FILE *out)
@@ -225,7 +226,7 @@ static void print_daemon_fds(const plan_t *p, hnp_rte_t *rte,
         uint32_t agents = most == 0 || kids < most ? kids : most;
         uint32_t procs = p->map->local_size[v - 1];
         uint32_t need = conns[v] + agents * HNP_FD_PER_AGENT +
-                        3 * procs + HNP_FD_RESERVE;
+                        (HNP_ODLS_FDS_PER_PROC + 1) * procs + HNP_FD_RESERVE;
         if (need > worst) {
             worst = need;
             which = v;

@@ -376,6 +376,12 @@ void hnpd_maybe_exit(hnpd_t *d)
      * not what waits for a contact that will not come now (a job that ended
      * before phase 2 completed), which would hold the daemon until its exit
      * timer. */
+    if (!d->said_leaving) {
+        /* Neighbours in the other tree may not have the shutdown yet:
+         * told first, they do not take our close for a death. */
+        d->said_leaving = true;
+        hnp_rte_say_leaving(rte);
+    }
     if (hnp_oob_queued_deliverable(rte->oob) > 0) {
         d->drain_timer = hnp_rte_timer_create(rte, 0.02, recheck_exit, d);
         return;
@@ -538,7 +544,7 @@ static void role_peer_down(hnp_rte_t *rte, hnp_vpid_t peer, size_t unsent)
         hnpd_lost_route(d, why);
         return;
     }
-    if (d->ending) {
+    if (d->ending || hnp_rte_peer_left(rte, peer)) {
         hnpd_maybe_exit(d);
         return;
     }
@@ -573,6 +579,7 @@ int hnpd_start(hnpd_t *d, const char *parent_uri, char *err, size_t errlen)
     rte->role.neighbour_lost = neighbour_lost;
     hnp_rte_recv(rte, HNP_TAG_WELCOME, on_welcome, d);
     hnp_rte_recv(rte, HNP_TAG_SHUTDOWN, on_shutdown, d);
+    hnp_rte_accept_leaving(rte);
     hnpd_register_proc_handlers(d);
     limit_handshakes(rte);
     rc = hnp_rte_start_oob(rte, 0, err, errlen);

@@ -55,6 +55,7 @@ typedef struct hnpd {
     bool ending;
     bool join_failed;       /* told the HNP why it cannot join; waits for
                                the shutdown before leaving */
+    bool said_leaving;      /* told its neighbours (HNP_TAG_LEAVING) */
     bool clean_end;         /* left with every process reaped, every child
                                daemon gone and nothing left to send */
     int exit_status;
@@ -94,6 +95,12 @@ int hnpd_start(hnpd_t *d, const char *parent_uri, char *err, size_t errlen);
 void hnpd_maybe_exit(hnpd_t *d);
 /** Lost the way to the HNP: kill the processes at once and leave. */
 void hnpd_lost_route(hnpd_t *d, const char *why);
+
+/* fds.c: the descriptors this node's ranks need */
+/** HNP_ERR_BAD_PARAM, with the figures in @p err, when the ranks of
+ *  this node (d->procs, the pmi components of the job started) would not
+ *  fit in the descriptor limit (raised to the hard one first). */
+int hnpd_fds_check(hnpd_t *d, bool merged, char *err, size_t errlen);
 
 /* relay.c: the log once the daemon has joined: to the HNP, or to its own
  * log file */

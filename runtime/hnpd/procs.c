@@ -497,6 +497,18 @@ static int pmi_or_fail(hnpd_t *d, const hnp_wire_launch_t *m)
     return rc;
 }
 
+static int fds_or_fail(hnpd_t *d, const hnp_wire_launch_t *m)
+{
+    char err[768] = "";
+    int rc = hnpd_fds_check(d, (m->output & HNP_LAUNCH_MERGE_STDERR) != 0,
+                            err, sizeof(err));
+
+    if (rc != HNP_SUCCESS)
+        hnp_rte_fail(d->rte, 1, "node %s: refusing to start its ranks: %s",
+                     d->node, err);
+    return rc;
+}
+
 /* Local ranks come in increasing order and an app context's ranks are
  * consecutive: its environment is made once, when its first rank comes. */
 static void start_ranks(hnpd_t *d, const hnp_wire_launch_t *m)
@@ -551,7 +563,7 @@ static void on_launch(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
             d->procs[i].in.fd = -1;
             d->procs[i++].daemon = d;
         }
-    if (pmi_or_fail(d, &m) != HNP_SUCCESS ||
+    if (pmi_or_fail(d, &m) != HNP_SUCCESS || fds_or_fail(d, &m) != HNP_SUCCESS ||
         (d->nlocal > 0 && hnp_wire_placement_needs_topology(&m.place) &&
          bind_or_fail(d, &m) != HNP_SUCCESS)) {
         hnp_wire_launch_clear(&m);

@@ -378,7 +378,8 @@ static void connect_next(oob_peer_t *peer)
     while (a->next < a->ntargets)
         if (connect_start(peer, &a->targets[a->next++]) == HNP_SUCCESS)
             return;
-    oob_peer_unreachable(peer);
+    if (!oob_peer_retry(peer))
+        oob_peer_unreachable(peer);
 }
 
 void oob_conn_connect(oob_peer_t *peer)
@@ -427,9 +428,24 @@ static void conn_connected(oob_conn_t *c)
     }
     c->state = OOB_CONN_AWAIT_REPLY;
     event_del(c->ev_timer);
+    if (c->oob->test_stall > 0) {
+        /* Tests only: as starved, nothing read until the stall is over. */
+        c->stalled = true;
+        timer_start(c, c->oob->test_stall);
+        c->oob->test_stall = 0;
+    } else {
+        timer_start(c, reply_timeout(c->oob));
+        event_add(c->ev_read, NULL);
+    }
+    oob_conn_flush(c);
+}
+
+static void stall_over(oob_conn_t *c)
+{
+    c->stalled = false;
     timer_start(c, reply_timeout(c->oob));
     event_add(c->ev_read, NULL);
-    oob_conn_flush(c);
+    event_active(c->ev_read, EV_READ, 0);
 }
 
 /* ---------------------------------------------------------- reading */
@@ -597,6 +613,10 @@ static void conn_read_failed(oob_conn_t *c, int err)
 {
     bool open = c->state == OOB_CONN_OPEN || c->state == OOB_CONN_CLOSING;
 
+    if (c->state == OOB_CONN_AWAIT_REPLY &&
+        (err == CONN_EOF || err == ECONNRESET))
+        c->peer->attempt.handshake_failed = true;
+
     if (err == CONN_EOF && c->state == OOB_CONN_OPEN && conn_eof_duplicate(c))
         return;
     if (err == CONN_EOF)
@@ -617,6 +637,15 @@ static void conn_read_cb(evutil_socket_t fd, short what, void *arg)
     oob_hold(oob);
     int err = conn_fill(c);
     char why[OOB_REASON_MAX];
+    if (err != 0 && c->state == OOB_CONN_AWAIT_REPLY) {
+        /* The acceptor closed before it had our proof (we send it only
+         * on reading its answer): whatever it answered, the connection
+         * never opened on its side. Taking the answer would open ours,
+         * send frames into a closed socket and lose the peer. */
+        conn_read_failed(c, err);
+        oob_release(oob);
+        return;
+    }
     if (oob_guard_foreign(c, why, sizeof(why))) {
         oob_conn_end(c, HNP_LOG_WARN, "%s", why);
         oob_release(oob);
@@ -632,6 +661,12 @@ static void conn_read_cb(evutil_socket_t fd, short what, void *arg)
     if (err != 0 && c->state != OOB_CONN_DEAD && !oob->destroy_requested)
         conn_read_failed(c, err);
     oob_release(oob);
+}
+
+void oob_conn_read_now(oob_conn_t *c)
+{
+    if (c->state != OOB_CONN_DEAD && !c->stalled && !c->rx_held)
+        conn_read_cb(c->fd, EV_READ, c);
 }
 
 static void conn_write_cb(evutil_socket_t fd, short what, void *arg)
@@ -657,6 +692,23 @@ static void conn_timer_cb(evutil_socket_t fd, short what, void *arg)
     (void)fd;
     (void)what;
     oob_hold(oob);
+    if (c->stalled) {
+        stall_over(c);
+        oob_release(oob);
+        return;
+    }
+    /* A process that did not run for a while finds its deadlines passed
+     * and the awaited bytes perhaps already there: read them first. */
+    if (c->state == OOB_CONN_AWAIT_HELLO || c->state == OOB_CONN_AWAIT_PROOF ||
+        c->state == OOB_CONN_AWAIT_REPLY) {
+        oob_conn_read_now(c);
+        if (c->state == OOB_CONN_OPEN || c->state == OOB_CONN_DEAD) {
+            oob_release(oob);
+            return;
+        }
+    }
+    if (c->state == OOB_CONN_AWAIT_REPLY || c->state == OOB_CONN_CONNECTING)
+        c->peer->attempt.handshake_failed = true;
     if (c->state == OOB_CONN_CONNECTING)
         oob_conn_end(c, HNP_LOG_VERBOSE, "connect timed out after %g s",
                      oob->connect_timeout);
@@ -666,8 +718,8 @@ static void conn_timer_cb(evutil_socket_t fd, short what, void *arg)
                      "within %g s (oob_tcp_handshake_timeout)",
                      oob->handshake_timeout);
     else if (c->state == OOB_CONN_AWAIT_REPLY)
-        oob_conn_end(c, HNP_LOG_WARN, "failed handshake: no reply within %g s",
-                     reply_timeout(oob));
+        oob_conn_end(c, HNP_LOG_VERBOSE, "failed handshake: no reply within "
+                     "%g s", reply_timeout(oob));
     else if (c->state == OOB_CONN_CLOSING)
         oob_conn_end(c, HNP_LOG_VERBOSE, "not closed by the other side within "
                      "%g s of our close", oob->handshake_timeout);

@@ -6,19 +6,21 @@
  *
  *  - at most max_waiting accepted connections await their handshake at
  *    once. Past that, the oldest SILENT one (no valid magic yet) is
- *    dropped; one that has said hello never is, and when every slot holds
- *    one the listener pauses (GUARD_FULL_POLL) until a handshake ends,
- *    what comes meanwhile waiting in the kernel's queue. A daemon says
- *    hello as soon as its connect completes, so a connection that has
- *    waited longest without a word is the likeliest to be a stranger
- *    holding its slot, while refusing the newest would let strangers that
- *    came first lock every daemon out until their deadline. A daemon whose
- *    hello has arrived is never in line with the strangers: its proof is
- *    one round trip away, and under load that round trip can take longer
- *    than the next 128 strangers (or the job's own 2,048 daemons calling
- *    back at once under gather_scatter) need to connect. A stranger that
- *    says a well-formed hello and no more holds its slot until the
- *    handshake deadline: it can slow a launch, not fail one. A connection
+ *    dropped, and when none is old enough, the oldest that has said its
+ *    hello and no proof. A daemon says hello as soon as its connect
+ *    completes, so a connection that has waited longest without a word is
+ *    the likeliest to be a stranger holding its slot, while refusing the
+ *    newest would let strangers that came first lock every daemon out
+ *    until their deadline. Anyone can say a well-formed hello naming any
+ *    vpid (the real daemon's too): a hello proves nothing, so it holds no
+ *    vpid, and it cannot hold its slot past the others' need either;
+ *    strangers that kept their slots until the deadline left the listener
+ *    paused and every daemon out (1,000 hellos a second failed a 64-node
+ *    launch). A daemon's hello is answered at once, whoever else named
+ *    its vpid, and its proof comes one round trip later; dropped before
+ *    it came (a round trip longer than GUARD_MIN_AGE), the daemon sees
+ *    its handshake fail and connects again (conn.c): strangers can slow
+ *    a launch, not fail one. A connection
  *    is dropped only once it has had a turn of the event loop to be read
  *    and is GUARD_MIN_AGE old: a burst of strangers accepted in one go must
  *    not push out a daemon whose hello is still on its way (the listener
@@ -48,6 +50,12 @@
 
 #define GUARD_MIN_AGE 0.5
 #define GUARD_FULL_POLL 0.02
+/* A connection that said its hello is given, after our answer, four
+ * times as long as proofs have lately taken to come, within these
+ * bounds; 0.1 s before any has come. */
+#define GUARD_PROOF_FACTOR 4.0
+#define GUARD_PROOF_AGE_MIN 0.05
+#define GUARD_PROOF_AGE_FIRST 0.1
 
 static double now_seconds(void)
 {
@@ -113,30 +121,105 @@ void oob_guard_release(oob_conn_t *c)
         waiting_unlink(c);
 }
 
+/* The oldest waiting connection that has said nothing yet (@p hello
+ * false), or that has said its hello (true); NULL if there is none. */
+static oob_conn_t *oldest_waiting(hnp_oob_t *oob, bool hello)
+{
+    oob_conn_t *c = oob->wait_head;
+
+    while (c != NULL && c->magic_seen != hello)
+        c = c->wait_next;
+    return c;
+}
+
+void oob_guard_replied(oob_conn_t *c)
+{
+    c->replied_at = now_seconds();
+}
+
+/* A decaying maximum: one slow proof lengthens the wait at once; it
+ * shortens again over the next proofs. */
+void oob_guard_proven(oob_conn_t *c)
+{
+    hnp_oob_t *oob = c->oob;
+    double took = now_seconds() - c->replied_at;
+
+    oob->proof_wait = took > 0.9 * oob->proof_wait ? took
+                                                   : 0.9 * oob->proof_wait;
+}
+
+/* How long a connection that said its hello keeps its slot after our
+ * answer: what a daemon's proof has lately needed, with a margin. */
+static double proof_age(const hnp_oob_t *oob)
+{
+    double age = oob->proof_wait > 0 ? GUARD_PROOF_FACTOR * oob->proof_wait
+                                     : GUARD_PROOF_AGE_FIRST;
+
+    if (age < GUARD_PROOF_AGE_MIN)
+        return GUARD_PROOF_AGE_MIN;
+    return age < GUARD_MIN_AGE ? age : GUARD_MIN_AGE;
+}
+
+double oob_guard_proof_due(const oob_peer_t *peer)
+{
+    double now = now_seconds(), due = 0;
+
+    for (const oob_conn_t *c = peer->oob->wait_head; c != NULL;
+         c = c->wait_next) {
+        double left = proof_age(peer->oob) - (now - c->replied_at);
+        if (c->peer == peer && c->state == OOB_CONN_AWAIT_PROOF && left > due)
+            due = left;
+    }
+    return due;
+}
+
+/* Whether @p c may be dropped now; else how long until it may. */
+static bool old_enough(const hnp_oob_t *oob, const oob_conn_t *c, double now,
+                       double *wait)
+{
+    bool answered = c->state == OOB_CONN_AWAIT_PROOF;
+    double age = now - (answered ? c->replied_at : c->accepted_at);
+    double min = answered ? proof_age(oob) : GUARD_MIN_AGE;
+
+    if (age >= min && c->accept_round != oob->accept_round)
+        return true;
+    *wait = age < min ? min - age : 0;
+    return false;
+}
+
 /* Before accepting: when the slots are full, drop the oldest silent
- * connection if it is old enough; false, with how long to wait, if it is
- * not or if none is silent (see above). */
+ * connection if it is old enough, else the oldest that said only its
+ * hello; false, with how long to wait, if neither is old enough (see
+ * above). */
 bool oob_guard_room(hnp_oob_t *oob, double *wait)
 {
-    char reason[160];
+    char reason[200];
+    double now = now_seconds(), wait_silent = GUARD_FULL_POLL;
 
     if (oob->nwaiting < oob->max_waiting || oob->wait_head == NULL)
         return true;
-    oob_conn_t *old = oob->wait_head;
-    while (old != NULL && old->magic_seen)
-        old = old->wait_next;
-    if (old == NULL) {
-        *wait = GUARD_FULL_POLL;
-        return false;
+    oob_conn_t *silent = oldest_waiting(oob, false);
+    oob_conn_t *old = silent;
+    if (old == NULL || !old_enough(oob, old, now, &wait_silent)) {
+        old = oldest_waiting(oob, true);
+        if (old == NULL || !old_enough(oob, old, now, wait)) {
+            if (silent != NULL && (old == NULL || wait_silent < *wait))
+                *wait = wait_silent;
+            else if (old == NULL)
+                *wait = GUARD_FULL_POLL;
+            return false;
+        }
     }
-    double age = now_seconds() - old->accepted_at;
-    if (age < GUARD_MIN_AGE || old->accept_round == oob->accept_round) {
-        *wait = age < GUARD_MIN_AGE ? GUARD_MIN_AGE - age : 0;
-        return false;
+    if (old->magic_seen) {
+        /* Its proof may be waiting, unread while this process was busy. */
+        oob_conn_read_now(old);
+        if (!old->waiting)
+            return true;
     }
     snprintf(reason, sizeof(reason), "too many connections awaiting their "
              "handshake: more than oob_tcp_max_handshakes = %u, the oldest "
-             "silent one goes", oob->max_waiting);
+             "%s goes", oob->max_waiting,
+             old->magic_seen ? "one that said only its hello" : "silent one");
     oob_guard_warn(oob, old->remote, reason);
     oob_conn_close(old); /* unlinks it */
     return true;

@@ -169,6 +169,7 @@ static bool hello_from_connector(oob_conn_t *c)
     }
     c->state = OOB_CONN_AWAIT_PROOF;
     c->peer->naccepting++;
+    oob_guard_replied(c);
     oob_conn_flush(c);
     return true;
 }
@@ -185,6 +186,7 @@ static bool proof_from_connector(oob_conn_t *c)
         return false;
     }
     c->peer->naccepting--;
+    oob_guard_proven(c);
     oob_handshake_keys(c, HNP_AUTH_ACCEPTOR);
     oob_conn_opened(c);
     return true;

@@ -89,6 +89,11 @@ struct evbuffer;
 #define OOB_MIN_BACKLOG 128
 #define OOB_DEFAULT_CONNECT_TIMEOUT 10.0
 #define OOB_DEFAULT_MAX_HANDSHAKES 128
+/* A connection whose handshake failed without a word against the peer
+ * (it closed, or did not answer in time: a loaded peer, or a guard that
+ * made room) is tried again this many times, after 0.25, 0.5, 1, ... s,
+ * before the peer is declared unreachable. */
+#define OOB_HANDSHAKE_RETRIES 4
 /* Used when the config leaves max_frame at 0. */
 #define OOB_DEFAULT_MAX_FRAME ((size_t)64 << 20)
 
@@ -147,12 +152,14 @@ struct oob_conn {
     bool tx_shut;           /**< a retired duplicate: our FIN is sent */
     bool rx_eof;            /**< the peer's FIN is read */
     bool rx_held;           /**< not read until a duplicate's EOF */
+    bool stalled;           /**< test_stall: not read until its timer */
     char remote[OOB_ENDPOINT_STRLEN];
     oob_conn_t *prev, *next; /**< in the OOB's live or dead list */
     /* guard.c: an accepted connection before its handshake completes */
     bool waiting;            /**< in the OOB's waiting list */
     bool magic_seen;         /**< its first four bytes were the magic */
     double accepted_at;      /**< monotonic seconds */
+    double replied_at;       /**< when our answer to its hello went */
     uint64_t accept_round;   /**< the accept callback that took it */
     oob_conn_t *wait_prev, *wait_next;
 };
@@ -163,6 +170,9 @@ typedef struct oob_attempt {
     size_t ntargets;
     size_t next;             /**< the next one to try */
     struct evbuffer *tried;  /**< "addr (error)" of each failure, for the log */
+    bool handshake_failed;   /**< a connection was made, and its handshake
+                                  failed for want of time or an answer */
+    unsigned retries;        /**< attempts again since the last open */
 } oob_attempt_t;
 
 struct oob_peer {
@@ -228,7 +238,10 @@ struct hnp_oob {
     uint32_t nwaiting;
     uint64_t accept_round;  /**< accept callbacks so far */
     uint32_t max_waiting;
+    double proof_wait;      /**< how long proofs took to come after our
+                                 answer, lately (a decaying maximum) */
     oob_ratelimit_t warn_limit;
+    double test_stall;      /**< hnp_oob_config_t's, until used once */
     bool race_connects;     /**< test hook: connect without looking at the
                                  accept queue first, as if the peer's
                                  connection were still on the wire */
@@ -268,6 +281,11 @@ oob_peer_t *oob_peer_find(const hnp_oob_t *oob, hnp_vpid_t vpid);
 oob_peer_t *oob_peer_get(hnp_oob_t *oob, hnp_vpid_t vpid);
 void oob_peers_free(hnp_oob_t *oob);
 void oob_peer_kick(oob_peer_t *peer);
+/** The same, @p seconds from now (a retry, a wait for a proof). */
+void oob_peer_kick_after(oob_peer_t *peer, double seconds);
+/** After every address failed: connect again later when a handshake
+ *  failed for want of time or an answer and retries are left (true). */
+bool oob_peer_retry(oob_peer_t *peer);
 int oob_peer_enqueue(oob_peer_t *peer, const hnp_frame_header_t *hdr,
                      const void *body);
 int oob_peer_flush(oob_peer_t *peer, oob_conn_t *conn, size_t limit);
@@ -315,11 +333,20 @@ bool oob_guard_foreign(oob_conn_t *conn, char *why, size_t whylen);
  *  rate-limited by the cause of @p reason. */
 void oob_guard_warn(hnp_oob_t *oob, const char *remote, const char *reason);
 void oob_guard_flush(hnp_oob_t *oob);
+/** Seconds until the proofs that connections from @p peer awaiting only
+ *  theirs are overdue (0: none is due any more). */
+double oob_guard_proof_due(const oob_peer_t *peer);
+/** An answer to @p conn's hello went; its proof has come. */
+void oob_guard_replied(oob_conn_t *conn);
+void oob_guard_proven(oob_conn_t *conn);
 
 /* conn.c: one connection's state machine. */
 /** The longest reason a connection's end gives. */
 #define OOB_REASON_MAX 256
 int oob_conn_accepted(hnp_oob_t *oob, int fd, const struct sockaddr *sa);
+/** Read what @p conn's socket holds now and act on it (its proof may be
+ *  there, unread while this process did not run). */
+void oob_conn_read_now(oob_conn_t *conn);
 void oob_conn_connect(oob_peer_t *peer);
 void oob_conn_want_write(oob_conn_t *conn);
 void oob_conn_shutdown(oob_conn_t *conn);

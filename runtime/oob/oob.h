@@ -45,6 +45,10 @@ typedef struct hnp_oob_config {
                                   handshake at once; past it the oldest is
                                   dropped (0: default) */
     uint32_t nprocs;        /**< vpids >= nprocs are refused (0: unknown yet) */
+    double test_stall;      /**< tests only: seconds this process waits,
+                                 after the hello of its first connection,
+                                 before it reads the answer, as a process
+                                 starved of CPU would (0: none) */
 } hnp_oob_config_t;
 
 typedef struct hnp_oob_callbacks {

@@ -485,6 +485,8 @@ void oob_peer_unhold(oob_peer_t *p)
 
 void oob_peer_opened(oob_peer_t *p)
 {
+    p->attempt.retries = 0;
+    p->attempt.handshake_failed = false;
     p->nopen++;
     peer_settle(p);
     if (p->nopen == 1)
@@ -520,6 +522,31 @@ void oob_peer_conn_lost(oob_peer_t *p, oob_conn_t *c)
     }
     if (p->nopen == 0)
         peer_down(p);
+}
+
+/* Every address was tried. When a handshake failed without a word against
+ * the peer (a peer starved of CPU past its deadline, or a guard that made
+ * room for others; a peer that is gone refuses), its queue stays and the
+ * attempt starts over after a pause that doubles (true); else the peer
+ * is unreachable (false). */
+bool oob_peer_retry(oob_peer_t *p)
+{
+    oob_attempt_t *a = &p->attempt;
+    double pause = 0.25 * (double)(1u << a->retries);
+
+    if (!a->handshake_failed || a->retries >= OOB_HANDSHAKE_RETRIES ||
+        p->oob->destroy_requested)
+        return false;
+    a->retries++;
+    a->handshake_failed = false;
+    evbuffer_add(a->tried, "", 1);
+    HNP_VERBOSE(p->oob->log, 1, "peer %u: handshake failed (%s); trying "
+                "again in %g s (%u of %d)", p->vpid,
+                (const char *)evbuffer_pullup(a->tried, -1), pause,
+                a->retries, OOB_HANDSHAKE_RETRIES);
+    evbuffer_drain(a->tried, evbuffer_get_length(a->tried));
+    oob_peer_kick_after(p, pause);
+    return true;
 }
 
 void oob_peer_unreachable(oob_peer_t *p)
@@ -563,17 +590,34 @@ void oob_peer_kick(oob_peer_t *p)
     event_active(p->kick, EV_TIMEOUT, 0);
 }
 
+void oob_peer_kick_after(oob_peer_t *p, double seconds)
+{
+    struct timeval tv;
+
+    tv.tv_sec = (time_t)seconds;
+    tv.tv_usec = (suseconds_t)((seconds - (double)tv.tv_sec) * 1e6);
+    event_add(p->kick, &tv);
+}
+
 /* Never beside an open connection, even a draining duplicate: frames on a
  * new one could overtake the duplicate's last ones. Nor beside one from
  * the peer that awaits only its proof: it opens within a round trip, and
- * if it fails the peer is kicked again (oob_conn_end). */
+ * if it fails the peer is kicked again (oob_conn_end). But only for as
+ * long as a proof takes (guard.c): anyone can say a hello naming this
+ * peer, and a stranger's would otherwise hold our connection back until
+ * its deadline, again and again. Past that, we connect; should the
+ * peer's own connection open too, it is a duplicate like any other. */
 static void peer_connect(oob_peer_t *p)
 {
     if (!p->oob->race_connects)
         oob_accept_waiting(p->oob);
     /* Accepting may have brought a connection from this very peer. */
-    if (p->nopen == 0 && p->connecting == NULL && p->naccepting == 0 &&
-        !p->oob->destroy_requested)
+    if (p->nopen > 0 || p->connecting != NULL || p->oob->destroy_requested)
+        return;
+    double wait = p->naccepting > 0 ? oob_guard_proof_due(p) : 0;
+    if (wait > 0)
+        oob_peer_kick_after(p, wait);
+    else
         oob_conn_connect(p);
 }
 

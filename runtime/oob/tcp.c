@@ -352,6 +352,7 @@ static int oob_configure(hnp_oob_t *oob, struct event_base *base,
     hnp_oob_set_max_handshakes(oob, config->max_handshakes);
     oob_ratelimit_init(&oob->warn_limit, 1.0);
     oob->nprocs = config->nprocs;
+    oob->test_stall = config->test_stall > 0 ? config->test_stall : 0;
     if (callbacks != NULL)
         oob->cb = *callbacks;
     return oob->nprocs == 0 || self < oob->nprocs ? HNP_SUCCESS

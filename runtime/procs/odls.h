@@ -22,6 +22,12 @@
 
 #include "children.h"
 
+/** Descriptors the daemon holds for each process until it is reaped and
+ *  its output is complete: the stdout and stderr pipes (one when merged)
+ *  and the pipe that reports a failed exec. Its stdin pipe, when it has
+ *  one, and what the pmi components hold for it come on top. */
+#define HNP_ODLS_FDS_PER_PROC 3
+
 struct event_base;
 
 typedef struct hnp_odls hnp_odls_t;

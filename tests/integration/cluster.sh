@@ -193,10 +193,24 @@ timeout -k 5 90 salloc -N 4 bash -c \
 [ "$status" != 0 ] || fail "scancel: hnp must fail"
 expect_in "$tmp/err" "hnp: error:" "scancel: hnp says what happened"
 
-# Nothing of any job is left on the nodes.
+# Nothing of any job is left on the nodes. Only the cluster's own
+# processes count: those in its nodes' network namespaces. Other users of
+# this machine may run hnp with the same node names (the local agent's
+# simulated nodes), outside them.
+cluster_daemons() {
+    local k p
+    for k in 1 2 3 4; do
+        for p in $(ip netns pids "${HNP_TESTCLUSTER_NETNS_PREFIX:-hnptc-node}$k" 2>/dev/null || true); do
+            case $(cat "/proc/$p/comm" 2>/dev/null) in
+            hnpd | hnp-sentinel) echo "$p" ;;
+            esac
+        done
+    done
+}
 for _ in $(seq 50); do
-    pgrep -f "hnpd .*(--node node[1-4] |--plm slurm)" >/dev/null || break
+    [ -n "$(cluster_daemons)" ] || break
     sleep 0.1
 done
-pgrep -af "hnpd .*(--node node[1-4] |--plm slurm)" && fail "daemons left on the cluster"
+left=$(cluster_daemons | paste -sd, -)
+[ -z "$left" ] || { ps -o pid,args -p "$left"; fail "daemons left on the cluster"; }
 echo "PASS"

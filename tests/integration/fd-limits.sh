@@ -4,7 +4,8 @@
 # within 256 descriptors (the flood exchange is chosen at that size, so
 # the HNP keeps connections to its tree neighbours only); a job that
 # cannot fit is refused before anything starts, with the figures; and
-# hnp --plan shows both, and that 4,096 nodes fit in 1,024 descriptors.
+# hnp --plan shows both, and that 4,096 nodes fit in 1,024 descriptors;
+# a node whose daemon cannot hold its ranks is refused before they start.
 . "$top_srcdir/tests/integration/lib.sh"
 
 hard=$(ulimit -Hn)
@@ -46,3 +47,14 @@ run_hnp --plan --host "$(hosts 8)" -N 1 /bin/true
 expect_in "$tmp/out" "^exchange: gather_scatter (offered for 8 daemons" "the exchange chosen for 8 nodes"
 ( ulimit -n 1024; run_hnp --plan --mca exchange gather_scatter --host "$(hosts 4096)" -N 1 /bin/true; echo "$status" >"$tmp/status" )
 expect_in "$tmp/out" "4096 connections to daemons.*does NOT fit" "gather_scatter at 4096 nodes"
+
+# 4. A node's ranks are checked against its daemon's limit before any
+# starts: 200 ranks on one node under ulimit -n 300 (3 descriptors a rank
+# and more in the daemon) are refused with the figures, not started until
+# a pipe cannot be made half-way.
+( ulimit -n 300; run_hnp --host "${prefix}n1:200" -n 200 sh -c 'echo started'; echo "$status" >"$tmp/status" )
+status=$(cat "$tmp/status")
+expect_status 1 "200 ranks on one node with ulimit -n 300"
+expect_in "$tmp/err" "refusing to start its ranks: 200 ranks on this node need about [0-9]* descriptors in its daemon, more than its limit of 300" "the daemon's refusal"
+[ ! -s "$tmp/out" ] || fail "ranks started on a node that cannot hold them: $(wc -l <"$tmp/out") lines"
+assert_no_leftovers "the ranks refused by the daemon"

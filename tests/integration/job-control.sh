@@ -7,7 +7,7 @@
 
 # Every rank counts to 40, a tenth of a second a step, into a file.
 export COUNTER_DIR="$tmp"
-timeout -k 5 90 "$HNP" --mca rte_heartbeat_interval 0.5 -N 1 --host "$(hosts 2)" sh -c \
+timeout -k 5 90 "$HNP" --mca rte_heartbeat_interval 0.5 --mca rte_heartbeat_misses 3 -N 1 --host "$(hosts 2)" sh -c \
     'i=0; while [ $i -lt 40 ]; do i=$((i + 1)); echo $i >"$COUNTER_DIR/c.$HNP_RANK"; echo $i; sleep 0.1; done' \
     "$prefix" >"$tmp/out" 2>"$tmp/err" &
 timeout_pid=$!

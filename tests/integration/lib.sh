@@ -39,6 +39,12 @@ mkdir -p "$TMPDIR"
 export HNP_AGENT_LOCKDIR="$tmp/locks"
 export HNP_MCA_plm_rsh_agent="$AGENT"
 export HNP_MCA_oob_tcp_if_include="127.0.0.1/8"
+# A machine shared with other jobs may not run a daemon for many seconds
+# (a test lost a daemon to "no heartbeat for 16 s" at load 300): a daemon
+# is declared silent after two minutes here. Tests of the heartbeats give
+# their own interval and misses on the command line, which come first.
+export HNP_MCA_rte_heartbeat_interval=5
+export HNP_MCA_rte_heartbeat_misses=24
 # The daemons run from the build tree, and so do their components and the
 # binding module (runtime/bind/bind.h), which sits beside them once
 # installed.
@@ -85,6 +91,23 @@ daemon_pid() {
 # figures say nothing about ours.
 address_sanitized() {
     nm -D "$top_builddir/bin/hnpd" 2>/dev/null | grep -q __asan_init
+}
+
+# need_nodes N: skip, saying why, unless this machine has the memory (2 MB
+# a node: a daemon and its sentinel without pmix) and the processes (3 a
+# node, with the agent's shell while it starts) for N simulated nodes.
+need_nodes() {
+    local procs=$((3 * $1 + 200)) avail_kb pid_max
+    avail_kb=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo 2>/dev/null || echo 0)
+    [ "${avail_kb:-0}" -ge $((2048 * $1)) ] ||
+        skip "$1 nodes need about $((2 * $1)) MB; $((${avail_kb:-0} / 1024)) MB available"
+    pid_max=$(cat /proc/sys/kernel/pid_max 2>/dev/null || echo 32768)
+    [ $((pid_max - $(ps -e --no-headers | wc -l))) -ge "$procs" ] ||
+        skip "$1 nodes need $procs processes; pid_max is $pid_max"
+    if [ "$(ulimit -u)" != unlimited ]; then
+        [ $(($(ulimit -u) - $(ps -u "$(id -u)" --no-headers | wc -l))) -ge "$procs" ] ||
+            skip "$1 nodes need $procs processes (ulimit -u $(ulimit -u))"
+    fi
 }
 
 # hosts N: a host expression for N simulated nodes of this test.

@@ -6,13 +6,15 @@
 . "$top_srcdir/tests/integration/lib.sh"
 
 # pipe_to_head WHAT ARGS...: hnp ARGS with its stdout into `head -n 1`.
+# The ranks never end by themselves: a job that did not end on the
+# broken pipe is stopped by timeout, and its status (124) says so; no
+# clock is read, which a loaded machine would make lie.
 pipe_to_head() {
-    local what=$1 started=$SECONDS
+    local what=$1
     shift
-    timeout -k 5 30 "$HNP" "$@" 2>"$tmp/err" | head -n 1 >"$tmp/out"
+    timeout -k 5 120 "$HNP" "$@" 2>"$tmp/err" | head -n 1 >"$tmp/out"
     status=${PIPESTATUS[0]}
     expect_status 141 "$what"
-    [ $((SECONDS - started)) -lt 25 ] || fail "$what: took $((SECONDS - started)) s"
     expect_in "$tmp/out" "$prefix" "$what: the first line"
     assert_no_leftovers "$what"
 }
@@ -24,10 +26,8 @@ pipe_to_head "--output-filename" -N 2 --host "$(hosts 2)" \
 [ -n "$(find "$tmp/files" -name stdout -size +0)" ] || fail "--output-filename: nothing saved"
 
 # hnp's stderr read by head: the same.
-started=$SECONDS
-timeout -k 5 30 "$HNP" -N 2 --host "$(hosts 2)" sh -c 'yes "$0" >&2' "$prefix" \
+timeout -k 5 120 "$HNP" -N 2 --host "$(hosts 2)" sh -c 'yes "$0" >&2' "$prefix" \
     2>&1 >/dev/null | head -n 1 >"$tmp/out"
 status=${PIPESTATUS[0]}
 expect_status 141 "hnp 2>&1 >/dev/null | head -n 1"
-[ $((SECONDS - started)) -lt 25 ] || fail "stderr: took $((SECONDS - started)) s"
 assert_no_leftovers "stderr into head"

@@ -8,7 +8,7 @@
 # Heartbeats every 0.5 s, three missed are a failure: the reader sleeps
 # four times as long as that. Rank 0 writes 10 MB, more than hnp and the
 # daemons hold, so that the rank itself must wait.
-timeout -k 5 90 "$HNP" --mca rte_heartbeat_interval 0.5 -N 2 --host "$(hosts 2)" \
+timeout -k 5 90 "$HNP" --mca rte_heartbeat_interval 0.5 --mca rte_heartbeat_misses 3 -N 2 --host "$(hosts 2)" \
     sh -c '[ "$HNP_RANK" = 0 ] && yes | head -c 10M; sleep 2' "$prefix" 2>"$tmp/err" |
     { sleep 6; wc -c >"$tmp/out"; }
 status=${PIPESTATUS[0]}

@@ -15,12 +15,22 @@
   stranger.py URIFILE http
       send an HTTP request and print the seconds until the other side
       closes the connection (at most 30).
+  stranger.py URIFILE hellos RATE SECONDS COUNT VPIDS GOFILE DONEFILE
+      a hello flood: RATE new connections a second, from 127.0.0.2 to
+      127.0.0.5 in turn, each saying a well-formed hello (the protocol's
+      magic and version, a vpid from 1 to VPIDS, a random nonce) and never
+      its proof, each held until the other side drops it. It touches
+      GOFILE after its first second and stops opening after COUNT
+      connections, after SECONDS, or when DONEFILE appears; then closes
+      all. Prints how many it opened and how many were dropped.
 """
 import os
+import random
 import re
 import resource
 import select
 import socket
+import struct
 import sys
 import time
 
@@ -112,10 +122,71 @@ def http(addr):
     print("%.2f" % (time.time() - start))
 
 
+def hello(vpid):
+    # Magic, version 2, reserved, vpid, 32 bytes of nonce: 44 bytes.
+    return b"HNP1" + struct.pack(">HHI", 2, 0, vpid) + os.urandom(32)
+
+
+def hellos(addr, rate, seconds, count, vpids, go, done):
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = count + 64
+    if hard != resource.RLIM_INFINITY:
+        want = min(want, hard)
+    if soft < want:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+    sources = ["127.0.0.%d" % i for i in range(2, 6)]
+    socks = {}
+    poller = select.poll()
+    opened_n = dropped = 0
+    start = time.time()
+    while (opened_n < count and time.time() - start < seconds and
+           not os.path.exists(done)):
+        if time.time() - start >= 1 and not os.path.exists(go):
+            open(go, "w").close()
+        # Keep to the rate: open what is due, then look at what dropped.
+        due = int((time.time() - start) * rate) - opened_n
+        for _ in range(max(0, min(due, count - opened_n))):
+            s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            try:
+                s.bind((sources[opened_n % len(sources)], 0))
+                s.settimeout(1)
+                s.connect(addr)
+                s.sendall(hello(random.randint(1, vpids)))
+            except OSError:
+                s.close()
+                opened_n += 1
+                continue
+            s.setblocking(False)
+            socks[s.fileno()] = s
+            poller.register(s, select.POLLIN)
+            opened_n += 1
+            if len(socks) >= want - 32:
+                break
+        for fd, _ in poller.poll(5):
+            try:
+                # The HNP's answer (its hello and proof) is read and
+                # ignored; only the end of the stream is a drop.
+                if socks[fd].recv(4096):
+                    continue
+            except OSError:
+                pass
+            poller.unregister(fd)
+            socks.pop(fd).close()
+            dropped += 1
+    open(go, "w").close()
+    for s in socks.values():
+        s.close()
+    print("%d hellos said, %d dropped by the other side, in %.1f s" %
+          (opened_n, dropped, time.time() - start))
+
+
 def main():
     addr = address(sys.argv[1])
     if sys.argv[2] == "flood":
         flood(addr, int(sys.argv[3]), sys.argv[4], sys.argv[5])
+    elif sys.argv[2] == "hellos":
+        hellos(addr, float(sys.argv[3]), float(sys.argv[4]),
+               int(sys.argv[5]), int(sys.argv[6]), sys.argv[7], sys.argv[8])
     elif sys.argv[2] == "junk":
         junk(addr, sys.argv[3])
     else:

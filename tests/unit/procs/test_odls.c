@@ -553,8 +553,9 @@ static void test_kill_all_grace(void **state)
     result_t *s = &f->results[stubborn], *p = &f->results[polite];
     assert_clean_exit(s);
     assert_clean_exit(p);
+    /* SIGTERM came at once (it died of it, not of the SIGKILL after the
+     * grace), whatever the clock says on a loaded machine. */
     assert_true(WIFSIGNALED(p->status) && WTERMSIG(p->status) == SIGTERM);
-    assert_true(p->exit_time - start < 0.5);
     assert_true(WIFSIGNALED(s->status) && WTERMSIG(s->status) == SIGKILL);
     assert_true(s->exit_time - start >= 0.45);
     /* The SIGKILL went to the group: the background sleep is gone too. */
@@ -606,12 +607,15 @@ static void test_descendant_holds_output(void **state)
     assert_true(run_until(f, all_exited, NULL));
     result_t *r = &f->results[0];
     pid_t grandchild = (pid_t)atoi(strchr(r->out, '\n') + 1);
+    /* Reported while the descendant still holds the pipes: not waited
+     * for (it sleeps 60 s). */
+    bool holder_alive = kill(grandchild, 0) == 0;
     kill(grandchild, SIGKILL);
     assert_clean_exit(r);
     assert_int_equal(WEXITSTATUS(r->status), 0);
     assert_true(strncmp(r->out, "before\n", 7) == 0);
     assert_true(r->exit_time - start >= 1.0);
-    assert_true(r->exit_time - start < 6.0);
+    assert_true(holder_alive);
     assert_true(run_until(f, pid_gone, &grandchild));
 }
 
@@ -641,10 +645,10 @@ static void test_kill_all_reaches_lingering(void **state)
     assert_true(run_until(f, pid_reaped, &pid));
     pid_t grandchild = (pid_t)atoi(strchr(f->results[0].out, '\n') + 1);
     assert_int_equal(hnp_odls_num_alive(f->odls), 1);
-    double start = loop_now();
-    hnp_odls_kill_all(f->odls, 5.0);
+    /* A grace longer than the test's deadline: only the SIGTERM sent at
+     * once can end the descendant in time. */
+    hnp_odls_kill_all(f->odls, 3 * TEST_DEADLINE);
     assert_true(run_until(f, all_exited, NULL));
-    assert_true(f->results[0].exit_time - start < 1.0);
     assert_clean_exit(&f->results[0]);
     assert_true(run_until(f, pid_gone, &grandchild));
 }
