@@ -45,6 +45,10 @@ export HNP_MCA_oob_tcp_if_include="127.0.0.1/8"
 # their own interval and misses on the command line, which come first.
 export HNP_MCA_rte_heartbeat_interval=5
 export HNP_MCA_rte_heartbeat_misses=24
+# Likewise a starved daemon's libpmix may take more than the default ten
+# seconds to register a job with hundreds of ranks (seen at 512 nodes under
+# a load of 120): the deadline on libpmix's calls is two minutes here too.
+export HNP_MCA_pmi_pmix_call_timeout=120
 # The daemons run from the build tree, and so do their components and the
 # binding module (runtime/bind/bind.h), which sits beside them once
 # installed.
