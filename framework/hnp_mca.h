@@ -28,6 +28,10 @@
 #include "hnp_export.h"
 #include "hnp_param.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /** Layout version of hnp_mca_component_t. */
 #define HNP_MCA_ABI_VERSION 1u
 
@@ -101,5 +105,9 @@ typedef struct hnp_mca_component {
     .mca_abi_version = HNP_MCA_ABI_VERSION, .framework = fw, .name = comp,  \
     .interface_version = (iface_version),                                   \
     .component_version = (comp_version)
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* HNP_MCA_H */

@@ -17,6 +17,10 @@
 
 #include "hnp_export.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef uint32_t hnp_vpid_t;
 #define HNP_VPID_INVALID UINT32_MAX
 
@@ -109,5 +113,9 @@ HNP_EXPORT int hnp_tree_model_time(const hnp_tree_t *t, double seq, double rem,
 HNP_EXPORT uint32_t hnp_tree_depth(const hnp_tree_t *t, hnp_vpid_t v);
 /** The largest depth of any vertex. */
 HNP_EXPORT uint32_t hnp_tree_height(const hnp_tree_t *t);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* HNP_TREE_H */

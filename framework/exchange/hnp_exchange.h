@@ -26,6 +26,10 @@
 #include "hnp_mca.h"
 #include "hnp_tree.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* 2.1: the optional hooks job_priority and hnp_connections, in what was
  *      room to grow (a 2.0 component leaves them NULL). */
 #define HNP_EXCHANGE_INTERFACE_VERSION HNP_MCA_VERSION(2, 1, 0)
@@ -86,5 +90,9 @@ typedef struct hnp_exchange_module {
     uint32_t (*hnp_connections)(const hnp_exchange_job_t *job);
     void *reserved[2]; /**< room to grow; NULL */
 } hnp_exchange_module_t;
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* HNP_EXCHANGE_H */

@@ -36,6 +36,10 @@
 #include "hnp_mca.h"
 #include "hnp_tree.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* 2.0: hnp_tree_t, which spawn_tree fills, grew the explicit kind.
  * 3.0: the caller owns the tree spawn_tree fills, and releases it; init
  *      and spawn_tree may be NULL.
@@ -172,5 +176,9 @@ typedef struct hnp_plm_module {
     int (*explain_failure)(struct hnp_rte *rte, char *buf, size_t len);
     void *reserved[3]; /**< room to grow; NULL */
 } hnp_plm_module_t;
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* HNP_PLM_H */

@@ -59,6 +59,10 @@
 #include "hnp_export.h"
 #include "hnp_mca.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define HNP_PMI_INTERFACE_VERSION HNP_MCA_VERSION(1, 0, 0)
 
 struct hnp_rte;
@@ -172,5 +176,9 @@ typedef struct hnp_pmi_module {
     void (*finalize)(struct hnp_rte *rte);
     void *reserved[4]; /**< room to grow; NULL */
 } hnp_pmi_module_t;
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* HNP_PMI_H */

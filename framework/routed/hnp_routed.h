@@ -19,6 +19,10 @@
 #include "hnp_mca.h"
 #include "hnp_tree.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* 2.0: hnp_tree_t, which spanning_tree fills, grew the explicit kind. */
 #define HNP_ROUTED_INTERFACE_VERSION HNP_MCA_VERSION(2, 0, 0)
 
@@ -78,5 +82,9 @@ typedef struct hnp_routed_module {
         .children = module##_children,                                     \
         .next_hop = module##_next_hop,                                     \
     }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* HNP_ROUTED_H */

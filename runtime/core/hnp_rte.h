@@ -25,6 +25,10 @@
 #include "hnp_export.h"
 #include "hnp_tree.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct hnp_rte hnp_rte_t;
 
 /** Message tags, 1..HNP_TAG_USER_LAST (hnp_rte_recv() refuses others). The
@@ -300,5 +304,9 @@ hnp_rte_fd_watch_t *hnp_rte_fd_watch_create(hnp_rte_t *rte, int fd,
 /** Stop watching (also from inside @p fn) and free the watch; NULL is
  *  ignored. @p fn is not called again. */
 HNP_EXPORT void hnp_rte_fd_watch_destroy(hnp_rte_fd_watch_t *watch);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* HNP_RTE_H */
