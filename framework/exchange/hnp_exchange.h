@@ -23,6 +23,7 @@
 
 #include <stddef.h>
 
+#include "hnp_allgather.h"
 #include "hnp_mca.h"
 #include "hnp_tree.h"
 
@@ -35,16 +36,6 @@ extern "C" {
 #define HNP_EXCHANGE_INTERFACE_VERSION HNP_MCA_VERSION(2, 1, 0)
 
 struct hnp_rte;
-
-/** What an all-gather tells its caller. */
-typedef struct hnp_exchange_callbacks {
-    /** The contribution of @p vpid is known here (called once per vpid). */
-    void (*learned)(void *cbdata, hnp_vpid_t vpid, const void *data,
-                    size_t len);
-    /** Every contribution is known here (status 0), or the operation failed. */
-    void (*complete)(void *cbdata, int status);
-    void *cbdata;
-} hnp_exchange_callbacks_t;
 
 /** The job an exchange is chosen for, as the HNP knows it before launch. */
 typedef struct hnp_exchange_job {

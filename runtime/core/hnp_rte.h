@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "hnp_exchange.h"
+#include "hnp_allgather.h"
 #include "hnp_export.h"
 #include "hnp_tree.h"
 
@@ -209,7 +209,7 @@ HNP_EXPORT void hnp_rte_report(hnp_rte_t *rte, const char *fmt, ...)
  * daemons of the job, over the selected exchange component: @p data
  * (copied, at most hnp_pmi_job_t::max_allgather_bytes) is this daemon's
  * contribution, and @p cb learns every daemon's, then completion, as
- * hnp_exchange.h says. Every daemon of the job calls it once per seq, in
+ * hnp_allgather.h says. Every daemon of the job calls it once per seq, in
  * increasing seq from 0; a daemon without ranks of its own, and the HNP,
  * join with an empty contribution (zero bytes) when they see the others'.
  * The callbacks run from the event loop, never inside this call.
