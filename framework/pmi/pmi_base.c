@@ -25,6 +25,13 @@ static int check_module(const hnp_mca_component_entry_t *e, char *err,
                     "child_setup or job_end", e->component->name);
         return HNP_ERR_BAD_PARAM;
     }
+    if (m->serves == 0 && !(m->needs & HNP_PMI_NEEDS_EVERY_JOB)) {
+        hnp_err_set(err, errlen, "pmi component '%s' serves no interface "
+                    "(serves is 0) and does not ask to see every job "
+                    "(HNP_PMI_NEEDS_EVERY_JOB): it would never be loaded",
+                    e->component->name);
+        return HNP_ERR_BAD_PARAM;
+    }
     return HNP_SUCCESS;
 }
 

@@ -149,6 +149,22 @@ static void rank_kvs_limit(void *ctx, uint32_t rank, size_t limit)
 
 /* ------------------------------------------------------------ hooks */
 
+/* PMI_process_mapping of the job: PMI numbers the nodes from 0, hnp from 1
+ * (hnp_pmi_job_t). */
+static int job_mapping(const hnp_pmi_job_t *pj, char **out)
+{
+    uint32_t *pmi_node_of = malloc((pj->nprocs + 1) * sizeof(*pmi_node_of));
+    int rc;
+
+    if (pmi_node_of == NULL)
+        return HNP_ERR_NOMEM;
+    for (uint32_t r = 0; r < pj->nprocs; r++)
+        pmi_node_of[r] = pj->node_of[r] - 1;
+    rc = pmi_simple_process_mapping(pmi_node_of, pj->nprocs, out);
+    free(pmi_node_of);
+    return rc;
+}
+
 static int simple_job_start(hnp_rte_t *rte, const hnp_pmi_job_t *pj,
                             void **state, char *err, size_t errlen)
 {
@@ -169,7 +185,7 @@ static int simple_job_start(hnp_rte_t *rte, const hnp_pmi_job_t *pj,
     job->node = strdup(pj->node_names[pj->my_node]);
     cb.ctx = job;
     if (job->node != NULL)
-        rc = pmi_simple_process_mapping(pj->node_of, pj->nprocs, &job->mapping);
+        rc = job_mapping(pj, &job->mapping);
     if (rc == HNP_SUCCESS) {
         pmi_simple_config_t cfg = {
             .size = pj->nprocs, .universe_size = pj->universe_size,
