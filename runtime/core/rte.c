@@ -67,11 +67,12 @@ int hnp_rte_plm_spawn_tree(hnp_rte_t *rte, uint32_t nprocs,
     return rte->plm->spawn_tree(rte, nprocs, routing, out);
 }
 
-void hnp_rte_release_spawn_tree(hnp_tree_t *spawn, const hnp_tree_t *routing)
+void hnp_rte_release_trees(hnp_tree_t *spawn, hnp_tree_t *routing)
 {
-    if (spawn->shape == NULL || spawn->shape != routing->shape)
-        hnp_tree_release(spawn);
+    hnp_tree_release(spawn);
+    hnp_tree_release(routing);
     *spawn = (hnp_tree_t){ 0 };
+    *routing = (hnp_tree_t){ 0 };
 }
 
 int hnp_rte_build_trees(hnp_rte_t *rte)

@@ -288,9 +288,9 @@ int hnp_rte_accept_joins(hnp_rte_t *rte);
  *  the caller owns it (hnp_tree_release). */
 int hnp_rte_plm_spawn_tree(hnp_rte_t *rte, uint32_t nprocs,
                            const hnp_tree_t *routing, hnp_tree_t *out);
-/** Release a spawn tree from the plm, unless it is a copy of @p routing:
- *  a routed component's spanning tree stays the component's. */
-void hnp_rte_release_spawn_tree(hnp_tree_t *spawn, const hnp_tree_t *routing);
+/** Release a spawn tree and a routing tree, both the caller's (hnp_tree.h),
+ *  and empty them. */
+void hnp_rte_release_trees(hnp_tree_t *spawn, hnp_tree_t *routing);
 /** rte->routing_tree and rte->spawn_tree, for rte->nprocs. */
 int hnp_rte_build_trees(hnp_rte_t *rte);
 /** A daemon: the parameters its parent forwarded, to forward in turn. */
