@@ -35,6 +35,31 @@ extern "C" {
 /** Layout version of hnp_mca_component_t. */
 #define HNP_MCA_ABI_VERSION 1u
 
+/**
+ * Message tags (hnp_rte_send(), hnp_rte_recv(), hnp_rte_serve() of
+ * hnp_rte.h), 1..HNP_TAG_USER_LAST. The core owns 1..99; each framework
+ * owns a hundred, shared by its components; 500..HNP_TAG_USER_LAST belong
+ * to no framework yet and no component may use them.
+ *
+ * The rule for a component: every tag it uses lies in its framework's
+ * hundred and is listed in its descriptor's @c tags. The loader reserves
+ * them for it and refuses a component that lists a tag outside its
+ * framework's hundred, or one another loaded component (of any framework)
+ * has reserved, naming both. So pick tags no other component you may be
+ * installed beside lists: `hnp-info --parsable` shows each component's
+ * tags (mca:FW:NAME:tags:...). The in-tree components keep to the low end
+ * of each hundred (gather_scatter +0 and +1, flood +10, pmix +50): a third
+ * party's start from +90 down.
+ */
+enum {
+    HNP_TAG_PLM_FIRST = 100,      /**< 100..199: plm components */
+    HNP_TAG_EXCHANGE_FIRST = 200, /**< 200..299: exchange components */
+    HNP_TAG_ROUTED_FIRST = 300,   /**< 300..399: routed components */
+    HNP_TAG_PMI_FIRST = 400,      /**< 400..499: pmi components */
+    HNP_TAG_FRAMEWORK_RANGE = 100, /**< tags a framework owns */
+    HNP_TAG_USER_LAST = 999,
+};
+
 /** Room for a framework or component name, with its terminating NUL. */
 #define HNP_MCA_NAME_LEN 32
 
@@ -84,7 +109,13 @@ typedef struct hnp_mca_component {
     /** Release what open acquired. */
     int (*close)(const struct hnp_mca_component *self);
 
-    void *reserved[8]; /**< room to grow; zero */
+    /** The message tags the component uses, ended by 0; NULL: none. Each
+     *  lies in its framework's hundred (see the rule above); the loader
+     *  refuses the component if one is outside it or reserved by another
+     *  component already. (Carved from what was room to grow, zero in a
+     *  component built before: the layout is unchanged.) */
+    const uint32_t *tags;
+    void *reserved[7]; /**< room to grow; zero */
 } hnp_mca_component_t;
 
 /**

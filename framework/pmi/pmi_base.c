@@ -10,6 +10,7 @@ const hnp_mca_framework_desc_t hnp_pmi_framework = {
     .name = "pmi",
     .description = "the application processes' wire-up: PMI-1/2, PMIx",
     .interface_version = HNP_PMI_INTERFACE_VERSION,
+    .tag_first = HNP_TAG_PMI_FIRST,
     .all_active = true,
     /* a daemon loads libpmix only for a job that can use it */
     .load_when_opened = true,

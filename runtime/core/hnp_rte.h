@@ -23,6 +23,7 @@
 
 #include "hnp_allgather.h"
 #include "hnp_export.h"
+#include "hnp_mca.h"
 #include "hnp_tree.h"
 
 #ifdef __cplusplus
@@ -31,16 +32,9 @@ extern "C" {
 
 typedef struct hnp_rte hnp_rte_t;
 
-/** Message tags, 1..HNP_TAG_USER_LAST (hnp_rte_recv() refuses others). The
- *  core owns 1..99 and each framework a hundred; 500 and up are not
- *  assigned. */
-enum {
-    HNP_TAG_PLM_FIRST = 100, /**< 100..199: plm components */
-    HNP_TAG_EXCHANGE_FIRST = 200, /**< 200..299: exchange components */
-    HNP_TAG_ROUTED_FIRST = 300, /**< 300..399: routed components */
-    HNP_TAG_PMI_FIRST = 400, /**< 400..499: pmi components */
-    HNP_TAG_USER_LAST = 999,
-};
+/* Message tags, 1..HNP_TAG_USER_LAST (hnp_rte_recv() refuses others): the
+ * ranges and the rule for picking one are in hnp_mca.h, where a component
+ * declares the tags it uses (hnp_mca_component_t::tags). */
 
 /* ------------------------------------------------------------ identity */
 

@@ -57,13 +57,26 @@ static void print_selection(const hnp_setup_t *setup,
            detail != NULL ? detail : "");
 }
 
+/* " 210,211" (the component's message tags), or "" for none. */
+static void tags_text(const hnp_mca_component_t *c, char *buf, size_t len)
+{
+    size_t at = 0;
+
+    buf[0] = '\0';
+    for (const uint32_t *t = c->tags; t != NULL && *t != 0 && at < len; t++) {
+        int n = snprintf(buf + at, len - at, "%s%u", at == 0 ? "" : ",", *t);
+        at += n > 0 ? (size_t)n : 0;
+    }
+}
+
 static void print_component(const char *fw,
                             const hnp_mca_component_entry_t *entry,
                             bool parsable)
 {
     const hnp_mca_component_t *c = entry->component;
-    char version[VERSION_TEXT_LEN], iface[VERSION_TEXT_LEN];
+    char version[VERSION_TEXT_LEN], iface[VERSION_TEXT_LEN], tags[128];
 
+    tags_text(c, tags, sizeof(tags));
     hnp_info_version_text(c->component_version, version, sizeof(version));
     hnp_info_version_text(c->interface_version, iface, sizeof(iface));
     if (parsable) {
@@ -72,11 +85,14 @@ static void print_component(const char *fw,
         printf("mca:%s:%s:path:", fw, c->name);
         hnp_info_put_oneline(entry->path != NULL ? entry->path : "built-in");
         putchar('\n');
+        if (tags[0] != '\0')
+            printf("mca:%s:%s:tags:%s\n", fw, c->name, tags);
         return;
     }
-    printf("  component %-14s version %-8s for interface %-8s %s%s\n",
+    printf("  component %-14s version %-8s for interface %-8s %s%s%s%s\n",
            c->name, version, iface, entry->path != NULL ? "from " : "",
-           entry->path != NULL ? entry->path : "built in");
+           entry->path != NULL ? entry->path : "built in",
+           tags[0] != '\0' ? ", message tags " : "", tags);
 }
 
 static void print_failure(const char *fw, const hnp_mca_load_failure_t *f,

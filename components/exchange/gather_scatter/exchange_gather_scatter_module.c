@@ -13,11 +13,6 @@
 #include "hnp_log.h"
 #include "hnp_rte.h"
 
-enum {
-    TAG_CONTRIBUTION = HNP_TAG_EXCHANGE_FIRST, /* daemon -> HNP */
-    TAG_TABLE,                                 /* HNP -> daemon */
-};
-
 typedef struct gs_entry {
     void *data;
     size_t len;
@@ -110,7 +105,7 @@ static void scatter_if_complete(gs_collective_t *c)
         hnp_pack_blob(&buf, c->entries[v].data, c->entries[v].len);
     rc = hnp_buffer_status(&buf);
     for (hnp_vpid_t v = 1; rc == HNP_SUCCESS && v < n; v++)
-        rc = hnp_rte_send_direct(gs.rte, v, TAG_TABLE, buf.data, buf.len);
+        rc = hnp_rte_send_direct(gs.rte, v, GATHER_SCATTER_TAG_TABLE, buf.data, buf.len);
     hnp_buffer_release(&buf);
     hnp_exchange_callbacks_t cb = c->cb;
     collective_free(c);
@@ -176,8 +171,8 @@ static int gs_init(struct hnp_rte *rte)
 {
     gs.rte = rte;
     if (hnp_rte_is_hnp(rte))
-        return hnp_rte_recv(rte, TAG_CONTRIBUTION, on_contribution, NULL);
-    return hnp_rte_recv(rte, TAG_TABLE, on_table, NULL);
+        return hnp_rte_recv(rte, GATHER_SCATTER_TAG_CONTRIBUTION, on_contribution, NULL);
+    return hnp_rte_recv(rte, GATHER_SCATTER_TAG_TABLE, on_table, NULL);
 }
 
 static int gs_allgather(struct hnp_rte *rte, uint32_t id, const void *data,
@@ -207,7 +202,7 @@ static int gs_allgather(struct hnp_rte *rte, uint32_t id, const void *data,
     hnp_pack_blob(&buf, data, len);
     rc = hnp_buffer_status(&buf);
     if (rc == HNP_SUCCESS)
-        rc = hnp_rte_send_direct(rte, 0, TAG_CONTRIBUTION, buf.data, buf.len);
+        rc = hnp_rte_send_direct(rte, 0, GATHER_SCATTER_TAG_CONTRIBUTION, buf.data, buf.len);
     hnp_buffer_release(&buf);
     return rc;
 }

@@ -55,6 +55,9 @@ extern const hnp_mca_component_t *const alpha_beta[];
 extern const hnp_mca_component_t *const with_testgood[];
 extern const hnp_mca_component_t *const odd_ones[];
 extern const hnp_mca_component_t *const with_picky[];
+/* alpha (no tags), taga and tagb (both list message tag 305), tagout (a
+ * tag outside the routed framework's hundred). */
+extern const hnp_mca_component_t *const with_tag_clash[];
 
 /* The captured log (setup starts capturing; this resumes it). */
 void fixture_capture_log(fixture_t *f);
