@@ -7,8 +7,9 @@
  * symbol, `mca_<framework>_<name>_component` (declared HNP_COMPONENT_EXPORT):
  * a const hnp_mca_component_t, the same struct in every framework. What the
  * component does for its framework is the module its query returns: the
- * struct of the framework's header (hnp_plm_module_t, hnp_routed_module_t,
- * hnp_exchange_module_t).
+ * struct of the framework's header, one for each of the four frameworks
+ * (hnp_plm_module_t, hnp_routed_module_t, hnp_exchange_module_t,
+ * hnp_pmi_module_t).
  * The loader reads @c mca_abi_version first, and only when it matches does
  * it look at anything else: then the framework and component names (which
  * must agree with the file name), the framework interface version, and
@@ -84,7 +85,7 @@ struct hnp_mca_component;
  */
 typedef struct hnp_mca_component {
     uint32_t mca_abi_version;          /**< HNP_MCA_ABI_VERSION */
-    char framework[HNP_MCA_NAME_LEN];  /**< "plm", "routed", "exchange" */
+    char framework[HNP_MCA_NAME_LEN];  /**< "plm", "routed", "exchange", "pmi" */
     char name[HNP_MCA_NAME_LEN];       /**< "rsh", "radix", ... */
     uint32_t interface_version;        /**< the framework's, at build time */
     uint32_t component_version;        /**< the component's own */
