@@ -85,7 +85,8 @@ struct hnp_mca_component;
  */
 typedef struct hnp_mca_component {
     uint32_t mca_abi_version;          /**< HNP_MCA_ABI_VERSION */
-    char framework[HNP_MCA_NAME_LEN];  /**< "plm", "routed", "exchange", "pmi" */
+    char framework[HNP_MCA_NAME_LEN];  /**< "plm", "routed", "exchange",
+                                            "pmi" */
     char name[HNP_MCA_NAME_LEN];       /**< "rsh", "radix", ... */
     uint32_t interface_version;        /**< the framework's, at build time */
     uint32_t component_version;        /**< the component's own */

@@ -65,7 +65,7 @@ static void check_round_trip(pmi_simple_wire_t wire, const pmi_simple_msg_t *msg
     pmi_simple_reply_begin(&r, &out, wire, msg->cmd);
     for (size_t i = 0; i < msg->npairs; i++)
         pmi_simple_reply_add(&r, msg->pairs[i].key, msg->pairs[i].value,
-                          msg->pairs[i].value_len);
+                             msg->pairs[i].value_len);
     int rc = pmi_simple_reply_end(&r);
     /* Only length can stop it: PMI-1 lines have a shorter limit for
      * answers than for requests, and a PMI-2 body may gain its last ';'. */
@@ -75,8 +75,8 @@ static void check_round_trip(pmi_simple_wire_t wire, const pmi_simple_msg_t *msg
     FUZZ_CHECK(rc == HNP_SUCCESS || out.len == 0);
     if (rc == HNP_SUCCESS) {
         rc = pmi_simple_frame(wire, (const char *)out.data, out.len,
-                           PMI_SIMPLE_V2_BODY_MAX, &start, &len, &consumed, err,
-                           sizeof(err));
+                              PMI_SIMPLE_V2_BODY_MAX, &start, &len, &consumed,
+                              err, sizeof(err));
         FUZZ_CHECK(rc == 1 && consumed == out.len);
         FUZZ_CHECK(parse(wire, &again, (const char *)out.data + start, len) ==
                    HNP_SUCCESS);
@@ -108,8 +108,8 @@ static void fuzz_stream(pmi_simple_wire_t wire, const char *data, size_t size,
     char err[ERRLEN];
 
     while (size > 0) {
-        int rc = pmi_simple_frame(wire, data, size, max, &start, &len, &consumed,
-                               err, sizeof(err));
+        int rc = pmi_simple_frame(wire, data, size, max, &start, &len,
+                                  &consumed, err, sizeof(err));
         FUZZ_CHECK(rc <= 1);
         if (rc <= 0) {
             FUZZ_CHECK(rc == 0 || err[0] != '\0');

@@ -200,8 +200,9 @@ static void check_answers(process_t *p)
         bool v2 = (data[0] >= '0' && data[0] <= '9') || data[0] == ' ';
         pmi_simple_wire_t wire = v2 ? PMI_SIMPLE_WIRE_V2 : PMI_SIMPLE_WIRE_V1;
         int rc = pmi_simple_frame(wire, data, p->len - at,
-                               v2 ? PMI_SIMPLE_V2_BODY_MAX : PMI_SIMPLE_V1_LINE_MAX,
-                               &start, &len, &consumed, err, sizeof(err));
+                                  v2 ? PMI_SIMPLE_V2_BODY_MAX
+                                     : PMI_SIMPLE_V1_LINE_MAX,
+                                  &start, &len, &consumed, err, sizeof(err));
         FUZZ_CHECK(rc >= 0);
         if (rc == 0)
             break;
@@ -327,10 +328,10 @@ static void complete_fence(bool failed, const uint8_t *other, size_t len)
     run.fence_ready = false;
     run.next_fence++;
     FUZZ_CHECK(pmi_simple_fence_merge(run.srv, seq, run.blob, run.blob_len, err,
-                                   sizeof(err)) == HNP_SUCCESS);
+                                      sizeof(err)) == HNP_SUCCESS);
     (void)pmi_simple_fence_merge(run.srv, seq, other, len, err, sizeof(err));
     FUZZ_CHECK(pmi_simple_fence_complete(run.srv, seq,
-                                      failed ? HNP_ERR_UNREACHABLE : 0) ==
+                                         failed ? HNP_ERR_UNREACHABLE : 0) ==
                HNP_SUCCESS);
 }
 
@@ -360,7 +361,7 @@ static void start(uint8_t flags)
     cfg.max_fence_bytes = (flags & 4) != 0 ? 512 : 0;
     run.destroy_on_error = (flags & 8) != 0;
     FUZZ_CHECK(pmi_simple_server_create(&run.srv, &run.rte, &cfg, &cb, err,
-                                     sizeof(err)) == HNP_SUCCESS);
+                                        sizeof(err)) == HNP_SUCCESS);
     for (uint32_t r = 0; r < NLOCAL; r++) {
         int sv[2];
         if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0)

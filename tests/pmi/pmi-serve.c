@@ -197,9 +197,9 @@ static int setup_server(job_t *job)
         ranks[r] = r;
     if (rc == HNP_SUCCESS) {
         uint32_t *nodes = calloc(job->size, sizeof(*nodes));   /* all 0 */
-        rc = nodes != NULL ? pmi_simple_process_mapping(nodes, job->size,
-                                                     &mapping)
-                           : HNP_ERR_NOMEM;
+        rc = nodes != NULL
+                 ? pmi_simple_process_mapping(nodes, job->size, &mapping)
+                 : HNP_ERR_NOMEM;
         free(nodes);
     }
     snprintf(kvsname, sizeof(kvsname), "kvs_%ld", (long)getpid());
@@ -208,7 +208,7 @@ static int setup_server(job_t *job)
                              .local_ranks = ranks, .nlocal = job->size };
     if (rc == HNP_SUCCESS)
         rc = pmi_simple_server_create(&job->srv, job->rte, &cfg, &cb, err,
-                                   sizeof(err));
+                                      sizeof(err));
     if (rc != HNP_SUCCESS)
         fprintf(stderr, "pmi-serve: %s\n", hnp_strerror(rc));
     free(ranks);

@@ -14,8 +14,9 @@
 
 /** Its message tags (hnp_mca.h), listed in its descriptor. */
 enum {
-    GATHER_SCATTER_TAG_CONTRIBUTION = HNP_TAG_EXCHANGE_FIRST, /**< daemon -> HNP */
-    GATHER_SCATTER_TAG_TABLE,                                 /**< HNP -> daemon */
+    /** daemon -> HNP */
+    GATHER_SCATTER_TAG_CONTRIBUTION = HNP_TAG_EXCHANGE_FIRST,
+    GATHER_SCATTER_TAG_TABLE, /**< HNP -> daemon */
 };
 
 extern const hnp_exchange_module_t exchange_gather_scatter_module;

@@ -139,8 +139,8 @@ static const char *check_put(pmi_client_t *c, pmi_simple_kvs_t *kvs,
     if (limit > 0 && (cost > limit || mine > limit - cost))
         return refuse_over_limit(c, why, whylen);
     if (pmi_simple_kvs_put_owned(kvs, key->value, value->value,
-                              value->value_len, pending, me,
-                              cost) != HNP_SUCCESS)
+                                 value->value_len, pending, me,
+                                 cost) != HNP_SUCCESS)
         return "out_of_memory";
     pmi_client_t *previous = before != me ? client_of_owner(c->srv, before)
                                           : NULL;
@@ -306,8 +306,8 @@ static void v1_put(pmi_client_t *c, const pmi_simple_msg_t *req)
     if (!v1_kvsname_ok(c, req, "put_result"))
         return;
     why = check_put(c, c->srv->kvs, pmi_simple_msg_find(req, "key"),
-                    pmi_simple_msg_find(req, "value"), c->srv->v1_vallen_max - 1,
-                    true, buf, sizeof(buf));
+                    pmi_simple_msg_find(req, "value"),
+                    c->srv->v1_vallen_max - 1, true, buf, sizeof(buf));
     reply_rc(c, thrid_of(req), "put_result", why == NULL ? 0 : -1, why);
 }
 
@@ -519,8 +519,9 @@ static void v2_putnodeattr(pmi_client_t *c, const pmi_simple_msg_t *req)
     const pmi_simple_pair_t *key = pmi_simple_msg_find(req, "key");
     const pmi_simple_pair_t *value = pmi_simple_msg_find(req, "value");
     char buf[PMI_ERR_LEN];
-    const char *why = check_put(c, srv->node_attrs, key, value,
-                                PMI_SIMPLE_V2_BODY_MAX, false, buf, sizeof(buf));
+    const char *why =
+        check_put(c, srv->node_attrs, key, value, PMI_SIMPLE_V2_BODY_MAX, false,
+                  buf, sizeof(buf));
 
     reply_rc(c, thrid_of(req), "info-putnodeattr-response",
              why == NULL ? 0 : -1, why);

@@ -49,8 +49,8 @@ typedef struct pmi_simple_msg {
  * field that is not a number, or one announcing more than @p max.
  */
 int pmi_simple_frame(pmi_simple_wire_t wire, const char *data, size_t len,
-                  size_t max, size_t *start, size_t *msg_len,
-                  size_t *consumed, char *err, size_t errlen);
+                     size_t max, size_t *start, size_t *msg_len,
+                     size_t *consumed, char *err, size_t errlen);
 
 /** Parse one PMI-1 message as pmi_simple_frame() delimits it: a line
  *  "cmd=NAME key=value ..." (blank-separated words), or an mcmd block
@@ -58,10 +58,10 @@ int pmi_simple_frame(pmi_simple_wire_t wire, const char *data, size_t len,
  *  blanks). HNP_ERR_BAD_PARAM with a message for anything else;
  *  HNP_ERR_NOMEM. */
 int pmi_simple_parse_v1(pmi_simple_msg_t *msg, const char *text, size_t len,
-                     char *err, size_t errlen);
+                        char *err, size_t errlen);
 /** Parse one PMI-2 message body (after the length field). */
 int pmi_simple_parse_v2(pmi_simple_msg_t *msg, const char *body, size_t len,
-                     char *err, size_t errlen);
+                        char *err, size_t errlen);
 void pmi_simple_msg_release(pmi_simple_msg_t *msg);
 /** The value of the first @p key, or NULL. */
 const char *pmi_simple_msg_get(const pmi_simple_msg_t *msg, const char *key);
@@ -77,12 +77,13 @@ typedef struct pmi_simple_reply {
 } pmi_simple_reply_t;
 
 void pmi_simple_reply_begin(pmi_simple_reply_t *r, hnp_buffer_t *out,
-                         pmi_simple_wire_t wire, const char *cmd);
+                            pmi_simple_wire_t wire, const char *cmd);
 void pmi_simple_reply_add(pmi_simple_reply_t *r, const char *key,
-                       const char *value, size_t value_len);
+                          const char *value, size_t value_len);
 void pmi_simple_reply_add_str(pmi_simple_reply_t *r, const char *key,
-                           const char *value);
-void pmi_simple_reply_add_int(pmi_simple_reply_t *r, const char *key, long value);
+                              const char *value);
+void pmi_simple_reply_add_int(pmi_simple_reply_t *r, const char *key,
+                              long value);
 /** Terminate the answer. On failure (HNP_ERR_BAD_PARAM: a PMI-1 value with
  *  a blank, a newline or a NUL, or a PMI-1 answer longer than
  *  PMI_SIMPLE_V1_LINE_MAX - 1; HNP_ERR_TRUNCATED: a PMI-2 body over
@@ -100,27 +101,27 @@ int pmi_simple_kvs_create(pmi_simple_kvs_t **out);
 void pmi_simple_kvs_destroy(pmi_simple_kvs_t *kvs);
 /** Insert or replace. @p pending: ship it with the next fence blob. The
  *  key is then nobody's (owner 0, charge 0). */
-int pmi_simple_kvs_put(pmi_simple_kvs_t *kvs, const char *key, const char *value,
-                    size_t value_len, bool pending);
+int pmi_simple_kvs_put(pmi_simple_kvs_t *kvs, const char *key,
+                       const char *value, size_t value_len, bool pending);
 /** Insert or replace on behalf of @p owner (not 0), who is charged
  *  @p charge for it. */
 int pmi_simple_kvs_put_owned(pmi_simple_kvs_t *kvs, const char *key,
-                          const char *value, size_t value_len, bool pending,
-                          uint32_t owner, size_t charge);
+                             const char *value, size_t value_len, bool pending,
+                             uint32_t owner, size_t charge);
 /** Who put @p key (0: nobody local, or no such key) and, in @p charge,
  *  what it was charged. A merge leaves both as they were. */
 uint32_t pmi_simple_kvs_owner(const pmi_simple_kvs_t *kvs, const char *key,
-                           size_t *charge);
+                              size_t *charge);
 /** The value of @p key (NUL-terminated) or NULL. */
 const char *pmi_simple_kvs_get(const pmi_simple_kvs_t *kvs, const char *key,
-                            size_t *value_len);
+                               size_t *value_len);
 size_t pmi_simple_kvs_count(const pmi_simple_kvs_t *kvs);
 /** Pack the pending puts (u32 count, then key string and value blob each)
  *  into @p out and forget they were pending. */
 int pmi_simple_kvs_pack_pending(pmi_simple_kvs_t *kvs, hnp_buffer_t *out);
 /** Merge a blob pmi_simple_kvs_pack_pending() wrote. All or nothing. */
 int pmi_simple_kvs_merge(pmi_simple_kvs_t *kvs, const void *blob, size_t len,
-                      char *err, size_t errlen);
+                         char *err, size_t errlen);
 
 /* ------------------------------------------------------------ the server */
 

@@ -208,15 +208,15 @@ static kvs_entry_t *insert_owned(pmi_simple_kvs_t *kvs, char *key, char *value,
     return e;
 }
 
-int pmi_simple_kvs_put(pmi_simple_kvs_t *kvs, const char *key, const char *value,
-                    size_t value_len, bool pending)
+int pmi_simple_kvs_put(pmi_simple_kvs_t *kvs, const char *key,
+                       const char *value, size_t value_len, bool pending)
 {
     return pmi_simple_kvs_put_owned(kvs, key, value, value_len, pending, 0, 0);
 }
 
 int pmi_simple_kvs_put_owned(pmi_simple_kvs_t *kvs, const char *key,
-                          const char *value, size_t value_len, bool pending,
-                          uint32_t owner, size_t charge)
+                             const char *value, size_t value_len, bool pending,
+                             uint32_t owner, size_t charge)
 {
     kvs_entry_t *e;
     char *k, *v;
@@ -253,7 +253,7 @@ static const kvs_entry_t *find_entry(const pmi_simple_kvs_t *kvs,
 }
 
 uint32_t pmi_simple_kvs_owner(const pmi_simple_kvs_t *kvs, const char *key,
-                           size_t *charge)
+                              size_t *charge)
 {
     const kvs_entry_t *e = find_entry(kvs, key);
 
@@ -262,7 +262,7 @@ uint32_t pmi_simple_kvs_owner(const pmi_simple_kvs_t *kvs, const char *key,
 }
 
 const char *pmi_simple_kvs_get(const pmi_simple_kvs_t *kvs, const char *key,
-                            size_t *value_len)
+                               size_t *value_len)
 {
     const kvs_entry_t *e = find_entry(kvs, key);
 
@@ -371,7 +371,7 @@ static char **copy_entries(const blob_entry_t *list, uint32_t n)
 }
 
 int pmi_simple_kvs_merge(pmi_simple_kvs_t *kvs, const void *blob, size_t len,
-                      char *err, size_t errlen)
+                         char *err, size_t errlen)
 {
     blob_entry_t *list;
     char **copies = NULL;
@@ -453,7 +453,7 @@ static size_t repeating_prefix(const uint32_t *node_of_rank, uint32_t nranks,
 }
 
 int pmi_simple_process_mapping(const uint32_t *node_of_rank, uint32_t nranks,
-                            char **out)
+                               char **out)
 {
     hnp_buffer_t text;
     map_block_t *blocks;

@@ -137,8 +137,8 @@ static int frame_v2(const char *data, size_t len, size_t max,
 }
 
 int pmi_simple_frame(pmi_simple_wire_t wire, const char *data, size_t len,
-                  size_t max, size_t *start, size_t *msg_len,
-                  size_t *consumed, char *err, size_t errlen)
+                     size_t max, size_t *start, size_t *msg_len,
+                     size_t *consumed, char *err, size_t errlen)
 {
     if (wire == PMI_SIMPLE_WIRE_V1) {
         *start = 0;
@@ -287,7 +287,7 @@ static int parse_v1_block(pmi_simple_msg_t *msg, char *err, size_t errlen)
 }
 
 int pmi_simple_parse_v1(pmi_simple_msg_t *msg, const char *text, size_t len,
-                     char *err, size_t errlen)
+                        char *err, size_t errlen)
 {
     int rc;
 
@@ -370,7 +370,7 @@ static int parse_v2_pairs(pmi_simple_msg_t *msg, size_t len, char *err,
 }
 
 int pmi_simple_parse_v2(pmi_simple_msg_t *msg, const char *body, size_t len,
-                     char *err, size_t errlen)
+                        char *err, size_t errlen)
 {
     int rc = msg_prepare(msg, body, len);
 
@@ -411,7 +411,7 @@ static void pack_v2_value(hnp_buffer_t *out, const char *value, size_t len)
 
 /* The command is a value like any other: escaped the same way. */
 void pmi_simple_reply_begin(pmi_simple_reply_t *r, hnp_buffer_t *out,
-                         pmi_simple_wire_t wire, const char *cmd)
+                            pmi_simple_wire_t wire, const char *cmd)
 {
     r->out = out;
     r->wire = wire;
@@ -423,7 +423,7 @@ void pmi_simple_reply_begin(pmi_simple_reply_t *r, hnp_buffer_t *out,
 }
 
 void pmi_simple_reply_add(pmi_simple_reply_t *r, const char *key,
-                       const char *value, size_t value_len)
+                          const char *value, size_t value_len)
 {
     if (r->wire == PMI_SIMPLE_WIRE_V1) {
         if (!pmi_simple_v1_value_ok(value, value_len))
@@ -441,12 +441,13 @@ void pmi_simple_reply_add(pmi_simple_reply_t *r, const char *key,
 }
 
 void pmi_simple_reply_add_str(pmi_simple_reply_t *r, const char *key,
-                           const char *value)
+                              const char *value)
 {
     pmi_simple_reply_add(r, key, value, strlen(value));
 }
 
-void pmi_simple_reply_add_int(pmi_simple_reply_t *r, const char *key, long value)
+void pmi_simple_reply_add_int(pmi_simple_reply_t *r, const char *key,
+                              long value)
 {
     char text[24];
 

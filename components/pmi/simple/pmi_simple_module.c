@@ -52,7 +52,7 @@ static void fence_learned(void *cbdata, hnp_vpid_t vpid, const void *data,
     if (f->job->srv == NULL)
         return;
     if (pmi_simple_fence_merge(f->job->srv, f->seq, data, len, err,
-                            sizeof(err)) != HNP_SUCCESS)
+                               sizeof(err)) != HNP_SUCCESS)
         hnp_rte_fail(f->job->rte, 1, "node %s: the key-value data of vpid %u "
                      "in PMI fence %u: %s", f->job->node, vpid, f->seq, err);
 }
@@ -219,7 +219,7 @@ static int simple_child_setup(void *state, const hnp_pmi_child_t *child,
     }
     /* The server owns fds[0] from here on, whatever the outcome. */
     rc = pmi_simple_server_add_client(job->srv, fds[0], child->rank,
-                                   (int32_t)child->appnum);
+                                      (int32_t)child->appnum);
     if (rc == HNP_SUCCESS)
         rc = pmi_simple_client_env(job->srv, child->rank, fds[1], env);
     for (int i = 0; rc >= 0 && i < PMI_SIMPLE_ENV_COUNT; i++) {

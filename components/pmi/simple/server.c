@@ -251,7 +251,7 @@ static bool client_next_message(pmi_client_t *c)
                         ? have : max + PMI_SIMPLE_V2_HEADER_LEN;
     const char *data = (const char *)evbuffer_pullup(c->in, (ssize_t)window);
     int rc = data != NULL ? pmi_simple_frame(c->wire, data, window, max, &start,
-                                          &len, &consumed, err, sizeof(err))
+                                             &len, &consumed, err, sizeof(err))
                           : HNP_ERR_NOMEM;
     if (rc == 0)
         return false;
@@ -432,8 +432,8 @@ void pmi_fence_enter(pmi_client_t *c, const pmi_simple_msg_t *req)
 }
 
 int pmi_simple_fence_merge(pmi_simple_server_t *srv, uint32_t seq,
-                        const void *blob, size_t len, char *err,
-                        size_t errlen)
+                           const void *blob, size_t len, char *err,
+                           size_t errlen)
 {
     if (seq != srv->fence_seq) {
         hnp_err_set(err, errlen, "fence %u is not in progress (fence %u is)",
@@ -443,7 +443,8 @@ int pmi_simple_fence_merge(pmi_simple_server_t *srv, uint32_t seq,
     return pmi_simple_kvs_merge(srv->kvs, blob, len, err, errlen);
 }
 
-int pmi_simple_fence_complete(pmi_simple_server_t *srv, uint32_t seq, int status)
+int pmi_simple_fence_complete(pmi_simple_server_t *srv, uint32_t seq,
+                              int status)
 {
     if (seq != srv->fence_seq || !srv->fence_ready_called)
         return HNP_ERR_BAD_PARAM;
@@ -493,27 +494,29 @@ static int check_config(const pmi_simple_config_t *cfg,
 /* The job attributes: what the config names, then the ones the server
  * knows itself. PMI-1 clients read them with get, PMI-2 ones with
  * info-getjobattr. */
-static int load_job_attrs(pmi_simple_server_t *srv, const pmi_simple_config_t *cfg)
+static int load_job_attrs(pmi_simple_server_t *srv,
+                          const pmi_simple_config_t *cfg)
 {
     char universe[16];
     int rc = HNP_SUCCESS;
 
     for (size_t i = 0; i < cfg->njob_attrs && rc == HNP_SUCCESS; i++)
         rc = pmi_simple_kvs_put(srv->job_attrs, cfg->job_attrs[i].key,
-                             cfg->job_attrs[i].value,
-                             strlen(cfg->job_attrs[i].value), false);
+                                cfg->job_attrs[i].value,
+                                strlen(cfg->job_attrs[i].value), false);
     snprintf(universe, sizeof(universe), "%u", srv->universe_size);
     if (rc == HNP_SUCCESS)
         rc = pmi_simple_kvs_put(srv->job_attrs, "universeSize", universe,
-                             strlen(universe), false);
+                                strlen(universe), false);
     if (rc == HNP_SUCCESS && cfg->process_mapping != NULL)
         rc = pmi_simple_kvs_put(srv->job_attrs, "PMI_process_mapping",
-                             cfg->process_mapping,
-                             strlen(cfg->process_mapping), false);
+                                cfg->process_mapping,
+                                strlen(cfg->process_mapping), false);
     return rc;
 }
 
-static int server_setup(pmi_simple_server_t *srv, const pmi_simple_config_t *cfg)
+static int server_setup(pmi_simple_server_t *srv,
+                        const pmi_simple_config_t *cfg)
 {
     srv->size = cfg->size;
     srv->universe_size = cfg->universe_size > 0 ? cfg->universe_size
@@ -537,9 +540,9 @@ static int server_setup(pmi_simple_server_t *srv, const pmi_simple_config_t *cfg
 }
 
 int pmi_simple_server_create(pmi_simple_server_t **out, hnp_rte_t *rte,
-                          const pmi_simple_config_t *cfg,
-                          const pmi_simple_callbacks_t *cb, char *err,
-                          size_t errlen)
+                             const pmi_simple_config_t *cfg,
+                             const pmi_simple_callbacks_t *cb, char *err,
+                             size_t errlen)
 {
     pmi_simple_server_t *srv;
     int rc = check_config(cfg, cb, err, errlen);
@@ -591,8 +594,8 @@ void pmi_simple_server_destroy(pmi_simple_server_t *srv)
     server_free(srv);
 }
 
-int pmi_simple_server_add_client(pmi_simple_server_t *srv, int fd, uint32_t rank,
-                              int32_t appnum)
+int pmi_simple_server_add_client(pmi_simple_server_t *srv, int fd,
+                                 uint32_t rank, int32_t appnum)
 {
     size_t i = 0;
     int flags;
@@ -619,7 +622,7 @@ int pmi_simple_server_add_client(pmi_simple_server_t *srv, int fd, uint32_t rank
 }
 
 int pmi_simple_client_env(const pmi_simple_server_t *srv, uint32_t rank, int fd,
-                       char **env)
+                          char **env)
 {
     int n = 0;
 

@@ -159,9 +159,9 @@ typedef struct pmi_simple_callbacks {
  * four zero bytes.)
  */
 int pmi_simple_server_create(pmi_simple_server_t **out, struct hnp_rte *rte,
-                          const pmi_simple_config_t *cfg,
-                          const pmi_simple_callbacks_t *cb, char *err,
-                          size_t errlen);
+                             const pmi_simple_config_t *cfg,
+                             const pmi_simple_callbacks_t *cb, char *err,
+                             size_t errlen);
 /** Closes every connection; callbacks are not called. */
 void pmi_simple_server_destroy(pmi_simple_server_t *srv);
 
@@ -172,8 +172,8 @@ void pmi_simple_server_destroy(pmi_simple_server_t *srv);
  * non-blocking. HNP_ERR_BAD_PARAM: not a local rank; HNP_ERR_EXISTS: the
  * rank has a connection already.
  */
-int pmi_simple_server_add_client(pmi_simple_server_t *srv, int fd, uint32_t rank,
-                              int32_t appnum);
+int pmi_simple_server_add_client(pmi_simple_server_t *srv, int fd,
+                                 uint32_t rank, int32_t appnum);
 
 /**
  * Merge one node's fence blob (from its fence_ready) into the store, for
@@ -181,15 +181,16 @@ int pmi_simple_server_add_client(pmi_simple_server_t *srv, int fd, uint32_t rank
  * changes nothing and gives HNP_ERR_BAD_PARAM with a message.
  */
 int pmi_simple_fence_merge(pmi_simple_server_t *srv, uint32_t seq,
-                        const void *blob, size_t len, char *err,
-                        size_t errlen);
+                           const void *blob, size_t len, char *err,
+                           size_t errlen);
 /**
  * Fence @p seq is over everywhere (status 0): answer the waiting processes.
  * A negative status fails the fence: they get an error answer. The next
  * fence is seq + 1. HNP_ERR_BAD_PARAM when @p seq is not the fence whose
  * fence_ready was called.
  */
-int pmi_simple_fence_complete(pmi_simple_server_t *srv, uint32_t seq, int status);
+int pmi_simple_fence_complete(pmi_simple_server_t *srv, uint32_t seq,
+                              int status);
 
 /**
  * The environment @p rank needs to find the server on @p fd (its end of the
@@ -198,7 +199,7 @@ int pmi_simple_fence_complete(pmi_simple_server_t *srv, uint32_t seq, int status
  * how many, or HNP_ERR_NOMEM (nothing left allocated).
  */
 int pmi_simple_client_env(const pmi_simple_server_t *srv, uint32_t rank, int fd,
-                       char **env);
+                          char **env);
 
 /**
  * PMI_process_mapping for a job whose rank r runs on node node_of_rank[r]:
@@ -207,6 +208,6 @@ int pmi_simple_client_env(const pmi_simple_server_t *srv, uint32_t rank, int fd,
  * that covers fewer ranks than the job). *out is malloc'd.
  */
 int pmi_simple_process_mapping(const uint32_t *node_of_rank, uint32_t nranks,
-                            char **out);
+                               char **out);
 
 #endif /* PMI_SIMPLE_SERVER_H */

@@ -121,8 +121,9 @@ static int setup_with(void **state, size_t max_kvs_bytes)
     f->tick = event_new(f->base, -1, EV_PERSIST, loop_tick, NULL);
     event_add(f->tick, &ten_ms);
     hnp_buffer_init(&f->blob);
-    assert_int_equal(pmi_simple_server_create(&f->srv, f->rte, &cfg, &cb, err,
-                                           sizeof(err)), HNP_SUCCESS);
+    assert_int_equal(
+        pmi_simple_server_create(&f->srv, f->rte, &cfg, &cb, err, sizeof(err)),
+        HNP_SUCCESS);
     for (uint32_t r = 0; r < NLOCAL; r++) {
         int sv[2];
         assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
@@ -290,13 +291,15 @@ void finish_fence(fixture_t *f, const char *key, const char *value)
     hnp_buffer_t blob;
 
     assert_int_equal(pmi_simple_fence_merge(f->srv, f->fence_seq, f->blob.data,
-                                         f->blob.len, NULL, 0), HNP_SUCCESS);
+                                            f->blob.len, NULL, 0),
+                     HNP_SUCCESS);
     assert_int_equal(pmi_simple_kvs_create(&remote), HNP_SUCCESS);
     pmi_simple_kvs_put(remote, key, value, strlen(value), true);
     hnp_buffer_init(&blob);
     assert_int_equal(pmi_simple_kvs_pack_pending(remote, &blob), HNP_SUCCESS);
     assert_int_equal(pmi_simple_fence_merge(f->srv, f->fence_seq, blob.data,
-                                         blob.len, NULL, 0), HNP_SUCCESS);
+                                            blob.len, NULL, 0),
+                     HNP_SUCCESS);
     hnp_buffer_release(&blob);
     pmi_simple_kvs_destroy(remote);
     assert_int_equal(pmi_simple_fence_complete(f->srv, f->fence_seq, 0),

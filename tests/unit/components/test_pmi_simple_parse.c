@@ -35,7 +35,7 @@ static framed_t frame(pmi_simple_wire_t wire, const char *data, size_t max)
 
     memset(&f, 0, sizeof(f));
     f.rc = pmi_simple_frame(wire, data, strlen(data), max, &f.start, &f.len,
-                         &f.consumed, f.err, sizeof(f.err));
+                            &f.consumed, f.err, sizeof(f.err));
     return f;
 }
 
@@ -116,8 +116,9 @@ static void test_parse_v1_line(void **state)
     char err[ERRLEN];
 
     (void)state;
-    assert_int_equal(pmi_simple_parse_v1(&msg, line, strlen(line), err,
-                                      sizeof(err)), HNP_SUCCESS);
+    assert_int_equal(
+        pmi_simple_parse_v1(&msg, line, strlen(line), err, sizeof(err)),
+        HNP_SUCCESS);
     assert_string_equal(msg.cmd, "put");
     assert_false(msg.multiline);
     assert_int_equal(msg.npairs, 3);
@@ -130,8 +131,9 @@ static void test_parse_v1_line(void **state)
     assert_null(pmi_simple_msg_get(&msg, "missing"));
     pmi_simple_msg_release(&msg);
 
-    assert_int_equal(pmi_simple_parse_v1(&msg, "cmd=put value=", 14, err,
-                                      sizeof(err)), HNP_SUCCESS);
+    assert_int_equal(
+        pmi_simple_parse_v1(&msg, "cmd=put value=", 14, err, sizeof(err)),
+        HNP_SUCCESS);
     assert_string_equal(pmi_simple_msg_get(&msg, "value"), "");
     pmi_simple_msg_release(&msg);
 }
@@ -171,8 +173,9 @@ static void test_parse_v1_block(void **state)
     char err[ERRLEN];
 
     (void)state;
-    assert_int_equal(pmi_simple_parse_v1(&msg, block, strlen(block), err,
-                                      sizeof(err)), HNP_SUCCESS);
+    assert_int_equal(
+        pmi_simple_parse_v1(&msg, block, strlen(block), err, sizeof(err)),
+        HNP_SUCCESS);
     assert_true(msg.multiline);
     assert_string_equal(msg.cmd, "spawn");
     assert_int_equal(msg.npairs, 3);
@@ -188,8 +191,9 @@ static void test_parse_v2(void **state)
     char err[ERRLEN];
 
     (void)state;
-    assert_int_equal(pmi_simple_parse_v2(&msg, body, sizeof(body) - 1, err,
-                                      sizeof(err)), HNP_SUCCESS);
+    assert_int_equal(
+        pmi_simple_parse_v2(&msg, body, sizeof(body) - 1, err, sizeof(err)),
+        HNP_SUCCESS);
     assert_string_equal(msg.cmd, "kvs-put");
     assert_int_equal(msg.npairs, 4);
     assert_string_equal(pmi_simple_msg_get(&msg, "key"), "a;b");
@@ -201,8 +205,9 @@ static void test_parse_v2(void **state)
     pmi_simple_msg_release(&msg);
 
     /* The last ';' may be missing. */
-    assert_int_equal(pmi_simple_parse_v2(&msg, "cmd=finalize", 12, err,
-                                      sizeof(err)), HNP_SUCCESS);
+    assert_int_equal(
+        pmi_simple_parse_v2(&msg, "cmd=finalize", 12, err, sizeof(err)),
+        HNP_SUCCESS);
     assert_string_equal(msg.cmd, "finalize");
     assert_int_equal(msg.npairs, 0);
     pmi_simple_msg_release(&msg);
@@ -226,7 +231,8 @@ static void test_parse_v2_malformed(void **state)
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         err[0] = '\0';
         assert_int_equal(pmi_simple_parse_v2(&msg, bad[i].body, bad[i].len, err,
-                                          sizeof(err)), HNP_ERR_BAD_PARAM);
+                                             sizeof(err)),
+                         HNP_ERR_BAD_PARAM);
         assert_true(err[0] != '\0');
         assert_null(msg.storage);
     }
@@ -288,7 +294,7 @@ static void test_reply_v2(void **state)
 
     /* What the builder writes, the parser reads back. */
     assert_int_equal(pmi_simple_parse_v2(&msg, (char *)out.data + 6,
-                                      out.len - 6, err, sizeof(err)),
+                                         out.len - 6, err, sizeof(err)),
                      HNP_SUCCESS);
     assert_string_equal(pmi_simple_msg_get(&msg, "value"), "a;b;");
     pmi_simple_msg_release(&msg);
@@ -324,8 +330,9 @@ static void test_kvs_put_get(void **state)
     for (int i = 0; i < 5000; i++) {
         snprintf(key, sizeof(key), "key-%d", i);
         snprintf(value, sizeof(value), "value-%d", i * 7);
-        assert_int_equal(pmi_simple_kvs_put(kvs, key, value, strlen(value),
-                                         false), HNP_SUCCESS);
+        assert_int_equal(
+            pmi_simple_kvs_put(kvs, key, value, strlen(value), false),
+            HNP_SUCCESS);
     }
     assert_int_equal(pmi_simple_kvs_count(kvs), 5000);
     for (int i = 0; i < 5000; i += 499) {
@@ -358,15 +365,17 @@ static void test_kvs_fence_blob(void **state)
     pmi_simple_kvs_put(a, "k1", "v1-again", 8, true);   /* listed once */
     hnp_buffer_init(&blob);
     assert_int_equal(pmi_simple_kvs_pack_pending(a, &blob), HNP_SUCCESS);
-    assert_int_equal(pmi_simple_kvs_merge(b, blob.data, blob.len, err,
-                                       sizeof(err)), HNP_SUCCESS);
+    assert_int_equal(
+        pmi_simple_kvs_merge(b, blob.data, blob.len, err, sizeof(err)),
+        HNP_SUCCESS);
     assert_int_equal(pmi_simple_kvs_count(b), 2);
     assert_string_equal(pmi_simple_kvs_get(b, "k1", &len), "v1-again");
     assert_string_equal(pmi_simple_kvs_get(b, "k2", &len), "v;2");
     assert_null(pmi_simple_kvs_get(b, "known", &len));
     /* A node's own blob coming back changes nothing. */
-    assert_int_equal(pmi_simple_kvs_merge(a, blob.data, blob.len, err,
-                                       sizeof(err)), HNP_SUCCESS);
+    assert_int_equal(
+        pmi_simple_kvs_merge(a, blob.data, blob.len, err, sizeof(err)),
+        HNP_SUCCESS);
     assert_int_equal(pmi_simple_kvs_count(a), 3);
 
     /* Once packed, nothing is pending: the next blob is empty. */
@@ -405,8 +414,9 @@ static void test_kvs_owner(void **state)
     pmi_simple_kvs_put(remote, "k", "from afar", 9, true);
     hnp_buffer_init(&blob);
     assert_int_equal(pmi_simple_kvs_pack_pending(remote, &blob), HNP_SUCCESS);
-    assert_int_equal(pmi_simple_kvs_merge(a, blob.data, blob.len, err,
-                                       sizeof(err)), HNP_SUCCESS);
+    assert_int_equal(
+        pmi_simple_kvs_merge(a, blob.data, blob.len, err, sizeof(err)),
+        HNP_SUCCESS);
     assert_string_equal(pmi_simple_kvs_get(a, "k", &len), "from afar");
     assert_int_equal(pmi_simple_kvs_owner(a, "k", &charge), 5);
     assert_int_equal(charge, 68);

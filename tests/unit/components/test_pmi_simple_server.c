@@ -109,8 +109,9 @@ static void test_v1_fence_blob_and_second_fence(void **state)
     for (int r = 0; r < NLOCAL; r++)
         expect_line(f, r, "cmd=barrier_out");
     assert_int_equal(pmi_simple_kvs_create(&seen), HNP_SUCCESS);
-    assert_int_equal(pmi_simple_kvs_merge(seen, f->blob.data, f->blob.len, NULL,
-                                       0), HNP_SUCCESS);
+    assert_int_equal(
+        pmi_simple_kvs_merge(seen, f->blob.data, f->blob.len, NULL, 0),
+        HNP_SUCCESS);
     assert_int_equal(pmi_simple_kvs_count(seen), 2);
     assert_string_equal(pmi_simple_kvs_get(seen, "b", &len), "2");
     pmi_simple_kvs_destroy(seen);
@@ -126,8 +127,9 @@ static void test_v1_fence_blob_and_second_fence(void **state)
     /* The daemon cannot complete a fence twice, nor one not started. */
     assert_int_equal(pmi_simple_fence_complete(f->srv, 1, 0), HNP_ERR_BAD_PARAM);
     assert_int_equal(pmi_simple_fence_complete(f->srv, 2, 0), HNP_ERR_BAD_PARAM);
-    assert_int_equal(pmi_simple_fence_merge(f->srv, 7, f->blob.data, f->blob.len,
-                                         NULL, 0), HNP_ERR_BAD_PARAM);
+    assert_int_equal(
+        pmi_simple_fence_merge(f->srv, 7, f->blob.data, f->blob.len, NULL, 0),
+        HNP_ERR_BAD_PARAM);
 }
 
 static void test_v1_fence_failure(void **state)
@@ -524,8 +526,9 @@ static void test_v1_kvs_limit(void **state)
         expect_line(f, r, "cmd=barrier_out");
     assert_true(f->blob.len <= 4 + NLOCAL * KVS_LIMIT);
     assert_int_equal(pmi_simple_kvs_create(&seen), HNP_SUCCESS);
-    assert_int_equal(pmi_simple_kvs_merge(seen, f->blob.data, f->blob.len, NULL,
-                                       0), HNP_SUCCESS);
+    assert_int_equal(
+        pmi_simple_kvs_merge(seen, f->blob.data, f->blob.len, NULL, 0),
+        HNP_SUCCESS);
     assert_int_equal(pmi_simple_kvs_count(seen), 3);
     assert_string_equal(pmi_simple_kvs_get(seen, "a", &len), "z");
     pmi_simple_kvs_destroy(seen);
@@ -594,17 +597,20 @@ static void test_api_errors(void **state)
     char err[256], *env[PMI_SIMPLE_ENV_COUNT];
     int sv[2];
 
-    assert_int_equal(pmi_simple_server_create(&srv, f->rte, &cfg, &cb, err,
-                                           sizeof(err)), HNP_ERR_BAD_PARAM);
+    assert_int_equal(
+        pmi_simple_server_create(&srv, f->rte, &cfg, &cb, err, sizeof(err)),
+        HNP_ERR_BAD_PARAM);
     assert_non_null(strstr(err, "local rank 1"));
     cfg.nlocal = 1;
     cfg.kvsname = "two words";
-    assert_int_equal(pmi_simple_server_create(&srv, f->rte, &cfg, &cb, err,
-                                           sizeof(err)), HNP_ERR_BAD_PARAM);
+    assert_int_equal(
+        pmi_simple_server_create(&srv, f->rte, &cfg, &cb, err, sizeof(err)),
+        HNP_ERR_BAD_PARAM);
     cfg.kvsname = KVS;
     cb.fence_ready = NULL;
-    assert_int_equal(pmi_simple_server_create(&srv, f->rte, &cfg, &cb, err,
-                                           sizeof(err)), HNP_ERR_BAD_PARAM);
+    assert_int_equal(
+        pmi_simple_server_create(&srv, f->rte, &cfg, &cb, err, sizeof(err)),
+        HNP_ERR_BAD_PARAM);
 
     assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
     assert_int_equal(pmi_simple_server_add_client(f->srv, sv[1], 3, APPNUM),
