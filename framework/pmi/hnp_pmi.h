@@ -17,9 +17,10 @@
  * speak by itself, never PMIx); a daemon loads, when the job is launched,
  * only the components that serve one of those, and those that see every
  * job (HNP_PMI_NEEDS_EVERY_JOB: an observer that serves no interface,
- * such as accounting, tracing or a site's prolog and epilog), init() then;
- * each one is called, in every daemon that runs ranks of the job (a daemon
- * without ranks of its own calls no hook), in its one application job:
+ * such as accounting, tracing or a site's prolog and epilog), init() then,
+ * in every daemon of the job; in every daemon that runs ranks of the job
+ * (a daemon without ranks of its own calls no job hook), each one is
+ * called in its one application job:
  *
  *  1. job_start() with what the daemon knows of the job
  *     (hnp_pmi_job_t): every rank's node, every node's name, this node's
