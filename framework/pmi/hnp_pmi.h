@@ -155,8 +155,9 @@ enum {
      *  and a removal a node, not free on a busy file system). */
     HNP_PMI_NEEDS_TMPDIR = 1u << 0,
     /** The component sees every job, whatever its programs can use: it is
-     *  loaded, and its hooks called, in every daemon that runs ranks, as
-     *  those of a component that serves the job's interface are. For an
+     *  loaded with every job, and its job hooks called in every daemon
+     *  that runs ranks, as those of a component that serves the job's
+     *  interface are. For an
      *  observer that serves none (@c serves 0): accounting, tracing, a
      *  site's prolog and epilog, a container hook. A component that serves
      *  no interface without this flag is refused (it would never run). */
