@@ -157,10 +157,10 @@ enum {
     /** The component sees every job, whatever its programs can use: it is
      *  loaded with every job, and its job hooks called in every daemon
      *  that runs ranks, as those of a component that serves the job's
-     *  interface are. For an
-     *  observer that serves none (@c serves 0): accounting, tracing, a
-     *  site's prolog and epilog, a container hook. A component that serves
-     *  no interface without this flag is refused (it would never run). */
+     *  interface are. For an observer that serves none (@c serves 0):
+     *  accounting, tracing, a site's prolog and epilog, a container hook.
+     *  A component that serves no interface without this flag is refused
+     *  (it would never run). */
     HNP_PMI_NEEDS_EVERY_JOB = 1u << 1,
 };
 
