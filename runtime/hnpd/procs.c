@@ -556,15 +556,11 @@ static void on_signal(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
 {
     hnpd_t *d = cbdata;
     hnp_wire_signal_t req;
-    hnp_reader_t rd;
 
-    (void)src;
     (void)tag;
-    hnp_reader_init(&rd, data, len);
-    if (hnp_wire_signal_unpack(&rd, &req) != HNP_SUCCESS) {
-        HNP_WARN(rte->log, "malformed signal request dropped");
+    if (!HNP_RTE_UNPACK(rte, src, "signal request",
+                        hnp_wire_signal_unpack, data, len, &req))
         return;
-    }
     /* hnp stops with its processes (job control): its silence until it
      * continues them is no failure. */
     if (req.signo == SIGSTOP || req.signo == SIGTSTP)
