@@ -1,21 +1,24 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
 #
-# check-layout.sh [SRCDIR]: the dependency rules of the source tree
-# (ARCHITECTURE.md, "Dependency direction"), checked on every #include "..."
-# of framework/, components/, runtime/ and tests/. Each quoted include is
+# check-layout.sh [SRCDIR]: the dependency rules of the source tree (the
+# one-way dependency direction of the design: components -> framework and
+# installed headers, runtime -> framework, framework -> libltdl and libc;
+# inside runtime/, as listed below), checked on every #include "..." of
+# framework/, components/, runtime/ and tests/. Each quoted include is
 # resolved as the compiler resolves it (the including file's folder, then
 # the -I folders of Makefile.am, in order) and the folder it lands in is
 # checked against the including file's folder:
 #
 #   framework        includes framework only
-#   wire hosts procs bind
+#   wire hosts procs bind oob
 #                    framework and wire only
-#   oob pmi          framework and wire only
 #   launch           framework, wire and procs only
 #   core             anything of runtime/ but the programs; no component
 #   hnp hnpd info    runtime/ and framework/, never another program
-#   a component      its own folder and installed headers only
+#   a component      its own folder and installed headers only (the
+#                    compiler enforces it too: a component's include path
+#                    is the installed headers' folder, components/Makefile.inc)
 #   X/internal.h, X/*_internal.h
 #                    only from folder X and from X's tests
 #
@@ -80,7 +83,7 @@ allowed() {
     case $from in
         framework)
             [ "$to" = framework ] || echo "framework/ includes nothing from runtime/ or components/" ;;
-        wire|hosts|procs|bind|oob|pmi)
+        wire|hosts|procs|bind|oob)
             case $to in framework|wire|"$from") ;;
                 *) echo "$from/ includes only framework/ and wire/" ;; esac ;;
         launch)

@@ -15,7 +15,7 @@
 set -euo pipefail
 
 packages=(
-    gcc make autoconf automake libtool pkg-config
+    gcc g++ make autoconf automake libtool pkg-config
     libltdl-dev libhwloc-dev libevent-dev libsodium-dev libcmocka-dev
     procps psmisc clang libclang-rt-14-dev
     mpich libmpich-dev

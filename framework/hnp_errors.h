@@ -14,6 +14,10 @@
 
 #include "hnp_export.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum {
     HNP_SUCCESS = 0,
     HNP_ERROR = -1,             /**< unspecified failure */
@@ -41,5 +45,9 @@ HNP_EXPORT const char *hnp_strerror(int code);
  */
 HNP_EXPORT void hnp_err_set(char *buf, size_t len, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* HNP_ERRORS_H */

@@ -12,10 +12,18 @@
 #ifndef HNP_EXPORT_H
 #define HNP_EXPORT_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #if defined(__GNUC__) && __GNUC__ >= 4
 #define HNP_EXPORT __attribute__((visibility("default")))
 #else
 #define HNP_EXPORT
+#endif
+
+#ifdef __cplusplus
+}
 #endif
 
 #endif /* HNP_EXPORT_H */

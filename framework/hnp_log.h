@@ -21,6 +21,10 @@
 
 #include "hnp_export.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum hnp_log_severity {
     HNP_LOG_ERROR,
     HNP_LOG_WARN,
@@ -88,5 +92,9 @@ void hnp_log_plain(const char *message);
 #define HNP_ERROR_LOG(stream, ...) hnp_log_emit((stream), HNP_LOG_ERROR, __VA_ARGS__)
 #define HNP_WARN(stream, ...) hnp_log_emit((stream), HNP_LOG_WARN, __VA_ARGS__)
 #define HNP_INFO(stream, ...) hnp_log_emit((stream), HNP_LOG_INFO, __VA_ARGS__)
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* HNP_LOG_H */

@@ -7,8 +7,9 @@
  * symbol, `mca_<framework>_<name>_component` (declared HNP_COMPONENT_EXPORT):
  * a const hnp_mca_component_t, the same struct in every framework. What the
  * component does for its framework is the module its query returns: the
- * struct of the framework's header (hnp_plm_module_t, hnp_routed_module_t,
- * hnp_exchange_module_t).
+ * struct of the framework's header, one for each of the four frameworks
+ * (hnp_plm_module_t, hnp_routed_module_t, hnp_exchange_module_t,
+ * hnp_pmi_module_t).
  * The loader reads @c mca_abi_version first, and only when it matches does
  * it look at anything else: then the framework and component names (which
  * must agree with the file name), the framework interface version, and
@@ -28,8 +29,37 @@
 #include "hnp_export.h"
 #include "hnp_param.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /** Layout version of hnp_mca_component_t. */
 #define HNP_MCA_ABI_VERSION 1u
+
+/**
+ * Message tags (hnp_rte_send(), hnp_rte_recv(), hnp_rte_serve() of
+ * hnp_rte.h), 1..HNP_TAG_USER_LAST. The core owns 1..99; each framework
+ * owns a hundred, shared by its components; 500..HNP_TAG_USER_LAST belong
+ * to no framework yet and no component may use them.
+ *
+ * The rule for a component: every tag it uses lies in its framework's
+ * hundred and is listed in its descriptor's @c tags. The loader reserves
+ * them for it and refuses a component that lists a tag outside its
+ * framework's hundred, or one another loaded component (of any framework)
+ * has reserved, naming both. So pick tags no other component you may be
+ * installed beside lists: `hnp-info --parsable` shows each component's
+ * tags (mca:FW:NAME:tags:...). The in-tree components keep to the low end
+ * of each hundred (gather_scatter +0 and +1, flood +10, pmix +50): a third
+ * party's start from +90 down.
+ */
+enum {
+    HNP_TAG_PLM_FIRST = 100,      /**< 100..199: plm components */
+    HNP_TAG_EXCHANGE_FIRST = 200, /**< 200..299: exchange components */
+    HNP_TAG_ROUTED_FIRST = 300,   /**< 300..399: routed components */
+    HNP_TAG_PMI_FIRST = 400,      /**< 400..499: pmi components */
+    HNP_TAG_FRAMEWORK_RANGE = 100, /**< tags a framework owns */
+    HNP_TAG_USER_LAST = 999,
+};
 
 /** Room for a framework or component name, with its terminating NUL. */
 #define HNP_MCA_NAME_LEN 32
@@ -55,7 +85,8 @@ struct hnp_mca_component;
  */
 typedef struct hnp_mca_component {
     uint32_t mca_abi_version;          /**< HNP_MCA_ABI_VERSION */
-    char framework[HNP_MCA_NAME_LEN];  /**< "plm", "routed", "exchange" */
+    char framework[HNP_MCA_NAME_LEN];  /**< "plm", "routed", "exchange",
+                                            "pmi" */
     char name[HNP_MCA_NAME_LEN];       /**< "rsh", "radix", ... */
     uint32_t interface_version;        /**< the framework's, at build time */
     uint32_t component_version;        /**< the component's own */
@@ -80,7 +111,13 @@ typedef struct hnp_mca_component {
     /** Release what open acquired. */
     int (*close)(const struct hnp_mca_component *self);
 
-    void *reserved[8]; /**< room to grow; zero */
+    /** The message tags the component uses, ended by 0; NULL: none. Each
+     *  lies in its framework's hundred (see the rule above); the loader
+     *  refuses the component if one is outside it or reserved by another
+     *  component already. (Carved from what was room to grow, zero in a
+     *  component built before: the layout is unchanged.) */
+    const uint32_t *tags;
+    void *reserved[7]; /**< room to grow; zero */
 } hnp_mca_component_t;
 
 /**
@@ -101,5 +138,9 @@ typedef struct hnp_mca_component {
     .mca_abi_version = HNP_MCA_ABI_VERSION, .framework = fw, .name = comp,  \
     .interface_version = (iface_version),                                   \
     .component_version = (comp_version)
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* HNP_MCA_H */

@@ -36,6 +36,8 @@ typedef struct hnp_mca_framework_desc {
     const char *name;           /**< "plm" */
     const char *description;    /**< one line, for hnp-info */
     uint32_t interface_version; /**< HNP_PLM_INTERFACE_VERSION */
+    uint32_t tag_first;         /**< its hundred of message tags
+                                     (HNP_TAG_PLM_FIRST); 0: none */
     bool all_active;            /**< every component that accepts is used
                                      (hnp_mca_framework_select_all) */
     bool load_when_opened;      /**< where only the chosen components are

@@ -36,6 +36,10 @@
 
 #include "hnp_export.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum hnp_param_type {
     HNP_PARAM_INT,      /**< int; storage: int * */
     HNP_PARAM_UNSIGNED, /**< unsigned int; storage: unsigned int * */
@@ -212,5 +216,9 @@ HNP_EXPORT int hnp_params_unpack(hnp_params_t *params, const char *buf,
 
 HNP_EXPORT const char *hnp_param_type_name(hnp_param_type_t type);
 HNP_EXPORT const char *hnp_param_source_name(hnp_param_source_t source);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* HNP_PARAM_H */

@@ -17,6 +17,10 @@
 
 #include "hnp_export.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef uint32_t hnp_vpid_t;
 #define HNP_VPID_INVALID UINT32_MAX
 
@@ -30,11 +34,18 @@ typedef enum hnp_tree_kind {
 typedef struct hnp_tree_shape hnp_tree_shape_t;
 
 /**
- * A tree is a small value, copied freely. For HNP_TREE_EXPLICIT it holds a
- * borrowed pointer to immutable arrays: they belong to whoever built the
- * tree (hnp_tree_greedy()) and stay valid until that owner passes its copy
- * to hnp_tree_release(). Every other copy is a view and is never released.
- * Formula kinds hold no pointer (@c shape is NULL).
+ * A tree is a small value. For HNP_TREE_EXPLICIT it holds a pointer to
+ * immutable arrays; formula kinds hold none (@c shape is NULL).
+ *
+ * Ownership, the one rule for every tree of hnp (hnp_tree_greedy(),
+ * hnp_tree_copy(), a routed module's spanning_tree, a plm module's
+ * spawn_tree): whoever fills a tree hands it to its caller, who owns it
+ * and passes it to hnp_tree_release() once done (a no-op for formula
+ * kinds, so callers release every tree they are handed, whatever its
+ * kind). An assignment makes a view of the owner's tree, valid while the
+ * owner's is, and never released. A hook that hands on a tree it was given
+ * (a plm's spawn_tree that spawns along the routing tree) hands a
+ * hnp_tree_copy() of it, never the tree itself.
  */
 typedef struct hnp_tree {
     hnp_tree_kind_t kind;
@@ -91,8 +102,15 @@ HNP_EXPORT hnp_vpid_t hnp_tree_next_hop(const hnp_tree_t *t, hnp_vpid_t self,
 HNP_EXPORT int hnp_tree_greedy(uint32_t n, double seq, double rem,
                                hnp_tree_t *out);
 
-/** Free what hnp_tree_greedy() allocated for @p t (the owner's copy) and
- *  empty @p t. A no-op for formula kinds. */
+/**
+ * A tree of the same shape as @p t that the caller owns (the ownership rule
+ * above): for a formula kind the same value, for an explicit one new
+ * arrays. HNP_ERR_BAD_PARAM, HNP_ERR_NOMEM; on failure *out is unchanged.
+ */
+HNP_EXPORT int hnp_tree_copy(const hnp_tree_t *t, hnp_tree_t *out);
+
+/** Free what the owner's @p t holds (hnp_tree_greedy(), hnp_tree_copy(), a
+ *  hook's tree) and empty @p t. A no-op for formula kinds. */
 HNP_EXPORT void hnp_tree_release(hnp_tree_t *t);
 
 /**
@@ -109,5 +127,9 @@ HNP_EXPORT int hnp_tree_model_time(const hnp_tree_t *t, double seq, double rem,
 HNP_EXPORT uint32_t hnp_tree_depth(const hnp_tree_t *t, hnp_vpid_t v);
 /** The largest depth of any vertex. */
 HNP_EXPORT uint32_t hnp_tree_height(const hnp_tree_t *t);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* HNP_TREE_H */

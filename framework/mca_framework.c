@@ -325,6 +325,8 @@ static int search_components(hnp_mca_framework_t *fw, char *err,
                              mca->builtin, only_component(fw), &fw->found, err,
                              errlen);
     if (rc == HNP_SUCCESS)
+        rc = mca_tags_reserve(fw, err, errlen);
+    if (rc == HNP_SUCCESS)
         rc = register_component_params(fw, err, errlen);
     return rc;
 }

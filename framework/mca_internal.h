@@ -60,4 +60,9 @@ int mca_register_own_params(hnp_mca_t *mca, char *err, size_t errlen);
 int mca_query_explained(hnp_mca_framework_t *fw, const hnp_mca_component_t *c,
                         const void **module, int *priority);
 
+/* Reserve the message tags of @p fw's found components (mca_tags.c):
+ * refuse, with a warning naming both components, one whose tag lies
+ * outside the framework's hundred or is another found component's. */
+int mca_tags_reserve(hnp_mca_framework_t *fw, char *err, size_t errlen);
+
 #endif /* HNP_MCA_INTERNAL_H */

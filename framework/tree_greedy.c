@@ -140,6 +140,32 @@ out:
     return rc;
 }
 
+int hnp_tree_copy(const hnp_tree_t *t, hnp_tree_t *out)
+{
+    hnp_vpid_t *parent;
+    hnp_tree_shape_t *shape;
+
+    if (t == NULL || out == NULL)
+        return HNP_ERR_BAD_PARAM;
+    if (t->kind != HNP_TREE_EXPLICIT) {
+        *out = *t;
+        return HNP_SUCCESS;
+    }
+    if (t->shape == NULL || t->n == 0)
+        return HNP_ERR_BAD_PARAM;
+    parent = calloc(t->n, sizeof(*parent));
+    if (parent == NULL)
+        return HNP_ERR_NOMEM;
+    for (hnp_vpid_t v = 1; v < t->n; v++)
+        parent[v] = hnp_tree_parent(t, v);
+    shape = explicit_shape_create(t->n, parent);
+    free(parent);
+    if (shape == NULL)
+        return HNP_ERR_NOMEM;
+    *out = (hnp_tree_t){ .kind = HNP_TREE_EXPLICIT, .n = t->n, .shape = shape };
+    return HNP_SUCCESS;
+}
+
 void hnp_tree_release(hnp_tree_t *t)
 {
     if (t == NULL || t->kind != HNP_TREE_EXPLICIT)

@@ -10,6 +10,7 @@ const hnp_mca_framework_desc_t hnp_exchange_framework = {
     .name = "exchange",
     .description = "contact all-gather: phase 2, every daemon learns every URI",
     .interface_version = HNP_EXCHANGE_INTERFACE_VERSION,
+    .tag_first = HNP_TAG_EXCHANGE_FIRST,
 };
 
 static int offered(const hnp_mca_component_entry_t *e,

@@ -23,24 +23,19 @@
 
 #include <stddef.h>
 
+#include "hnp_allgather.h"
 #include "hnp_mca.h"
 #include "hnp_tree.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* 2.1: the optional hooks job_priority and hnp_connections, in what was
  *      room to grow (a 2.0 component leaves them NULL). */
 #define HNP_EXCHANGE_INTERFACE_VERSION HNP_MCA_VERSION(2, 1, 0)
 
 struct hnp_rte;
-
-/** What an all-gather tells its caller. */
-typedef struct hnp_exchange_callbacks {
-    /** The contribution of @p vpid is known here (called once per vpid). */
-    void (*learned)(void *cbdata, hnp_vpid_t vpid, const void *data,
-                    size_t len);
-    /** Every contribution is known here (status 0), or the operation failed. */
-    void (*complete)(void *cbdata, int status);
-    void *cbdata;
-} hnp_exchange_callbacks_t;
 
 /** The job an exchange is chosen for, as the HNP knows it before launch. */
 typedef struct hnp_exchange_job {
@@ -86,5 +81,9 @@ typedef struct hnp_exchange_module {
     uint32_t (*hnp_connections)(const hnp_exchange_job_t *job);
     void *reserved[2]; /**< room to grow; NULL */
 } hnp_exchange_module_t;
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* HNP_EXCHANGE_H */

@@ -36,14 +36,20 @@
 #include "hnp_mca.h"
 #include "hnp_tree.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* 2.0: hnp_tree_t, which spawn_tree fills, grew the explicit kind.
  * 3.0: the caller owns the tree spawn_tree fills, and releases it; init
  *      and spawn_tree may be NULL.
  * 4.0: capability flags, the secret's way to the daemons, and the hooks
  *      launch_model and daemon_identity.
  * 4.1: HNP_PLM_CAP_ALLOCATION_ORDER and the hook explain_failure, in what
- *      was room to grow: a 4.0 component still loads. */
-#define HNP_PLM_INTERFACE_VERSION HNP_MCA_VERSION(4, 1, 0)
+ *      was room to grow: a 4.0 component still loads.
+ * 5.0: spawn_tree hands a copy of the routing tree, never the tree itself
+ *      (hnp_tree.h's one ownership rule), and must be deterministic. */
+#define HNP_PLM_INTERFACE_VERSION HNP_MCA_VERSION(5, 0, 0)
 
 struct hnp_rte;
 
@@ -118,10 +124,14 @@ typedef struct hnp_plm_module {
     /**
      * The spawn tree over the runtime's @p nprocs processes (0 is the HNP).
      * @p routing is the routing topology's spanning tree, for launchers
-     * that spawn along it. On success the caller owns *out and releases it
-     * with hnp_tree_release() (nothing to free for a tree given by formula,
-     * or a copy of @p routing). May be NULL: the flat tree, every daemon
-     * a child of the HNP.
+     * that spawn along it. Called in the HNP and in every daemon, each of
+     * which computes its own spawn children and parent from its own copy
+     * of the tree: it must be deterministic, the same tree everywhere for
+     * the same @p nprocs, @p routing and parameters (the HNP forwards every
+     * value that is not a default), and ask no one. The tree is the
+     * caller's (hnp_tree.h's one ownership rule): to spawn along @p routing,
+     * hand a hnp_tree_copy() of it. May be NULL: the flat tree, every
+     * daemon a child of the HNP.
      */
     int (*spawn_tree)(struct hnp_rte *rte, uint32_t nprocs,
                       const hnp_tree_t *routing, hnp_tree_t *out);
@@ -176,5 +186,9 @@ typedef struct hnp_plm_module {
     int (*explain_failure)(struct hnp_rte *rte, char *buf, size_t len);
     void *reserved[3]; /**< room to grow; NULL */
 } hnp_plm_module_t;
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* HNP_PLM_H */

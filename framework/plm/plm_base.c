@@ -7,6 +7,7 @@ const hnp_mca_framework_desc_t hnp_plm_framework = {
     .name = "plm",
     .description = "process launch: phase 1, one daemon onto every node",
     .interface_version = HNP_PLM_INTERFACE_VERSION,
+    .tag_first = HNP_TAG_PLM_FIRST,
 };
 
 /* The core trusts the flags (it never calls a hook to find out whether it

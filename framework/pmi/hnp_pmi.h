@@ -15,8 +15,12 @@
  * MPI program PMIx alone, an MPICH one PMI-1/2, a script or python any, a
  * program that links only the C runtime PMI-1/2 alone, which it could
  * speak by itself, never PMIx); a daemon loads, when the job is launched,
- * only the components that serve one of those (init() then), and each
- * one is called, in the daemon's one application job:
+ * only the components that serve one of those, and those that see every
+ * job (HNP_PMI_NEEDS_EVERY_JOB: an observer that serves no interface,
+ * such as accounting, tracing or a site's prolog and epilog), init() then,
+ * in every daemon of the job; in every daemon that runs ranks of the job
+ * (a daemon without ranks of its own calls no job hook), each one is
+ * called in its one application job:
  *
  *  1. job_start() with what the daemon knows of the job
  *     (hnp_pmi_job_t): every rank's node, every node's name, this node's
@@ -59,7 +63,13 @@
 #include "hnp_export.h"
 #include "hnp_mca.h"
 
-#define HNP_PMI_INTERFACE_VERSION HNP_MCA_VERSION(1, 0, 0)
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* 2.0: nodes are numbered from 1, as everywhere in hnp (hnp_pmi_job_t);
+ *      HNP_PMI_NEEDS_EVERY_JOB. */
+#define HNP_PMI_INTERFACE_VERSION HNP_MCA_VERSION(2, 0, 0)
 
 struct hnp_rte;
 
@@ -82,8 +92,9 @@ typedef struct hnp_pmi_app {
 
 /**
  * What a daemon knows of an application job, valid from job_start() until
- * job_end() returns. Nodes are numbered 0..nnodes-1 in the job's node
- * list: node n is run by daemon vpid n + 1.
+ * job_end() returns. Nodes are numbered as everywhere in hnp: from 1 to
+ * nnodes, node n run by daemon n (vpid n, hnp_rte_my_vpid() there); there
+ * is no node 0 (vpid 0 is the HNP, which runs no ranks).
  */
 typedef struct hnp_pmi_job {
     uint32_t jobid;              /**< 1, 2, ... within this hnp */
@@ -92,9 +103,10 @@ typedef struct hnp_pmi_job {
     uint32_t nprocs;             /**< ranks in the job */
     uint32_t universe_size;      /**< slots of the allocation (>= nprocs) */
     uint32_t nnodes;
-    const uint32_t *node_of;     /**< [nprocs] each rank's node */
-    const char *const *node_names; /**< [nnodes] as hnp names the nodes */
-    uint32_t my_node;            /**< this daemon's node */
+    const uint32_t *node_of;     /**< [nprocs] each rank's node, 1..nnodes */
+    const char *const *node_names; /**< [nnodes + 1]: node n's name, as hnp
+                                        names it, at [n]; [0] is NULL */
+    uint32_t my_node;            /**< this daemon's node (= its vpid) */
     const uint32_t *local_ranks; /**< [nlocal] this node's ranks, ascending */
     uint32_t nlocal;
     uint32_t slots;              /**< this node's slots; nlocal > slots:
@@ -142,10 +154,18 @@ enum {
     /** hnp_pmi_job_t::tmpdir: a directory is made for each job (a mkdir
      *  and a removal a node, not free on a busy file system). */
     HNP_PMI_NEEDS_TMPDIR = 1u << 0,
+    /** The component sees every job, whatever its programs can use: it is
+     *  loaded with every job, and its job hooks called in every daemon
+     *  that runs ranks, as those of a component that serves the job's
+     *  interface are. For an observer that serves none (@c serves 0):
+     *  accounting, tracing, a site's prolog and epilog, a container hook.
+     *  A component that serves no interface without this flag is refused
+     *  (it would never run). */
+    HNP_PMI_NEEDS_EVERY_JOB = 1u << 1,
 };
 
 typedef struct hnp_pmi_module {
-    /** HNP_PMI_SERVES_* flags. */
+    /** HNP_PMI_SERVES_* flags; 0 for an observer (HNP_PMI_NEEDS_EVERY_JOB). */
     uint32_t serves;
     /** HNP_PMI_NEEDS_* flags. */
     uint32_t needs;
@@ -172,5 +192,9 @@ typedef struct hnp_pmi_module {
     void (*finalize)(struct hnp_rte *rte);
     void *reserved[4]; /**< room to grow; NULL */
 } hnp_pmi_module_t;
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* HNP_PMI_H */

@@ -10,6 +10,7 @@ const hnp_mca_framework_desc_t hnp_pmi_framework = {
     .name = "pmi",
     .description = "the application processes' wire-up: PMI-1/2, PMIx",
     .interface_version = HNP_PMI_INTERFACE_VERSION,
+    .tag_first = HNP_TAG_PMI_FIRST,
     .all_active = true,
     /* a daemon loads libpmix only for a job that can use it */
     .load_when_opened = true,
@@ -23,6 +24,13 @@ static int check_module(const hnp_mca_component_entry_t *e, char *err,
     if (m->job_start == NULL || m->child_setup == NULL || m->job_end == NULL) {
         hnp_err_set(err, errlen, "pmi component '%s' lacks job_start, "
                     "child_setup or job_end", e->component->name);
+        return HNP_ERR_BAD_PARAM;
+    }
+    if (m->serves == 0 && !(m->needs & HNP_PMI_NEEDS_EVERY_JOB)) {
+        hnp_err_set(err, errlen, "pmi component '%s' serves no interface "
+                    "(serves is 0) and does not ask to see every job "
+                    "(HNP_PMI_NEEDS_EVERY_JOB): it would never be loaded",
+                    e->component->name);
         return HNP_ERR_BAD_PARAM;
     }
     return HNP_SUCCESS;

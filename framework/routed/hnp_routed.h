@@ -19,14 +19,20 @@
 #include "hnp_mca.h"
 #include "hnp_tree.h"
 
-/* 2.0: hnp_tree_t, which spanning_tree fills, grew the explicit kind. */
-#define HNP_ROUTED_INTERFACE_VERSION HNP_MCA_VERSION(2, 0, 0)
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* 2.0: hnp_tree_t, which spanning_tree fills, grew the explicit kind.
+ * 3.0: the tree spanning_tree fills is the caller's (hnp_tree.h), as a
+ *      plm's spawn_tree is: an explicit one is no longer the component's. */
+#define HNP_ROUTED_INTERFACE_VERSION HNP_MCA_VERSION(3, 0, 0)
 
 typedef struct hnp_routed_module {
     /** The spanning tree of this topology over @p nprocs processes; used to
-     *  spawn along the routing tree and to draw the topology. An explicit
-     *  tree stays the component's: callers hold a view and never release
-     *  it. */
+     *  spawn along the routing tree and to draw the topology. Pure like the
+     *  rest. The tree is the caller's, who releases it (hnp_tree.h's one
+     *  ownership rule): build an explicit one anew at each call. */
     int (*spanning_tree)(uint32_t nprocs, hnp_tree_t *out);
     /** Parent of @p vpid; HNP_VPID_INVALID for the HNP. */
     hnp_vpid_t (*parent)(hnp_vpid_t vpid, uint32_t nprocs);
@@ -44,8 +50,8 @@ typedef struct hnp_routed_module {
  * (hnp_tree_binomial(), or one of the component's own, which may read a
  * parameter at every call). Every answer comes from the tree math of
  * hnp_tree.h, so the spanning tree and the routes agree by construction.
- * Only for trees given by formula: an explicit one would be built again at
- * every call and never released.
+ * Only for trees given by formula: the routes would build an explicit one
+ * again at every call.
  */
 #define HNP_ROUTED_TREE_MODULE(module, tree_of)                            \
     static int module##_spanning_tree(uint32_t nprocs, hnp_tree_t *out)  \
@@ -78,5 +84,9 @@ typedef struct hnp_routed_module {
         .children = module##_children,                                     \
         .next_hop = module##_next_hop,                                     \
     }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* HNP_ROUTED_H */

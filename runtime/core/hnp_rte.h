@@ -21,22 +21,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "hnp_exchange.h"
+#include "hnp_allgather.h"
 #include "hnp_export.h"
+#include "hnp_mca.h"
 #include "hnp_tree.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 typedef struct hnp_rte hnp_rte_t;
 
-/** Message tags, 1..HNP_TAG_USER_LAST (hnp_rte_recv() refuses others). The
- *  core owns 1..99 and each framework a hundred; 500 and up are not
- *  assigned. */
-enum {
-    HNP_TAG_PLM_FIRST = 100, /**< 100..199: plm components */
-    HNP_TAG_EXCHANGE_FIRST = 200, /**< 200..299: exchange components */
-    HNP_TAG_ROUTED_FIRST = 300, /**< 300..399: routed components */
-    HNP_TAG_PMI_FIRST = 400, /**< 400..499: pmi components */
-    HNP_TAG_USER_LAST = 999,
-};
+/* Message tags, 1..HNP_TAG_USER_LAST (hnp_rte_recv() refuses others): the
+ * ranges and the rule for picking one are in hnp_mca.h, where a component
+ * declares the tags it uses (hnp_mca_component_t::tags). */
 
 /* ------------------------------------------------------------ identity */
 
@@ -205,7 +203,7 @@ HNP_EXPORT void hnp_rte_report(hnp_rte_t *rte, const char *fmt, ...)
  * daemons of the job, over the selected exchange component: @p data
  * (copied, at most hnp_pmi_job_t::max_allgather_bytes) is this daemon's
  * contribution, and @p cb learns every daemon's, then completion, as
- * hnp_exchange.h says. Every daemon of the job calls it once per seq, in
+ * hnp_allgather.h says. Every daemon of the job calls it once per seq, in
  * increasing seq from 0; a daemon without ranks of its own, and the HNP,
  * join with an empty contribution (zero bytes) when they see the others'.
  * The callbacks run from the event loop, never inside this call.
@@ -335,5 +333,9 @@ hnp_rte_fd_watch_t *hnp_rte_fd_watch_create(hnp_rte_t *rte, int fd,
 /** Stop watching (also from inside @p fn) and free the watch; NULL is
  *  ignored. @p fn is not called again. */
 HNP_EXPORT void hnp_rte_fd_watch_destroy(hnp_rte_fd_watch_t *watch);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* HNP_RTE_H */

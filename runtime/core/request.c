@@ -200,15 +200,12 @@ static void on_request(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
     struct hnp_rte_requests *r = rte->requests;
     hnp_wire_request_t m;
     hnp_rte_request_t *req;
-    hnp_reader_t rd;
 
     (void)tag;
     (void)cbdata;
-    hnp_reader_init(&rd, data, len);
-    if (hnp_wire_request_unpack(&rd, &m) != HNP_SUCCESS) {
-        HNP_WARN(rte->log, "malformed request from vpid %u dropped", src);
+    if (!HNP_RTE_UNPACK(rte, src, "request",
+                        hnp_wire_request_unpack, data, len, &m))
         return;
-    }
     if (hnp_rte_job_host(rte, m.rank) != rte->self) {
         HNP_VERBOSE(rte->log, 1, "request %u of vpid %u refused: rank %u is "
                     "not on this node", m.id, src, m.rank);
@@ -282,16 +279,13 @@ static void on_reply(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
                      const void *data, size_t len, void *cbdata)
 {
     hnp_wire_reply_t m;
-    hnp_reader_t rd;
     pending_t *p;
 
     (void)tag;
     (void)cbdata;
-    hnp_reader_init(&rd, data, len);
-    if (hnp_wire_reply_unpack(&rd, &m) != HNP_SUCCESS) {
-        HNP_WARN(rte->log, "malformed answer from vpid %u dropped", src);
+    if (!HNP_RTE_UNPACK(rte, src, "answer",
+                        hnp_wire_reply_unpack, data, len, &m))
         return;
-    }
     if ((p = take_waiting(rte->requests, m.id)) == NULL) {
         HNP_VERBOSE(rte->log, 2, "answer %u from vpid %u: nobody waits for "
                     "it", m.id, src);

@@ -57,6 +57,21 @@ uint32_t hnp_rte_spawn_children(const hnp_rte_t *rte, hnp_vpid_t *out,
     return hnp_tree_children(&rte->spawn_tree, rte->self, out, max);
 }
 
+hnp_reader_t *hnp_rte_reader(hnp_reader_t *rd, const void *data, size_t len)
+{
+    hnp_reader_init(rd, data, len);
+    return rd;
+}
+
+bool hnp_rte_unpacked(hnp_rte_t *rte, hnp_vpid_t src, const char *what,
+                      int rc)
+{
+    if (rc == HNP_SUCCESS)
+        return true;
+    HNP_WARN(rte->log, "malformed %s from vpid %u dropped", what, src);
+    return false;
+}
+
 int hnp_rte_plm_spawn_tree(hnp_rte_t *rte, uint32_t nprocs,
                            const hnp_tree_t *routing, hnp_tree_t *out)
 {
@@ -67,11 +82,12 @@ int hnp_rte_plm_spawn_tree(hnp_rte_t *rte, uint32_t nprocs,
     return rte->plm->spawn_tree(rte, nprocs, routing, out);
 }
 
-void hnp_rte_release_spawn_tree(hnp_tree_t *spawn, const hnp_tree_t *routing)
+void hnp_rte_release_trees(hnp_tree_t *spawn, hnp_tree_t *routing)
 {
-    if (spawn->shape == NULL || spawn->shape != routing->shape)
-        hnp_tree_release(spawn);
+    hnp_tree_release(spawn);
+    hnp_tree_release(routing);
     *spawn = (hnp_tree_t){ 0 };
+    *routing = (hnp_tree_t){ 0 };
 }
 
 int hnp_rte_build_trees(hnp_rte_t *rte)

@@ -13,6 +13,7 @@
 #include "procs/children.h"
 #include "params.h"
 #include "wire/frame.h"
+#include "hnp_buffer.h"
 #include "hnp_exchange.h"
 #include "hnp_log.h"
 #include "hnp_plm.h"
@@ -298,14 +299,29 @@ void hnp_rte_heartbeat_hold(hnp_rte_t *rte, bool hold);
 /* join.c: answer JOIN from spawn children (Algorithm 1) */
 int hnp_rte_accept_joins(hnp_rte_t *rte);
 
+/* rte.c: a message handler's opening, written once. HNP_RTE_UNPACK reads
+ * @p data into @p out with @p unpack (a wire file's hnp_wire_*_unpack);
+ * when the message does not parse, it warns "malformed WHAT from vpid SRC
+ * dropped" and is false: the handler returns. */
+#define HNP_RTE_UNPACK(rte, src, what, unpack, data, len, out)             \
+    hnp_rte_unpacked((rte), (src), (what),                                 \
+                     (unpack)(hnp_rte_reader(&(hnp_reader_t){ .pos = 0 },   \
+                                             (data), (len)),               \
+                              (out)))
+/** @p rd, made to read @p len bytes at @p data. */
+hnp_reader_t *hnp_rte_reader(hnp_reader_t *rd, const void *data, size_t len);
+/** @p rc == HNP_SUCCESS; else the warning above, and false. */
+bool hnp_rte_unpacked(hnp_rte_t *rte, hnp_vpid_t src, const char *what,
+                      int rc);
+
 /* rte.c: the trees of this job, from the selected routed and plm */
 /** The plm's spawn tree over @p nprocs (the flat one if it gives none);
  *  the caller owns it (hnp_tree_release). */
 int hnp_rte_plm_spawn_tree(hnp_rte_t *rte, uint32_t nprocs,
                            const hnp_tree_t *routing, hnp_tree_t *out);
-/** Release a spawn tree from the plm, unless it is a copy of @p routing:
- *  a routed component's spanning tree stays the component's. */
-void hnp_rte_release_spawn_tree(hnp_tree_t *spawn, const hnp_tree_t *routing);
+/** Release a spawn tree and a routing tree, both the caller's (hnp_tree.h),
+ *  and empty them. */
+void hnp_rte_release_trees(hnp_tree_t *spawn, hnp_tree_t *routing);
 /** rte->routing_tree and rte->spawn_tree, for rte->nprocs. */
 int hnp_rte_build_trees(hnp_rte_t *rte);
 /** A daemon: the parameters its parent forwarded, to forward in turn. */

@@ -97,7 +97,7 @@ void hnp_rte_destroy(hnp_rte_t *rte)
     hnp_rte_scratch_release(rte);
     hnp_rte_job_destroy(rte);
     hnp_rte_requests_destroy(rte);
-    hnp_rte_release_spawn_tree(&rte->spawn_tree, &rte->routing_tree);
+    hnp_rte_release_trees(&rte->spawn_tree, &rte->routing_tree);
     if (rte->launcher != NULL)
         hnp_launcher_destroy(rte->launcher);
     if (rte->oob != NULL)
@@ -235,12 +235,15 @@ static int hnp_spawn_children(hnp_rte_t *rte, uint32_t ndaemons,
     hnp_tree_t routing, spawn;
     int rc = rte->routed->spanning_tree(ndaemons + 1, &routing);
 
-    if (rc == HNP_SUCCESS)
-        rc = hnp_rte_plm_spawn_tree(rte, ndaemons + 1, &routing, &spawn);
     if (rc != HNP_SUCCESS)
         return rc;
+    rc = hnp_rte_plm_spawn_tree(rte, ndaemons + 1, &routing, &spawn);
+    if (rc != HNP_SUCCESS) {
+        hnp_tree_release(&routing);
+        return rc;
+    }
     *children = hnp_tree_children(&spawn, 0, NULL, 0);
-    hnp_rte_release_spawn_tree(&spawn, &routing);
+    hnp_rte_release_trees(&spawn, &routing);
     return HNP_SUCCESS;
 }
 

@@ -119,15 +119,12 @@ static void on_report(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
                       const void *data, size_t len, void *cbdata)
 {
     hnp_wire_report_t report;
-    hnp_reader_t rd;
 
     (void)tag;
     (void)cbdata;
-    hnp_reader_init(&rd, data, len);
-    if (hnp_wire_report_unpack(&rd, &report) != HNP_SUCCESS) {
-        HNP_WARN(rte->log, "malformed report from vpid %u", src);
+    if (!HNP_RTE_UNPACK(rte, src, "report",
+                        hnp_wire_report_unpack, data, len, &report))
         return;
-    }
     if (report.severity == HNP_WIRE_REPORT_USER) {
         HNP_INFO(rte->log, "%s", report.line);
     } else if (report.severity == HNP_WIRE_REPORT_PLAIN) {

@@ -222,14 +222,11 @@ static void on_stats(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
 {
     hnp_job_t *job = cbdata;
     hnp_wire_stats_t s;
-    hnp_reader_t rd;
 
     (void)tag;
-    hnp_reader_init(&rd, data, len);
-    if (hnp_wire_stats_unpack(&rd, &s) != HNP_SUCCESS) {
-        HNP_WARN(rte->log, "malformed statistics from vpid %u", src);
+    if (!HNP_RTE_UNPACK(rte, src, "statistics",
+                        hnp_wire_stats_unpack, data, len, &s))
         return;
-    }
     if (job->startup_cpu_us == NULL)
         job->startup_cpu_us = calloc(2 * (size_t)job->ndaemons, sizeof(uint64_t));
     if (job->startup_cpu_us != NULL && job->stats_reports < job->ndaemons) {

@@ -50,14 +50,11 @@ static void on_spawn_note(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
 {
     hnp_job_t *job = cbdata;
     hnp_wire_spawn_note_t note;
-    hnp_reader_t rd;
 
     (void)tag;
-    hnp_reader_init(&rd, data, len);
-    if (hnp_wire_spawn_note_unpack(&rd, &note) != HNP_SUCCESS) {
-        HNP_WARN(rte->log, "malformed spawn note from vpid %u", src);
+    if (!HNP_RTE_UNPACK(rte, src, "spawn note",
+                        hnp_wire_spawn_note_unpack, data, len, &note))
         return;
-    }
     /* Only the branch that starts it speaks of a daemon. */
     if (!note_from_its_branch(rte, src, note.vpid)) {
         HNP_WARN(rte->log, "vpid %u sent a spawn note on vpid %u, which it "

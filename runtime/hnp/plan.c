@@ -393,7 +393,7 @@ int hnp_plan_print(hnp_rte_t *rte, const hnp_job_map_t *map,
     if (rc != HNP_SUCCESS && err != NULL && err[0] == '\0')
         hnp_err_set(err, errlen, "--plan: %s", hnp_strerror(rc));
     free(conns);
-    hnp_rte_release_spawn_tree(&p.chosen, &p.routing);
+    hnp_rte_release_trees(&p.chosen, &p.routing);
     hnp_tree_release(&p.greedy);
     return rc;
 }

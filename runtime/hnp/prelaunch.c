@@ -212,7 +212,8 @@ void hnp_prelaunch_pmi_names(const hnp_args_t *args,
     if (len > 0)
         buf[0] = '\0';
     for (size_t i = 0; i < pmi->count && at < len; i++) {
-        if ((pmi->modules[i]->serves & uses) == 0)
+        if ((pmi->modules[i]->serves & uses) == 0 &&
+            !(pmi->modules[i]->needs & HNP_PMI_NEEDS_EVERY_JOB))
             continue;
         int n = snprintf(buf + at, len - at, "%s%s", at > 0 ? "," : "",
                          pmi->names[i]);

@@ -28,7 +28,8 @@ int hnp_prelaunch_check(hnp_args_t *args, const hnp_pmi_active_t *pmi,
                         char *err, size_t errlen);
 
 /** The active pmi components the job needs, "a,b" into @p buf (""
- *  for none): those that serve an interface one of its apps can use. */
+ *  for none): those that serve an interface one of its apps can use,
+ *  and those that see every job (HNP_PMI_NEEDS_EVERY_JOB). */
 void hnp_prelaunch_pmi_names(const hnp_args_t *args,
                              const hnp_pmi_active_t *pmi, char *buf,
                              size_t len);

@@ -144,14 +144,11 @@ static void on_state_reply(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
     hnp_job_t *job = cbdata;
     struct hnp_state_report *s = job->state_report;
     hnp_wire_state_reply_t reply;
-    hnp_reader_t rd;
 
     (void)tag;
-    hnp_reader_init(&rd, data, len);
-    if (hnp_wire_state_reply_unpack(&rd, &reply) != HNP_SUCCESS) {
-        HNP_WARN(rte->log, "malformed state report from vpid %u", src);
+    if (!HNP_RTE_UNPACK(rte, src, "state report",
+                        hnp_wire_state_reply_unpack, data, len, &reply))
         return;
-    }
     for (uint32_t i = 0; s != NULL && i < reply.nranks; i++) {
         hnp_wire_rank_state_t *r = &reply.ranks[i];
         if (r->rank >= job->map.nprocs || s->answered[r->rank])

@@ -27,6 +27,8 @@ struct hnpd_pmi {
     hnp_pmi_job_t job;
     char name[HNP_AUTH_JOB_NAME_LEN];
     uint32_t *local_ranks;
+    uint32_t *node_of;        /* [nprocs] node numbers, from 1 */
+    const char **node_names;  /* [nnodes + 1], [0] NULL */
     hnp_pmi_app_t *apps;
     void *state[HNP_PMI_MAX_ACTIVE];
     char *tmpdir[HNP_PMI_MAX_ACTIVE];
@@ -46,15 +48,31 @@ static int make_tmpdir(hnpd_t *d, const char *component, char **out,
 
 /* ------------------------------------------------------------ the job */
 
+/* The job map in hnp's one numbering of nodes (hnp_pmi.h): node n is
+ * daemon n's, from 1; the launch message indexes its arrays from 0. */
+static int number_nodes(struct hnpd_pmi *p, const hnp_wire_launch_t *m)
+{
+    p->node_of = calloc(m->nprocs + 1, sizeof(*p->node_of));
+    p->node_names = calloc(m->nnodes + 1, sizeof(*p->node_names));
+    if (p->node_of == NULL || p->node_names == NULL)
+        return HNP_ERR_NOMEM;
+    for (uint32_t r = 0; r < m->nprocs; r++)
+        p->node_of[r] = m->node_of[r] + 1;
+    for (uint32_t n = 0; n < m->nnodes; n++)
+        p->node_names[n + 1] = m->node_names[n];
+    return HNP_SUCCESS;
+}
+
 static int describe_job(hnpd_t *d, struct hnpd_pmi *p,
                         const hnp_wire_launch_t *m)
 {
     hnp_pmi_job_t *job = &p->job;
-    uint32_t my_node = d->rte->self - 1;
+    uint32_t my_node = d->rte->self;
 
     p->local_ranks = calloc(d->nlocal + 1, sizeof(*p->local_ranks));
     p->apps = calloc(m->napps, sizeof(*p->apps));
-    if (p->local_ranks == NULL || p->apps == NULL)
+    if (p->local_ranks == NULL || p->apps == NULL ||
+        number_nodes(p, m) != HNP_SUCCESS)
         return HNP_ERR_NOMEM;
     for (uint32_t i = 0; i < d->nlocal; i++)
         p->local_ranks[i] = d->procs[i].rank;
@@ -67,10 +85,9 @@ static int describe_job(hnpd_t *d, struct hnpd_pmi *p,
     *job = (hnp_pmi_job_t){
         .jobid = m->jobid, .name = p->name, .nprocs = m->nprocs,
         .universe_size = m->universe_size, .nnodes = m->nnodes,
-        .node_of = m->node_of,
-        .node_names = (const char *const *)m->node_names,
+        .node_of = p->node_of, .node_names = p->node_names,
         .my_node = my_node, .local_ranks = p->local_ranks,
-        .nlocal = d->nlocal, .slots = m->node_slots[my_node],
+        .nlocal = d->nlocal, .slots = m->node_slots[my_node - 1],
         .napps = m->napps, .apps = p->apps,
         /* a contribution must fit in one runtime message, with room */
         .max_allgather_bytes = hnp_rte_allgather_max(d->rte),
@@ -291,6 +308,8 @@ void hnpd_pmi_job_end(hnpd_t *d)
         free(p->tmpdir[i]);
     }
     free(p->local_ranks);
+    free(p->node_of);
+    free(p->node_names);
     free(p->apps);
     free(p);
 }

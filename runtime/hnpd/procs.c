@@ -118,15 +118,11 @@ static void on_iof_ack(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
 {
     hnpd_t *d = cbdata;
     hnp_wire_iof_ack_t ack;
-    hnp_reader_t rd;
 
     (void)tag;
-    hnp_reader_init(&rd, data, len);
-    if (hnp_wire_iof_ack_unpack(&rd, &ack) != HNP_SUCCESS) {
-        HNP_WARN(rte->log, "malformed output acknowledgement from vpid %u",
-                 src);
+    if (!HNP_RTE_UNPACK(rte, src, "output acknowledgement",
+                        hnp_wire_iof_ack_unpack, data, len, &ack))
         return;
-    }
     d->iof_unacked -= ack.bytes < d->iof_unacked ? ack.bytes
                                                   : d->iof_unacked;
     update_output_pause(d);
@@ -580,15 +576,11 @@ static void on_signal(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
 {
     hnpd_t *d = cbdata;
     hnp_wire_signal_t req;
-    hnp_reader_t rd;
 
-    (void)src;
     (void)tag;
-    hnp_reader_init(&rd, data, len);
-    if (hnp_wire_signal_unpack(&rd, &req) != HNP_SUCCESS) {
-        HNP_WARN(rte->log, "malformed signal request dropped");
+    if (!HNP_RTE_UNPACK(rte, src, "signal request",
+                        hnp_wire_signal_unpack, data, len, &req))
         return;
-    }
     /* hnp stops with its processes (job control): its silence until it
      * continues them is no failure. */
     if (req.signo == SIGSTOP || req.signo == SIGTSTP)

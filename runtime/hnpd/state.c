@@ -265,15 +265,11 @@ static void on_state_request(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
     hnpd_t *d = cbdata;
     hnp_wire_state_request_t req;
     hnpd_state_query_t *q;
-    hnp_reader_t rd;
 
-    (void)src;
     (void)tag;
-    hnp_reader_init(&rd, data, len);
-    if (hnp_wire_state_request_unpack(&rd, &req) != HNP_SUCCESS) {
-        HNP_WARN(rte->log, "malformed state request dropped");
+    if (!HNP_RTE_UNPACK(rte, src, "state request",
+                        hnp_wire_state_request_unpack, data, len, &req))
         return;
-    }
     if (d->state_query != NULL) /* one at a time: the HNP asks once */
         return;
     if ((q = calloc(1, sizeof(*q))) == NULL)

@@ -106,15 +106,11 @@ static void on_stdin(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
 {
     hnpd_t *d = cbdata;
     hnp_wire_stdin_t chunk;
-    hnp_reader_t rd;
 
-    (void)src;
     (void)tag;
-    hnp_reader_init(&rd, data, len);
-    if (hnp_wire_stdin_unpack(&rd, &chunk) != HNP_SUCCESS) {
-        HNP_WARN(rte->log, "malformed stdin chunk dropped");
+    if (!HNP_RTE_UNPACK(rte, src, "stdin chunk",
+                        hnp_wire_stdin_unpack, data, len, &chunk))
         return;
-    }
     d->stdin_seq = chunk.seq;
     for (uint32_t i = 0; i < d->nlocal; i++)
         if (hnpd_stdin_wanted(d, d->procs[i].rank))

@@ -57,13 +57,41 @@ static void print_selection(const hnp_setup_t *setup,
            detail != NULL ? detail : "");
 }
 
+/* " 210,211" (the component's message tags), or "" for none. */
+static void tags_text(const hnp_mca_component_t *c, char *buf, size_t len)
+{
+    size_t at = 0;
+
+    buf[0] = '\0';
+    for (const uint32_t *t = c->tags; t != NULL && *t != 0 && at < len; t++) {
+        int n = snprintf(buf + at, len - at, "%s%u", at == 0 ? "" : ",", *t);
+        at += n > 0 ? (size_t)n : 0;
+    }
+}
+
+/* "priority 20", "declines here" (asked, offered nothing) or "" (not
+ * asked: the framework could not be opened). */
+static void priority_text(const hnp_mca_component_entry_t *entry, char *buf,
+                          size_t len)
+{
+    if (!entry->queried)
+        snprintf(buf, len, "%s", "");
+    else if (entry->module == NULL)
+        snprintf(buf, len, "%s", "declines here");
+    else
+        snprintf(buf, len, "priority %d", entry->priority);
+}
+
 static void print_component(const char *fw,
                             const hnp_mca_component_entry_t *entry,
                             bool parsable)
 {
     const hnp_mca_component_t *c = entry->component;
-    char version[VERSION_TEXT_LEN], iface[VERSION_TEXT_LEN];
+    char version[VERSION_TEXT_LEN], iface[VERSION_TEXT_LEN], tags[128];
+    char priority[32];
 
+    tags_text(c, tags, sizeof(tags));
+    priority_text(entry, priority, sizeof(priority));
     hnp_info_version_text(c->component_version, version, sizeof(version));
     hnp_info_version_text(c->interface_version, iface, sizeof(iface));
     if (parsable) {
@@ -72,11 +100,19 @@ static void print_component(const char *fw,
         printf("mca:%s:%s:path:", fw, c->name);
         hnp_info_put_oneline(entry->path != NULL ? entry->path : "built-in");
         putchar('\n');
+        if (tags[0] != '\0')
+            printf("mca:%s:%s:tags:%s\n", fw, c->name, tags);
+        if (entry->queried && entry->module != NULL)
+            printf("mca:%s:%s:priority:%d\n", fw, c->name, entry->priority);
+        else if (entry->queried)
+            printf("mca:%s:%s:priority:declined\n", fw, c->name);
         return;
     }
-    printf("  component %-14s version %-8s for interface %-8s %s%s\n",
+    printf("  component %-14s version %-8s for interface %-8s %s%s%s%s%s%s\n",
            c->name, version, iface, entry->path != NULL ? "from " : "",
-           entry->path != NULL ? entry->path : "built in");
+           entry->path != NULL ? entry->path : "built in",
+           priority[0] != '\0' ? ", " : "", priority,
+           tags[0] != '\0' ? ", message tags " : "", tags);
 }
 
 static void print_failure(const char *fw, const hnp_mca_load_failure_t *f,
@@ -115,6 +151,26 @@ static void print_framework_head(const hnp_setup_t *setup,
     print_selection(setup, desc);
 }
 
+static bool accept_none(void *ctx, const void *module)
+{
+    (void)ctx;
+    (void)module;
+    return false;
+}
+
+/* Ask every component what it offers here (its priority, or that it
+ * declines), as hnp's selection would, without selecting one: the
+ * framework is opened for it unless it is already. */
+static void ask_components(hnp_mca_framework_t *fw)
+{
+    char err[256];
+    const void *module;
+    int rc = hnp_mca_framework_open(fw, err, sizeof(err));
+
+    if (rc == HNP_SUCCESS || rc == HNP_ERR_EXISTS)
+        hnp_mca_framework_find_module(fw, accept_none, NULL, &module);
+}
+
 static void print_framework(const hnp_setup_t *setup, hnp_mca_framework_t *fw,
                             bool parsable, bool first)
 {
@@ -122,6 +178,7 @@ static void print_framework(const hnp_setup_t *setup, hnp_mca_framework_t *fw,
     const hnp_mca_component_entry_t *entries = NULL;
     const hnp_mca_load_failure_t *failures = NULL;
 
+    ask_components(fw);
     if (!parsable && !first)
         putchar('\n');
     print_framework_head(setup, desc, parsable);

@@ -17,6 +17,10 @@
 
 #include "hnp_export.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct hnp_buffer {
     uint8_t *data;
     size_t len;
@@ -72,5 +76,9 @@ HNP_EXPORT const void *hnp_unpack_blob(hnp_reader_t *rd, size_t *len);
 HNP_EXPORT int hnp_reader_status(const hnp_reader_t *rd);
 /** Bytes not yet read. */
 HNP_EXPORT size_t hnp_reader_remaining(const hnp_reader_t *rd);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* HNP_BUFFER_H */

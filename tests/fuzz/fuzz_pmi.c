@@ -29,7 +29,7 @@
 
 #define ERRLEN 256
 
-static bool same_pairs(const hnp_pmi_msg_t *a, const hnp_pmi_msg_t *b)
+static bool same_pairs(const pmi_simple_msg_t *a, const pmi_simple_msg_t *b)
 {
     if (strcmp(a->cmd, b->cmd) != 0 || a->npairs != b->npairs)
         return false;
@@ -42,58 +42,58 @@ static bool same_pairs(const hnp_pmi_msg_t *a, const hnp_pmi_msg_t *b)
     return true;
 }
 
-static int parse(hnp_pmi_wire_t wire, hnp_pmi_msg_t *msg, const char *text,
+static int parse(pmi_simple_wire_t wire, pmi_simple_msg_t *msg, const char *text,
                  size_t len)
 {
     char err[ERRLEN];
 
-    return wire == HNP_PMI_WIRE_V1
-               ? hnp_pmi_parse_v1(msg, text, len, err, sizeof(err))
-               : hnp_pmi_parse_v2(msg, text, len, err, sizeof(err));
+    return wire == PMI_SIMPLE_WIRE_V1
+               ? pmi_simple_parse_v1(msg, text, len, err, sizeof(err))
+               : pmi_simple_parse_v2(msg, text, len, err, sizeof(err));
 }
 
 /* Write @p msg back as an answer would be written; it must read the same. */
-static void check_round_trip(hnp_pmi_wire_t wire, const hnp_pmi_msg_t *msg)
+static void check_round_trip(pmi_simple_wire_t wire, const pmi_simple_msg_t *msg)
 {
     hnp_buffer_t out;
-    hnp_pmi_reply_t r;
-    hnp_pmi_msg_t again;
+    pmi_simple_reply_t r;
+    pmi_simple_msg_t again;
     size_t start, len, consumed;
     char err[ERRLEN];
 
     hnp_buffer_init(&out);
-    hnp_pmi_reply_begin(&r, &out, wire, msg->cmd);
+    pmi_simple_reply_begin(&r, &out, wire, msg->cmd);
     for (size_t i = 0; i < msg->npairs; i++)
-        hnp_pmi_reply_add(&r, msg->pairs[i].key, msg->pairs[i].value,
-                          msg->pairs[i].value_len);
-    int rc = hnp_pmi_reply_end(&r);
+        pmi_simple_reply_add(&r, msg->pairs[i].key, msg->pairs[i].value,
+                             msg->pairs[i].value_len);
+    int rc = pmi_simple_reply_end(&r);
     /* Only length can stop it: PMI-1 lines have a shorter limit for
      * answers than for requests, and a PMI-2 body may gain its last ';'. */
     FUZZ_CHECK(rc == HNP_SUCCESS || (rc == HNP_ERR_BAD_PARAM &&
-                                     wire == HNP_PMI_WIRE_V1) ||
+                                     wire == PMI_SIMPLE_WIRE_V1) ||
                rc == HNP_ERR_TRUNCATED);
     FUZZ_CHECK(rc == HNP_SUCCESS || out.len == 0);
     if (rc == HNP_SUCCESS) {
-        rc = hnp_pmi_frame(wire, (const char *)out.data, out.len,
-                           HNP_PMI_V2_BODY_MAX, &start, &len, &consumed, err,
-                           sizeof(err));
+        rc = pmi_simple_frame(wire, (const char *)out.data, out.len,
+                              PMI_SIMPLE_V2_BODY_MAX, &start, &len, &consumed,
+                              err, sizeof(err));
         FUZZ_CHECK(rc == 1 && consumed == out.len);
         FUZZ_CHECK(parse(wire, &again, (const char *)out.data + start, len) ==
                    HNP_SUCCESS);
         FUZZ_CHECK(same_pairs(msg, &again));
-        hnp_pmi_msg_release(&again);
+        pmi_simple_msg_release(&again);
     }
     hnp_buffer_release(&out);
 }
 
-static void check_parsed(hnp_pmi_wire_t wire, const hnp_pmi_msg_t *msg)
+static void check_parsed(pmi_simple_wire_t wire, const pmi_simple_msg_t *msg)
 {
     FUZZ_CHECK(msg->cmd != NULL && msg->cmd[0] != '\0');
     for (size_t i = 0; i < msg->npairs; i++) {
         FUZZ_CHECK(msg->pairs[i].key[0] != '\0');
         FUZZ_CHECK(strchr(msg->pairs[i].key, '=') == NULL);
         FUZZ_CHECK(msg->pairs[i].value[msg->pairs[i].value_len] == '\0');
-        if (wire == HNP_PMI_WIRE_V1)
+        if (wire == PMI_SIMPLE_WIRE_V1)
             FUZZ_CHECK(strlen(msg->pairs[i].value) ==
                        msg->pairs[i].value_len);
     }
@@ -101,15 +101,15 @@ static void check_parsed(hnp_pmi_wire_t wire, const hnp_pmi_msg_t *msg)
         check_round_trip(wire, msg);
 }
 
-static void fuzz_stream(hnp_pmi_wire_t wire, const char *data, size_t size,
+static void fuzz_stream(pmi_simple_wire_t wire, const char *data, size_t size,
                         size_t max)
 {
     size_t start, len, consumed;
     char err[ERRLEN];
 
     while (size > 0) {
-        int rc = hnp_pmi_frame(wire, data, size, max, &start, &len, &consumed,
-                               err, sizeof(err));
+        int rc = pmi_simple_frame(wire, data, size, max, &start, &len,
+                                  &consumed, err, sizeof(err));
         FUZZ_CHECK(rc <= 1);
         if (rc <= 0) {
             FUZZ_CHECK(rc == 0 || err[0] != '\0');
@@ -117,10 +117,10 @@ static void fuzz_stream(hnp_pmi_wire_t wire, const char *data, size_t size,
         }
         FUZZ_CHECK(consumed > 0 && consumed <= size);
         FUZZ_CHECK(start + len <= consumed && len <= max);
-        hnp_pmi_msg_t msg;
+        pmi_simple_msg_t msg;
         if (parse(wire, &msg, data + start, len) == HNP_SUCCESS) {
             check_parsed(wire, &msg);
-            hnp_pmi_msg_release(&msg);
+            pmi_simple_msg_release(&msg);
         }
         data += consumed;
         size -= consumed;
@@ -150,20 +150,20 @@ static const void *last_value(const uint8_t *data, size_t size,
 
 static void fuzz_blob(const uint8_t *data, size_t size)
 {
-    hnp_pmi_kvs_t *kvs;
-    char err[ERRLEN], key[HNP_PMI_KEY_MAX + 1];
+    pmi_simple_kvs_t *kvs;
+    char err[ERRLEN], key[PMI_SIMPLE_KEY_MAX + 1];
     size_t len;
 
-    if (hnp_pmi_kvs_create(&kvs) != HNP_SUCCESS)
+    if (pmi_simple_kvs_create(&kvs) != HNP_SUCCESS)
         return;
-    hnp_pmi_kvs_put_owned(kvs, "mine", "before", 6, true, 1, 74);
-    int rc = hnp_pmi_kvs_merge(kvs, data, size, err, sizeof(err));
+    pmi_simple_kvs_put_owned(kvs, "mine", "before", 6, true, 1, 74);
+    int rc = pmi_simple_kvs_merge(kvs, data, size, err, sizeof(err));
     size_t charge;
-    FUZZ_CHECK(hnp_pmi_kvs_owner(kvs, "mine", &charge) == 1 && charge == 74);
+    FUZZ_CHECK(pmi_simple_kvs_owner(kvs, "mine", &charge) == 1 && charge == 74);
     if (rc != HNP_SUCCESS) {
-        FUZZ_CHECK(hnp_pmi_kvs_count(kvs) == 1);
-        FUZZ_CHECK(strcmp(hnp_pmi_kvs_get(kvs, "mine", &len), "before") == 0);
-        hnp_pmi_kvs_destroy(kvs);
+        FUZZ_CHECK(pmi_simple_kvs_count(kvs) == 1);
+        FUZZ_CHECK(strcmp(pmi_simple_kvs_get(kvs, "mine", &len), "before") == 0);
+        pmi_simple_kvs_destroy(kvs);
         return;
     }
     hnp_reader_t rd;
@@ -173,15 +173,15 @@ static void fuzz_blob(const uint8_t *data, size_t size)
         size_t klen, vlen = 0;
         const char *k = hnp_unpack_blob(&rd, &klen);
         hnp_unpack_blob(&rd, NULL);
-        FUZZ_CHECK(k != NULL && klen > 0 && klen <= HNP_PMI_KEY_MAX);
+        FUZZ_CHECK(k != NULL && klen > 0 && klen <= PMI_SIMPLE_KEY_MAX);
         memcpy(key, k, klen);
         key[klen] = '\0';
         const void *want = last_value(data, size, key, &vlen);
-        const char *got = hnp_pmi_kvs_get(kvs, key, &len);
+        const char *got = pmi_simple_kvs_get(kvs, key, &len);
         FUZZ_CHECK(got != NULL && len == vlen && got[len] == '\0');
         FUZZ_CHECK(len == 0 || memcmp(got, want, len) == 0);
     }
-    hnp_pmi_kvs_destroy(kvs);
+    pmi_simple_kvs_destroy(kvs);
 }
 
 /* Read "(vector,(a,b,c),...)": the triples, or NULL when it does not
@@ -257,7 +257,7 @@ static void fuzz_mapping(const uint8_t *data, size_t size)
     if (want != NULL && got != NULL) {
         for (size_t i = 0; i < size; i++)
             want[i] = data[i] % 8;
-        int rc = hnp_pmi_process_mapping(want, (uint32_t)size, &mapping);
+        int rc = pmi_simple_process_mapping(want, (uint32_t)size, &mapping);
         FUZZ_CHECK(rc == HNP_SUCCESS);
         if (rc == HNP_SUCCESS) {
             FUZZ_CHECK(expand_mapping(mapping, got, (uint32_t)size));
@@ -278,12 +278,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size--;
     switch (mode) {
     case 0:
-        fuzz_stream(HNP_PMI_WIRE_V1, (const char *)data, size,
-                    scale > 0 ? scale * 16u : HNP_PMI_V1_INPUT_MAX);
+        fuzz_stream(PMI_SIMPLE_WIRE_V1, (const char *)data, size,
+                    scale > 0 ? scale * 16u : PMI_SIMPLE_V1_INPUT_MAX);
         break;
     case 1:
-        fuzz_stream(HNP_PMI_WIRE_V2, (const char *)data, size,
-                    scale > 0 ? scale * 16u : HNP_PMI_V2_BODY_MAX);
+        fuzz_stream(PMI_SIMPLE_WIRE_V2, (const char *)data, size,
+                    scale > 0 ? scale * 16u : PMI_SIMPLE_V2_BODY_MAX);
         break;
     case 2:
         fuzz_blob(data, size);

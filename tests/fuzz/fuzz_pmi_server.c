@@ -80,7 +80,7 @@ static char answers[NLOCAL][ANSWERS_MAX];
 
 typedef struct run {
     struct hnp_rte rte;
-    hnp_pmi_server_t *srv;
+    pmi_simple_server_t *srv;
     process_t proc[NLOCAL];
     size_t kvs_limit;
     bool destroy_on_error;
@@ -198,19 +198,20 @@ static void check_answers(process_t *p)
     while (at < p->len) {
         const char *data = p->in + at;
         bool v2 = (data[0] >= '0' && data[0] <= '9') || data[0] == ' ';
-        hnp_pmi_wire_t wire = v2 ? HNP_PMI_WIRE_V2 : HNP_PMI_WIRE_V1;
-        int rc = hnp_pmi_frame(wire, data, p->len - at,
-                               v2 ? HNP_PMI_V2_BODY_MAX : HNP_PMI_V1_LINE_MAX,
-                               &start, &len, &consumed, err, sizeof(err));
+        pmi_simple_wire_t wire = v2 ? PMI_SIMPLE_WIRE_V2 : PMI_SIMPLE_WIRE_V1;
+        int rc = pmi_simple_frame(wire, data, p->len - at,
+                                  v2 ? PMI_SIMPLE_V2_BODY_MAX
+                                     : PMI_SIMPLE_V1_LINE_MAX,
+                                  &start, &len, &consumed, err, sizeof(err));
         FUZZ_CHECK(rc >= 0);
         if (rc == 0)
             break;
-        hnp_pmi_msg_t msg;
-        rc = v2 ? hnp_pmi_parse_v2(&msg, data + start, len, err, sizeof(err))
-                : hnp_pmi_parse_v1(&msg, data + start, len, err, sizeof(err));
+        pmi_simple_msg_t msg;
+        rc = v2 ? pmi_simple_parse_v2(&msg, data + start, len, err, sizeof(err))
+                : pmi_simple_parse_v1(&msg, data + start, len, err, sizeof(err));
         FUZZ_CHECK(rc == HNP_SUCCESS);
         FUZZ_CHECK(msg.cmd != NULL && msg.cmd[0] != '\0' && !msg.multiline);
-        hnp_pmi_msg_release(&msg);
+        pmi_simple_msg_release(&msg);
         at += consumed;
     }
     memmove(p->in, p->in + at, p->len - at);
@@ -285,7 +286,7 @@ static void on_client_error(void *ctx, uint32_t rank, int code,
     local_index(rank);
     FUZZ_CHECK(code < 0 && msg != NULL && msg[0] != '\0');
     if (run.destroy_on_error && run.srv != NULL) {
-        hnp_pmi_server_destroy(run.srv);
+        pmi_simple_server_destroy(run.srv);
         run.srv = NULL;
     }
 }
@@ -326,11 +327,11 @@ static void complete_fence(bool failed, const uint8_t *other, size_t len)
     uint32_t seq = run.next_fence;
     run.fence_ready = false;
     run.next_fence++;
-    FUZZ_CHECK(hnp_pmi_fence_merge(run.srv, seq, run.blob, run.blob_len, err,
-                                   sizeof(err)) == HNP_SUCCESS);
-    (void)hnp_pmi_fence_merge(run.srv, seq, other, len, err, sizeof(err));
-    FUZZ_CHECK(hnp_pmi_fence_complete(run.srv, seq,
-                                      failed ? HNP_ERR_UNREACHABLE : 0) ==
+    FUZZ_CHECK(pmi_simple_fence_merge(run.srv, seq, run.blob, run.blob_len, err,
+                                      sizeof(err)) == HNP_SUCCESS);
+    (void)pmi_simple_fence_merge(run.srv, seq, other, len, err, sizeof(err));
+    FUZZ_CHECK(pmi_simple_fence_complete(run.srv, seq,
+                                         failed ? HNP_ERR_UNREACHABLE : 0) ==
                HNP_SUCCESS);
 }
 
@@ -339,13 +340,13 @@ static void complete_fence(bool failed, const uint8_t *other, size_t len)
 static void start(uint8_t flags)
 {
     static const uint32_t local[NLOCAL] = { 0, 1 };
-    static const hnp_pmi_attr_t attrs[] = { { "PMI_hwloc_xmlfile", "none" } };
-    hnp_pmi_config_t cfg = {
+    static const pmi_simple_attr_t attrs[] = { { "PMI_hwloc_xmlfile", "none" } };
+    pmi_simple_config_t cfg = {
         .size = 4, .kvsname = "kvs_fuzz_1",
         .process_mapping = "(vector,(0,2,2))", .local_ranks = local,
         .nlocal = NLOCAL, .job_attrs = attrs, .njob_attrs = 1,
     };
-    hnp_pmi_callbacks_t cb = {
+    pmi_simple_callbacks_t cb = {
         .fence_ready = on_fence_ready, .abort = on_abort,
         .client_error = on_client_error, .initialized = on_initialized,
         .finalized = on_finalized, .spawn = on_spawn,
@@ -359,15 +360,15 @@ static void start(uint8_t flags)
     cfg.max_kvs_bytes = run.kvs_limit;
     cfg.max_fence_bytes = (flags & 4) != 0 ? 512 : 0;
     run.destroy_on_error = (flags & 8) != 0;
-    FUZZ_CHECK(hnp_pmi_server_create(&run.srv, &run.rte, &cfg, &cb, err,
-                                     sizeof(err)) == HNP_SUCCESS);
+    FUZZ_CHECK(pmi_simple_server_create(&run.srv, &run.rte, &cfg, &cb, err,
+                                        sizeof(err)) == HNP_SUCCESS);
     for (uint32_t r = 0; r < NLOCAL; r++) {
         int sv[2];
         if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0)
             abort();
         run.proc[r].fd = sv[0];
         run.proc[r].in = answers[r];
-        FUZZ_CHECK(hnp_pmi_server_add_client(run.srv, sv[1], r, 3) ==
+        FUZZ_CHECK(pmi_simple_server_add_client(run.srv, sv[1], r, 3) ==
                    HNP_SUCCESS);
     }
 }
@@ -380,7 +381,7 @@ static void finish(void)
         process_read(&run.proc[1]);
     }
     if (run.srv != NULL)
-        hnp_pmi_server_destroy(run.srv);
+        pmi_simple_server_destroy(run.srv);
     for (int i = 0; i < MAX_WATCHES; i++)
         FUZZ_CHECK(run.rte.watches[i] == NULL);
     for (int i = 0; i < MAX_TIMERS; i++)

@@ -46,11 +46,12 @@ staged() {
     find "$dest" -name "$@" | head -n 1
 }
 
-# build_example NAME: copy contrib/NAME to $tmp/NAME, as someone who only
-# has the installation would, build it with strict flags and check that it
-# exports its descriptor alone.
+# build_example NAME [DIR]: copy DIR (contrib/NAME of the source tree by
+# default; the copy installed under the documentation directory, say) to
+# $tmp/NAME, as someone who only has the installation would, build it with
+# strict flags and check that it exports its descriptor alone.
 build_example() {
-    cp -R "$top_srcdir/contrib/$1" "$tmp/$1"
+    cp -R "${2:-$top_srcdir/contrib/$1}" "$tmp/$1"
     # Copies of a read-only source tree (make distcheck) are read-only too.
     chmod -R u+w "$tmp/$1"
     rm -f "$tmp/$1"/*.o "$tmp/$1"/*.so

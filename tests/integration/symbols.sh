@@ -30,39 +30,12 @@ trap 'exit 1' HUP INT TERM
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
-# --- The installed API, read by the preprocessor (no comments, macros
-# expanded) from every installed header: one line a declared function,
-# "name exported" or "name hidden".
-incdirs=""
-for h in $hnp_installed_headers; do
-    printf '#include "%s"\n' "${h##*/}"
-    case " $incdirs " in
-        *" -I$top_srcdir/${h%/*} "*) ;;
-        *) incdirs="$incdirs -I$top_srcdir/${h%/*}" ;;
-    esac
-done >"$tmp/api.c"
-# shellcheck disable=SC2086 # the flags are a list
-$CC -E -P $incdirs "$tmp/api.c" >"$tmp/api.i" 2>"$tmp/cpp.err" || {
-    cat "$tmp/cpp.err"
+# --- The installed API (api-lib.sh).
+. "$top_srcdir/tests/integration/api-lib.sh"
+installed_api || {
     echo "FAIL: the installed headers do not preprocess together"
     exit 1
 }
-# One declaration a line; a function's name is the first hnp_ identifier
-# followed by its parameter list, with no "(" before it (typedefs, and
-# function pointers such as a module's members, are not functions of the
-# API).
-# shellcheck disable=SC2020 # each of ; { } ends a declaration
-tr '\n' ' ' <"$tmp/api.i" | tr ';{}' '\n\n\n' | awk '
-    /^[ \t]*(typedef|static)[ \t]/ { next }
-    {
-        vis = "hidden"
-        if (gsub(/__attribute__[ \t]*\(\([ \t]*visibility[ \t]*\([ \t]*"default"[ \t]*\)[ \t]*\)\)/, "")) vis = "exported"
-        if (!match($0, /hnp_[A-Za-z0-9_]*[ \t]*\([ \t]*[^* \t]/)) next
-        if (index(substr($0, 1, RSTART - 1), "(")) next
-        name = substr($0, RSTART, RLENGTH)
-        sub(/[ \t]*\(.*$/, "", name)
-        print name, vis
-    }' | sort -u >"$tmp/api"
 [ -s "$tmp/api" ] || { echo "FAIL: no function found in the installed headers"; exit 1; }
 awk '$2 == "hidden" { print "FAIL: " $1 "() is declared in an installed header without HNP_EXPORT" }' \
     "$tmp/api" >"$tmp/unmarked"

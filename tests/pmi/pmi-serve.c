@@ -62,7 +62,7 @@ typedef struct job {
     hnp_rte_t *rte;          /* the event loop the server watches on */
     struct event_base *base;
     hnp_children_t *children;
-    hnp_pmi_server_t *srv;
+    pmi_simple_server_t *srv;
     pid_t *pids;
     uint32_t size, alive;
     int status;      /* the exit status of pmi-serve */
@@ -84,8 +84,8 @@ static void on_fence_ready(void *ctx, uint32_t seq, const void *blob,
     job_t *job = ctx;
     char err[256];
 
-    if (hnp_pmi_fence_merge(job->srv, seq, blob, len, err, sizeof(err)) != 0 ||
-        hnp_pmi_fence_complete(job->srv, seq, HNP_SUCCESS) != 0)
+    if (pmi_simple_fence_merge(job->srv, seq, blob, len, err, sizeof(err)) != 0 ||
+        pmi_simple_fence_complete(job->srv, seq, HNP_SUCCESS) != 0)
         fail_job(job, "the server refused its own fence blob");
 }
 
@@ -150,11 +150,11 @@ static void exec_rank(job_t *job, uint32_t rank, int fd, char **argv)
 
     while (environ[n] != NULL)
         n++;
-    env = calloc(n + HNP_PMI_ENV_COUNT + 1, sizeof(*env));
+    env = calloc(n + PMI_SIMPLE_ENV_COUNT + 1, sizeof(*env));
     if (env == NULL || fcntl(fd, F_SETFD, 0) != 0)
         _exit(127);
     memcpy(env, environ, n * sizeof(*env));
-    if (hnp_pmi_client_env(job->srv, rank, fd, env + n) < 0)
+    if (pmi_simple_client_env(job->srv, rank, fd, env + n) < 0)
         _exit(127);
     execvpe(argv[0], argv, env);
     fprintf(stderr, "pmi-serve: %s: %s\n", argv[0], strerror(errno));
@@ -178,7 +178,7 @@ static int launch(job_t *job, char **argv)
         job->pids[r] = pid;
         job->alive++;
         if (hnp_children_watch(job->children, pid, on_exit_status, job) != 0 ||
-            hnp_pmi_server_add_client(job->srv, sv[0], r, 0) != 0)
+            pmi_simple_server_add_client(job->srv, sv[0], r, 0) != 0)
             return HNP_ERR_NOMEM;
     }
     return HNP_SUCCESS;
@@ -186,7 +186,7 @@ static int launch(job_t *job, char **argv)
 
 static int setup_server(job_t *job)
 {
-    hnp_pmi_callbacks_t cb = { .fence_ready = on_fence_ready,
+    pmi_simple_callbacks_t cb = { .fence_ready = on_fence_ready,
                                .abort = on_abort,
                                .client_error = on_client_error, .ctx = job };
     uint32_t *ranks = calloc(job->size, sizeof(*ranks));
@@ -197,18 +197,18 @@ static int setup_server(job_t *job)
         ranks[r] = r;
     if (rc == HNP_SUCCESS) {
         uint32_t *nodes = calloc(job->size, sizeof(*nodes));   /* all 0 */
-        rc = nodes != NULL ? hnp_pmi_process_mapping(nodes, job->size,
-                                                     &mapping)
-                           : HNP_ERR_NOMEM;
+        rc = nodes != NULL
+                 ? pmi_simple_process_mapping(nodes, job->size, &mapping)
+                 : HNP_ERR_NOMEM;
         free(nodes);
     }
     snprintf(kvsname, sizeof(kvsname), "kvs_%ld", (long)getpid());
-    hnp_pmi_config_t cfg = { .size = job->size, .kvsname = kvsname,
+    pmi_simple_config_t cfg = { .size = job->size, .kvsname = kvsname,
                              .process_mapping = mapping,
                              .local_ranks = ranks, .nlocal = job->size };
     if (rc == HNP_SUCCESS)
-        rc = hnp_pmi_server_create(&job->srv, job->rte, &cfg, &cb, err,
-                                   sizeof(err));
+        rc = pmi_simple_server_create(&job->srv, job->rte, &cfg, &cb, err,
+                                      sizeof(err));
     if (rc != HNP_SUCCESS)
         fprintf(stderr, "pmi-serve: %s\n", hnp_strerror(rc));
     free(ranks);
@@ -258,7 +258,7 @@ int main(int argc, char **argv)
         fail_job(&job, "cannot start the processes");
     if (job.alive > 0)
         event_base_dispatch(job.base);
-    hnp_pmi_server_destroy(job.srv);
+    pmi_simple_server_destroy(job.srv);
     event_free(timer);
     hnp_rte_destroy(job.rte);
     free(job.pids);

@@ -7,34 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-static int fd;
-
-static void say(const char *line)
-{
-    size_t len = strlen(line);
-
-    if (write(fd, line, len) != (ssize_t)len)
-        exit(2);
-}
-
-/* One answer line (the server answers in order). */
-static void hear(char *buf, size_t cap)
-{
-    size_t n = 0;
-
-    while (n + 1 < cap && read(fd, buf + n, 1) == 1 && buf[n] != '\n')
-        n++;
-    buf[n] = '\0';
-}
-
-static int field(const char *line, const char *key)
-{
-    const char *p = strstr(line, key);
-
-    return p != NULL ? atoi(p + strlen(key)) : -1;
-}
+#include "pmi1_client.h"
 
 static void value_of(int rank, int len, char *out)
 {
@@ -45,34 +19,25 @@ static void value_of(int rank, int len, char *out)
 
 int main(void)
 {
-    static char line[8192], want[4096], req[8192], kvs[300];
+    static char line[8192], want[4096], req[8192], kvs[PMI1_KVSNAME_LEN];
     int rank, size, vallen;
 
-    fd = atoi(getenv("PMI_FD") ? getenv("PMI_FD") : "-1");
-    rank = atoi(getenv("PMI_RANK") ? getenv("PMI_RANK") : "-1");
-    say("cmd=init pmi_version=1 pmi_subversion=1\n");
-    hear(line, sizeof(line));
-    say("cmd=get_maxes\n");
-    hear(line, sizeof(line));
-    vallen = field(line, "vallen_max=");
-    say("cmd=get_my_kvsname\n");
-    hear(line, sizeof(line));
-    sscanf(strstr(line, "kvsname="), "kvsname=%299s", kvs);
+    if (pmi1_start(&rank, kvs) != 0 || getenv("PMI_SIZE") == NULL)
+        return 3;
+    pmi1_ask("cmd=get_maxes\n", line, sizeof(line));
+    vallen = pmi1_field(line, "vallen_max=");
     size = atoi(getenv("PMI_SIZE"));
     if (vallen <= 0 || vallen > 4000)
         return 3;
     value_of(rank, vallen - 1, want);
     snprintf(req, sizeof(req), "cmd=put kvsname=%s key=k%d value=%s\n", kvs,
              rank, want);
-    say(req);
-    hear(line, sizeof(line));
-    say("cmd=barrier_in\n");
-    hear(line, sizeof(line));
+    pmi1_ask(req, line, sizeof(line));
+    pmi1_ask("cmd=barrier_in\n", line, sizeof(line));
     for (int k = 1; k <= 2; k++) {
         int other = (rank + k * size / 3 + 1) % size;
         snprintf(req, sizeof(req), "cmd=get kvsname=%s key=k%d\n", kvs, other);
-        say(req);
-        hear(line, sizeof(line));
+        pmi1_ask(req, line, sizeof(line));
         value_of(other, vallen - 1, want);
         const char *got = strstr(line, "value=");
         if (got == NULL || strcmp(got + 6, want) != 0) {
@@ -80,8 +45,7 @@ int main(void)
             return 1;
         }
     }
-    say("cmd=finalize\n");
-    hear(line, sizeof(line));
+    pmi1_finalize();
     printf("rank %d: %d-byte values of 2 others ok\n", rank, vallen - 1);
     return 0;
 }

@@ -37,6 +37,10 @@ extern double exchange_flood_batch_delay;
 extern unsigned exchange_flood_min_nodes;
 #define EXCHANGE_FLOOD_SCALE_PRIORITY 30
 
+/** Its message tag (hnp_mca.h), listed in its descriptor: gather_scatter
+ *  reserves the first two of the range, flood starts further up. */
+enum { FLOOD_TAG_ENTRIES = HNP_TAG_EXCHANGE_FIRST + 10 };
+
 /** The module the component offers (exchange_flood_module.c). */
 extern const hnp_exchange_module_t exchange_flood_module;
 

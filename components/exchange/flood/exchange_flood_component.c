@@ -33,6 +33,8 @@
  */
 #define EXCHANGE_FLOOD_MIN_NODES_DEFAULT "256"
 
+static const uint32_t flood_tags[] = { FLOOD_TAG_ENTRIES, 0 };
+
 double exchange_flood_batch_delay = 0.0;
 unsigned exchange_flood_min_nodes = 0;
 
@@ -104,4 +106,5 @@ const hnp_mca_component_t mca_exchange_flood_component = {
                            HNP_MCA_VERSION(1, 0, 0)),
     .register_params = flood_register_params,
     .query = flood_query,
+    .tags = flood_tags,
 };

@@ -22,12 +22,9 @@
 #include "hnp_log.h"
 
 /*
- * The message: u32 id, u32 flags (none defined yet: zero), u32 count, then
- * count times (u32 vpid, blob). gather_scatter uses the first two tags of
- * the range; flood starts further up so that both can be linked into one
- * program.
+ * The message (FLOOD_TAG_ENTRIES, exchange_flood.h): u32 id, u32 flags
+ * (none defined yet: zero), u32 count, then count times (u32 vpid, blob).
  */
-enum { FLOOD_TAG_ENTRIES = HNP_TAG_EXCHANGE_FIRST + 10 };
 
 /* No flag is defined yet: a message with any set is not understood. */
 #define FLOOD_FLAGS_KNOWN 0x0u

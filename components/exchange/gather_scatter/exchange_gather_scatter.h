@@ -12,6 +12,13 @@
 
 #include "hnp_exchange.h"
 
+/** Its message tags (hnp_mca.h), listed in its descriptor. */
+enum {
+    /** daemon -> HNP */
+    GATHER_SCATTER_TAG_CONTRIBUTION = HNP_TAG_EXCHANGE_FIRST,
+    GATHER_SCATTER_TAG_TABLE, /**< HNP -> daemon */
+};
+
 extern const hnp_exchange_module_t exchange_gather_scatter_module;
 
 #endif /* EXCHANGE_GATHER_SCATTER_H */

@@ -13,11 +13,6 @@
 #include "hnp_log.h"
 #include "hnp_rte.h"
 
-enum {
-    TAG_CONTRIBUTION = HNP_TAG_EXCHANGE_FIRST, /* daemon -> HNP */
-    TAG_TABLE,                                 /* HNP -> daemon */
-};
-
 typedef struct gs_entry {
     void *data;
     size_t len;
@@ -69,7 +64,8 @@ static void collective_free(gs_collective_t *c)
     while (*link != c)
         link = &(*link)->next;
     *link = c->next;
-    for (uint32_t i = 0; c->entries != NULL && i < hnp_rte_num_procs(gs.rte); i++)
+    for (uint32_t i = 0; c->entries != NULL && i < hnp_rte_num_procs(gs.rte);
+         i++)
         free(c->entries[i].data);
     free(c->entries);
     free(c);
@@ -110,7 +106,8 @@ static void scatter_if_complete(gs_collective_t *c)
         hnp_pack_blob(&buf, c->entries[v].data, c->entries[v].len);
     rc = hnp_buffer_status(&buf);
     for (hnp_vpid_t v = 1; rc == HNP_SUCCESS && v < n; v++)
-        rc = hnp_rte_send_direct(gs.rte, v, TAG_TABLE, buf.data, buf.len);
+        rc = hnp_rte_send_direct(gs.rte, v, GATHER_SCATTER_TAG_TABLE, buf.data,
+                                 buf.len);
     hnp_buffer_release(&buf);
     hnp_exchange_callbacks_t cb = c->cb;
     collective_free(c);
@@ -161,7 +158,8 @@ static void on_table(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
                  "table %u from vpid %u dropped", id, src);
         return;
     }
-    for (hnp_vpid_t v = 0; v < n && hnp_reader_status(&rd) == HNP_SUCCESS; v++) {
+    for (hnp_vpid_t v = 0; v < n && hnp_reader_status(&rd) == HNP_SUCCESS;
+         v++) {
         size_t blob_len = 0;
         const void *blob = hnp_unpack_blob(&rd, &blob_len);
         if (hnp_reader_status(&rd) == HNP_SUCCESS)
@@ -176,8 +174,9 @@ static int gs_init(struct hnp_rte *rte)
 {
     gs.rte = rte;
     if (hnp_rte_is_hnp(rte))
-        return hnp_rte_recv(rte, TAG_CONTRIBUTION, on_contribution, NULL);
-    return hnp_rte_recv(rte, TAG_TABLE, on_table, NULL);
+        return hnp_rte_recv(rte, GATHER_SCATTER_TAG_CONTRIBUTION,
+                            on_contribution, NULL);
+    return hnp_rte_recv(rte, GATHER_SCATTER_TAG_TABLE, on_table, NULL);
 }
 
 static int gs_allgather(struct hnp_rte *rte, uint32_t id, const void *data,
@@ -196,7 +195,8 @@ static int gs_allgather(struct hnp_rte *rte, uint32_t id, const void *data,
     if (hnp_rte_is_hnp(rte)) {
         for (hnp_vpid_t v = 0; v < hnp_rte_num_procs(rte); v++)
             if (c->entries[v].have)
-                cb->learned(cb->cbdata, v, c->entries[v].data, c->entries[v].len);
+                cb->learned(cb->cbdata, v, c->entries[v].data,
+                            c->entries[v].len);
         rc = store(c, 0, data, len);
         if (rc == HNP_SUCCESS)
             scatter_if_complete(c);
@@ -207,7 +207,8 @@ static int gs_allgather(struct hnp_rte *rte, uint32_t id, const void *data,
     hnp_pack_blob(&buf, data, len);
     rc = hnp_buffer_status(&buf);
     if (rc == HNP_SUCCESS)
-        rc = hnp_rte_send_direct(rte, 0, TAG_CONTRIBUTION, buf.data, buf.len);
+        rc = hnp_rte_send_direct(rte, 0, GATHER_SCATTER_TAG_CONTRIBUTION,
+                                 buf.data, buf.len);
     hnp_buffer_release(&buf);
     return rc;
 }

@@ -36,8 +36,7 @@ static int plm_prsh_spawn_tree(struct hnp_rte *rte, uint32_t nprocs,
     }
     if (routing == NULL || routing->n != nprocs)
         return HNP_ERR_BAD_PARAM;
-    *out = *routing;
-    return HNP_SUCCESS;
+    return hnp_tree_copy(routing, out);
 }
 
 /* Start this process's spawn-tree children: the HNP's when called from

@@ -88,10 +88,13 @@ static int pmix_query(const hnp_mca_component_t *self, const void **module,
     return HNP_SUCCESS;
 }
 
+static const uint32_t pmix_tags[] = { PMI_PMIX_SERVICE_DMODEX, 0 };
+
 HNP_COMPONENT_EXPORT
 const hnp_mca_component_t mca_pmi_pmix_component = {
     HNP_MCA_COMPONENT_INIT("pmi", "pmix", HNP_PMI_INTERFACE_VERSION,
                            HNP_MCA_VERSION(1, 0, 0)),
     .register_params = pmix_register_params,
     .query = pmix_query,
+    .tags = pmix_tags,
 };

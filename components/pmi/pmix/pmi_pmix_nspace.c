@@ -86,7 +86,7 @@ static int layout_build(layout_t *l, const hnp_pmi_job_t *job)
     for (uint32_t n = 0; n < job->nnodes; n++)
         l->leader[n] = UINT32_MAX;
     for (uint32_t r = 0; r < job->nprocs; r++) {
-        uint32_t n = job->node_of[r];
+        uint32_t n = job->node_of[r] - 1; /* hnp numbers nodes from 1 */
         if (n >= job->nnodes)
             return HNP_ERR_BAD_PARAM;
         if (l->count[n] == 0)
@@ -113,7 +113,7 @@ static int maps_generate(const hnp_pmi_job_t *job, const layout_t *l,
             text_add(&nodes, ",");
             text_add(&procs, ";");
         }
-        text_add(&nodes, job->node_names[n]);
+        text_add(&nodes, job->node_names[n + 1]);
         text_add(&procs, l->peers[n].s != NULL ? l->peers[n].s : "");
     }
     if (!nodes.failed && !procs.failed &&
@@ -145,7 +145,7 @@ static void node_info(pmix_info_t *info, const hnp_pmi_job_t *job,
     uint32_t size = l->count[n];
 
     PMIx_Info_load(&a[0], PMIX_NODEID, &n, PMIX_UINT32);
-    PMIx_Info_load(&a[1], PMIX_HOSTNAME, job->node_names[n], PMIX_STRING);
+    PMIx_Info_load(&a[1], PMIX_HOSTNAME, job->node_names[n + 1], PMIX_STRING);
     PMIx_Info_load(&a[2], PMIX_LOCAL_SIZE, &size, PMIX_UINT32);
     if (size == 0)
         return;
@@ -176,7 +176,7 @@ static void proc_info(pmix_info_t *info, const hnp_pmi_job_t *job,
                       const layout_t *l, uint32_t rank)
 {
     pmix_info_t *a = info_array(info, PMIX_PROC_DATA, 8);
-    uint32_t node = job->node_of[rank];
+    uint32_t node = job->node_of[rank] - 1; /* PMIx's node id, from 0 */
     uint32_t appnum = app_of(job, rank);
     uint32_t app_rank = job->napps > 0 ? rank - job->apps[appnum].first_rank
                                        : rank;
@@ -186,7 +186,8 @@ static void proc_info(pmix_info_t *info, const hnp_pmi_job_t *job,
     PMIx_Info_load(&a[2], PMIX_LOCAL_RANK, &l->local_rank[rank], PMIX_UINT16);
     PMIx_Info_load(&a[3], PMIX_NODE_RANK, &l->local_rank[rank], PMIX_UINT16);
     PMIx_Info_load(&a[4], PMIX_NODEID, &node, PMIX_UINT32);
-    PMIx_Info_load(&a[5], PMIX_HOSTNAME, job->node_names[node], PMIX_STRING);
+    PMIx_Info_load(&a[5], PMIX_HOSTNAME, job->node_names[node + 1],
+                   PMIX_STRING);
     PMIx_Info_load(&a[6], PMIX_APPNUM, &appnum, PMIX_UINT32);
     PMIx_Info_load(&a[7], PMIX_APP_RANK, &app_rank, PMIX_PROC_RANK);
 }

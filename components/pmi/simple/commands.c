@@ -19,7 +19,7 @@
 #include "hnp_errors.h"
 #include "internal.h"
 
-typedef void (*handler_fn)(pmi_client_t *c, const hnp_pmi_msg_t *req);
+typedef void (*handler_fn)(pmi_client_t *c, const pmi_simple_msg_t *req);
 
 /* A request; with no handler, it is answered "reply" with rc=-1. */
 typedef struct command {
@@ -28,31 +28,31 @@ typedef struct command {
     const char *reply;
 } command_t;
 
-void pmi_reply_begin(pmi_client_t *c, hnp_pmi_reply_t *r, const char *cmd,
+void pmi_reply_begin(pmi_client_t *c, pmi_simple_reply_t *r, const char *cmd,
                      const char *thrid)
 {
-    hnp_pmi_reply_begin(r, &c->out, c->wire, cmd);
-    if (c->wire == HNP_PMI_WIRE_V2 && thrid != NULL)
-        hnp_pmi_reply_add_str(r, "thrid", thrid);
+    pmi_simple_reply_begin(r, &c->out, c->wire, cmd);
+    if (c->wire == PMI_SIMPLE_WIRE_V2 && thrid != NULL)
+        pmi_simple_reply_add_str(r, "thrid", thrid);
 }
 
-bool pmi_reply_end(pmi_client_t *c, hnp_pmi_reply_t *r)
+bool pmi_reply_end(pmi_client_t *c, pmi_simple_reply_t *r)
 {
-    int rc = hnp_pmi_reply_end(r);
+    int rc = pmi_simple_reply_end(r);
 
     if (rc == HNP_ERR_NOMEM)
         pmi_client_fail(c, rc, "out of memory answering");
     if (rc == HNP_SUCCESS)
         HNP_VERBOSE(c->srv->log, 4, "rank %u -> %.*s", c->rank,
                     (int)(c->out.len - r->start -
-                          (c->wire == HNP_PMI_WIRE_V1)),
+                          (c->wire == PMI_SIMPLE_WIRE_V1)),
                     (const char *)c->out.data + r->start);
     return rc == HNP_SUCCESS;
 }
 
-static const char *thrid_of(const hnp_pmi_msg_t *req)
+static const char *thrid_of(const pmi_simple_msg_t *req)
 {
-    return hnp_pmi_msg_get(req, "thrid");
+    return pmi_simple_msg_get(req, "thrid");
 }
 
 /* The answer most requests get: rc, and a reason when it is not 0 (PMI-1
@@ -60,28 +60,28 @@ static const char *thrid_of(const hnp_pmi_msg_t *req)
 static void reply_rc(pmi_client_t *c, const char *thrid, const char *cmd,
                      int rc, const char *why)
 {
-    hnp_pmi_reply_t r;
+    pmi_simple_reply_t r;
 
     pmi_reply_begin(c, &r, cmd, thrid);
-    hnp_pmi_reply_add_int(&r, "rc", rc);
-    if (c->wire == HNP_PMI_WIRE_V1)
-        hnp_pmi_reply_add_str(&r, "msg", rc == 0 ? "success" : why);
+    pmi_simple_reply_add_int(&r, "rc", rc);
+    if (c->wire == PMI_SIMPLE_WIRE_V1)
+        pmi_simple_reply_add_str(&r, "msg", rc == 0 ? "success" : why);
     else if (rc != 0)
-        hnp_pmi_reply_add_str(&r, "errmsg", why);
+        pmi_simple_reply_add_str(&r, "errmsg", why);
     pmi_reply_end(c, &r);
 }
 
 /* A job attribute, else a put: PMI-1 clients read PMI_process_mapping
  * with an ordinary get. */
-static const char *lookup(const hnp_pmi_server_t *srv, const char *key,
+static const char *lookup(const pmi_simple_server_t *srv, const char *key,
                           size_t *len)
 {
-    const char *value = hnp_pmi_kvs_get(srv->kvs, key, len);
-    return value != NULL ? value : hnp_pmi_kvs_get(srv->job_attrs, key, len);
+    const char *value = pmi_simple_kvs_get(srv->kvs, key, len);
+    return value != NULL ? value : pmi_simple_kvs_get(srv->job_attrs, key, len);
 }
 
 /* The local process whose puts are charged to @p owner, or NULL. */
-static pmi_client_t *client_of_owner(hnp_pmi_server_t *srv, uint32_t owner)
+static pmi_client_t *client_of_owner(pmi_simple_server_t *srv, uint32_t owner)
 {
     for (size_t i = 0; owner != 0 && i < srv->nlocal; i++)
         if (srv->clients[i] != NULL && srv->clients[i]->rank == owner - 1)
@@ -94,9 +94,9 @@ static pmi_client_t *client_of_owner(hnp_pmi_server_t *srv, uint32_t owner)
 static const char *refuse_over_limit(pmi_client_t *c, char *why,
                                      size_t whylen)
 {
-    hnp_pmi_server_t *srv = c->srv;
+    pmi_simple_server_t *srv = c->srv;
 
-    snprintf(why, whylen, c->wire == HNP_PMI_WIRE_V1
+    snprintf(why, whylen, c->wire == PMI_SIMPLE_WIRE_V1
                               ? "over_the_limit_of_%zu_bytes_a_process_may_"
                                 "store"
                               : "over the limit of %zu bytes a process may "
@@ -115,9 +115,9 @@ static const char *refuse_over_limit(pmi_client_t *c, char *why,
  * held before goes back to whoever put it, so @p c pays for the net size
  * of what it stores. NULL, or why not (a PMI token; @p why holds it when
  * it is not a constant). */
-static const char *check_put(pmi_client_t *c, hnp_pmi_kvs_t *kvs,
-                             const hnp_pmi_pair_t *key,
-                             const hnp_pmi_pair_t *value, size_t value_max,
+static const char *check_put(pmi_client_t *c, pmi_simple_kvs_t *kvs,
+                             const pmi_simple_pair_t *key,
+                             const pmi_simple_pair_t *value, size_t value_max,
                              bool pending, char *why, size_t whylen)
 {
     uint32_t me = c->rank + 1, before;
@@ -128,19 +128,19 @@ static const char *check_put(pmi_client_t *c, hnp_pmi_kvs_t *kvs,
     /* A PMI-2 value may hold NULs, a key may not: it is a C string. */
     if (strlen(key->value) != key->value_len)
         return "key_with_nul";
-    if (key->value_len > HNP_PMI_KEY_MAX)
+    if (key->value_len > PMI_SIMPLE_KEY_MAX)
         return "key_too_long";
     if (value->value_len > value_max)
         return "value_too_long";
     /* Neither length can come near SIZE_MAX: a message bounds both. */
-    cost = key->value_len + value->value_len + HNP_PMI_KVS_ENTRY_COST;
-    before = hnp_pmi_kvs_owner(kvs, key->value, &charge);
+    cost = key->value_len + value->value_len + PMI_SIMPLE_KVS_ENTRY_COST;
+    before = pmi_simple_kvs_owner(kvs, key->value, &charge);
     mine = c->stored - (before == me ? charge : 0);
     if (limit > 0 && (cost > limit || mine > limit - cost))
         return refuse_over_limit(c, why, whylen);
-    if (hnp_pmi_kvs_put_owned(kvs, key->value, value->value,
-                              value->value_len, pending, me,
-                              cost) != HNP_SUCCESS)
+    if (pmi_simple_kvs_put_owned(kvs, key->value, value->value,
+                                 value->value_len, pending, me,
+                                 cost) != HNP_SUCCESS)
         return "out_of_memory";
     pmi_client_t *previous = before != me ? client_of_owner(c->srv, before)
                                           : NULL;
@@ -169,16 +169,16 @@ static void client_asked_spawn(pmi_client_t *c)
 }
 
 /* PMI-1's finalize_ack has no fields; PMI-2's answer has rc. */
-static void finalize_client(pmi_client_t *c, const hnp_pmi_msg_t *req)
+static void finalize_client(pmi_client_t *c, const pmi_simple_msg_t *req)
 {
-    hnp_pmi_server_t *srv = c->srv;
-    hnp_pmi_reply_t r;
+    pmi_simple_server_t *srv = c->srv;
+    pmi_simple_reply_t r;
 
-    if (c->wire == HNP_PMI_WIRE_V1) {
+    if (c->wire == PMI_SIMPLE_WIRE_V1) {
         pmi_reply_begin(c, &r, "finalize_ack", NULL);
     } else {
         pmi_reply_begin(c, &r, "finalize-response", thrid_of(req));
-        hnp_pmi_reply_add_int(&r, "rc", 0);
+        pmi_simple_reply_add_int(&r, "rc", 0);
     }
     if (!pmi_reply_end(c, &r))
         return;
@@ -193,7 +193,7 @@ static void finalize_client(pmi_client_t *c, const hnp_pmi_msg_t *req)
 
 static void abort_job(pmi_client_t *c, int code, const char *msg)
 {
-    hnp_pmi_server_t *srv = c->srv;
+    pmi_simple_server_t *srv = c->srv;
 
     /* The process exits right after asking; nothing more will come. */
     pmi_client_close(c);
@@ -203,94 +203,94 @@ static void abort_job(pmi_client_t *c, int code, const char *msg)
 
 /* ------------------------------------------------------------- PMI-1 */
 
-static void v1_init(pmi_client_t *c, const hnp_pmi_msg_t *req)
+static void v1_init(pmi_client_t *c, const pmi_simple_msg_t *req)
 {
-    const char *version = hnp_pmi_msg_get(req, "pmi_version");
+    const char *version = pmi_simple_msg_get(req, "pmi_version");
     bool v2 = version != NULL && strcmp(version, "2") == 0;
     bool ok = version == NULL || strcmp(version, "1") == 0 || v2;
-    hnp_pmi_reply_t r;
+    pmi_simple_reply_t r;
 
     pmi_reply_begin(c, &r, "response_to_init", NULL);
-    hnp_pmi_reply_add_str(&r, "pmi_version", v2 ? "2" : "1");
-    hnp_pmi_reply_add_str(&r, "pmi_subversion", v2 ? "0" : "1");
-    hnp_pmi_reply_add_int(&r, "rc", ok ? 0 : -1);
+    pmi_simple_reply_add_str(&r, "pmi_version", v2 ? "2" : "1");
+    pmi_simple_reply_add_str(&r, "pmi_subversion", v2 ? "0" : "1");
+    pmi_simple_reply_add_int(&r, "rc", ok ? 0 : -1);
     if (!ok)
-        hnp_pmi_reply_add_str(&r, "msg", "unsupported_pmi_version");
+        pmi_simple_reply_add_str(&r, "msg", "unsupported_pmi_version");
     if (!pmi_reply_end(c, &r))
         return;
     /* A PMI-2 client opens in PMI-1 and goes on in PMI-2 (fullinit). */
     if (v2)
-        c->wire = HNP_PMI_WIRE_V2;
+        c->wire = PMI_SIMPLE_WIRE_V2;
     else if (ok)
         client_initialized(c);
 }
 
 /* The start-up of clients given PMI_ID instead of PMI_RANK: the server
  * tells the rank. Ours is the connection's, whatever pmiid says. */
-static void v1_initack(pmi_client_t *c, const hnp_pmi_msg_t *req)
+static void v1_initack(pmi_client_t *c, const pmi_simple_msg_t *req)
 {
-    hnp_pmi_reply_t r;
+    pmi_simple_reply_t r;
 
     (void)req;
     pmi_reply_begin(c, &r, "initack", NULL);
     pmi_reply_end(c, &r);
     pmi_reply_begin(c, &r, "set", NULL);
-    hnp_pmi_reply_add_int(&r, "size", (long)c->srv->size);
+    pmi_simple_reply_add_int(&r, "size", (long)c->srv->size);
     pmi_reply_end(c, &r);
     pmi_reply_begin(c, &r, "set", NULL);
-    hnp_pmi_reply_add_int(&r, "rank", (long)c->rank);
+    pmi_simple_reply_add_int(&r, "rank", (long)c->rank);
     pmi_reply_end(c, &r);
     pmi_reply_begin(c, &r, "set", NULL);
-    hnp_pmi_reply_add_int(&r, "debug", 0);
+    pmi_simple_reply_add_int(&r, "debug", 0);
     pmi_reply_end(c, &r);
 }
 
-static void v1_get_maxes(pmi_client_t *c, const hnp_pmi_msg_t *req)
+static void v1_get_maxes(pmi_client_t *c, const pmi_simple_msg_t *req)
 {
-    hnp_pmi_reply_t r;
+    pmi_simple_reply_t r;
 
     (void)req;
     pmi_reply_begin(c, &r, "maxes", NULL);
-    hnp_pmi_reply_add_int(&r, "kvsname_max", HNP_PMI_KVSNAME_MAX);
-    hnp_pmi_reply_add_int(&r, "keylen_max", HNP_PMI_KEY_MAX);
-    hnp_pmi_reply_add_int(&r, "vallen_max", (long)c->srv->v1_vallen_max);
+    pmi_simple_reply_add_int(&r, "kvsname_max", PMI_SIMPLE_KVSNAME_MAX);
+    pmi_simple_reply_add_int(&r, "keylen_max", PMI_SIMPLE_KEY_MAX);
+    pmi_simple_reply_add_int(&r, "vallen_max", (long)c->srv->v1_vallen_max);
     pmi_reply_end(c, &r);
 }
 
-static void v1_get_appnum(pmi_client_t *c, const hnp_pmi_msg_t *req)
+static void v1_get_appnum(pmi_client_t *c, const pmi_simple_msg_t *req)
 {
-    hnp_pmi_reply_t r;
+    pmi_simple_reply_t r;
 
     (void)req;
     pmi_reply_begin(c, &r, "appnum", NULL);
-    hnp_pmi_reply_add_int(&r, "appnum", c->appnum);
+    pmi_simple_reply_add_int(&r, "appnum", c->appnum);
     pmi_reply_end(c, &r);
 }
 
-static void v1_get_universe_size(pmi_client_t *c, const hnp_pmi_msg_t *req)
+static void v1_get_universe_size(pmi_client_t *c, const pmi_simple_msg_t *req)
 {
-    hnp_pmi_reply_t r;
+    pmi_simple_reply_t r;
 
     (void)req;
     pmi_reply_begin(c, &r, "universe_size", NULL);
-    hnp_pmi_reply_add_int(&r, "size", (long)c->srv->universe_size);
+    pmi_simple_reply_add_int(&r, "size", (long)c->srv->universe_size);
     pmi_reply_end(c, &r);
 }
 
-static void v1_get_my_kvsname(pmi_client_t *c, const hnp_pmi_msg_t *req)
+static void v1_get_my_kvsname(pmi_client_t *c, const pmi_simple_msg_t *req)
 {
-    hnp_pmi_reply_t r;
+    pmi_simple_reply_t r;
 
     (void)req;
     pmi_reply_begin(c, &r, "my_kvsname", NULL);
-    hnp_pmi_reply_add_str(&r, "kvsname", c->srv->kvsname);
+    pmi_simple_reply_add_str(&r, "kvsname", c->srv->kvsname);
     pmi_reply_end(c, &r);
 }
 
-static bool v1_kvsname_ok(pmi_client_t *c, const hnp_pmi_msg_t *req,
+static bool v1_kvsname_ok(pmi_client_t *c, const pmi_simple_msg_t *req,
                           const char *reply)
 {
-    const char *kvsname = hnp_pmi_msg_get(req, "kvsname");
+    const char *kvsname = pmi_simple_msg_get(req, "kvsname");
 
     if (kvsname != NULL && strcmp(kvsname, c->srv->kvsname) == 0)
         return true;
@@ -298,23 +298,23 @@ static bool v1_kvsname_ok(pmi_client_t *c, const hnp_pmi_msg_t *req,
     return false;
 }
 
-static void v1_put(pmi_client_t *c, const hnp_pmi_msg_t *req)
+static void v1_put(pmi_client_t *c, const pmi_simple_msg_t *req)
 {
     char buf[PMI_ERR_LEN];
     const char *why;
 
     if (!v1_kvsname_ok(c, req, "put_result"))
         return;
-    why = check_put(c, c->srv->kvs, hnp_pmi_msg_find(req, "key"),
-                    hnp_pmi_msg_find(req, "value"), c->srv->v1_vallen_max - 1,
-                    true, buf, sizeof(buf));
+    why = check_put(c, c->srv->kvs, pmi_simple_msg_find(req, "key"),
+                    pmi_simple_msg_find(req, "value"),
+                    c->srv->v1_vallen_max - 1, true, buf, sizeof(buf));
     reply_rc(c, thrid_of(req), "put_result", why == NULL ? 0 : -1, why);
 }
 
-static void v1_get(pmi_client_t *c, const hnp_pmi_msg_t *req)
+static void v1_get(pmi_client_t *c, const pmi_simple_msg_t *req)
 {
-    const char *key = hnp_pmi_msg_get(req, "key"), *value;
-    hnp_pmi_reply_t r;
+    const char *key = pmi_simple_msg_get(req, "key"), *value;
+    pmi_simple_reply_t r;
     size_t len;
 
     if (!v1_kvsname_ok(c, req, "get_result"))
@@ -325,39 +325,39 @@ static void v1_get(pmi_client_t *c, const hnp_pmi_msg_t *req)
         return;
     }
     pmi_reply_begin(c, &r, "get_result", NULL);
-    hnp_pmi_reply_add_int(&r, "rc", 0);
-    hnp_pmi_reply_add_str(&r, "msg", "success");
-    hnp_pmi_reply_add(&r, "value", value, len);
+    pmi_simple_reply_add_int(&r, "rc", 0);
+    pmi_simple_reply_add_str(&r, "msg", "success");
+    pmi_simple_reply_add(&r, "value", value, len);
     /* A PMI-2 put can hold what a PMI-1 line cannot carry. */
     if (!pmi_reply_end(c, &r) && !c->closed)
         reply_rc(c, NULL, "get_result", -1, "value_too_long_for_pmi1");
 }
 
-static void v1_abort(pmi_client_t *c, const hnp_pmi_msg_t *req)
+static void v1_abort(pmi_client_t *c, const pmi_simple_msg_t *req)
 {
-    const char *code = hnp_pmi_msg_get(req, "exitcode");
-    const char *msg = hnp_pmi_msg_get(req, "message");
+    const char *code = pmi_simple_msg_get(req, "exitcode");
+    const char *msg = pmi_simple_msg_get(req, "message");
     char *end;
     long n = code != NULL ? strtol(code, &end, 10) : 1;
 
     if (code == NULL || *end != '\0' || end == code || n < INT32_MIN ||
         n > INT32_MAX)
         n = 1;
-    abort_job(c, (int)n, msg != NULL ? msg : hnp_pmi_msg_get(req, "msg"));
+    abort_job(c, (int)n, msg != NULL ? msg : pmi_simple_msg_get(req, "msg"));
 }
 
 /* mcmd=spawn: one block per executable; the answer follows the last. */
-static void v1_spawn(pmi_client_t *c, const hnp_pmi_msg_t *req)
+static void v1_spawn(pmi_client_t *c, const pmi_simple_msg_t *req)
 {
-    const char *total = hnp_pmi_msg_get(req, "totspawns");
-    const char *sofar = hnp_pmi_msg_get(req, "spawnssofar");
-    hnp_pmi_reply_t r;
+    const char *total = pmi_simple_msg_get(req, "totspawns");
+    const char *sofar = pmi_simple_msg_get(req, "spawnssofar");
+    pmi_simple_reply_t r;
 
     if (total != NULL && sofar != NULL && atol(sofar) < atol(total))
         return;
     pmi_reply_begin(c, &r, "spawn_result", NULL);
-    hnp_pmi_reply_add_int(&r, "rc", -1);
-    hnp_pmi_reply_add_str(&r, "msg", "spawn_is_not_supported");
+    pmi_simple_reply_add_int(&r, "rc", -1);
+    pmi_simple_reply_add_str(&r, "msg", "spawn_is_not_supported");
     pmi_reply_end(c, &r);
     client_asked_spawn(c);
 }
@@ -388,70 +388,70 @@ static const command_t v1_commands[] = {
 /* Name publishing clients check info=ok rather than rc. */
 static void v1_unsupported(pmi_client_t *c, const char *reply)
 {
-    hnp_pmi_reply_t r;
+    pmi_simple_reply_t r;
 
     pmi_reply_begin(c, &r, reply, NULL);
-    hnp_pmi_reply_add_int(&r, "rc", -1);
-    hnp_pmi_reply_add_str(&r, "info", "not_supported");
-    hnp_pmi_reply_add_str(&r, "msg", "not_supported_by_hnp");
+    pmi_simple_reply_add_int(&r, "rc", -1);
+    pmi_simple_reply_add_str(&r, "info", "not_supported");
+    pmi_simple_reply_add_str(&r, "msg", "not_supported_by_hnp");
     pmi_reply_end(c, &r);
 }
 
 /* ------------------------------------------------------------- PMI-2 */
 
-static void v2_init(pmi_client_t *c, const hnp_pmi_msg_t *req)
+static void v2_init(pmi_client_t *c, const pmi_simple_msg_t *req)
 {
-    const char *version = hnp_pmi_msg_get(req, "pmi-version");
+    const char *version = pmi_simple_msg_get(req, "pmi-version");
     bool ok = version == NULL || strcmp(version, "2") == 0;
-    hnp_pmi_reply_t r;
+    pmi_simple_reply_t r;
 
     pmi_reply_begin(c, &r, "response_to_init", thrid_of(req));
-    hnp_pmi_reply_add_int(&r, "rc", ok ? 0 : -1);
-    hnp_pmi_reply_add_str(&r, "pmi-version", "2");
-    hnp_pmi_reply_add_str(&r, "pmi-subversion", "0");
+    pmi_simple_reply_add_int(&r, "rc", ok ? 0 : -1);
+    pmi_simple_reply_add_str(&r, "pmi-version", "2");
+    pmi_simple_reply_add_str(&r, "pmi-subversion", "0");
     if (!ok)
-        hnp_pmi_reply_add_str(&r, "errmsg", "hnp speaks PMI version 2.0");
+        pmi_simple_reply_add_str(&r, "errmsg", "hnp speaks PMI version 2.0");
     if (pmi_reply_end(c, &r) && ok)
         client_initialized(c);
 }
 
-static void v2_fullinit(pmi_client_t *c, const hnp_pmi_msg_t *req)
+static void v2_fullinit(pmi_client_t *c, const pmi_simple_msg_t *req)
 {
-    const char *rank = hnp_pmi_msg_get(req, "pmirank");
-    hnp_pmi_reply_t r;
+    const char *rank = pmi_simple_msg_get(req, "pmirank");
+    pmi_simple_reply_t r;
 
     if (rank != NULL && strtoul(rank, NULL, 10) != c->rank)
         HNP_VERBOSE(c->srv->log, 1, "rank %u: fullinit says pmirank=%s; "
                     "answering with the connection's rank", c->rank, rank);
     pmi_reply_begin(c, &r, "fullinit-response", thrid_of(req));
-    hnp_pmi_reply_add_int(&r, "rc", 0);
-    hnp_pmi_reply_add_str(&r, "pmi-version", "2");
-    hnp_pmi_reply_add_str(&r, "pmi-subversion", "0");
-    hnp_pmi_reply_add_int(&r, "rank", (long)c->rank);
-    hnp_pmi_reply_add_int(&r, "size", (long)c->srv->size);
-    hnp_pmi_reply_add_int(&r, "appnum", c->appnum);
-    hnp_pmi_reply_add_str(&r, "debugged", "FALSE");
-    hnp_pmi_reply_add_str(&r, "pmiverbose", "FALSE");
+    pmi_simple_reply_add_int(&r, "rc", 0);
+    pmi_simple_reply_add_str(&r, "pmi-version", "2");
+    pmi_simple_reply_add_str(&r, "pmi-subversion", "0");
+    pmi_simple_reply_add_int(&r, "rank", (long)c->rank);
+    pmi_simple_reply_add_int(&r, "size", (long)c->srv->size);
+    pmi_simple_reply_add_int(&r, "appnum", c->appnum);
+    pmi_simple_reply_add_str(&r, "debugged", "FALSE");
+    pmi_simple_reply_add_str(&r, "pmiverbose", "FALSE");
     if (pmi_reply_end(c, &r))
         client_initialized(c);
 }
 
-static void v2_job_getid(pmi_client_t *c, const hnp_pmi_msg_t *req)
+static void v2_job_getid(pmi_client_t *c, const pmi_simple_msg_t *req)
 {
-    hnp_pmi_reply_t r;
+    pmi_simple_reply_t r;
 
     pmi_reply_begin(c, &r, "job-getid-response", thrid_of(req));
-    hnp_pmi_reply_add_int(&r, "rc", 0);
-    hnp_pmi_reply_add_str(&r, "jobid", c->srv->kvsname);
+    pmi_simple_reply_add_int(&r, "rc", 0);
+    pmi_simple_reply_add_str(&r, "jobid", c->srv->kvsname);
     pmi_reply_end(c, &r);
 }
 
-static void v2_kvs_put(pmi_client_t *c, const hnp_pmi_msg_t *req)
+static void v2_kvs_put(pmi_client_t *c, const pmi_simple_msg_t *req)
 {
     char buf[PMI_ERR_LEN];
-    const char *why = check_put(c, c->srv->kvs, hnp_pmi_msg_find(req, "key"),
-                                hnp_pmi_msg_find(req, "value"),
-                                HNP_PMI_V2_BODY_MAX, true, buf, sizeof(buf));
+    const char *why = check_put(c, c->srv->kvs, pmi_simple_msg_find(req, "key"),
+                                pmi_simple_msg_find(req, "value"),
+                                PMI_SIMPLE_V2_BODY_MAX, true, buf, sizeof(buf));
 
     reply_rc(c, thrid_of(req), "kvs-put-response", why == NULL ? 0 : -1, why);
 }
@@ -460,21 +460,21 @@ static void v2_kvs_put(pmi_client_t *c, const hnp_pmi_msg_t *req)
 static void reply_found(pmi_client_t *c, const char *thrid, const char *cmd,
                         const char *value, size_t len)
 {
-    hnp_pmi_reply_t r;
+    pmi_simple_reply_t r;
 
     pmi_reply_begin(c, &r, cmd, thrid);
-    hnp_pmi_reply_add_int(&r, "rc", 0);
-    hnp_pmi_reply_add_str(&r, "found", value != NULL ? "TRUE" : "FALSE");
+    pmi_simple_reply_add_int(&r, "rc", 0);
+    pmi_simple_reply_add_str(&r, "found", value != NULL ? "TRUE" : "FALSE");
     if (value != NULL)
-        hnp_pmi_reply_add(&r, "value", value, len);
+        pmi_simple_reply_add(&r, "value", value, len);
     if (!pmi_reply_end(c, &r) && !c->closed)
         reply_rc(c, thrid, cmd, -1, "the value is too long to send");
 }
 
-static void v2_kvs_get(pmi_client_t *c, const hnp_pmi_msg_t *req)
+static void v2_kvs_get(pmi_client_t *c, const pmi_simple_msg_t *req)
 {
-    const char *jobid = hnp_pmi_msg_get(req, "jobid");
-    const char *key = hnp_pmi_msg_get(req, "key"), *value = NULL;
+    const char *jobid = pmi_simple_msg_get(req, "jobid");
+    const char *key = pmi_simple_msg_get(req, "key"), *value = NULL;
     size_t len = 0;
 
     if (key != NULL && (jobid == NULL || jobid[0] == '\0' ||
@@ -483,19 +483,19 @@ static void v2_kvs_get(pmi_client_t *c, const hnp_pmi_msg_t *req)
     reply_found(c, thrid_of(req), "kvs-get-response", value, len);
 }
 
-static void v2_getjobattr(pmi_client_t *c, const hnp_pmi_msg_t *req)
+static void v2_getjobattr(pmi_client_t *c, const pmi_simple_msg_t *req)
 {
-    const char *key = hnp_pmi_msg_get(req, "key"), *value = NULL;
+    const char *key = pmi_simple_msg_get(req, "key"), *value = NULL;
     size_t len = 0;
 
     if (key != NULL)
-        value = hnp_pmi_kvs_get(c->srv->job_attrs, key, &len);
+        value = pmi_simple_kvs_get(c->srv->job_attrs, key, &len);
     reply_found(c, thrid_of(req), "info-getjobattr-response", value, len);
 }
 
 /* Answer the processes waiting for node attribute @p key. */
-static void wake_nodeattr_waiters(hnp_pmi_server_t *srv, const char *key,
-                                  const hnp_pmi_pair_t *value)
+static void wake_nodeattr_waiters(pmi_simple_server_t *srv, const char *key,
+                                  const pmi_simple_pair_t *value)
 {
     for (size_t i = 0; i < srv->nlocal; i++) {
         pmi_client_t *w = srv->clients[i];
@@ -513,14 +513,15 @@ static void wake_nodeattr_waiters(hnp_pmi_server_t *srv, const char *key,
 }
 
 /* Node attributes stay on the node: no fence, and a reader may wait. */
-static void v2_putnodeattr(pmi_client_t *c, const hnp_pmi_msg_t *req)
+static void v2_putnodeattr(pmi_client_t *c, const pmi_simple_msg_t *req)
 {
-    hnp_pmi_server_t *srv = c->srv;
-    const hnp_pmi_pair_t *key = hnp_pmi_msg_find(req, "key");
-    const hnp_pmi_pair_t *value = hnp_pmi_msg_find(req, "value");
+    pmi_simple_server_t *srv = c->srv;
+    const pmi_simple_pair_t *key = pmi_simple_msg_find(req, "key");
+    const pmi_simple_pair_t *value = pmi_simple_msg_find(req, "value");
     char buf[PMI_ERR_LEN];
-    const char *why = check_put(c, srv->node_attrs, key, value,
-                                HNP_PMI_V2_BODY_MAX, false, buf, sizeof(buf));
+    const char *why =
+        check_put(c, srv->node_attrs, key, value, PMI_SIMPLE_V2_BODY_MAX, false,
+                  buf, sizeof(buf));
 
     reply_rc(c, thrid_of(req), "info-putnodeattr-response",
              why == NULL ? 0 : -1, why);
@@ -528,14 +529,14 @@ static void v2_putnodeattr(pmi_client_t *c, const hnp_pmi_msg_t *req)
         wake_nodeattr_waiters(srv, key->value, value);
 }
 
-static void v2_getnodeattr(pmi_client_t *c, const hnp_pmi_msg_t *req)
+static void v2_getnodeattr(pmi_client_t *c, const pmi_simple_msg_t *req)
 {
-    const char *key = hnp_pmi_msg_get(req, "key");
-    const char *wait = hnp_pmi_msg_get(req, "wait");
+    const char *key = pmi_simple_msg_get(req, "key");
+    const char *wait = pmi_simple_msg_get(req, "wait");
     const char *thrid = thrid_of(req);
     size_t len = 0;
     const char *value = key != NULL
-        ? hnp_pmi_kvs_get(c->srv->node_attrs, key, &len) : NULL;
+        ? pmi_simple_kvs_get(c->srv->node_attrs, key, &len) : NULL;
 
     if (value != NULL || key == NULL || wait == NULL ||
         strcmp(wait, "TRUE") != 0) {
@@ -553,9 +554,9 @@ static void v2_getnodeattr(pmi_client_t *c, const hnp_pmi_msg_t *req)
 }
 
 /* PMI2_Abort carries no exit code: the library exits with 1 itself. */
-static void v2_abort(pmi_client_t *c, const hnp_pmi_msg_t *req)
+static void v2_abort(pmi_client_t *c, const pmi_simple_msg_t *req)
 {
-    abort_job(c, 1, hnp_pmi_msg_get(req, "msg"));
+    abort_job(c, 1, pmi_simple_msg_get(req, "msg"));
 }
 
 static const command_t v2_commands[] = {
@@ -575,15 +576,15 @@ static const command_t v2_commands[] = {
 
 /* Anything else (spawn, job-connect, name-publish, ring, ...) follows the
  * PMI-2 rule: the answer is the request's name with "-response". */
-static void v2_unsupported(pmi_client_t *c, const hnp_pmi_msg_t *req)
+static void v2_unsupported(pmi_client_t *c, const pmi_simple_msg_t *req)
 {
-    char reply[HNP_PMI_KEY_MAX + sizeof("-response")];
-    char why[HNP_PMI_KEY_MAX + sizeof(" is not supported by hnp")];
+    char reply[PMI_SIMPLE_KEY_MAX + sizeof("-response")];
+    char why[PMI_SIMPLE_KEY_MAX + sizeof(" is not supported by hnp")];
 
-    snprintf(reply, sizeof(reply), "%.*s-response", HNP_PMI_KEY_MAX,
+    snprintf(reply, sizeof(reply), "%.*s-response", PMI_SIMPLE_KEY_MAX,
              req->cmd);
     snprintf(why, sizeof(why), "%.*s is not supported by hnp",
-             HNP_PMI_KEY_MAX, req->cmd);
+             PMI_SIMPLE_KEY_MAX, req->cmd);
     reply_rc(c, thrid_of(req), reply, -1, why);
     if (strcmp(req->cmd, "spawn") == 0)
         client_asked_spawn(c);
@@ -599,9 +600,9 @@ static const command_t *find_command(const command_t *table, const char *cmd)
     return NULL;
 }
 
-static void dispatch(pmi_client_t *c, const hnp_pmi_msg_t *req)
+static void dispatch(pmi_client_t *c, const pmi_simple_msg_t *req)
 {
-    bool v1 = c->wire == HNP_PMI_WIRE_V1;
+    bool v1 = c->wire == PMI_SIMPLE_WIRE_V1;
     const command_t *cmd =
         find_command(v1 ? v1_commands : v2_commands, req->cmd);
 
@@ -629,17 +630,17 @@ static bool is_blank_line(const char *text, size_t len)
 
 void pmi_handle_message(pmi_client_t *c, const char *text, size_t len)
 {
-    hnp_pmi_msg_t req;
+    pmi_simple_msg_t req;
     char err[PMI_ERR_LEN];
     int rc;
 
     HNP_VERBOSE(c->srv->log, 4, "rank %u <- %.*s", c->rank, (int)len, text);
     /* An empty PMI-1 line says nothing; tolerate it. */
-    if (c->wire == HNP_PMI_WIRE_V1 && is_blank_line(text, len))
+    if (c->wire == PMI_SIMPLE_WIRE_V1 && is_blank_line(text, len))
         return;
-    rc = c->wire == HNP_PMI_WIRE_V1
-             ? hnp_pmi_parse_v1(&req, text, len, err, sizeof(err))
-             : hnp_pmi_parse_v2(&req, text, len, err, sizeof(err));
+    rc = c->wire == PMI_SIMPLE_WIRE_V1
+             ? pmi_simple_parse_v1(&req, text, len, err, sizeof(err))
+             : pmi_simple_parse_v2(&req, text, len, err, sizeof(err));
     if (rc != HNP_SUCCESS) {
         pmi_client_fail(c, rc, "malformed PMI request: %s",
                         rc == HNP_ERR_NOMEM ? "out of memory" : err);
@@ -650,5 +651,5 @@ void pmi_handle_message(pmi_client_t *c, const char *text, size_t len)
                         "finalize", req.cmd);
     else
         dispatch(c, &req);
-    hnp_pmi_msg_release(&req);
+    pmi_simple_msg_release(&req);
 }

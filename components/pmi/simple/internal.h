@@ -6,8 +6,8 @@
  * and fuzz tests use the codec and the store directly; the daemon uses
  * pmi.h only.
  */
-#ifndef HNP_PMI_INTERNAL_H
-#define HNP_PMI_INTERNAL_H
+#ifndef PMI_SIMPLE_INTERNAL_H
+#define PMI_SIMPLE_INTERNAL_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -19,26 +19,26 @@
 
 /* ------------------------------------------------------------ wire codec */
 
-typedef enum hnp_pmi_wire {
-    HNP_PMI_WIRE_V1,  /**< newline-terminated lines */
-    HNP_PMI_WIRE_V2,  /**< length-prefixed messages */
-} hnp_pmi_wire_t;
+typedef enum pmi_simple_wire {
+    PMI_SIMPLE_WIRE_V1,  /**< newline-terminated lines */
+    PMI_SIMPLE_WIRE_V2,  /**< length-prefixed messages */
+} pmi_simple_wire_t;
 
 /** One key=value of a message; key and value point into the message. */
-typedef struct hnp_pmi_pair {
+typedef struct pmi_simple_pair {
     const char *key;
     const char *value;   /**< NUL-terminated; may hold NULs in PMI-2 */
     size_t value_len;
-} hnp_pmi_pair_t;
+} pmi_simple_pair_t;
 
-/** A parsed request. Release with hnp_pmi_msg_release(). */
-typedef struct hnp_pmi_msg {
+/** A parsed request. Release with pmi_simple_msg_release(). */
+typedef struct pmi_simple_msg {
     const char *cmd;     /**< the value of cmd= (or mcmd=) */
     bool multiline;      /**< PMI-1 "mcmd=": a block up to "endcmd" */
     size_t npairs;       /**< the pairs after cmd */
-    hnp_pmi_pair_t *pairs;
+    pmi_simple_pair_t *pairs;
     char *storage;       /**< owned copy the pointers point into */
-} hnp_pmi_msg_t;
+} pmi_simple_msg_t;
 
 /**
  * Find the next message at the start of [data, data+len).
@@ -48,79 +48,80 @@ typedef struct hnp_pmi_msg {
  * mcmd block, up to its "endcmd" line) longer than @p max, a PMI-2 length
  * field that is not a number, or one announcing more than @p max.
  */
-int hnp_pmi_frame(hnp_pmi_wire_t wire, const char *data, size_t len,
-                  size_t max, size_t *start, size_t *msg_len,
-                  size_t *consumed, char *err, size_t errlen);
+int pmi_simple_frame(pmi_simple_wire_t wire, const char *data, size_t len,
+                     size_t max, size_t *start, size_t *msg_len,
+                     size_t *consumed, char *err, size_t errlen);
 
-/** Parse one PMI-1 message as hnp_pmi_frame() delimits it: a line
+/** Parse one PMI-1 message as pmi_simple_frame() delimits it: a line
  *  "cmd=NAME key=value ..." (blank-separated words), or an mcmd block
  *  "mcmd=NAME\nkey=value\n...\nendcmd" (one pair a line; values may hold
  *  blanks). HNP_ERR_BAD_PARAM with a message for anything else;
  *  HNP_ERR_NOMEM. */
-int hnp_pmi_parse_v1(hnp_pmi_msg_t *msg, const char *text, size_t len,
-                     char *err, size_t errlen);
+int pmi_simple_parse_v1(pmi_simple_msg_t *msg, const char *text, size_t len,
+                        char *err, size_t errlen);
 /** Parse one PMI-2 message body (after the length field). */
-int hnp_pmi_parse_v2(hnp_pmi_msg_t *msg, const char *body, size_t len,
-                     char *err, size_t errlen);
-void hnp_pmi_msg_release(hnp_pmi_msg_t *msg);
+int pmi_simple_parse_v2(pmi_simple_msg_t *msg, const char *body, size_t len,
+                        char *err, size_t errlen);
+void pmi_simple_msg_release(pmi_simple_msg_t *msg);
 /** The value of the first @p key, or NULL. */
-const char *hnp_pmi_msg_get(const hnp_pmi_msg_t *msg, const char *key);
-const hnp_pmi_pair_t *hnp_pmi_msg_find(const hnp_pmi_msg_t *msg,
+const char *pmi_simple_msg_get(const pmi_simple_msg_t *msg, const char *key);
+const pmi_simple_pair_t *pmi_simple_msg_find(const pmi_simple_msg_t *msg,
                                        const char *key);
 
 /** Builds one answer at the end of an output buffer. */
-typedef struct hnp_pmi_reply {
+typedef struct pmi_simple_reply {
     hnp_buffer_t *out;
-    hnp_pmi_wire_t wire;
+    pmi_simple_wire_t wire;
     size_t start;     /**< where this answer begins in out */
     bool invalid;     /**< a PMI-1 value that the line cannot carry */
-} hnp_pmi_reply_t;
+} pmi_simple_reply_t;
 
-void hnp_pmi_reply_begin(hnp_pmi_reply_t *r, hnp_buffer_t *out,
-                         hnp_pmi_wire_t wire, const char *cmd);
-void hnp_pmi_reply_add(hnp_pmi_reply_t *r, const char *key,
-                       const char *value, size_t value_len);
-void hnp_pmi_reply_add_str(hnp_pmi_reply_t *r, const char *key,
-                           const char *value);
-void hnp_pmi_reply_add_int(hnp_pmi_reply_t *r, const char *key, long value);
+void pmi_simple_reply_begin(pmi_simple_reply_t *r, hnp_buffer_t *out,
+                            pmi_simple_wire_t wire, const char *cmd);
+void pmi_simple_reply_add(pmi_simple_reply_t *r, const char *key,
+                          const char *value, size_t value_len);
+void pmi_simple_reply_add_str(pmi_simple_reply_t *r, const char *key,
+                              const char *value);
+void pmi_simple_reply_add_int(pmi_simple_reply_t *r, const char *key,
+                              long value);
 /** Terminate the answer. On failure (HNP_ERR_BAD_PARAM: a PMI-1 value with
  *  a blank, a newline or a NUL, or a PMI-1 answer longer than
- *  HNP_PMI_V1_LINE_MAX - 1; HNP_ERR_TRUNCATED: a PMI-2 body over
- *  HNP_PMI_V2_BODY_MAX; HNP_ERR_NOMEM) the answer is removed again. */
-int hnp_pmi_reply_end(hnp_pmi_reply_t *r);
+ *  PMI_SIMPLE_V1_LINE_MAX - 1; HNP_ERR_TRUNCATED: a PMI-2 body over
+ *  PMI_SIMPLE_V2_BODY_MAX; HNP_ERR_NOMEM) the answer is removed again. */
+int pmi_simple_reply_end(pmi_simple_reply_t *r);
 
 /** Whether a PMI-1 line can carry @p value: no blank, newline or NUL. */
-bool hnp_pmi_v1_value_ok(const char *value, size_t len);
+bool pmi_simple_v1_value_ok(const char *value, size_t len);
 
 /* The key-value store. Values are byte strings (PMI-2 can carry NULs);
  * each is stored with a terminating NUL. */
-typedef struct hnp_pmi_kvs hnp_pmi_kvs_t;
+typedef struct pmi_simple_kvs pmi_simple_kvs_t;
 
-int hnp_pmi_kvs_create(hnp_pmi_kvs_t **out);
-void hnp_pmi_kvs_destroy(hnp_pmi_kvs_t *kvs);
+int pmi_simple_kvs_create(pmi_simple_kvs_t **out);
+void pmi_simple_kvs_destroy(pmi_simple_kvs_t *kvs);
 /** Insert or replace. @p pending: ship it with the next fence blob. The
  *  key is then nobody's (owner 0, charge 0). */
-int hnp_pmi_kvs_put(hnp_pmi_kvs_t *kvs, const char *key, const char *value,
-                    size_t value_len, bool pending);
+int pmi_simple_kvs_put(pmi_simple_kvs_t *kvs, const char *key,
+                       const char *value, size_t value_len, bool pending);
 /** Insert or replace on behalf of @p owner (not 0), who is charged
  *  @p charge for it. */
-int hnp_pmi_kvs_put_owned(hnp_pmi_kvs_t *kvs, const char *key,
-                          const char *value, size_t value_len, bool pending,
-                          uint32_t owner, size_t charge);
+int pmi_simple_kvs_put_owned(pmi_simple_kvs_t *kvs, const char *key,
+                             const char *value, size_t value_len, bool pending,
+                             uint32_t owner, size_t charge);
 /** Who put @p key (0: nobody local, or no such key) and, in @p charge,
  *  what it was charged. A merge leaves both as they were. */
-uint32_t hnp_pmi_kvs_owner(const hnp_pmi_kvs_t *kvs, const char *key,
-                           size_t *charge);
+uint32_t pmi_simple_kvs_owner(const pmi_simple_kvs_t *kvs, const char *key,
+                              size_t *charge);
 /** The value of @p key (NUL-terminated) or NULL. */
-const char *hnp_pmi_kvs_get(const hnp_pmi_kvs_t *kvs, const char *key,
-                            size_t *value_len);
-size_t hnp_pmi_kvs_count(const hnp_pmi_kvs_t *kvs);
+const char *pmi_simple_kvs_get(const pmi_simple_kvs_t *kvs, const char *key,
+                               size_t *value_len);
+size_t pmi_simple_kvs_count(const pmi_simple_kvs_t *kvs);
 /** Pack the pending puts (u32 count, then key string and value blob each)
  *  into @p out and forget they were pending. */
-int hnp_pmi_kvs_pack_pending(hnp_pmi_kvs_t *kvs, hnp_buffer_t *out);
-/** Merge a blob hnp_pmi_kvs_pack_pending() wrote. All or nothing. */
-int hnp_pmi_kvs_merge(hnp_pmi_kvs_t *kvs, const void *blob, size_t len,
-                      char *err, size_t errlen);
+int pmi_simple_kvs_pack_pending(pmi_simple_kvs_t *kvs, hnp_buffer_t *out);
+/** Merge a blob pmi_simple_kvs_pack_pending() wrote. All or nothing. */
+int pmi_simple_kvs_merge(pmi_simple_kvs_t *kvs, const void *blob, size_t len,
+                         char *err, size_t errlen);
 
 /* ------------------------------------------------------------ the server */
 
@@ -140,7 +141,7 @@ struct hnp_rte_fd_watch;
 struct hnp_rte_timer;
 
 typedef struct pmi_client {
-    hnp_pmi_server_t *srv;
+    pmi_simple_server_t *srv;
     uint32_t rank;
     int32_t appnum;     /* its program in an MPMD job, from 0 */
     int fd;
@@ -151,7 +152,7 @@ typedef struct pmi_client {
     hnp_buffer_t out;
     size_t out_sent;
     bool wire_known;
-    hnp_pmi_wire_t wire;
+    pmi_simple_wire_t wire;
     bool initialized, finalized, closed;
     pmi_client_wait_t wait;
     char *wait_key;     /* the node attribute waited for */
@@ -163,9 +164,9 @@ typedef struct pmi_client {
     bool over_limit_told; /* kvs_limit was called for it */
 } pmi_client_t;
 
-struct hnp_pmi_server {
+struct pmi_simple_server {
     struct hnp_rte *rte;
-    hnp_pmi_callbacks_t cb;
+    pmi_simple_callbacks_t cb;
     hnp_log_stream_t *log;
     uint32_t size, universe_size;
     char *kvsname;
@@ -175,9 +176,9 @@ struct hnp_pmi_server {
     uint32_t *local_ranks;
     pmi_client_t **clients;    /* clients[i] serves local_ranks[i] */
     size_t nlocal, nfinalized;
-    hnp_pmi_kvs_t *kvs;        /* puts: this node's and the fences' */
-    hnp_pmi_kvs_t *node_attrs; /* PMI-2 node attributes, never shipped */
-    hnp_pmi_kvs_t *job_attrs;  /* from the config */
+    pmi_simple_kvs_t *kvs;        /* puts: this node's and the fences' */
+    pmi_simple_kvs_t *node_attrs; /* PMI-2 node attributes, never shipped */
+    pmi_simple_kvs_t *job_attrs;  /* from the config */
     uint32_t fence_seq;        /* the fence in progress */
     size_t fence_entered;
     bool fence_ready_called;
@@ -196,18 +197,18 @@ void pmi_client_flush(pmi_client_t *c);
 /** Let a parked connection go on, from the event loop. */
 void pmi_client_resume(pmi_client_t *c);
 /** @p c enters the fence in progress (the request @p req parks it). */
-void pmi_fence_enter(pmi_client_t *c, const hnp_pmi_msg_t *req);
+void pmi_fence_enter(pmi_client_t *c, const pmi_simple_msg_t *req);
 /** A local rank finalized: the fence may be complete without it. */
-void pmi_fence_check(hnp_pmi_server_t *srv, uint32_t rank);
+void pmi_fence_check(pmi_simple_server_t *srv, uint32_t rank);
 
 /* commands.c */
-/** Parse and answer one message as hnp_pmi_frame() delimited it. */
+/** Parse and answer one message as pmi_simple_frame() delimited it. */
 void pmi_handle_message(pmi_client_t *c, const char *text, size_t len);
 /** Begin an answer; a PMI-2 one carries the request's thread id back. */
-void pmi_reply_begin(pmi_client_t *c, hnp_pmi_reply_t *r, const char *cmd,
+void pmi_reply_begin(pmi_client_t *c, pmi_simple_reply_t *r, const char *cmd,
                      const char *thrid);
 /** End it; false when it could not be written (the connection may be
  *  closed then, if memory ran out). */
-bool pmi_reply_end(pmi_client_t *c, hnp_pmi_reply_t *r);
+bool pmi_reply_end(pmi_client_t *c, pmi_simple_reply_t *r);
 
-#endif /* HNP_PMI_INTERNAL_H */
+#endif /* PMI_SIMPLE_INTERNAL_H */

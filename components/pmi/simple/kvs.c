@@ -10,7 +10,7 @@
  *
  * An entry a local process put remembers who (its owner) and what it was
  * charged for it, so that the server can hold each process to its share
- * (hnp_pmi_config_t.max_kvs_bytes): a put that replaces a key gives the
+ * (pmi_simple_config_t.max_kvs_bytes): a put that replaces a key gives the
  * charge back to whoever paid it. A fence merge replaces a value but not
  * its owner or charge: a process pays for what it put, and what the other
  * nodes send is bounded on their side.
@@ -42,7 +42,7 @@ typedef struct kvs_entry {
     bool pending;      /* listed in kvs->pending, to ship at the next fence */
 } kvs_entry_t;
 
-struct hnp_pmi_kvs {
+struct pmi_simple_kvs {
     kvs_entry_t *entries;
     size_t count, cap;
     size_t *slots;
@@ -51,9 +51,9 @@ struct hnp_pmi_kvs {
     size_t npending, pending_cap;
 };
 
-int hnp_pmi_kvs_create(hnp_pmi_kvs_t **out)
+int pmi_simple_kvs_create(pmi_simple_kvs_t **out)
 {
-    hnp_pmi_kvs_t *kvs = calloc(1, sizeof(*kvs));
+    pmi_simple_kvs_t *kvs = calloc(1, sizeof(*kvs));
 
     if (kvs == NULL)
         return HNP_ERR_NOMEM;
@@ -61,7 +61,7 @@ int hnp_pmi_kvs_create(hnp_pmi_kvs_t **out)
     return HNP_SUCCESS;
 }
 
-void hnp_pmi_kvs_destroy(hnp_pmi_kvs_t *kvs)
+void pmi_simple_kvs_destroy(pmi_simple_kvs_t *kvs)
 {
     if (kvs == NULL)
         return;
@@ -75,7 +75,7 @@ void hnp_pmi_kvs_destroy(hnp_pmi_kvs_t *kvs)
     free(kvs);
 }
 
-size_t hnp_pmi_kvs_count(const hnp_pmi_kvs_t *kvs)
+size_t pmi_simple_kvs_count(const pmi_simple_kvs_t *kvs)
 {
     return kvs->count;
 }
@@ -92,7 +92,7 @@ static size_t hash_key(const char *key)
 }
 
 /* The slot holding @p key, or the empty slot where it would go. */
-static size_t find_slot(const hnp_pmi_kvs_t *kvs, const char *key)
+static size_t find_slot(const pmi_simple_kvs_t *kvs, const char *key)
 {
     size_t mask = kvs->nslots - 1;
     size_t i = hash_key(key) & mask;
@@ -103,7 +103,7 @@ static size_t find_slot(const hnp_pmi_kvs_t *kvs, const char *key)
     return i;
 }
 
-static int grow_slots(hnp_pmi_kvs_t *kvs, size_t want)
+static int grow_slots(pmi_simple_kvs_t *kvs, size_t want)
 {
     size_t n = kvs->nslots > 0 ? kvs->nslots : SLOTS_MIN;
     size_t *old = kvs->slots, old_n = kvs->nslots;
@@ -150,7 +150,7 @@ static int grow_array(void **array, size_t *cap, size_t want, size_t size)
 
 /* Room for @p extra more entries and as many pending marks, so that the
  * inserts that follow cannot fail half way. */
-static int reserve(hnp_pmi_kvs_t *kvs, size_t extra)
+static int reserve(pmi_simple_kvs_t *kvs, size_t extra)
 {
     int rc = grow_array((void **)&kvs->entries, &kvs->cap, kvs->count + extra,
                         sizeof(*kvs->entries));
@@ -177,7 +177,7 @@ static char *copy_value(const char *value, size_t len)
 /* Insert or replace with copies the store takes over; cannot fail once
  * reserve(kvs, 1) succeeded. A replaced entry keeps its owner and charge,
  * a new one has none. */
-static kvs_entry_t *insert_owned(hnp_pmi_kvs_t *kvs, char *key, char *value,
+static kvs_entry_t *insert_owned(pmi_simple_kvs_t *kvs, char *key, char *value,
                                  size_t value_len, bool pending)
 {
     size_t slot = find_slot(kvs, key);
@@ -208,15 +208,15 @@ static kvs_entry_t *insert_owned(hnp_pmi_kvs_t *kvs, char *key, char *value,
     return e;
 }
 
-int hnp_pmi_kvs_put(hnp_pmi_kvs_t *kvs, const char *key, const char *value,
-                    size_t value_len, bool pending)
+int pmi_simple_kvs_put(pmi_simple_kvs_t *kvs, const char *key,
+                       const char *value, size_t value_len, bool pending)
 {
-    return hnp_pmi_kvs_put_owned(kvs, key, value, value_len, pending, 0, 0);
+    return pmi_simple_kvs_put_owned(kvs, key, value, value_len, pending, 0, 0);
 }
 
-int hnp_pmi_kvs_put_owned(hnp_pmi_kvs_t *kvs, const char *key,
-                          const char *value, size_t value_len, bool pending,
-                          uint32_t owner, size_t charge)
+int pmi_simple_kvs_put_owned(pmi_simple_kvs_t *kvs, const char *key,
+                             const char *value, size_t value_len, bool pending,
+                             uint32_t owner, size_t charge)
 {
     kvs_entry_t *e;
     char *k, *v;
@@ -239,7 +239,7 @@ int hnp_pmi_kvs_put_owned(hnp_pmi_kvs_t *kvs, const char *key,
 }
 
 /* The entry of @p key, or NULL. */
-static const kvs_entry_t *find_entry(const hnp_pmi_kvs_t *kvs,
+static const kvs_entry_t *find_entry(const pmi_simple_kvs_t *kvs,
                                      const char *key)
 {
     size_t slot;
@@ -252,8 +252,8 @@ static const kvs_entry_t *find_entry(const hnp_pmi_kvs_t *kvs,
     return &kvs->entries[kvs->slots[slot] - 1];
 }
 
-uint32_t hnp_pmi_kvs_owner(const hnp_pmi_kvs_t *kvs, const char *key,
-                           size_t *charge)
+uint32_t pmi_simple_kvs_owner(const pmi_simple_kvs_t *kvs, const char *key,
+                              size_t *charge)
 {
     const kvs_entry_t *e = find_entry(kvs, key);
 
@@ -261,8 +261,8 @@ uint32_t hnp_pmi_kvs_owner(const hnp_pmi_kvs_t *kvs, const char *key,
     return e != NULL ? e->owner : 0;
 }
 
-const char *hnp_pmi_kvs_get(const hnp_pmi_kvs_t *kvs, const char *key,
-                            size_t *value_len)
+const char *pmi_simple_kvs_get(const pmi_simple_kvs_t *kvs, const char *key,
+                               size_t *value_len)
 {
     const kvs_entry_t *e = find_entry(kvs, key);
 
@@ -275,7 +275,7 @@ const char *hnp_pmi_kvs_get(const hnp_pmi_kvs_t *kvs, const char *key,
 
 /* ----------------------------------------------------------- fence blobs */
 
-int hnp_pmi_kvs_pack_pending(hnp_pmi_kvs_t *kvs, hnp_buffer_t *out)
+int pmi_simple_kvs_pack_pending(pmi_simple_kvs_t *kvs, hnp_buffer_t *out)
 {
     size_t start = out->len;
 
@@ -328,7 +328,7 @@ static int read_blob(const void *blob, size_t len, blob_entry_t **out,
         list[i].key = hnp_unpack_blob(&rd, &list[i].key_len);
         list[i].value = hnp_unpack_blob(&rd, &list[i].value_len);
         if (!rd.failed && (list[i].key_len == 0 ||
-                           list[i].key_len > HNP_PMI_KEY_MAX ||
+                           list[i].key_len > PMI_SIMPLE_KEY_MAX ||
                            memchr(list[i].key, '\0', list[i].key_len))) {
             hnp_err_set(err, errlen, "fence blob: entry %u has a bad key", i);
             free(list);
@@ -370,8 +370,8 @@ static char **copy_entries(const blob_entry_t *list, uint32_t n)
     return copies;
 }
 
-int hnp_pmi_kvs_merge(hnp_pmi_kvs_t *kvs, const void *blob, size_t len,
-                      char *err, size_t errlen)
+int pmi_simple_kvs_merge(pmi_simple_kvs_t *kvs, const void *blob, size_t len,
+                         char *err, size_t errlen)
 {
     blob_entry_t *list;
     char **copies = NULL;
@@ -452,8 +452,8 @@ static size_t repeating_prefix(const uint32_t *node_of_rank, uint32_t nranks,
     return nblocks;
 }
 
-int hnp_pmi_process_mapping(const uint32_t *node_of_rank, uint32_t nranks,
-                            char **out)
+int pmi_simple_process_mapping(const uint32_t *node_of_rank, uint32_t nranks,
+                               char **out)
 {
     hnp_buffer_t text;
     map_block_t *blocks;

@@ -98,14 +98,14 @@ static int v2_length(const char *field, size_t *value)
 {
     size_t i = 0, n = 0, digits = 0;
 
-    while (i < HNP_PMI_V2_HEADER_LEN && field[i] == ' ')
+    while (i < PMI_SIMPLE_V2_HEADER_LEN && field[i] == ' ')
         i++;
-    for (; i < HNP_PMI_V2_HEADER_LEN && field[i] >= '0' && field[i] <= '9';
+    for (; i < PMI_SIMPLE_V2_HEADER_LEN && field[i] >= '0' && field[i] <= '9';
          i++, digits++)
         n = n * 10 + (size_t)(field[i] - '0');
-    while (i < HNP_PMI_V2_HEADER_LEN && field[i] == ' ')
+    while (i < PMI_SIMPLE_V2_HEADER_LEN && field[i] == ' ')
         i++;
-    if (digits == 0 || i != HNP_PMI_V2_HEADER_LEN)
+    if (digits == 0 || i != PMI_SIMPLE_V2_HEADER_LEN)
         return HNP_ERR_BAD_PARAM;
     *value = n;
     return HNP_SUCCESS;
@@ -117,11 +117,11 @@ static int frame_v2(const char *data, size_t len, size_t max,
 {
     size_t body;
 
-    if (len < HNP_PMI_V2_HEADER_LEN)
+    if (len < PMI_SIMPLE_V2_HEADER_LEN)
         return 0;
     if (v2_length(data, &body) != HNP_SUCCESS) {
         hnp_err_set(err, errlen, "PMI-2 length field \"%.*s\" is not a number",
-                    HNP_PMI_V2_HEADER_LEN, data);
+                    PMI_SIMPLE_V2_HEADER_LEN, data);
         return HNP_ERR_BAD_PARAM;
     }
     if (body > max) {
@@ -129,35 +129,35 @@ static int frame_v2(const char *data, size_t len, size_t max,
                     body, max);
         return HNP_ERR_BAD_PARAM;
     }
-    if (len - HNP_PMI_V2_HEADER_LEN < body)
+    if (len - PMI_SIMPLE_V2_HEADER_LEN < body)
         return 0;
     *msg_len = body;
-    *consumed = HNP_PMI_V2_HEADER_LEN + body;
+    *consumed = PMI_SIMPLE_V2_HEADER_LEN + body;
     return 1;
 }
 
-int hnp_pmi_frame(hnp_pmi_wire_t wire, const char *data, size_t len,
-                  size_t max, size_t *start, size_t *msg_len,
-                  size_t *consumed, char *err, size_t errlen)
+int pmi_simple_frame(pmi_simple_wire_t wire, const char *data, size_t len,
+                     size_t max, size_t *start, size_t *msg_len,
+                     size_t *consumed, char *err, size_t errlen)
 {
-    if (wire == HNP_PMI_WIRE_V1) {
+    if (wire == PMI_SIMPLE_WIRE_V1) {
         *start = 0;
         return frame_v1(data, len, max, msg_len, consumed, err, errlen);
     }
-    *start = HNP_PMI_V2_HEADER_LEN;
+    *start = PMI_SIMPLE_V2_HEADER_LEN;
     return frame_v2(data, len, max, msg_len, consumed, err, errlen);
 }
 
 /* ------------------------------------------------------------- parsing */
 
-void hnp_pmi_msg_release(hnp_pmi_msg_t *msg)
+void pmi_simple_msg_release(pmi_simple_msg_t *msg)
 {
     free(msg->pairs);
     free(msg->storage);
     memset(msg, 0, sizeof(*msg));
 }
 
-const hnp_pmi_pair_t *hnp_pmi_msg_find(const hnp_pmi_msg_t *msg,
+const pmi_simple_pair_t *pmi_simple_msg_find(const pmi_simple_msg_t *msg,
                                        const char *key)
 {
     for (size_t i = 0; i < msg->npairs; i++)
@@ -166,15 +166,15 @@ const hnp_pmi_pair_t *hnp_pmi_msg_find(const hnp_pmi_msg_t *msg,
     return NULL;
 }
 
-const char *hnp_pmi_msg_get(const hnp_pmi_msg_t *msg, const char *key)
+const char *pmi_simple_msg_get(const pmi_simple_msg_t *msg, const char *key)
 {
-    const hnp_pmi_pair_t *pair = hnp_pmi_msg_find(msg, key);
+    const pmi_simple_pair_t *pair = pmi_simple_msg_find(msg, key);
     return pair != NULL ? pair->value : NULL;
 }
 
 /* A private, NUL-terminated copy of the message, and room for as many
  * pairs as it could hold (a pair needs an '='). */
-static int msg_prepare(hnp_pmi_msg_t *msg, const char *text, size_t len)
+static int msg_prepare(pmi_simple_msg_t *msg, const char *text, size_t len)
 {
     size_t bound = 1;
 
@@ -184,7 +184,7 @@ static int msg_prepare(hnp_pmi_msg_t *msg, const char *text, size_t len)
     msg->storage = malloc(len + 1);
     msg->pairs = calloc(bound, sizeof(*msg->pairs));
     if (msg->storage == NULL || msg->pairs == NULL) {
-        hnp_pmi_msg_release(msg);
+        pmi_simple_msg_release(msg);
         return HNP_ERR_NOMEM;
     }
     if (len > 0)
@@ -194,7 +194,7 @@ static int msg_prepare(hnp_pmi_msg_t *msg, const char *text, size_t len)
 }
 
 /* Split "key=value" (NUL-terminated, in storage) at its first '='. */
-static int split_pair(char *word, hnp_pmi_pair_t *pair, char *err,
+static int split_pair(char *word, pmi_simple_pair_t *pair, char *err,
                       size_t errlen)
 {
     char *eq = strchr(word, '=');
@@ -211,7 +211,7 @@ static int split_pair(char *word, hnp_pmi_pair_t *pair, char *err,
 }
 
 /* The first pair names the command: key "cmd" (or "mcmd" for a block). */
-static int take_command(hnp_pmi_msg_t *msg, const hnp_pmi_pair_t *first,
+static int take_command(pmi_simple_msg_t *msg, const pmi_simple_pair_t *first,
                         const char *want, char *err, size_t errlen)
 {
     if (strcmp(first->key, want) != 0 || first->value[0] == '\0') {
@@ -223,13 +223,13 @@ static int take_command(hnp_pmi_msg_t *msg, const hnp_pmi_pair_t *first,
 }
 
 /* Words separated by blanks, each key=value, the first cmd=NAME. */
-static int parse_v1_words(hnp_pmi_msg_t *msg, char *err, size_t errlen)
+static int parse_v1_words(pmi_simple_msg_t *msg, char *err, size_t errlen)
 {
     char *p = msg->storage;
     bool first = true;
 
     for (;;) {
-        hnp_pmi_pair_t pair;
+        pmi_simple_pair_t pair;
         while (is_blank(*p))
             p++;
         if (*p == '\0')
@@ -257,13 +257,13 @@ static int parse_v1_words(hnp_pmi_msg_t *msg, char *err, size_t errlen)
 
 /* "mcmd=NAME" then one key=value a line (values keep their blanks: they
  * carry command-line arguments), then "endcmd". */
-static int parse_v1_block(hnp_pmi_msg_t *msg, char *err, size_t errlen)
+static int parse_v1_block(pmi_simple_msg_t *msg, char *err, size_t errlen)
 {
     char *line = msg->storage;
     bool first = true;
 
     for (;;) {
-        hnp_pmi_pair_t pair;
+        pmi_simple_pair_t pair;
         char *eol = strchr(line, '\n');
         if (eol != NULL)
             *eol = '\0';
@@ -286,8 +286,8 @@ static int parse_v1_block(hnp_pmi_msg_t *msg, char *err, size_t errlen)
     }
 }
 
-int hnp_pmi_parse_v1(hnp_pmi_msg_t *msg, const char *text, size_t len,
-                     char *err, size_t errlen)
+int pmi_simple_parse_v1(pmi_simple_msg_t *msg, const char *text, size_t len,
+                        char *err, size_t errlen)
 {
     int rc;
 
@@ -303,7 +303,7 @@ int hnp_pmi_parse_v1(hnp_pmi_msg_t *msg, const char *text, size_t len,
     rc = msg->multiline ? parse_v1_block(msg, err, errlen)
                         : parse_v1_words(msg, err, errlen);
     if (rc != HNP_SUCCESS)
-        hnp_pmi_msg_release(msg);
+        pmi_simple_msg_release(msg);
     return rc;
 }
 
@@ -332,14 +332,14 @@ static size_t take_v2_value(char **p, char *end)
     return n;
 }
 
-static int parse_v2_pairs(hnp_pmi_msg_t *msg, size_t len, char *err,
+static int parse_v2_pairs(pmi_simple_msg_t *msg, size_t len, char *err,
                           size_t errlen)
 {
     char *p = msg->storage, *end = msg->storage + len;
     bool first = true;
 
     while (p < end) {
-        hnp_pmi_pair_t pair;
+        pmi_simple_pair_t pair;
         char *eq = memchr(p, '=', (size_t)(end - p));
         size_t keylen = eq != NULL ? (size_t)(eq - p) : 0;
         if (eq == NULL || keylen == 0 || memchr(p, ';', keylen) != NULL ||
@@ -369,8 +369,8 @@ static int parse_v2_pairs(hnp_pmi_msg_t *msg, size_t len, char *err,
     return HNP_SUCCESS;
 }
 
-int hnp_pmi_parse_v2(hnp_pmi_msg_t *msg, const char *body, size_t len,
-                     char *err, size_t errlen)
+int pmi_simple_parse_v2(pmi_simple_msg_t *msg, const char *body, size_t len,
+                        char *err, size_t errlen)
 {
     int rc = msg_prepare(msg, body, len);
 
@@ -378,13 +378,13 @@ int hnp_pmi_parse_v2(hnp_pmi_msg_t *msg, const char *body, size_t len,
         return rc;
     rc = parse_v2_pairs(msg, len, err, errlen);
     if (rc != HNP_SUCCESS)
-        hnp_pmi_msg_release(msg);
+        pmi_simple_msg_release(msg);
     return rc;
 }
 
 /* ------------------------------------------------------------- answers */
 
-bool hnp_pmi_v1_value_ok(const char *value, size_t len)
+bool pmi_simple_v1_value_ok(const char *value, size_t len)
 {
     for (size_t i = 0; i < len; i++)
         if (value[i] == ' ' || value[i] == '\t' || value[i] == '\n' ||
@@ -410,23 +410,23 @@ static void pack_v2_value(hnp_buffer_t *out, const char *value, size_t len)
 }
 
 /* The command is a value like any other: escaped the same way. */
-void hnp_pmi_reply_begin(hnp_pmi_reply_t *r, hnp_buffer_t *out,
-                         hnp_pmi_wire_t wire, const char *cmd)
+void pmi_simple_reply_begin(pmi_simple_reply_t *r, hnp_buffer_t *out,
+                            pmi_simple_wire_t wire, const char *cmd)
 {
     r->out = out;
     r->wire = wire;
     r->start = out->len;
     r->invalid = false;
-    if (wire == HNP_PMI_WIRE_V2)
-        hnp_pack_bytes(out, "      ", HNP_PMI_V2_HEADER_LEN);
-    hnp_pmi_reply_add(r, "cmd", cmd, strlen(cmd));
+    if (wire == PMI_SIMPLE_WIRE_V2)
+        hnp_pack_bytes(out, "      ", PMI_SIMPLE_V2_HEADER_LEN);
+    pmi_simple_reply_add(r, "cmd", cmd, strlen(cmd));
 }
 
-void hnp_pmi_reply_add(hnp_pmi_reply_t *r, const char *key,
-                       const char *value, size_t value_len)
+void pmi_simple_reply_add(pmi_simple_reply_t *r, const char *key,
+                          const char *value, size_t value_len)
 {
-    if (r->wire == HNP_PMI_WIRE_V1) {
-        if (!hnp_pmi_v1_value_ok(value, value_len))
+    if (r->wire == PMI_SIMPLE_WIRE_V1) {
+        if (!pmi_simple_v1_value_ok(value, value_len))
             r->invalid = true;
         /* Words are separated by a blank; the line starts with cmd=. */
         if (r->out->len > r->start)
@@ -434,53 +434,54 @@ void hnp_pmi_reply_add(hnp_pmi_reply_t *r, const char *key,
     }
     hnp_pack_bytes(r->out, key, strlen(key));
     hnp_pack_bytes(r->out, "=", 1);
-    if (r->wire == HNP_PMI_WIRE_V1)
+    if (r->wire == PMI_SIMPLE_WIRE_V1)
         hnp_pack_bytes(r->out, value, value_len);
     else
         pack_v2_value(r->out, value, value_len);
 }
 
-void hnp_pmi_reply_add_str(hnp_pmi_reply_t *r, const char *key,
-                           const char *value)
+void pmi_simple_reply_add_str(pmi_simple_reply_t *r, const char *key,
+                              const char *value)
 {
-    hnp_pmi_reply_add(r, key, value, strlen(value));
+    pmi_simple_reply_add(r, key, value, strlen(value));
 }
 
-void hnp_pmi_reply_add_int(hnp_pmi_reply_t *r, const char *key, long value)
+void pmi_simple_reply_add_int(pmi_simple_reply_t *r, const char *key,
+                              long value)
 {
     char text[24];
 
     snprintf(text, sizeof(text), "%ld", value);
-    hnp_pmi_reply_add_str(r, key, text);
+    pmi_simple_reply_add_str(r, key, text);
 }
 
 /* Take the answer out again: the buffer ends where it began. */
-static int reply_rollback(hnp_pmi_reply_t *r, int rc)
+static int reply_rollback(pmi_simple_reply_t *r, int rc)
 {
     r->out->len = r->start;
     r->out->failed = false;
     return rc;
 }
 
-int hnp_pmi_reply_end(hnp_pmi_reply_t *r)
+int pmi_simple_reply_end(pmi_simple_reply_t *r)
 {
-    char field[HNP_PMI_V2_HEADER_LEN + 1];
+    char field[PMI_SIMPLE_V2_HEADER_LEN + 1];
 
-    if (r->wire == HNP_PMI_WIRE_V1)
+    if (r->wire == PMI_SIMPLE_WIRE_V1)
         hnp_pack_bytes(r->out, "\n", 1);
     if (r->out->failed)
         return reply_rollback(r, HNP_ERR_NOMEM);
     size_t n = r->out->len - r->start;
-    if (r->wire == HNP_PMI_WIRE_V1) {
-        if (r->invalid || n > HNP_PMI_V1_LINE_MAX - 1)
+    if (r->wire == PMI_SIMPLE_WIRE_V1) {
+        if (r->invalid || n > PMI_SIMPLE_V1_LINE_MAX - 1)
             return reply_rollback(r, HNP_ERR_BAD_PARAM);
         return HNP_SUCCESS;
     }
-    n -= HNP_PMI_V2_HEADER_LEN;
-    if (n > HNP_PMI_V2_BODY_MAX)
+    n -= PMI_SIMPLE_V2_HEADER_LEN;
+    if (n > PMI_SIMPLE_V2_BODY_MAX)
         return reply_rollback(r, HNP_ERR_TRUNCATED);
     /* Left-justified and blank padded, as MPICH's clients write it. */
     snprintf(field, sizeof(field), "%-6zu", n);
-    memcpy(r->out->data + r->start, field, HNP_PMI_V2_HEADER_LEN);
+    memcpy(r->out->data + r->start, field, PMI_SIMPLE_V2_HEADER_LEN);
     return HNP_SUCCESS;
 }

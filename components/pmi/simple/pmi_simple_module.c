@@ -20,7 +20,7 @@
  * may answer after the job ended here. */
 typedef struct simple_job {
     hnp_rte_t *rte;
-    hnp_pmi_server_t *srv;   /* NULL once the job ended */
+    pmi_simple_server_t *srv;   /* NULL once the job ended */
     char *mapping;           /* PMI_process_mapping */
     char *node;              /* this node's name, for messages */
     uint32_t series;
@@ -51,8 +51,8 @@ static void fence_learned(void *cbdata, hnp_vpid_t vpid, const void *data,
 
     if (f->job->srv == NULL)
         return;
-    if (hnp_pmi_fence_merge(f->job->srv, f->seq, data, len, err,
-                            sizeof(err)) != HNP_SUCCESS)
+    if (pmi_simple_fence_merge(f->job->srv, f->seq, data, len, err,
+                               sizeof(err)) != HNP_SUCCESS)
         hnp_rte_fail(f->job->rte, 1, "node %s: the key-value data of vpid %u "
                      "in PMI fence %u: %s", f->job->node, vpid, f->seq, err);
 }
@@ -62,7 +62,7 @@ static void fence_complete(void *cbdata, int status)
     simple_fence_t *f = cbdata;
 
     if (f->job->srv != NULL)
-        hnp_pmi_fence_complete(f->job->srv, f->seq, status);
+        pmi_simple_fence_complete(f->job->srv, f->seq, status);
     job_unref(f->job);
     free(f);
 }
@@ -149,10 +149,26 @@ static void rank_kvs_limit(void *ctx, uint32_t rank, size_t limit)
 
 /* ------------------------------------------------------------ hooks */
 
+/* PMI_process_mapping of the job: PMI numbers the nodes from 0, hnp from 1
+ * (hnp_pmi_job_t). */
+static int job_mapping(const hnp_pmi_job_t *pj, char **out)
+{
+    uint32_t *pmi_node_of = malloc((pj->nprocs + 1) * sizeof(*pmi_node_of));
+    int rc;
+
+    if (pmi_node_of == NULL)
+        return HNP_ERR_NOMEM;
+    for (uint32_t r = 0; r < pj->nprocs; r++)
+        pmi_node_of[r] = pj->node_of[r] - 1;
+    rc = pmi_simple_process_mapping(pmi_node_of, pj->nprocs, out);
+    free(pmi_node_of);
+    return rc;
+}
+
 static int simple_job_start(hnp_rte_t *rte, const hnp_pmi_job_t *pj,
                             void **state, char *err, size_t errlen)
 {
-    hnp_pmi_callbacks_t cb = {
+    pmi_simple_callbacks_t cb = {
         .fence_ready = fence_ready, .abort = rank_abort,
         .client_error = rank_error, .initialized = rank_initialized,
         .finalized = rank_finalized, .spawn = rank_spawn,
@@ -169,16 +185,16 @@ static int simple_job_start(hnp_rte_t *rte, const hnp_pmi_job_t *pj,
     job->node = strdup(pj->node_names[pj->my_node]);
     cb.ctx = job;
     if (job->node != NULL)
-        rc = hnp_pmi_process_mapping(pj->node_of, pj->nprocs, &job->mapping);
+        rc = job_mapping(pj, &job->mapping);
     if (rc == HNP_SUCCESS) {
-        hnp_pmi_config_t cfg = {
+        pmi_simple_config_t cfg = {
             .size = pj->nprocs, .universe_size = pj->universe_size,
             .kvsname = pj->name, .process_mapping = job->mapping,
             .local_ranks = pj->local_ranks, .nlocal = pj->nlocal,
             .max_fence_bytes = pj->max_allgather_bytes,
             .max_kvs_bytes = pmi_simple_max_kvs_bytes,
         };
-        rc = hnp_pmi_server_create(&job->srv, rte, &cfg, &cb, err, errlen);
+        rc = pmi_simple_server_create(&job->srv, rte, &cfg, &cb, err, errlen);
     }
     if (rc != HNP_SUCCESS) {
         job_unref(job);
@@ -192,7 +208,7 @@ static int simple_child_setup(void *state, const hnp_pmi_child_t *child,
                               hnp_pmi_fork_t *fork, char *err, size_t errlen)
 {
     simple_job_t *job = state;
-    char *env[HNP_PMI_ENV_COUNT] = { NULL };
+    char *env[PMI_SIMPLE_ENV_COUNT] = { NULL };
     int fds[2];
     int rc;
 
@@ -202,16 +218,16 @@ static int simple_child_setup(void *state, const hnp_pmi_child_t *child,
         return HNP_ERR_IO;
     }
     /* The server owns fds[0] from here on, whatever the outcome. */
-    rc = hnp_pmi_server_add_client(job->srv, fds[0], child->rank,
-                                   (int32_t)child->appnum);
+    rc = pmi_simple_server_add_client(job->srv, fds[0], child->rank,
+                                      (int32_t)child->appnum);
     if (rc == HNP_SUCCESS)
-        rc = hnp_pmi_client_env(job->srv, child->rank, fds[1], env);
-    for (int i = 0; rc >= 0 && i < HNP_PMI_ENV_COUNT; i++) {
+        rc = pmi_simple_client_env(job->srv, child->rank, fds[1], env);
+    for (int i = 0; rc >= 0 && i < PMI_SIMPLE_ENV_COUNT; i++) {
         char *eq = strchr(env[i], '=');
         *eq = '\0';
         rc = hnp_pmi_fork_setenv(fork, env[i], eq + 1);
     }
-    for (int i = 0; i < HNP_PMI_ENV_COUNT; i++)
+    for (int i = 0; i < PMI_SIMPLE_ENV_COUNT; i++)
         free(env[i]);
     if (rc >= 0)
         return hnp_pmi_fork_keep_fd(fork, fds[1]);
@@ -225,7 +241,7 @@ static void simple_job_end(void *state)
 {
     simple_job_t *job = state;
 
-    hnp_pmi_server_destroy(job->srv);
+    pmi_simple_server_destroy(job->srv);
     job->srv = NULL;
     job_unref(job);
 }

@@ -20,7 +20,7 @@
  * bytes that are not the protocol at all close the connection.
  *
  * Every entry point holds the server (server_hold/server_release), so a
- * callback may call hnp_pmi_server_destroy(): the free waits until the
+ * callback may call pmi_simple_server_destroy(): the free waits until the
  * outermost frame returns.
  */
 #include "config.h"
@@ -45,19 +45,19 @@
 #define READ_CHUNK 65536
 /* What a connection may buffer unparsed: one PMI-2 message of the largest
  * size. Reading stops there until parsing has consumed some of it. */
-#define IN_MAX (HNP_PMI_V2_HEADER_LEN + HNP_PMI_V2_BODY_MAX + 1)
+#define IN_MAX (PMI_SIMPLE_V2_HEADER_LEN + PMI_SIMPLE_V2_BODY_MAX + 1)
 /* PMI-1 "put kvsname=K key=KEY value=V\n" must fit MPICH's line buffer
  * with the longest key the client may use (keylen_max - 1 characters). */
 #define V1_PUT_OVERHEAD (sizeof("cmd=put kvsname= key= value=\n") - 1)
 
-static void server_free(hnp_pmi_server_t *srv);
+static void server_free(pmi_simple_server_t *srv);
 
-static void server_hold(hnp_pmi_server_t *srv)
+static void server_hold(pmi_simple_server_t *srv)
 {
     srv->depth++;
 }
 
-static void server_release(hnp_pmi_server_t *srv)
+static void server_release(pmi_simple_server_t *srv)
 {
     if (--srv->depth == 0 && srv->destroy_pending)
         server_free(srv);
@@ -194,7 +194,7 @@ static void client_write_cb(hnp_rte_t *rte, int fd, unsigned ready,
                             void *arg)
 {
     pmi_client_t *c = arg;
-    hnp_pmi_server_t *srv = c->srv;
+    pmi_simple_server_t *srv = c->srv;
     bool was_full = client_unsent(c) >= PMI_OUT_HIGH_WATER;
 
     (void)rte;
@@ -229,7 +229,7 @@ static void client_detect_wire(pmi_client_t *c)
 
     evbuffer_copyout(c->in, &first, 1);
     c->wire = (first >= '0' && first <= '9') || first == ' '
-                  ? HNP_PMI_WIRE_V2 : HNP_PMI_WIRE_V1;
+                  ? PMI_SIMPLE_WIRE_V2 : PMI_SIMPLE_WIRE_V1;
     c->wire_known = true;
 }
 
@@ -244,14 +244,14 @@ static bool client_next_message(pmi_client_t *c)
         return false;
     if (!c->wire_known)
         client_detect_wire(c);
-    size_t max = c->wire == HNP_PMI_WIRE_V1 ? HNP_PMI_V1_INPUT_MAX
-                                            : HNP_PMI_V2_BODY_MAX;
+    size_t max = c->wire == PMI_SIMPLE_WIRE_V1 ? PMI_SIMPLE_V1_INPUT_MAX
+                                            : PMI_SIMPLE_V2_BODY_MAX;
     /* Enough to hold the largest message and tell one too long. */
-    size_t window = have < max + HNP_PMI_V2_HEADER_LEN
-                        ? have : max + HNP_PMI_V2_HEADER_LEN;
+    size_t window = have < max + PMI_SIMPLE_V2_HEADER_LEN
+                        ? have : max + PMI_SIMPLE_V2_HEADER_LEN;
     const char *data = (const char *)evbuffer_pullup(c->in, (ssize_t)window);
-    int rc = data != NULL ? hnp_pmi_frame(c->wire, data, window, max, &start,
-                                          &len, &consumed, err, sizeof(err))
+    int rc = data != NULL ? pmi_simple_frame(c->wire, data, window, max, &start,
+                                             &len, &consumed, err, sizeof(err))
                           : HNP_ERR_NOMEM;
     if (rc == 0)
         return false;
@@ -281,7 +281,7 @@ static void client_process(pmi_client_t *c)
 static void client_read_cb(hnp_rte_t *rte, int fd, unsigned ready, void *arg)
 {
     pmi_client_t *c = arg;
-    hnp_pmi_server_t *srv = c->srv;
+    pmi_simple_server_t *srv = c->srv;
     bool open;
 
     (void)rte;
@@ -317,7 +317,7 @@ static void client_free(pmi_client_t *c)
     free(c);
 }
 
-static pmi_client_t *client_new(hnp_pmi_server_t *srv, int fd, uint32_t rank)
+static pmi_client_t *client_new(pmi_simple_server_t *srv, int fd, uint32_t rank)
 {
     pmi_client_t *c = calloc(1, sizeof(*c));
 
@@ -340,22 +340,22 @@ static pmi_client_t *client_new(hnp_pmi_server_t *srv, int fd, uint32_t rank)
 
 static void fence_answer(pmi_client_t *c, int status)
 {
-    hnp_pmi_reply_t r;
+    pmi_simple_reply_t r;
 
     c->wait = PMI_WAIT_NONE;
     if (c->closed)
         return;
-    if (c->wire == HNP_PMI_WIRE_V1) {
+    if (c->wire == PMI_SIMPLE_WIRE_V1) {
         pmi_reply_begin(c, &r, "barrier_out", NULL);
         if (status != HNP_SUCCESS) {
-            hnp_pmi_reply_add_int(&r, "rc", -1);
-            hnp_pmi_reply_add_str(&r, "msg", "fence_failed");
+            pmi_simple_reply_add_int(&r, "rc", -1);
+            pmi_simple_reply_add_str(&r, "msg", "fence_failed");
         }
     } else {
         pmi_reply_begin(c, &r, "kvs-fence-response", c->wait_thrid);
-        hnp_pmi_reply_add_int(&r, "rc", status == HNP_SUCCESS ? 0 : -1);
+        pmi_simple_reply_add_int(&r, "rc", status == HNP_SUCCESS ? 0 : -1);
         if (status != HNP_SUCCESS)
-            hnp_pmi_reply_add_str(&r, "errmsg", "the job's fence failed");
+            pmi_simple_reply_add_str(&r, "errmsg", "the job's fence failed");
     }
     free(c->wait_thrid);
     c->wait_thrid = NULL;
@@ -365,7 +365,7 @@ static void fence_answer(pmi_client_t *c, int status)
 }
 
 /* Answer every process in the fence and move on to the next one. */
-static void fence_finish(hnp_pmi_server_t *srv, int status)
+static void fence_finish(pmi_simple_server_t *srv, int status)
 {
     srv->fence_entered = 0;
     srv->fence_ready_called = false;
@@ -379,7 +379,7 @@ static void fence_finish(hnp_pmi_server_t *srv, int status)
 
 /* A node whose puts cannot be shipped fails the fence here: its processes
  * get an error answer and the daemon hears why. */
-static void fence_fail_locally(hnp_pmi_server_t *srv, uint32_t rank, int rc,
+static void fence_fail_locally(pmi_simple_server_t *srv, uint32_t rank, int rc,
                                size_t bytes)
 {
     char msg[PMI_ERR_LEN];
@@ -393,7 +393,7 @@ static void fence_fail_locally(hnp_pmi_server_t *srv, uint32_t rank, int rc,
         srv->cb.client_error(srv->cb.ctx, rank, rc, msg);
 }
 
-void pmi_fence_check(hnp_pmi_server_t *srv, uint32_t rank)
+void pmi_fence_check(pmi_simple_server_t *srv, uint32_t rank)
 {
     hnp_buffer_t blob;
     int rc;
@@ -402,7 +402,7 @@ void pmi_fence_check(hnp_pmi_server_t *srv, uint32_t rank)
         srv->fence_entered < srv->nlocal - srv->nfinalized)
         return;
     hnp_buffer_init(&blob);
-    rc = hnp_pmi_kvs_pack_pending(srv->kvs, &blob);
+    rc = pmi_simple_kvs_pack_pending(srv->kvs, &blob);
     if (rc == HNP_SUCCESS && srv->max_fence_bytes > 0 &&
         blob.len > srv->max_fence_bytes)
         rc = HNP_ERR_TRUNCATED;
@@ -418,9 +418,9 @@ void pmi_fence_check(hnp_pmi_server_t *srv, uint32_t rank)
     hnp_buffer_release(&blob);
 }
 
-void pmi_fence_enter(pmi_client_t *c, const hnp_pmi_msg_t *req)
+void pmi_fence_enter(pmi_client_t *c, const pmi_simple_msg_t *req)
 {
-    const char *thrid = hnp_pmi_msg_get(req, "thrid");
+    const char *thrid = pmi_simple_msg_get(req, "thrid");
 
     if (thrid != NULL && (c->wait_thrid = strdup(thrid)) == NULL) {
         pmi_client_fail(c, HNP_ERR_NOMEM, "out of memory entering a fence");
@@ -431,24 +431,25 @@ void pmi_fence_enter(pmi_client_t *c, const hnp_pmi_msg_t *req)
     pmi_fence_check(c->srv, c->rank);
 }
 
-int hnp_pmi_fence_merge(hnp_pmi_server_t *srv, uint32_t seq,
-                        const void *blob, size_t len, char *err,
-                        size_t errlen)
+int pmi_simple_fence_merge(pmi_simple_server_t *srv, uint32_t seq,
+                           const void *blob, size_t len, char *err,
+                           size_t errlen)
 {
     if (seq != srv->fence_seq) {
         hnp_err_set(err, errlen, "fence %u is not in progress (fence %u is)",
                     seq, srv->fence_seq);
         return HNP_ERR_BAD_PARAM;
     }
-    return hnp_pmi_kvs_merge(srv->kvs, blob, len, err, errlen);
+    return pmi_simple_kvs_merge(srv->kvs, blob, len, err, errlen);
 }
 
-int hnp_pmi_fence_complete(hnp_pmi_server_t *srv, uint32_t seq, int status)
+int pmi_simple_fence_complete(pmi_simple_server_t *srv, uint32_t seq,
+                              int status)
 {
     if (seq != srv->fence_seq || !srv->fence_ready_called)
         return HNP_ERR_BAD_PARAM;
     HNP_VERBOSE(srv->log, 2, "fence %u complete (%s), %zu keys known", seq,
-                hnp_strerror(status), hnp_pmi_kvs_count(srv->kvs));
+                hnp_strerror(status), pmi_simple_kvs_count(srv->kvs));
     server_hold(srv);
     fence_finish(srv, status);
     server_release(srv);
@@ -457,8 +458,8 @@ int hnp_pmi_fence_complete(hnp_pmi_server_t *srv, uint32_t seq, int status)
 
 /* ----------------------------------------------------------- lifecycle */
 
-static int check_config(const hnp_pmi_config_t *cfg,
-                        const hnp_pmi_callbacks_t *cb, char *err,
+static int check_config(const pmi_simple_config_t *cfg,
+                        const pmi_simple_callbacks_t *cb, char *err,
                         size_t errlen)
 {
     size_t klen = cfg->kvsname != NULL ? strlen(cfg->kvsname) : 0;
@@ -473,10 +474,10 @@ static int check_config(const hnp_pmi_config_t *cfg,
                     cfg->nlocal, cfg->size);
         return HNP_ERR_BAD_PARAM;
     }
-    if (klen == 0 || klen >= HNP_PMI_KVSNAME_MAX ||
-        !hnp_pmi_v1_value_ok(cfg->kvsname, klen)) {
+    if (klen == 0 || klen >= PMI_SIMPLE_KVSNAME_MAX ||
+        !pmi_simple_v1_value_ok(cfg->kvsname, klen)) {
         hnp_err_set(err, errlen, "PMI server: kvs name must have 1 to %d "
-                    "characters and no blanks", HNP_PMI_KVSNAME_MAX - 1);
+                    "characters and no blanks", PMI_SIMPLE_KVSNAME_MAX - 1);
         return HNP_ERR_BAD_PARAM;
     }
     for (size_t i = 0; i < cfg->nlocal; i++)
@@ -493,27 +494,29 @@ static int check_config(const hnp_pmi_config_t *cfg,
 /* The job attributes: what the config names, then the ones the server
  * knows itself. PMI-1 clients read them with get, PMI-2 ones with
  * info-getjobattr. */
-static int load_job_attrs(hnp_pmi_server_t *srv, const hnp_pmi_config_t *cfg)
+static int load_job_attrs(pmi_simple_server_t *srv,
+                          const pmi_simple_config_t *cfg)
 {
     char universe[16];
     int rc = HNP_SUCCESS;
 
     for (size_t i = 0; i < cfg->njob_attrs && rc == HNP_SUCCESS; i++)
-        rc = hnp_pmi_kvs_put(srv->job_attrs, cfg->job_attrs[i].key,
-                             cfg->job_attrs[i].value,
-                             strlen(cfg->job_attrs[i].value), false);
+        rc = pmi_simple_kvs_put(srv->job_attrs, cfg->job_attrs[i].key,
+                                cfg->job_attrs[i].value,
+                                strlen(cfg->job_attrs[i].value), false);
     snprintf(universe, sizeof(universe), "%u", srv->universe_size);
     if (rc == HNP_SUCCESS)
-        rc = hnp_pmi_kvs_put(srv->job_attrs, "universeSize", universe,
-                             strlen(universe), false);
+        rc = pmi_simple_kvs_put(srv->job_attrs, "universeSize", universe,
+                                strlen(universe), false);
     if (rc == HNP_SUCCESS && cfg->process_mapping != NULL)
-        rc = hnp_pmi_kvs_put(srv->job_attrs, "PMI_process_mapping",
-                             cfg->process_mapping,
-                             strlen(cfg->process_mapping), false);
+        rc = pmi_simple_kvs_put(srv->job_attrs, "PMI_process_mapping",
+                                cfg->process_mapping,
+                                strlen(cfg->process_mapping), false);
     return rc;
 }
 
-static int server_setup(hnp_pmi_server_t *srv, const hnp_pmi_config_t *cfg)
+static int server_setup(pmi_simple_server_t *srv,
+                        const pmi_simple_config_t *cfg)
 {
     srv->size = cfg->size;
     srv->universe_size = cfg->universe_size > 0 ? cfg->universe_size
@@ -522,26 +525,26 @@ static int server_setup(hnp_pmi_server_t *srv, const hnp_pmi_config_t *cfg)
     srv->max_kvs_bytes = cfg->max_kvs_bytes;
     srv->nlocal = cfg->nlocal;
     srv->kvsname = strdup(cfg->kvsname);
-    srv->v1_vallen_max = HNP_PMI_V1_LINE_MAX - V1_PUT_OVERHEAD -
-                         strlen(cfg->kvsname) - (HNP_PMI_KEY_MAX - 1);
+    srv->v1_vallen_max = PMI_SIMPLE_V1_LINE_MAX - V1_PUT_OVERHEAD -
+                         strlen(cfg->kvsname) - (PMI_SIMPLE_KEY_MAX - 1);
     srv->local_ranks = malloc(cfg->nlocal * sizeof(*srv->local_ranks));
     srv->clients = calloc(cfg->nlocal, sizeof(*srv->clients));
     if (srv->kvsname == NULL || srv->local_ranks == NULL ||
-        srv->clients == NULL || hnp_pmi_kvs_create(&srv->kvs) != 0 ||
-        hnp_pmi_kvs_create(&srv->node_attrs) != 0 ||
-        hnp_pmi_kvs_create(&srv->job_attrs) != 0)
+        srv->clients == NULL || pmi_simple_kvs_create(&srv->kvs) != 0 ||
+        pmi_simple_kvs_create(&srv->node_attrs) != 0 ||
+        pmi_simple_kvs_create(&srv->job_attrs) != 0)
         return HNP_ERR_NOMEM;
     memcpy(srv->local_ranks, cfg->local_ranks,
            cfg->nlocal * sizeof(*srv->local_ranks));
     return load_job_attrs(srv, cfg);
 }
 
-int hnp_pmi_server_create(hnp_pmi_server_t **out, hnp_rte_t *rte,
-                          const hnp_pmi_config_t *cfg,
-                          const hnp_pmi_callbacks_t *cb, char *err,
-                          size_t errlen)
+int pmi_simple_server_create(pmi_simple_server_t **out, hnp_rte_t *rte,
+                             const pmi_simple_config_t *cfg,
+                             const pmi_simple_callbacks_t *cb, char *err,
+                             size_t errlen)
 {
-    hnp_pmi_server_t *srv;
+    pmi_simple_server_t *srv;
     int rc = check_config(cfg, cb, err, errlen);
 
     if (rc != HNP_SUCCESS)
@@ -562,20 +565,20 @@ int hnp_pmi_server_create(hnp_pmi_server_t **out, hnp_rte_t *rte,
     return HNP_SUCCESS;
 }
 
-static void server_free(hnp_pmi_server_t *srv)
+static void server_free(pmi_simple_server_t *srv)
 {
     for (size_t i = 0; srv->clients != NULL && i < srv->nlocal; i++)
         client_free(srv->clients[i]);
     free(srv->clients);
     free(srv->local_ranks);
     free(srv->kvsname);
-    hnp_pmi_kvs_destroy(srv->kvs);
-    hnp_pmi_kvs_destroy(srv->node_attrs);
-    hnp_pmi_kvs_destroy(srv->job_attrs);
+    pmi_simple_kvs_destroy(srv->kvs);
+    pmi_simple_kvs_destroy(srv->node_attrs);
+    pmi_simple_kvs_destroy(srv->job_attrs);
     free(srv);
 }
 
-void hnp_pmi_server_destroy(hnp_pmi_server_t *srv)
+void pmi_simple_server_destroy(pmi_simple_server_t *srv)
 {
     if (srv == NULL)
         return;
@@ -591,8 +594,8 @@ void hnp_pmi_server_destroy(hnp_pmi_server_t *srv)
     server_free(srv);
 }
 
-int hnp_pmi_server_add_client(hnp_pmi_server_t *srv, int fd, uint32_t rank,
-                              int32_t appnum)
+int pmi_simple_server_add_client(pmi_simple_server_t *srv, int fd,
+                                 uint32_t rank, int32_t appnum)
 {
     size_t i = 0;
     int flags;
@@ -618,8 +621,8 @@ int hnp_pmi_server_add_client(hnp_pmi_server_t *srv, int fd, uint32_t rank,
     return HNP_SUCCESS;
 }
 
-int hnp_pmi_client_env(const hnp_pmi_server_t *srv, uint32_t rank, int fd,
-                       char **env)
+int pmi_simple_client_env(const pmi_simple_server_t *srv, uint32_t rank, int fd,
+                          char **env)
 {
     int n = 0;
 

@@ -6,8 +6,8 @@
  * asks), over one socket per process.
  *
  * The component (pmi_simple_module.c) makes a socketpair per process,
- * passes one end to the process (see hnp_pmi_client_env()) and hands the
- * other to the server with hnp_pmi_server_add_client(). The server reads, parses and answers on the
+ * passes one end to the process (see pmi_simple_client_env()) and hands the
+ * other to the server with pmi_simple_server_add_client(). The server reads, parses and answers on the
  * daemon's event loop; what needs the rest of the job goes through the
  * callbacks:
  *
@@ -15,11 +15,11 @@
  *    entered fence number S, the server calls fence_ready(S, blob) with the
  *    node's puts since the previous fence packed into one blob. The daemon
  *    spreads the blobs (the exchange framework's all-gather), hands each
- *    node's blob back with hnp_pmi_fence_merge() (its own may come back
- *    too: merging is idempotent), then calls hnp_pmi_fence_complete(S). The
+ *    node's blob back with pmi_simple_fence_merge() (its own may come back
+ *    too: merging is idempotent), then calls pmi_simple_fence_complete(S). The
  *    server answers the waiting processes and serves gets from the merged
  *    store. The blob maps directly onto the exchange callbacks: learned()
- *    -> hnp_pmi_fence_merge(), complete() -> hnp_pmi_fence_complete().
+ *    -> pmi_simple_fence_merge(), complete() -> pmi_simple_fence_complete().
  *  - init and finalize of a process, abort requests, spawn requests and
  *    misbehaving clients are reported with the process's rank.
  *
@@ -30,7 +30,7 @@
  * PMI-2 info-getjobattr and, as MPICH's PMI-1 client expects, plain gets.
  *
  * Callbacks run from the event loop or from the hnp_pmi_* call that caused
- * them, and may call any hnp_pmi_* function, hnp_pmi_server_destroy()
+ * them, and may call any hnp_pmi_* function, pmi_simple_server_destroy()
  * included (the free is then deferred until the server's frames unwind).
  *
  * Wire formats (tests/pmi/pmi-serve.c shows what MPICH's client sends):
@@ -52,21 +52,21 @@
  * bytes that are not the protocol close a connection (client_error).
  *
  * Limits:
- *  - keys: HNP_PMI_KEY_MAX characters; kvs names: HNP_PMI_KVSNAME_MAX - 1.
+ *  - keys: PMI_SIMPLE_KEY_MAX characters; kvs names: PMI_SIMPLE_KVSNAME_MAX - 1.
  *  - PMI-1: MPICH's client reads replies into 1024-byte lines, so the
  *    vallen_max the server advertises is what keeps a put of the longest
  *    key under that (932 less the kvs name's length, so at least 677);
  *    larger puts are refused with rc=-1. MPICH splits longer values into
- *    several keys itself. Lines up to HNP_PMI_V1_INPUT_MAX are accepted.
- *  - PMI-2: a message is at most HNP_PMI_V2_BODY_MAX bytes (six digits), so
+ *    several keys itself. Lines up to PMI_SIMPLE_V1_INPUT_MAX are accepted.
+ *  - PMI-2: a message is at most PMI_SIMPLE_V2_BODY_MAX bytes (six digits), so
  *    values may be close to a megabyte (MPICH's own client stops at 1024).
- *  - a fence blob is bounded by hnp_pmi_config_t.max_fence_bytes, which the
+ *  - a fence blob is bounded by pmi_simple_config_t.max_fence_bytes, which the
  *    daemon sets below the runtime's frame limit: a node whose puts do not
  *    fit fails the fence (its processes get an error answer, the daemon a
  *    client_error with HNP_ERR_TRUNCATED).
- *  - what one process stores is bounded by hnp_pmi_config_t.max_kvs_bytes:
+ *  - what one process stores is bounded by pmi_simple_config_t.max_kvs_bytes:
  *    each key it put (PMI-1 put, PMI-2 kvs-put and info-putnodeattr) costs
- *    it the bytes of the key and the value and HNP_PMI_KVS_ENTRY_COST more
+ *    it the bytes of the key and the value and PMI_SIMPLE_KVS_ENTRY_COST more
  *    (the store's own bookkeeping, so that many tiny keys are bounded as
  *    well as a few large ones), as long as the key holds what it put. A
  *    put that replaces a key gives the previous value's cost back to
@@ -77,8 +77,8 @@
  *    keys its processes put: at most 4 bytes more than nlocal times
  *    max_kvs_bytes.
  */
-#ifndef HNP_PMI_SIMPLE_SERVER_H
-#define HNP_PMI_SIMPLE_SERVER_H
+#ifndef PMI_SIMPLE_SERVER_H
+#define PMI_SIMPLE_SERVER_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -86,28 +86,28 @@
 
 struct hnp_rte;
 
-#define HNP_PMI_KVSNAME_MAX 256     /**< advertised kvsname_max (with NUL) */
-#define HNP_PMI_KEY_MAX 64          /**< longest key, in characters */
-#define HNP_PMI_V1_LINE_MAX 1024    /**< MPICH's PMI-1 line buffer */
-#define HNP_PMI_V1_INPUT_MAX 4096   /**< longest PMI-1 line accepted */
-#define HNP_PMI_V2_HEADER_LEN 6     /**< the PMI-2 length field */
-#define HNP_PMI_V2_BODY_MAX 999999  /**< what six digits can announce */
-#define HNP_PMI_ENV_COUNT 4         /**< variables hnp_pmi_client_env() sets */
+#define PMI_SIMPLE_KVSNAME_MAX 256     /**< advertised kvsname_max (with NUL) */
+#define PMI_SIMPLE_KEY_MAX 64          /**< longest key, in characters */
+#define PMI_SIMPLE_V1_LINE_MAX 1024    /**< MPICH's PMI-1 line buffer */
+#define PMI_SIMPLE_V1_INPUT_MAX 4096   /**< longest PMI-1 line accepted */
+#define PMI_SIMPLE_V2_HEADER_LEN 6     /**< the PMI-2 length field */
+#define PMI_SIMPLE_V2_BODY_MAX 999999  /**< what six digits can announce */
+#define PMI_SIMPLE_ENV_COUNT 4         /**< variables pmi_simple_client_env() sets */
 /** What a key costs against max_kvs_bytes beyond its key and value bytes. */
-#define HNP_PMI_KVS_ENTRY_COST 64
+#define PMI_SIMPLE_KVS_ENTRY_COST 64
 
 /* ------------------------------------------------------------ the server */
 
-typedef struct hnp_pmi_server hnp_pmi_server_t;
+typedef struct pmi_simple_server pmi_simple_server_t;
 
 /** A job attribute served as is (PMI-2 info-getjobattr, PMI-1 get). */
-typedef struct hnp_pmi_attr {
+typedef struct pmi_simple_attr {
     const char *key;
     const char *value;
-} hnp_pmi_attr_t;
+} pmi_simple_attr_t;
 
 /** What the server tells the processes; everything is copied at create. */
-typedef struct hnp_pmi_config {
+typedef struct pmi_simple_config {
     uint32_t size;             /**< ranks in the job (PMI_SIZE) */
     uint32_t universe_size;    /**< 0: the job's size */
     const char *kvsname;       /**< the job's kvs name, also its PMI-2 jobid */
@@ -116,14 +116,14 @@ typedef struct hnp_pmi_config {
     const char *process_mapping;
     const uint32_t *local_ranks; /**< the ranks this server serves */
     size_t nlocal;
-    const hnp_pmi_attr_t *job_attrs; /**< more job attributes, may be NULL */
+    const pmi_simple_attr_t *job_attrs; /**< more job attributes, may be NULL */
     size_t njob_attrs;
     size_t max_fence_bytes;    /**< 0: no bound but memory */
     /** What one process may store (see Limits); 0: no bound but memory. */
     size_t max_kvs_bytes;
-} hnp_pmi_config_t;
+} pmi_simple_config_t;
 
-typedef struct hnp_pmi_callbacks {
+typedef struct pmi_simple_callbacks {
     /** Every local rank entered fence @p seq: spread @p blob (valid only
      *  during the call) to every node. Required. */
     void (*fence_ready)(void *ctx, uint32_t seq, const void *blob,
@@ -148,7 +148,7 @@ typedef struct hnp_pmi_callbacks {
      *  the process got the error answer and goes on (may be NULL). */
     void (*kvs_limit)(void *ctx, uint32_t rank, size_t limit);
     void *ctx;
-} hnp_pmi_callbacks_t;
+} pmi_simple_callbacks_t;
 
 /**
  * Create a server on the event loop of @p rte (hnp_rte_fd_watch_create()).
@@ -158,12 +158,12 @@ typedef struct hnp_pmi_callbacks {
  * processes needs no server; its part of each fence is the empty blob,
  * four zero bytes.)
  */
-int hnp_pmi_server_create(hnp_pmi_server_t **out, struct hnp_rte *rte,
-                          const hnp_pmi_config_t *cfg,
-                          const hnp_pmi_callbacks_t *cb, char *err,
-                          size_t errlen);
+int pmi_simple_server_create(pmi_simple_server_t **out, struct hnp_rte *rte,
+                             const pmi_simple_config_t *cfg,
+                             const pmi_simple_callbacks_t *cb, char *err,
+                             size_t errlen);
 /** Closes every connection; callbacks are not called. */
-void hnp_pmi_server_destroy(hnp_pmi_server_t *srv);
+void pmi_simple_server_destroy(pmi_simple_server_t *srv);
 
 /**
  * Serve @p rank, of the job's @p appnum'th program (its app context, from
@@ -172,33 +172,34 @@ void hnp_pmi_server_destroy(hnp_pmi_server_t *srv);
  * non-blocking. HNP_ERR_BAD_PARAM: not a local rank; HNP_ERR_EXISTS: the
  * rank has a connection already.
  */
-int hnp_pmi_server_add_client(hnp_pmi_server_t *srv, int fd, uint32_t rank,
-                              int32_t appnum);
+int pmi_simple_server_add_client(pmi_simple_server_t *srv, int fd,
+                                 uint32_t rank, int32_t appnum);
 
 /**
  * Merge one node's fence blob (from its fence_ready) into the store, for
  * fence @p seq, the one in progress. All or nothing: a malformed blob
  * changes nothing and gives HNP_ERR_BAD_PARAM with a message.
  */
-int hnp_pmi_fence_merge(hnp_pmi_server_t *srv, uint32_t seq,
-                        const void *blob, size_t len, char *err,
-                        size_t errlen);
+int pmi_simple_fence_merge(pmi_simple_server_t *srv, uint32_t seq,
+                           const void *blob, size_t len, char *err,
+                           size_t errlen);
 /**
  * Fence @p seq is over everywhere (status 0): answer the waiting processes.
  * A negative status fails the fence: they get an error answer. The next
  * fence is seq + 1. HNP_ERR_BAD_PARAM when @p seq is not the fence whose
  * fence_ready was called.
  */
-int hnp_pmi_fence_complete(hnp_pmi_server_t *srv, uint32_t seq, int status);
+int pmi_simple_fence_complete(pmi_simple_server_t *srv, uint32_t seq,
+                              int status);
 
 /**
  * The environment @p rank needs to find the server on @p fd (its end of the
- * socketpair, as numbered in the process): HNP_PMI_ENV_COUNT malloc'd
+ * socketpair, as numbered in the process): PMI_SIMPLE_ENV_COUNT malloc'd
  * "NAME=value" strings stored at env[0..], which the caller frees. Returns
  * how many, or HNP_ERR_NOMEM (nothing left allocated).
  */
-int hnp_pmi_client_env(const hnp_pmi_server_t *srv, uint32_t rank, int fd,
-                       char **env);
+int pmi_simple_client_env(const pmi_simple_server_t *srv, uint32_t rank, int fd,
+                          char **env);
 
 /**
  * PMI_process_mapping for a job whose rank r runs on node node_of_rank[r]:
@@ -206,7 +207,7 @@ int hnp_pmi_client_env(const hnp_pmi_server_t *srv, uint32_t rank, int fd,
  * shortened to its repeating part when it has one (MPICH repeats a vector
  * that covers fewer ranks than the job). *out is malloc'd.
  */
-int hnp_pmi_process_mapping(const uint32_t *node_of_rank, uint32_t nranks,
-                            char **out);
+int pmi_simple_process_mapping(const uint32_t *node_of_rank, uint32_t nranks,
+                               char **out);
 
-#endif /* HNP_PMI_SIMPLE_SERVER_H */
+#endif /* PMI_SIMPLE_SERVER_H */

@@ -36,9 +36,9 @@ void on_fence_ready(void *ctx, uint32_t seq, const void *blob,
     hnp_buffer_init(&f->blob);
     hnp_pack_bytes(&f->blob, blob, len);
     if (f->complete_at_once) {
-        assert_int_equal(hnp_pmi_fence_merge(f->srv, seq, blob, len, NULL, 0),
+        assert_int_equal(pmi_simple_fence_merge(f->srv, seq, blob, len, NULL, 0),
                          HNP_SUCCESS);
-        assert_int_equal(hnp_pmi_fence_complete(f->srv, seq, 0), HNP_SUCCESS);
+        assert_int_equal(pmi_simple_fence_complete(f->srv, seq, 0), HNP_SUCCESS);
     }
 }
 
@@ -62,7 +62,7 @@ static void on_client_error(void *ctx, uint32_t rank, int code,
     f->error_code = code;
     snprintf(f->error_msg, sizeof(f->error_msg), "%s", msg);
     if (f->destroy_on_error) {
-        hnp_pmi_server_destroy(f->srv);
+        pmi_simple_server_destroy(f->srv);
         f->srv = NULL;
     }
 }
@@ -98,14 +98,14 @@ static void on_kvs_limit(void *ctx, uint32_t rank, size_t limit)
 static int setup_with(void **state, size_t max_kvs_bytes)
 {
     static const uint32_t local[NLOCAL] = { 0, 1 };
-    static const hnp_pmi_attr_t attrs[] = { { "PMI_hwloc_xmlfile", "none" } };
-    hnp_pmi_config_t cfg = {
+    static const pmi_simple_attr_t attrs[] = { { "PMI_hwloc_xmlfile", "none" } };
+    pmi_simple_config_t cfg = {
         .size = 4, .kvsname = KVS, .process_mapping = MAPPING,
         .local_ranks = local, .nlocal = NLOCAL, .job_attrs = attrs,
         .njob_attrs = 1, .max_kvs_bytes = max_kvs_bytes,
     };
     fixture_t *f = calloc(1, sizeof(*f));
-    hnp_pmi_callbacks_t cb = {
+    pmi_simple_callbacks_t cb = {
         .fence_ready = on_fence_ready, .abort = on_abort,
         .client_error = on_client_error, .initialized = on_initialized,
         .finalized = on_finalized, .spawn = on_spawn,
@@ -121,8 +121,9 @@ static int setup_with(void **state, size_t max_kvs_bytes)
     f->tick = event_new(f->base, -1, EV_PERSIST, loop_tick, NULL);
     event_add(f->tick, &ten_ms);
     hnp_buffer_init(&f->blob);
-    assert_int_equal(hnp_pmi_server_create(&f->srv, f->rte, &cfg, &cb, err,
-                                           sizeof(err)), HNP_SUCCESS);
+    assert_int_equal(
+        pmi_simple_server_create(&f->srv, f->rte, &cfg, &cb, err, sizeof(err)),
+        HNP_SUCCESS);
     for (uint32_t r = 0; r < NLOCAL; r++) {
         int sv[2];
         assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
@@ -130,7 +131,7 @@ static int setup_with(void **state, size_t max_kvs_bytes)
         f->peer[r].fd = sv[0];
         f->peer[r].buf = malloc(PEER_BUF);
         assert_non_null(f->peer[r].buf);
-        assert_int_equal(hnp_pmi_server_add_client(f->srv, sv[1], r, APPNUM),
+        assert_int_equal(pmi_simple_server_add_client(f->srv, sv[1], r, APPNUM),
                          HNP_SUCCESS);
     }
     *state = f;
@@ -151,7 +152,7 @@ int teardown(void **state)
 {
     fixture_t *f = *state;
 
-    hnp_pmi_server_destroy(f->srv);
+    pmi_simple_server_destroy(f->srv);
     for (int r = 0; r < NLOCAL; r++) {
         close(f->peer[r].fd);
         free(f->peer[r].buf);
@@ -286,20 +287,22 @@ void expect_eof(fixture_t *f, int rank)
  * (one put, from a store of the test), then done. */
 void finish_fence(fixture_t *f, const char *key, const char *value)
 {
-    hnp_pmi_kvs_t *remote;
+    pmi_simple_kvs_t *remote;
     hnp_buffer_t blob;
 
-    assert_int_equal(hnp_pmi_fence_merge(f->srv, f->fence_seq, f->blob.data,
-                                         f->blob.len, NULL, 0), HNP_SUCCESS);
-    assert_int_equal(hnp_pmi_kvs_create(&remote), HNP_SUCCESS);
-    hnp_pmi_kvs_put(remote, key, value, strlen(value), true);
+    assert_int_equal(pmi_simple_fence_merge(f->srv, f->fence_seq, f->blob.data,
+                                            f->blob.len, NULL, 0),
+                     HNP_SUCCESS);
+    assert_int_equal(pmi_simple_kvs_create(&remote), HNP_SUCCESS);
+    pmi_simple_kvs_put(remote, key, value, strlen(value), true);
     hnp_buffer_init(&blob);
-    assert_int_equal(hnp_pmi_kvs_pack_pending(remote, &blob), HNP_SUCCESS);
-    assert_int_equal(hnp_pmi_fence_merge(f->srv, f->fence_seq, blob.data,
-                                         blob.len, NULL, 0), HNP_SUCCESS);
+    assert_int_equal(pmi_simple_kvs_pack_pending(remote, &blob), HNP_SUCCESS);
+    assert_int_equal(pmi_simple_fence_merge(f->srv, f->fence_seq, blob.data,
+                                            blob.len, NULL, 0),
+                     HNP_SUCCESS);
     hnp_buffer_release(&blob);
-    hnp_pmi_kvs_destroy(remote);
-    assert_int_equal(hnp_pmi_fence_complete(f->srv, f->fence_seq, 0),
+    pmi_simple_kvs_destroy(remote);
+    assert_int_equal(pmi_simple_fence_complete(f->srv, f->fence_seq, 0),
                      HNP_SUCCESS);
 }
 

@@ -46,7 +46,7 @@ typedef struct fixture {
     hnp_rte_t *rte;
     struct event_base *base;  /* the runtime's loop */
     struct event *tick;
-    hnp_pmi_server_t *srv;
+    pmi_simple_server_t *srv;
     peer_t peer[NLOCAL];
     int fences;               /* fence_ready calls */
     uint32_t fence_seq;

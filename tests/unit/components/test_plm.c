@@ -121,6 +121,32 @@ static void test_prsh_model(void **state)
     }
 }
 
+/* prsh spawning along the routing tree hands a tree of its own (the one
+ * ownership rule of hnp_tree.h): the caller releases both, an explicit
+ * routing tree included, and the spawn tree is the routing tree's shape. */
+static void test_prsh_routed_tree_is_the_callers(void **state)
+{
+    hnp_tree_t routing, spawn;
+
+    (void)state;
+    plm_prsh_tree = PLM_PRSH_TREE_ROUTED;
+    plm_prsh_spawning_degree = 0;
+    assert_int_equal(hnp_tree_greedy(50, 0.01, 0.05, &routing), HNP_SUCCESS);
+    assert_int_equal(plm_prsh_module.spawn_tree(NULL, 50, &routing, &spawn),
+                     HNP_SUCCESS);
+    assert_int_equal(spawn.kind, HNP_TREE_EXPLICIT);
+    assert_int_equal(spawn.n, 50);
+    assert_ptr_not_equal(spawn.shape, routing.shape);
+    for (hnp_vpid_t v = 0; v < 50; v++)
+        assert_int_equal(hnp_tree_parent(&spawn, v),
+                         hnp_tree_parent(&routing, v));
+    hnp_tree_release(&routing);
+    /* still whole once the routing tree is gone */
+    assert_int_equal(hnp_tree_children(&spawn, 0, NULL, 0) > 0, true);
+    assert_int_equal(hnp_tree_height(&spawn) > 0, true);
+    hnp_tree_release(&spawn);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -128,6 +154,7 @@ int main(void)
         cmocka_unit_test(test_check_rejects),
         cmocka_unit_test(test_rsh_says),
         cmocka_unit_test(test_prsh_model),
+        cmocka_unit_test(test_prsh_routed_tree_is_the_callers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -129,8 +129,8 @@ static void run_job(run_t *r)
     static unsigned jobs;
     char tmpdir[] = "/tmp/hnp-pmix-test-XXXXXX";
     char name[64], err[512] = "", outfile[NRANKS][96];
-    const char *names[1] = { hostname };
-    uint32_t node_of[NRANKS] = { 0 }, local[NRANKS];
+    const char *names[2] = { NULL, hostname }; /* node 1 */
+    uint32_t node_of[NRANKS] = { 1, 1, 1, 1 }, local[NRANKS];
     char *app_argv[] = { (char *)r->program, NULL };
     hnp_pmi_app_t app = { .first_rank = 0, .nprocs = NRANKS,
                           .argv = app_argv };
@@ -144,7 +144,7 @@ static void run_job(run_t *r)
     hnp_pmi_job_t job = {
         .jobid = jobs, .name = name, .nprocs = NRANKS,
         .universe_size = NRANKS, .nnodes = 1, .node_of = node_of,
-        .node_names = names, .my_node = 0, .local_ranks = local,
+        .node_names = names, .my_node = 1, .local_ranks = local,
         .nlocal = NRANKS, .slots = r->slots, .napps = 1, .apps = &app,
         .tmpdir = tmpdir, .series = 3, .max_allgather_bytes = 1 << 20,
     };
@@ -328,8 +328,8 @@ static double cpu_seconds(void)
 static void test_child_environment(void **unused)
 {
     char tmpdir[] = "/tmp/hnp-pmix-test-XXXXXX", err[512] = "";
-    const char *names[1] = { hostname };
-    uint32_t node_of[NRANKS] = { 0 }, local[NRANKS] = { 0, 1, 2, 3 };
+    const char *names[2] = { NULL, hostname }; /* node 1 */
+    uint32_t node_of[NRANKS] = { 1, 1, 1, 1 }, local[NRANKS] = { 0, 1, 2, 3 };
 
     (void)unused;
     assert_non_null(mkdtemp(tmpdir));
@@ -337,8 +337,8 @@ static void test_child_environment(void **unused)
         hnp_pmi_job_t job = {
             .jobid = 9, .name = "hnp-test-env", .nprocs = NRANKS,
             .universe_size = NRANKS, .nnodes = 1, .node_of = node_of,
-            .node_names = names, .local_ranks = local, .nlocal = NRANKS,
-            .slots = slots, .tmpdir = tmpdir, .max_allgather_bytes = 1024,
+            .node_names = names, .my_node = 1, .local_ranks = local,
+            .nlocal = NRANKS, .slots = slots, .tmpdir = tmpdir, .max_allgather_bytes = 1024,
         };
         hnp_pmi_child_t child = { .rank = 3, .local_rank = 3,
                                   .node_rank = 3, .app_rank = 3 };
@@ -402,13 +402,13 @@ static void fence_done(pmix_status_t status, const char *data, size_t ndata,
 static void test_fence_is_an_allgather(void **unused)
 {
     char tmpdir[] = "/tmp/hnp-pmix-test-XXXXXX", err[512] = "";
-    const char *names[1] = { hostname };
-    uint32_t node_of[NRANKS] = { 0 }, local[NRANKS] = { 0, 1, 2, 3 };
+    const char *names[2] = { NULL, hostname }; /* node 1 */
+    uint32_t node_of[NRANKS] = { 1, 1, 1, 1 }, local[NRANKS] = { 0, 1, 2, 3 };
     hnp_pmi_job_t job = {
         .jobid = 10, .name = "hnp-test-fence", .nprocs = NRANKS,
         .universe_size = NRANKS, .nnodes = 1, .node_of = node_of,
-        .node_names = names, .local_ranks = local, .nlocal = NRANKS,
-        .slots = NRANKS, .tmpdir = tmpdir, .series = 5,
+        .node_names = names, .my_node = 1, .local_ranks = local,
+        .nlocal = NRANKS, .slots = NRANKS, .tmpdir = tmpdir, .series = 5,
         .max_allgather_bytes = 1024,
     };
     pmix_proc_t procs[2];

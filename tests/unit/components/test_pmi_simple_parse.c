@@ -29,13 +29,13 @@ typedef struct framed {
     char err[ERRLEN];
 } framed_t;
 
-static framed_t frame(hnp_pmi_wire_t wire, const char *data, size_t max)
+static framed_t frame(pmi_simple_wire_t wire, const char *data, size_t max)
 {
     framed_t f;
 
     memset(&f, 0, sizeof(f));
-    f.rc = hnp_pmi_frame(wire, data, strlen(data), max, &f.start, &f.len,
-                         &f.consumed, f.err, sizeof(f.err));
+    f.rc = pmi_simple_frame(wire, data, strlen(data), max, &f.start, &f.len,
+                            &f.consumed, f.err, sizeof(f.err));
     return f;
 }
 
@@ -44,20 +44,20 @@ static framed_t frame(hnp_pmi_wire_t wire, const char *data, size_t max)
 static void test_frame_v1_lines(void **state)
 {
     (void)state;
-    framed_t f = frame(HNP_PMI_WIRE_V1, "cmd=get_maxes\ncmd=barrier_in\n", 64);
+    framed_t f = frame(PMI_SIMPLE_WIRE_V1, "cmd=get_maxes\ncmd=barrier_in\n", 64);
     assert_int_equal(f.rc, 1);
     assert_int_equal(f.start, 0);
     assert_int_equal(f.len, strlen("cmd=get_maxes"));
     assert_int_equal(f.consumed, f.len + 1);
 
-    assert_int_equal(frame(HNP_PMI_WIRE_V1, "cmd=get_ma", 64).rc, 0);
-    assert_int_equal(frame(HNP_PMI_WIRE_V1, "", 64).rc, 0);
+    assert_int_equal(frame(PMI_SIMPLE_WIRE_V1, "cmd=get_ma", 64).rc, 0);
+    assert_int_equal(frame(PMI_SIMPLE_WIRE_V1, "", 64).rc, 0);
     /* A line of exactly max bytes with its newline fits; one more does not. */
-    assert_int_equal(frame(HNP_PMI_WIRE_V1, "cmd=abcde\n", 10).rc, 1);
-    f = frame(HNP_PMI_WIRE_V1, "cmd=abcdef\n", 10);
+    assert_int_equal(frame(PMI_SIMPLE_WIRE_V1, "cmd=abcde\n", 10).rc, 1);
+    f = frame(PMI_SIMPLE_WIRE_V1, "cmd=abcdef\n", 10);
     assert_int_equal(f.rc, HNP_ERR_BAD_PARAM);
     assert_non_null(strstr(f.err, "longer than 10"));
-    assert_int_equal(frame(HNP_PMI_WIRE_V1, "cmd=abcdefghij", 10).rc,
+    assert_int_equal(frame(PMI_SIMPLE_WIRE_V1, "cmd=abcdefghij", 10).rc,
                      HNP_ERR_BAD_PARAM);
 }
 
@@ -67,17 +67,17 @@ static void test_frame_v1_mcmd_block(void **state)
                         "cmd=get_maxes\n";
     (void)state;
 
-    framed_t f = frame(HNP_PMI_WIRE_V1, block, 1024);
+    framed_t f = frame(PMI_SIMPLE_WIRE_V1, block, 1024);
     assert_int_equal(f.rc, 1);
     assert_int_equal(f.len, strlen("mcmd=spawn\nnprocs=2\nexecname=a b\n"
                                    "endcmd"));
     assert_int_equal(f.consumed, f.len + 1);
-    assert_int_equal(frame(HNP_PMI_WIRE_V1, "mcmd=spawn\nnprocs=2\n", 1024).rc,
+    assert_int_equal(frame(PMI_SIMPLE_WIRE_V1, "mcmd=spawn\nnprocs=2\n", 1024).rc,
                      0);
-    assert_int_equal(frame(HNP_PMI_WIRE_V1, "mcmd=spawn\nnprocs=2\nend", 1024)
+    assert_int_equal(frame(PMI_SIMPLE_WIRE_V1, "mcmd=spawn\nnprocs=2\nend", 1024)
                          .rc, 0);
     /* The whole block counts against the limit. */
-    assert_int_equal(frame(HNP_PMI_WIRE_V1,
+    assert_int_equal(frame(PMI_SIMPLE_WIRE_V1,
                            "mcmd=spawn\nnprocs=2\nargs=xxxxxxxxxx\n", 30).rc,
                      HNP_ERR_BAD_PARAM);
 }
@@ -85,26 +85,26 @@ static void test_frame_v1_mcmd_block(void **state)
 static void test_frame_v2(void **state)
 {
     (void)state;
-    framed_t f = frame(HNP_PMI_WIRE_V2, "13    cmd=finalize;", 100);
+    framed_t f = frame(PMI_SIMPLE_WIRE_V2, "13    cmd=finalize;", 100);
     assert_int_equal(f.rc, 1);
     assert_int_equal(f.start, 6);
     assert_int_equal(f.len, 13);
     assert_int_equal(f.consumed, 19);
     /* Right-justified digits are a length field too. */
-    assert_int_equal(frame(HNP_PMI_WIRE_V2, "    13cmd=finalize;", 100).rc, 1);
-    assert_int_equal(frame(HNP_PMI_WIRE_V2, "13    cmd=fin", 100).rc, 0);
-    assert_int_equal(frame(HNP_PMI_WIRE_V2, "13  ", 100).rc, 0);
-    f = frame(HNP_PMI_WIRE_V2, "1x    cmd=finalize;", 100);
+    assert_int_equal(frame(PMI_SIMPLE_WIRE_V2, "    13cmd=finalize;", 100).rc, 1);
+    assert_int_equal(frame(PMI_SIMPLE_WIRE_V2, "13    cmd=fin", 100).rc, 0);
+    assert_int_equal(frame(PMI_SIMPLE_WIRE_V2, "13  ", 100).rc, 0);
+    f = frame(PMI_SIMPLE_WIRE_V2, "1x    cmd=finalize;", 100);
     assert_int_equal(f.rc, HNP_ERR_BAD_PARAM);
     assert_non_null(strstr(f.err, "not a number"));
-    assert_int_equal(frame(HNP_PMI_WIRE_V2, "      cmd", 100).rc,
+    assert_int_equal(frame(PMI_SIMPLE_WIRE_V2, "      cmd", 100).rc,
                      HNP_ERR_BAD_PARAM);
-    assert_int_equal(frame(HNP_PMI_WIRE_V2, "1 3   cmd=finalize;", 100).rc,
+    assert_int_equal(frame(PMI_SIMPLE_WIRE_V2, "1 3   cmd=finalize;", 100).rc,
                      HNP_ERR_BAD_PARAM);
-    f = frame(HNP_PMI_WIRE_V2, "999999", 1000);
+    f = frame(PMI_SIMPLE_WIRE_V2, "999999", 1000);
     assert_int_equal(f.rc, HNP_ERR_BAD_PARAM);
     assert_non_null(strstr(f.err, "999999 bytes"));
-    assert_int_equal(frame(HNP_PMI_WIRE_V2, "0     ", 100).rc, 1);
+    assert_int_equal(frame(PMI_SIMPLE_WIRE_V2, "0     ", 100).rc, 1);
 }
 
 /* ------------------------------------------------------------- parsing */
@@ -112,36 +112,38 @@ static void test_frame_v2(void **state)
 static void test_parse_v1_line(void **state)
 {
     const char *line = "cmd=put  kvsname=kvs_1\tkey=a=b value=x=y=z\r";
-    hnp_pmi_msg_t msg;
+    pmi_simple_msg_t msg;
     char err[ERRLEN];
 
     (void)state;
-    assert_int_equal(hnp_pmi_parse_v1(&msg, line, strlen(line), err,
-                                      sizeof(err)), HNP_SUCCESS);
+    assert_int_equal(
+        pmi_simple_parse_v1(&msg, line, strlen(line), err, sizeof(err)),
+        HNP_SUCCESS);
     assert_string_equal(msg.cmd, "put");
     assert_false(msg.multiline);
     assert_int_equal(msg.npairs, 3);
-    assert_string_equal(hnp_pmi_msg_get(&msg, "kvsname"), "kvs_1");
+    assert_string_equal(pmi_simple_msg_get(&msg, "kvsname"), "kvs_1");
     /* The key ends at the first '='; the rest is the value. */
-    assert_null(hnp_pmi_msg_get(&msg, "key=a"));
-    assert_string_equal(hnp_pmi_msg_get(&msg, "key"), "a=b");
-    assert_string_equal(hnp_pmi_msg_get(&msg, "value"), "x=y=z");
-    assert_int_equal(hnp_pmi_msg_find(&msg, "value")->value_len, 5);
-    assert_null(hnp_pmi_msg_get(&msg, "missing"));
-    hnp_pmi_msg_release(&msg);
+    assert_null(pmi_simple_msg_get(&msg, "key=a"));
+    assert_string_equal(pmi_simple_msg_get(&msg, "key"), "a=b");
+    assert_string_equal(pmi_simple_msg_get(&msg, "value"), "x=y=z");
+    assert_int_equal(pmi_simple_msg_find(&msg, "value")->value_len, 5);
+    assert_null(pmi_simple_msg_get(&msg, "missing"));
+    pmi_simple_msg_release(&msg);
 
-    assert_int_equal(hnp_pmi_parse_v1(&msg, "cmd=put value=", 14, err,
-                                      sizeof(err)), HNP_SUCCESS);
-    assert_string_equal(hnp_pmi_msg_get(&msg, "value"), "");
-    hnp_pmi_msg_release(&msg);
+    assert_int_equal(
+        pmi_simple_parse_v1(&msg, "cmd=put value=", 14, err, sizeof(err)),
+        HNP_SUCCESS);
+    assert_string_equal(pmi_simple_msg_get(&msg, "value"), "");
+    pmi_simple_msg_release(&msg);
 }
 
 static void expect_v1_error(const char *line, size_t len, const char *why)
 {
-    hnp_pmi_msg_t msg;
+    pmi_simple_msg_t msg;
     char err[ERRLEN] = "";
 
-    assert_int_equal(hnp_pmi_parse_v1(&msg, line, len, err, sizeof(err)),
+    assert_int_equal(pmi_simple_parse_v1(&msg, line, len, err, sizeof(err)),
                      HNP_ERR_BAD_PARAM);
     assert_non_null(strstr(err, why));
     assert_null(msg.storage);
@@ -167,45 +169,48 @@ static void test_parse_v1_block(void **state)
 {
     const char *block = "mcmd=spawn\nnprocs=2\nexecname=./a.out\n"
                         "arg1=two words\nendcmd";
-    hnp_pmi_msg_t msg;
+    pmi_simple_msg_t msg;
     char err[ERRLEN];
 
     (void)state;
-    assert_int_equal(hnp_pmi_parse_v1(&msg, block, strlen(block), err,
-                                      sizeof(err)), HNP_SUCCESS);
+    assert_int_equal(
+        pmi_simple_parse_v1(&msg, block, strlen(block), err, sizeof(err)),
+        HNP_SUCCESS);
     assert_true(msg.multiline);
     assert_string_equal(msg.cmd, "spawn");
     assert_int_equal(msg.npairs, 3);
-    assert_string_equal(hnp_pmi_msg_get(&msg, "arg1"), "two words");
-    hnp_pmi_msg_release(&msg);
+    assert_string_equal(pmi_simple_msg_get(&msg, "arg1"), "two words");
+    pmi_simple_msg_release(&msg);
 }
 
 static void test_parse_v2(void **state)
 {
     const char body[] =
         "cmd=kvs-put;key=a;;b;value=x;;;;y;;;empty=;bin=1\0002;";
-    hnp_pmi_msg_t msg;
+    pmi_simple_msg_t msg;
     char err[ERRLEN];
 
     (void)state;
-    assert_int_equal(hnp_pmi_parse_v2(&msg, body, sizeof(body) - 1, err,
-                                      sizeof(err)), HNP_SUCCESS);
+    assert_int_equal(
+        pmi_simple_parse_v2(&msg, body, sizeof(body) - 1, err, sizeof(err)),
+        HNP_SUCCESS);
     assert_string_equal(msg.cmd, "kvs-put");
     assert_int_equal(msg.npairs, 4);
-    assert_string_equal(hnp_pmi_msg_get(&msg, "key"), "a;b");
-    assert_string_equal(hnp_pmi_msg_get(&msg, "value"), "x;;y;");
-    assert_string_equal(hnp_pmi_msg_get(&msg, "empty"), "");
-    const hnp_pmi_pair_t *bin = hnp_pmi_msg_find(&msg, "bin");
+    assert_string_equal(pmi_simple_msg_get(&msg, "key"), "a;b");
+    assert_string_equal(pmi_simple_msg_get(&msg, "value"), "x;;y;");
+    assert_string_equal(pmi_simple_msg_get(&msg, "empty"), "");
+    const pmi_simple_pair_t *bin = pmi_simple_msg_find(&msg, "bin");
     assert_int_equal(bin->value_len, 3);
     assert_memory_equal(bin->value, "1\0002", 3);
-    hnp_pmi_msg_release(&msg);
+    pmi_simple_msg_release(&msg);
 
     /* The last ';' may be missing. */
-    assert_int_equal(hnp_pmi_parse_v2(&msg, "cmd=finalize", 12, err,
-                                      sizeof(err)), HNP_SUCCESS);
+    assert_int_equal(
+        pmi_simple_parse_v2(&msg, "cmd=finalize", 12, err, sizeof(err)),
+        HNP_SUCCESS);
     assert_string_equal(msg.cmd, "finalize");
     assert_int_equal(msg.npairs, 0);
-    hnp_pmi_msg_release(&msg);
+    pmi_simple_msg_release(&msg);
 }
 
 static void test_parse_v2_malformed(void **state)
@@ -219,14 +224,15 @@ static void test_parse_v2_malformed(void **state)
         { "cmd=x;k\0y=v;", 12 },
         { "cmd=x;a;b=c;", 12 },
     };
-    hnp_pmi_msg_t msg;
+    pmi_simple_msg_t msg;
     char err[ERRLEN];
 
     (void)state;
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         err[0] = '\0';
-        assert_int_equal(hnp_pmi_parse_v2(&msg, bad[i].body, bad[i].len, err,
-                                          sizeof(err)), HNP_ERR_BAD_PARAM);
+        assert_int_equal(pmi_simple_parse_v2(&msg, bad[i].body, bad[i].len, err,
+                                             sizeof(err)),
+                         HNP_ERR_BAD_PARAM);
         assert_true(err[0] != '\0');
         assert_null(msg.storage);
     }
@@ -237,33 +243,33 @@ static void test_parse_v2_malformed(void **state)
 static void test_reply_v1(void **state)
 {
     hnp_buffer_t out;
-    hnp_pmi_reply_t r;
+    pmi_simple_reply_t r;
 
     (void)state;
     hnp_buffer_init(&out);
-    hnp_pmi_reply_begin(&r, &out, HNP_PMI_WIRE_V1, "get_result");
-    hnp_pmi_reply_add_int(&r, "rc", 0);
-    hnp_pmi_reply_add_str(&r, "msg", "success");
-    hnp_pmi_reply_add_str(&r, "value", "a=b");
-    assert_int_equal(hnp_pmi_reply_end(&r), HNP_SUCCESS);
+    pmi_simple_reply_begin(&r, &out, PMI_SIMPLE_WIRE_V1, "get_result");
+    pmi_simple_reply_add_int(&r, "rc", 0);
+    pmi_simple_reply_add_str(&r, "msg", "success");
+    pmi_simple_reply_add_str(&r, "value", "a=b");
+    assert_int_equal(pmi_simple_reply_end(&r), HNP_SUCCESS);
     const char *want = "cmd=get_result rc=0 msg=success value=a=b\n";
     assert_int_equal(out.len, strlen(want));
     assert_memory_equal(out.data, want, out.len);
 
     /* A value with a blank cannot go on a PMI-1 line: nothing is added. */
     size_t before = out.len;
-    hnp_pmi_reply_begin(&r, &out, HNP_PMI_WIRE_V1, "get_result");
-    hnp_pmi_reply_add_str(&r, "value", "two words");
-    assert_int_equal(hnp_pmi_reply_end(&r), HNP_ERR_BAD_PARAM);
+    pmi_simple_reply_begin(&r, &out, PMI_SIMPLE_WIRE_V1, "get_result");
+    pmi_simple_reply_add_str(&r, "value", "two words");
+    assert_int_equal(pmi_simple_reply_end(&r), HNP_ERR_BAD_PARAM);
     assert_int_equal(out.len, before);
 
     /* Nor a line longer than MPICH's line buffer. */
-    char big[HNP_PMI_V1_LINE_MAX];
+    char big[PMI_SIMPLE_V1_LINE_MAX];
     memset(big, 'v', sizeof(big) - 1);
     big[sizeof(big) - 1] = '\0';
-    hnp_pmi_reply_begin(&r, &out, HNP_PMI_WIRE_V1, "get_result");
-    hnp_pmi_reply_add_str(&r, "value", big);
-    assert_int_equal(hnp_pmi_reply_end(&r), HNP_ERR_BAD_PARAM);
+    pmi_simple_reply_begin(&r, &out, PMI_SIMPLE_WIRE_V1, "get_result");
+    pmi_simple_reply_add_str(&r, "value", big);
+    assert_int_equal(pmi_simple_reply_end(&r), HNP_ERR_BAD_PARAM);
     assert_int_equal(out.len, before);
     assert_false(out.failed);
     hnp_buffer_release(&out);
@@ -272,36 +278,36 @@ static void test_reply_v1(void **state)
 static void test_reply_v2(void **state)
 {
     hnp_buffer_t out;
-    hnp_pmi_reply_t r;
-    hnp_pmi_msg_t msg;
+    pmi_simple_reply_t r;
+    pmi_simple_msg_t msg;
     char err[ERRLEN];
 
     (void)state;
     hnp_buffer_init(&out);
-    hnp_pmi_reply_begin(&r, &out, HNP_PMI_WIRE_V2, "kvs-get-response");
-    hnp_pmi_reply_add_str(&r, "found", "TRUE");
-    hnp_pmi_reply_add(&r, "value", "a;b;", 4);
-    assert_int_equal(hnp_pmi_reply_end(&r), HNP_SUCCESS);
+    pmi_simple_reply_begin(&r, &out, PMI_SIMPLE_WIRE_V2, "kvs-get-response");
+    pmi_simple_reply_add_str(&r, "found", "TRUE");
+    pmi_simple_reply_add(&r, "value", "a;b;", 4);
+    assert_int_equal(pmi_simple_reply_end(&r), HNP_SUCCESS);
     const char *want = "45    cmd=kvs-get-response;found=TRUE;value=a;;b;;;";
     assert_int_equal(out.len, strlen(want));
     assert_memory_equal(out.data, want, out.len);
 
     /* What the builder writes, the parser reads back. */
-    assert_int_equal(hnp_pmi_parse_v2(&msg, (char *)out.data + 6,
-                                      out.len - 6, err, sizeof(err)),
+    assert_int_equal(pmi_simple_parse_v2(&msg, (char *)out.data + 6,
+                                         out.len - 6, err, sizeof(err)),
                      HNP_SUCCESS);
-    assert_string_equal(hnp_pmi_msg_get(&msg, "value"), "a;b;");
-    hnp_pmi_msg_release(&msg);
+    assert_string_equal(pmi_simple_msg_get(&msg, "value"), "a;b;");
+    pmi_simple_msg_release(&msg);
 
     /* Six digits cannot announce a larger body. */
-    size_t n = HNP_PMI_V2_BODY_MAX;
+    size_t n = PMI_SIMPLE_V2_BODY_MAX;
     char *big = malloc(n);
     assert_non_null(big);
     memset(big, 'v', n);
     size_t before = out.len;
-    hnp_pmi_reply_begin(&r, &out, HNP_PMI_WIRE_V2, "kvs-get-response");
-    hnp_pmi_reply_add(&r, "value", big, n);
-    assert_int_equal(hnp_pmi_reply_end(&r), HNP_ERR_TRUNCATED);
+    pmi_simple_reply_begin(&r, &out, PMI_SIMPLE_WIRE_V2, "kvs-get-response");
+    pmi_simple_reply_add(&r, "value", big, n);
+    assert_int_equal(pmi_simple_reply_end(&r), HNP_ERR_TRUNCATED);
     assert_int_equal(out.len, before);
     free(big);
     hnp_buffer_release(&out);
@@ -311,135 +317,139 @@ static void test_reply_v2(void **state)
 
 static void test_kvs_put_get(void **state)
 {
-    hnp_pmi_kvs_t *kvs;
+    pmi_simple_kvs_t *kvs;
     char key[32], value[32];
     size_t len;
 
     (void)state;
-    assert_int_equal(hnp_pmi_kvs_create(&kvs), HNP_SUCCESS);
-    assert_null(hnp_pmi_kvs_get(kvs, "nothing", &len));
-    assert_int_equal(hnp_pmi_kvs_put(kvs, "", "x", 1, false),
+    assert_int_equal(pmi_simple_kvs_create(&kvs), HNP_SUCCESS);
+    assert_null(pmi_simple_kvs_get(kvs, "nothing", &len));
+    assert_int_equal(pmi_simple_kvs_put(kvs, "", "x", 1, false),
                      HNP_ERR_BAD_PARAM);
     /* Enough keys to grow the table several times. */
     for (int i = 0; i < 5000; i++) {
         snprintf(key, sizeof(key), "key-%d", i);
         snprintf(value, sizeof(value), "value-%d", i * 7);
-        assert_int_equal(hnp_pmi_kvs_put(kvs, key, value, strlen(value),
-                                         false), HNP_SUCCESS);
+        assert_int_equal(
+            pmi_simple_kvs_put(kvs, key, value, strlen(value), false),
+            HNP_SUCCESS);
     }
-    assert_int_equal(hnp_pmi_kvs_count(kvs), 5000);
+    assert_int_equal(pmi_simple_kvs_count(kvs), 5000);
     for (int i = 0; i < 5000; i += 499) {
         snprintf(key, sizeof(key), "key-%d", i);
         snprintf(value, sizeof(value), "value-%d", i * 7);
-        assert_string_equal(hnp_pmi_kvs_get(kvs, key, &len), value);
+        assert_string_equal(pmi_simple_kvs_get(kvs, key, &len), value);
         assert_int_equal(len, strlen(value));
     }
-    assert_int_equal(hnp_pmi_kvs_put(kvs, "key-3", "new\0bytes", 9, false),
+    assert_int_equal(pmi_simple_kvs_put(kvs, "key-3", "new\0bytes", 9, false),
                      HNP_SUCCESS);
-    assert_int_equal(hnp_pmi_kvs_count(kvs), 5000);
-    assert_memory_equal(hnp_pmi_kvs_get(kvs, "key-3", &len), "new\0bytes", 10);
+    assert_int_equal(pmi_simple_kvs_count(kvs), 5000);
+    assert_memory_equal(pmi_simple_kvs_get(kvs, "key-3", &len), "new\0bytes", 10);
     assert_int_equal(len, 9);
-    hnp_pmi_kvs_destroy(kvs);
+    pmi_simple_kvs_destroy(kvs);
 }
 
 static void test_kvs_fence_blob(void **state)
 {
-    hnp_pmi_kvs_t *a, *b;
+    pmi_simple_kvs_t *a, *b;
     hnp_buffer_t blob;
     char err[ERRLEN];
     size_t len;
 
     (void)state;
-    assert_int_equal(hnp_pmi_kvs_create(&a), HNP_SUCCESS);
-    assert_int_equal(hnp_pmi_kvs_create(&b), HNP_SUCCESS);
-    hnp_pmi_kvs_put(a, "known", "everywhere", 10, false);
-    hnp_pmi_kvs_put(a, "k1", "v1", 2, true);
-    hnp_pmi_kvs_put(a, "k2", "v;2", 3, true);
-    hnp_pmi_kvs_put(a, "k1", "v1-again", 8, true);   /* listed once */
+    assert_int_equal(pmi_simple_kvs_create(&a), HNP_SUCCESS);
+    assert_int_equal(pmi_simple_kvs_create(&b), HNP_SUCCESS);
+    pmi_simple_kvs_put(a, "known", "everywhere", 10, false);
+    pmi_simple_kvs_put(a, "k1", "v1", 2, true);
+    pmi_simple_kvs_put(a, "k2", "v;2", 3, true);
+    pmi_simple_kvs_put(a, "k1", "v1-again", 8, true);   /* listed once */
     hnp_buffer_init(&blob);
-    assert_int_equal(hnp_pmi_kvs_pack_pending(a, &blob), HNP_SUCCESS);
-    assert_int_equal(hnp_pmi_kvs_merge(b, blob.data, blob.len, err,
-                                       sizeof(err)), HNP_SUCCESS);
-    assert_int_equal(hnp_pmi_kvs_count(b), 2);
-    assert_string_equal(hnp_pmi_kvs_get(b, "k1", &len), "v1-again");
-    assert_string_equal(hnp_pmi_kvs_get(b, "k2", &len), "v;2");
-    assert_null(hnp_pmi_kvs_get(b, "known", &len));
+    assert_int_equal(pmi_simple_kvs_pack_pending(a, &blob), HNP_SUCCESS);
+    assert_int_equal(
+        pmi_simple_kvs_merge(b, blob.data, blob.len, err, sizeof(err)),
+        HNP_SUCCESS);
+    assert_int_equal(pmi_simple_kvs_count(b), 2);
+    assert_string_equal(pmi_simple_kvs_get(b, "k1", &len), "v1-again");
+    assert_string_equal(pmi_simple_kvs_get(b, "k2", &len), "v;2");
+    assert_null(pmi_simple_kvs_get(b, "known", &len));
     /* A node's own blob coming back changes nothing. */
-    assert_int_equal(hnp_pmi_kvs_merge(a, blob.data, blob.len, err,
-                                       sizeof(err)), HNP_SUCCESS);
-    assert_int_equal(hnp_pmi_kvs_count(a), 3);
+    assert_int_equal(
+        pmi_simple_kvs_merge(a, blob.data, blob.len, err, sizeof(err)),
+        HNP_SUCCESS);
+    assert_int_equal(pmi_simple_kvs_count(a), 3);
 
     /* Once packed, nothing is pending: the next blob is empty. */
     hnp_buffer_release(&blob);
-    assert_int_equal(hnp_pmi_kvs_pack_pending(a, &blob), HNP_SUCCESS);
+    assert_int_equal(pmi_simple_kvs_pack_pending(a, &blob), HNP_SUCCESS);
     assert_int_equal(blob.len, 4);
     assert_memory_equal(blob.data, "\0\0\0\0", 4);
     hnp_buffer_release(&blob);
-    hnp_pmi_kvs_destroy(a);
-    hnp_pmi_kvs_destroy(b);
+    pmi_simple_kvs_destroy(a);
+    pmi_simple_kvs_destroy(b);
 }
 
 /* Who put a key and what it was charged: a put sets both, a fence merge
  * (another node's value for the key) leaves them. */
 static void test_kvs_owner(void **state)
 {
-    hnp_pmi_kvs_t *a, *remote;
+    pmi_simple_kvs_t *a, *remote;
     hnp_buffer_t blob;
     char err[ERRLEN];
     size_t charge, len;
 
     (void)state;
-    assert_int_equal(hnp_pmi_kvs_create(&a), HNP_SUCCESS);
-    assert_int_equal(hnp_pmi_kvs_create(&remote), HNP_SUCCESS);
-    assert_int_equal(hnp_pmi_kvs_owner(a, "k", &charge), 0);
+    assert_int_equal(pmi_simple_kvs_create(&a), HNP_SUCCESS);
+    assert_int_equal(pmi_simple_kvs_create(&remote), HNP_SUCCESS);
+    assert_int_equal(pmi_simple_kvs_owner(a, "k", &charge), 0);
     assert_int_equal(charge, 0);
-    assert_int_equal(hnp_pmi_kvs_put_owned(a, "k", "v1", 2, true, 3, 67),
+    assert_int_equal(pmi_simple_kvs_put_owned(a, "k", "v1", 2, true, 3, 67),
                      HNP_SUCCESS);
-    assert_int_equal(hnp_pmi_kvs_owner(a, "k", &charge), 3);
+    assert_int_equal(pmi_simple_kvs_owner(a, "k", &charge), 3);
     assert_int_equal(charge, 67);
-    assert_int_equal(hnp_pmi_kvs_put_owned(a, "k", "v22", 3, true, 5, 68),
+    assert_int_equal(pmi_simple_kvs_put_owned(a, "k", "v22", 3, true, 5, 68),
                      HNP_SUCCESS);
-    assert_int_equal(hnp_pmi_kvs_owner(a, "k", &charge), 5);
+    assert_int_equal(pmi_simple_kvs_owner(a, "k", &charge), 5);
     assert_int_equal(charge, 68);
 
-    hnp_pmi_kvs_put(remote, "k", "from afar", 9, true);
+    pmi_simple_kvs_put(remote, "k", "from afar", 9, true);
     hnp_buffer_init(&blob);
-    assert_int_equal(hnp_pmi_kvs_pack_pending(remote, &blob), HNP_SUCCESS);
-    assert_int_equal(hnp_pmi_kvs_merge(a, blob.data, blob.len, err,
-                                       sizeof(err)), HNP_SUCCESS);
-    assert_string_equal(hnp_pmi_kvs_get(a, "k", &len), "from afar");
-    assert_int_equal(hnp_pmi_kvs_owner(a, "k", &charge), 5);
+    assert_int_equal(pmi_simple_kvs_pack_pending(remote, &blob), HNP_SUCCESS);
+    assert_int_equal(
+        pmi_simple_kvs_merge(a, blob.data, blob.len, err, sizeof(err)),
+        HNP_SUCCESS);
+    assert_string_equal(pmi_simple_kvs_get(a, "k", &len), "from afar");
+    assert_int_equal(pmi_simple_kvs_owner(a, "k", &charge), 5);
     assert_int_equal(charge, 68);
     hnp_buffer_release(&blob);
 
     /* A plain put is nobody's. */
-    hnp_pmi_kvs_put(a, "k", "x", 1, false);
-    assert_int_equal(hnp_pmi_kvs_owner(a, "k", &charge), 0);
+    pmi_simple_kvs_put(a, "k", "x", 1, false);
+    assert_int_equal(pmi_simple_kvs_owner(a, "k", &charge), 0);
     assert_int_equal(charge, 0);
-    hnp_pmi_kvs_destroy(a);
-    hnp_pmi_kvs_destroy(remote);
+    pmi_simple_kvs_destroy(a);
+    pmi_simple_kvs_destroy(remote);
 }
 
-static void expect_merge_refused(hnp_pmi_kvs_t *kvs, const void *blob,
+static void expect_merge_refused(pmi_simple_kvs_t *kvs, const void *blob,
                                  size_t len)
 {
     char err[ERRLEN] = "";
-    size_t before = hnp_pmi_kvs_count(kvs);
+    size_t before = pmi_simple_kvs_count(kvs);
 
-    assert_int_equal(hnp_pmi_kvs_merge(kvs, blob, len, err, sizeof(err)),
+    assert_int_equal(pmi_simple_kvs_merge(kvs, blob, len, err, sizeof(err)),
                      HNP_ERR_BAD_PARAM);
     assert_non_null(strstr(err, "fence blob"));
-    assert_int_equal(hnp_pmi_kvs_count(kvs), before);
+    assert_int_equal(pmi_simple_kvs_count(kvs), before);
 }
 
 static void test_kvs_bad_blobs(void **state)
 {
-    hnp_pmi_kvs_t *kvs;
+    pmi_simple_kvs_t *kvs;
     hnp_buffer_t good;
     size_t len;
 
     (void)state;
-    assert_int_equal(hnp_pmi_kvs_create(&kvs), HNP_SUCCESS);
+    assert_int_equal(pmi_simple_kvs_create(&kvs), HNP_SUCCESS);
     hnp_buffer_init(&good);
     hnp_pack_u32(&good, 2);
     hnp_pack_string(&good, "first");
@@ -457,15 +467,15 @@ static void test_kvs_bad_blobs(void **state)
     expect_merge_refused(kvs, "\xff\xff\xff\xff", 4);
     expect_merge_refused(kvs, "\0\0\0\1\0\0\0\0\0\0\0\0", 12); /* empty key */
     expect_merge_refused(kvs, "\0\0\0\1\0\0\0\1\0\0\0\0\0", 13); /* NUL key */
-    assert_int_equal(hnp_pmi_kvs_count(kvs), 0);
+    assert_int_equal(pmi_simple_kvs_count(kvs), 0);
     /* A node with no ranks contributes nothing at all: no keys. */
-    assert_int_equal(hnp_pmi_kvs_merge(kvs, "", 0, NULL, 0), HNP_SUCCESS);
-    assert_int_equal(hnp_pmi_kvs_count(kvs), 0);
-    assert_int_equal(hnp_pmi_kvs_merge(kvs, good.data, good.len, NULL, 0),
+    assert_int_equal(pmi_simple_kvs_merge(kvs, "", 0, NULL, 0), HNP_SUCCESS);
+    assert_int_equal(pmi_simple_kvs_count(kvs), 0);
+    assert_int_equal(pmi_simple_kvs_merge(kvs, good.data, good.len, NULL, 0),
                      HNP_SUCCESS);
-    assert_string_equal(hnp_pmi_kvs_get(kvs, "second", &len), "2");
+    assert_string_equal(pmi_simple_kvs_get(kvs, "second", &len), "2");
     hnp_buffer_release(&good);
-    hnp_pmi_kvs_destroy(kvs);
+    pmi_simple_kvs_destroy(kvs);
 }
 
 /* ----------------------------------------------------- process mapping */
@@ -474,7 +484,7 @@ static void expect_mapping(const uint32_t *nodes, uint32_t n, const char *want)
 {
     char *got = NULL;
 
-    assert_int_equal(hnp_pmi_process_mapping(nodes, n, &got), HNP_SUCCESS);
+    assert_int_equal(pmi_simple_process_mapping(nodes, n, &got), HNP_SUCCESS);
     assert_string_equal(got, want);
     free(got);
 }
@@ -497,7 +507,7 @@ static void test_process_mapping(void **state)
     expect_mapping(late, 4, "(vector,(3,2,2))");
     expect_mapping(repeat_block, 9, "(vector,(0,2,2))");
     expect_mapping(one, 1, "(vector,(0,1,1))");
-    assert_int_equal(hnp_pmi_process_mapping(one, 0, &out), HNP_ERR_BAD_PARAM);
+    assert_int_equal(pmi_simple_process_mapping(one, 0, &out), HNP_ERR_BAD_PARAM);
 }
 
 int main(void)

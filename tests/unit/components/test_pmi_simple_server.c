@@ -95,7 +95,7 @@ static void test_v1_full_sequence(void **state)
 static void test_v1_fence_blob_and_second_fence(void **state)
 {
     fixture_t *f = *state;
-    hnp_pmi_kvs_t *seen;
+    pmi_simple_kvs_t *seen;
     size_t len;
 
     f->complete_at_once = true;
@@ -108,12 +108,13 @@ static void test_v1_fence_blob_and_second_fence(void **state)
     }
     for (int r = 0; r < NLOCAL; r++)
         expect_line(f, r, "cmd=barrier_out");
-    assert_int_equal(hnp_pmi_kvs_create(&seen), HNP_SUCCESS);
-    assert_int_equal(hnp_pmi_kvs_merge(seen, f->blob.data, f->blob.len, NULL,
-                                       0), HNP_SUCCESS);
-    assert_int_equal(hnp_pmi_kvs_count(seen), 2);
-    assert_string_equal(hnp_pmi_kvs_get(seen, "b", &len), "2");
-    hnp_pmi_kvs_destroy(seen);
+    assert_int_equal(pmi_simple_kvs_create(&seen), HNP_SUCCESS);
+    assert_int_equal(
+        pmi_simple_kvs_merge(seen, f->blob.data, f->blob.len, NULL, 0),
+        HNP_SUCCESS);
+    assert_int_equal(pmi_simple_kvs_count(seen), 2);
+    assert_string_equal(pmi_simple_kvs_get(seen, "b", &len), "2");
+    pmi_simple_kvs_destroy(seen);
 
     /* Fence 1: nothing new was put, so the blob is empty. */
     for (int r = 0; r < NLOCAL; r++)
@@ -124,10 +125,11 @@ static void test_v1_fence_blob_and_second_fence(void **state)
     assert_int_equal(f->fence_seq, 1);
     assert_int_equal(f->blob.len, 4);
     /* The daemon cannot complete a fence twice, nor one not started. */
-    assert_int_equal(hnp_pmi_fence_complete(f->srv, 1, 0), HNP_ERR_BAD_PARAM);
-    assert_int_equal(hnp_pmi_fence_complete(f->srv, 2, 0), HNP_ERR_BAD_PARAM);
-    assert_int_equal(hnp_pmi_fence_merge(f->srv, 7, f->blob.data, f->blob.len,
-                                         NULL, 0), HNP_ERR_BAD_PARAM);
+    assert_int_equal(pmi_simple_fence_complete(f->srv, 1, 0), HNP_ERR_BAD_PARAM);
+    assert_int_equal(pmi_simple_fence_complete(f->srv, 2, 0), HNP_ERR_BAD_PARAM);
+    assert_int_equal(
+        pmi_simple_fence_merge(f->srv, 7, f->blob.data, f->blob.len, NULL, 0),
+        HNP_ERR_BAD_PARAM);
 }
 
 static void test_v1_fence_failure(void **state)
@@ -139,7 +141,7 @@ static void test_v1_fence_failure(void **state)
     for (int i = 0; i < 10 && f->fences == 0; i++)
         pump(f, &f->peer[0]);
     assert_int_equal(f->fences, 1);
-    assert_int_equal(hnp_pmi_fence_complete(f->srv, 0, HNP_ERR_TIMEOUT),
+    assert_int_equal(pmi_simple_fence_complete(f->srv, 0, HNP_ERR_TIMEOUT),
                      HNP_SUCCESS);
     for (int r = 0; r < NLOCAL; r++)
         expect_line(f, r, "cmd=barrier_out rc=-1 msg=fence_failed");
@@ -174,7 +176,7 @@ static void test_v1_partial_and_batched(void **state)
 static void test_v1_limits(void **state)
 {
     fixture_t *f = *state;
-    char line[HNP_PMI_V1_INPUT_MAX];
+    char line[PMI_SIMPLE_V1_INPUT_MAX];
     size_t vmax = 932 - strlen(KVS);
 
     v1_init(f, 0);
@@ -473,13 +475,13 @@ static const char *put_request(char *buf, size_t cap, const char *head,
     return buf;
 }
 
-/* Each key costs its bytes and HNP_PMI_KVS_ENTRY_COST (64): a rank may
+/* Each key costs its bytes and PMI_SIMPLE_KVS_ENTRY_COST (64): a rank may
  * store KVS_LIMIT (400). */
 static void test_v1_kvs_limit(void **state)
 {
     fixture_t *f = *state;
     char line[1024], want[1024];
-    hnp_pmi_kvs_t *seen;
+    pmi_simple_kvs_t *seen;
     size_t len;
 
     v1_init(f, 0);
@@ -523,12 +525,13 @@ static void test_v1_kvs_limit(void **state)
     for (int r = 0; r < NLOCAL; r++)
         expect_line(f, r, "cmd=barrier_out");
     assert_true(f->blob.len <= 4 + NLOCAL * KVS_LIMIT);
-    assert_int_equal(hnp_pmi_kvs_create(&seen), HNP_SUCCESS);
-    assert_int_equal(hnp_pmi_kvs_merge(seen, f->blob.data, f->blob.len, NULL,
-                                       0), HNP_SUCCESS);
-    assert_int_equal(hnp_pmi_kvs_count(seen), 3);
-    assert_string_equal(hnp_pmi_kvs_get(seen, "a", &len), "z");
-    hnp_pmi_kvs_destroy(seen);
+    assert_int_equal(pmi_simple_kvs_create(&seen), HNP_SUCCESS);
+    assert_int_equal(
+        pmi_simple_kvs_merge(seen, f->blob.data, f->blob.len, NULL, 0),
+        HNP_SUCCESS);
+    assert_int_equal(pmi_simple_kvs_count(seen), 3);
+    assert_string_equal(pmi_simple_kvs_get(seen, "a", &len), "z");
+    pmi_simple_kvs_destroy(seen);
     assert_int_equal(f->kvs_limits, 1);
     /* The node's own blob merged back does not wipe what rank 1 stores:
      * 381 and 95 more is over. */
@@ -587,35 +590,38 @@ static void test_api_errors(void **state)
 {
     fixture_t *f = *state;
     static const uint32_t twice[] = { 1, 1 };
-    hnp_pmi_config_t cfg = { .size = 4, .kvsname = KVS, .local_ranks = twice,
+    pmi_simple_config_t cfg = { .size = 4, .kvsname = KVS, .local_ranks = twice,
                              .nlocal = 2 };
-    hnp_pmi_callbacks_t cb = { .fence_ready = on_fence_ready, .ctx = f };
-    hnp_pmi_server_t *srv;
-    char err[256], *env[HNP_PMI_ENV_COUNT];
+    pmi_simple_callbacks_t cb = { .fence_ready = on_fence_ready, .ctx = f };
+    pmi_simple_server_t *srv;
+    char err[256], *env[PMI_SIMPLE_ENV_COUNT];
     int sv[2];
 
-    assert_int_equal(hnp_pmi_server_create(&srv, f->rte, &cfg, &cb, err,
-                                           sizeof(err)), HNP_ERR_BAD_PARAM);
+    assert_int_equal(
+        pmi_simple_server_create(&srv, f->rte, &cfg, &cb, err, sizeof(err)),
+        HNP_ERR_BAD_PARAM);
     assert_non_null(strstr(err, "local rank 1"));
     cfg.nlocal = 1;
     cfg.kvsname = "two words";
-    assert_int_equal(hnp_pmi_server_create(&srv, f->rte, &cfg, &cb, err,
-                                           sizeof(err)), HNP_ERR_BAD_PARAM);
+    assert_int_equal(
+        pmi_simple_server_create(&srv, f->rte, &cfg, &cb, err, sizeof(err)),
+        HNP_ERR_BAD_PARAM);
     cfg.kvsname = KVS;
     cb.fence_ready = NULL;
-    assert_int_equal(hnp_pmi_server_create(&srv, f->rte, &cfg, &cb, err,
-                                           sizeof(err)), HNP_ERR_BAD_PARAM);
+    assert_int_equal(
+        pmi_simple_server_create(&srv, f->rte, &cfg, &cb, err, sizeof(err)),
+        HNP_ERR_BAD_PARAM);
 
     assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
-    assert_int_equal(hnp_pmi_server_add_client(f->srv, sv[1], 3, APPNUM),
+    assert_int_equal(pmi_simple_server_add_client(f->srv, sv[1], 3, APPNUM),
                      HNP_ERR_BAD_PARAM);
     close(sv[0]);
     assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
-    assert_int_equal(hnp_pmi_server_add_client(f->srv, sv[1], 0, APPNUM),
+    assert_int_equal(pmi_simple_server_add_client(f->srv, sv[1], 0, APPNUM),
                      HNP_ERR_EXISTS);
     close(sv[0]);
 
-    assert_int_equal(hnp_pmi_client_env(f->srv, 1, 9, env), 4);
+    assert_int_equal(pmi_simple_client_env(f->srv, 1, 9, env), 4);
     assert_string_equal(env[0], "PMI_FD=9");
     assert_string_equal(env[1], "PMI_RANK=1");
     assert_string_equal(env[2], "PMI_SIZE=4");

@@ -120,7 +120,27 @@ static const hnp_mca_component_t reluctant = {
     .query = reluctant_query,
 };
 
+/* Message tags: taga and tagb both list 305; tagout lists one of the
+ * exchange framework's. */
+static const uint32_t tags_305[] = { 301, 305, 0 };
+static const uint32_t tags_205[] = { 205, 0 };
+static const hnp_mca_component_t taga = {
+    HNP_MCA_COMPONENT_INIT("routed", "taga", HNP_ROUTED_INTERFACE_VERSION, 99),
+    .query = fake_query, .tags = tags_305 + 1,
+};
+static const hnp_mca_component_t tagb = {
+    HNP_MCA_COMPONENT_INIT("routed", "tagb", HNP_ROUTED_INTERFACE_VERSION, 99),
+    .query = fake_query, .tags = tags_305,
+};
+static const hnp_mca_component_t tagout = {
+    HNP_MCA_COMPONENT_INIT("routed", "tagout", HNP_ROUTED_INTERFACE_VERSION,
+                           99),
+    .query = fake_query, .tags = tags_205,
+};
+
 const hnp_mca_component_t *const no_builtins[] = { NULL };
+const hnp_mca_component_t *const with_tag_clash[] = { &alpha, &tagb, &taga,
+                                                      &tagout, NULL };
 const hnp_mca_component_t *const alpha_beta[] = { &beta, &alpha, NULL };
 const hnp_mca_component_t *const with_testgood[] = {
     &builtin_testgood, &other_framework, NULL

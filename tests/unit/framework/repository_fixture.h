@@ -57,6 +57,9 @@ extern const hnp_mca_component_t *const odd_ones[];
 extern const hnp_mca_component_t *const with_picky[];
 /* beside alpha, reluctant declines and says why in a verbose message */
 extern const hnp_mca_component_t *const with_reluctant[];
+/* alpha (no tags), taga and tagb (both list message tag 305), tagout (a
+ * tag outside the routed framework's hundred). */
+extern const hnp_mca_component_t *const with_tag_clash[];
 
 /* The captured log (setup starts capturing; this resumes it). */
 void fixture_capture_log(fixture_t *f);

@@ -24,6 +24,28 @@ static void test_select_by_priority(void **state)
     assert_string_equal(fixture_events, "open:alpha open:beta ");
 }
 
+/* Message tags are reserved at load: a second component listing a tag is
+ * refused naming both, one listing a tag outside its framework's hundred
+ * is refused naming the range, and the others are kept. */
+static void test_tag_collision_refused(void **state)
+{
+    fixture_t *f = *state;
+
+    start(f, with_tag_clash, "");
+    assert_non_null(entry(f, "alpha"));
+    assert_non_null(entry(f, "taga"));
+    assert_null(entry(f, "tagb"));
+    assert_null(entry(f, "tagout"));
+    assert_failure(f, "tagb", "(built in)", "its message tag 305 is "
+                   "reserved by routed component 'taga' already");
+    assert_failure(f, "tagout", "(built in)", "its message tag 205 is "
+                   "outside the routed framework's tags (300..399)");
+    assert_logged(f, "W routed: routed component 'tagb' (built in) refused: "
+                  "its message tag 305 is reserved by routed component "
+                  "'taga' already");
+    assert_string_equal(select_routed(f), "taga");
+}
+
 static void test_select_priority_from_parameter(void **state)
 {
     fixture_t *f = *state;
@@ -448,6 +470,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         FIXTURE_CASE(test_select_by_priority),
+        FIXTURE_CASE(test_tag_collision_refused),
         FIXTURE_CASE(test_select_priority_from_parameter),
         FIXTURE_CASE(test_select_tie_goes_to_first_name),
         FIXTURE_CASE(test_include_list),

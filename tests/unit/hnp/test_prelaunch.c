@@ -67,6 +67,31 @@ static const hnp_pmi_module_t simple = { .serves = HNP_PMI_SERVES_PMI1 |
                                                    HNP_PMI_SERVES_PMI2 };
 static const hnp_pmi_module_t pmix = { .serves = HNP_PMI_SERVES_PMIX };
 
+static const hnp_pmi_module_t observer = {
+    .serves = 0, .needs = HNP_PMI_NEEDS_EVERY_JOB,
+};
+
+/* The components a job's daemons load: those that serve what its programs
+ * can use, and an observer for every job, even one no component serves. */
+static void test_job_names_observer(void **state)
+{
+    hnp_pmi_active_t active = { 3, { "pmix", "simple", "trace" },
+                                { &pmix, &simple, &observer } };
+    hnp_app_t app = { .pmi_uses = HNP_PMI_SERVES_PMI1 };
+    hnp_args_t args = { .apps = &app, .napps = 1 };
+    char names[64];
+
+    (void)state;
+    hnp_prelaunch_pmi_names(&args, &active, names, sizeof(names));
+    assert_string_equal(names, "simple,trace");
+    app.pmi_uses = HNP_PMI_SERVES_PMIX;
+    hnp_prelaunch_pmi_names(&args, &active, names, sizeof(names));
+    assert_string_equal(names, "pmix,trace");
+    app.pmi_uses = 0;
+    hnp_prelaunch_pmi_names(&args, &active, names, sizeof(names));
+    assert_string_equal(names, "trace");
+}
+
 static void test_not_refused(void **state)
 {
     hnp_pmi_active_t none = { 0 };
@@ -210,6 +235,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_needed_of_true),
         cmocka_unit_test(test_not_refused),
+        cmocka_unit_test(test_job_names_observer),
         cmocka_unit_test(test_open_mpi_program),
         cmocka_unit_test(test_uses),
     };

@@ -215,6 +215,24 @@ void introduce(node_t *a, node_t *b)
                      HNP_SUCCESS);
 }
 
+void nodes_meet(world_t *w, node_t *nodes, const hnp_vpid_t *vpids, size_t k)
+{
+    for (size_t i = 0; i < k; i++)
+        node_start(w, &nodes[i], vpids[i]);
+    for (size_t i = 0; i < k; i++)
+        for (size_t j = 0; j < k; j++)
+            if (i != j)
+                introduce(&nodes[i], &nodes[j]);
+}
+
+void pair_meet(world_t *w, node_t *a, node_t *b)
+{
+    node_start(w, a, 0);
+    node_start(w, b, 1);
+    introduce(a, b);
+    introduce(b, a);
+}
+
 unsigned uri_port(const char *uri)
 {
     unsigned port = 0;

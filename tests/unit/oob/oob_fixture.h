@@ -97,6 +97,10 @@ void node_start(world_t *w, node_t *n, hnp_vpid_t vpid);
 void node_stop(node_t *n);
 /** Tell @p a the URI of @p b. */
 void introduce(node_t *a, node_t *b);
+/** node_start @p k nodes with @p vpids, each told every other's URI. */
+void nodes_meet(world_t *w, node_t *nodes, const hnp_vpid_t *vpids, size_t k);
+/** Nodes 0 (@p a) and 1 (@p b), each told the other's URI. */
+void pair_meet(world_t *w, node_t *a, node_t *b);
 unsigned uri_port(const char *uri);
 /** A port nobody listens on. */
 unsigned closed_port(world_t *w);

@@ -73,10 +73,7 @@ static void test_exchange_both_ways(void **state)
     node_t a, b;
     const size_t count = 300;
 
-    node_start(w, &a, 0);
-    node_start(w, &b, 1);
-    introduce(&a, &b);
-    introduce(&b, &a);
+    pair_meet(w, &a, &b);
     for (uint32_t i = 0; i < count; i++) {
         assert_int_equal(send_msg(&a, 1, i, i % 50), HNP_SUCCESS);
         assert_int_equal(send_msg(&b, 0, i, (i * 7) % 300), HNP_SUCCESS);
@@ -424,10 +421,7 @@ static void test_reentrant_callbacks(void **state)
     world_t *w = *state;
     node_t a, b;
 
-    node_start(w, &a, 0);
-    node_start(w, &b, 1);
-    introduce(&a, &b);
-    introduce(&b, &a);
+    pair_meet(w, &a, &b);
     /* Ping-pong: every delivery sends from inside the callback. */
     a.echo_until = b.echo_until = 200;
     assert_int_equal(send_msg(&a, 1, 0, 100), HNP_SUCCESS);

@@ -76,14 +76,9 @@ static void race(world_t *w, const hnp_vpid_t *vpids, size_t k, bool backwards)
     node_t nodes[RACE_NODES_MAX];
     uint32_t sent = 0;
 
-    for (size_t i = 0; i < k; i++) {
-        node_start(w, &nodes[i], vpids[i]);
-        nodes[i].oob->race_connects = true;
-    }
+    nodes_meet(w, nodes, vpids, k);
     for (size_t i = 0; i < k; i++)
-        for (size_t j = 0; j < k; j++)
-            if (i != j)
-                introduce(&nodes[i], &nodes[j]);
+        nodes[i].oob->race_connects = true;
     while (sent < RACE_MSGS) {
         for (uint32_t b = sent == 0 ? RACE_MSGS / 4 : 10; b > 0; b--)
             send_round(nodes, k, sent++, backwards);
@@ -127,10 +122,7 @@ static void test_accept_before_connect(void **state)
     world_t *w = *state;
     node_t a, b;
 
-    node_start(w, &a, 0);
-    node_start(w, &b, 1);
-    introduce(&a, &b);
-    introduce(&b, &a);
+    pair_meet(w, &a, &b);
     assert_int_equal(send_msg(&a, 1, 0, 10), HNP_SUCCESS);
     assert_int_equal(send_msg(&b, 0, 0, 10), HNP_SUCCESS);
     RUN_UNTIL(w, a.nmsgs == 1 && b.nmsgs == 1, 5);
