@@ -75,6 +75,8 @@ typedef struct pmi_pmix_server {
     bool stuck;              /* a call to libpmix missed its deadline */
     pmi_pmix_guard_t guard;  /* who stays connected */
     char *scratch;           /* the server's directory, NULL if none */
+    char *store;             /* the shared job-data store's directory
+                              * (gds ds21/ds12, in memory), NULL if none */
     hwloc_topology_t topology; /* handed to libpmix, NULL if none */
     pmi_pmix_job_t *jobs;    /* the jobs between start and end */
     /* the hand-over queue */

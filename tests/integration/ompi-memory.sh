@@ -1,0 +1,71 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# What an Open MPI rank pays for the size of its job under hnp: with the
+# job's data in libpmix's shared store (gds ds21, once a node), a rank's
+# anonymous memory after MPI_Init does not grow with the job (<= 0.3 kB a
+# rank of the job, as under mpirun); with a private copy in every rank
+# (gds hash) it grew by some 2.4 kB a rank of the job. Each rank prints its
+# RssAnon and the store its server named (tests/mpi/ompi_memory.c); the
+# medians of a job of 8 nodes x 4 and one of 64 nodes x 4 give the slope.
+# The slope is a count of pages, not a time: it does not depend on the
+# machine's speed.
+#
+# With HNP_TEST_SCALE=1 (alone: it loads the whole machine) the large job
+# is 256 nodes x 4 ranks (HNP_TEST_OMPI_NODES), skipped, saying why, where
+# the machine lacks the memory or the processes for it.
+. "$top_srcdir/tests/integration/lib.sh"
+. "$top_srcdir/tests/integration/ompi-lib.sh"
+
+why=$(ompi_missing) && skip "$why"
+small=8
+large=64
+if [ -n "${HNP_TEST_SCALE:-}" ] && [ "${HNP_TEST_SCALE}" != 0 ]; then
+    large=${HNP_TEST_OMPI_NODES:-256}
+fi
+ppn=4
+# A node: a daemon, its sentinel, 4 ranks (each some 20 MB resident with
+# Open MPI's libraries, most of it shared) and the agent's shell.
+procs_needed=$((7 * large + 100))
+mem_needed_kb=$((ppn * 24 * 1024 * large))
+avail_kb=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo 2>/dev/null || echo 0)
+[ "${avail_kb:-0}" -ge "$mem_needed_kb" ] ||
+    skip "$large nodes x $ppn Open MPI ranks need about" \
+         "$((mem_needed_kb / 1024)) MB; $((${avail_kb:-0} / 1024)) MB available"
+running=$(ps -e --no-headers | wc -l)
+pid_max=$(cat /proc/sys/kernel/pid_max 2>/dev/null || echo 32768)
+[ $((pid_max - running)) -ge "$procs_needed" ] ||
+    skip "$large nodes need $procs_needed processes; pid_max is $pid_max" \
+         "and $running run already"
+
+build_ompi ompi_memory
+export HNP_TEST_TIMEOUT=${HNP_TEST_TIMEOUT:-$((120 + 2 * large))}
+
+# median_anon NODES: run the probe on NODES x $ppn ranks; print the
+# median RssAnon (kB) of the ranks, after checking that every rank
+# reported and named a shared store.
+median_anon() {
+    local nodes=$1 np=$(($1 * ppn)) what="$1 nodes x $ppn Open MPI ranks"
+    run_hnp "${OMPI_X[@]}" -N "$ppn" --host "$(hosts "$nodes")" "$tmp/ompi_memory"
+    expect_status 0 "$what"
+    [ "$(grep -c "^memory rank [0-9]* of $np: anon [0-9]* store " "$tmp/out")" = "$np" ] ||
+        { cat "$tmp/out" "$tmp/err" >&2; fail "$what: not every rank reported"; }
+    # The store in use: the server handed every rank a shared one first.
+    grep "^memory rank" "$tmp/out" | grep -Ev " store ds(21|12)[,a-z0-9]*$" >&2 &&
+        fail "$what: a rank was not given the shared store (ds21/ds12)"
+    assert_no_leftovers "$what" >&2
+    awk '/^memory rank/ { print $7 }' "$tmp/out" | sort -n |
+        awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}
+
+anon_small=$(median_anon "$small") || exit 1
+anon_large=$(median_anon "$large") || exit 1
+ranks=$(((large - small) * ppn))
+# 0.3 kB a rank of the job, in tenths of a kB
+slope_tenths=$(((anon_large - anon_small) * 10 / ranks))
+echo "a rank's RssAnon: $anon_small kB at $((small * ppn)) ranks," \
+     "$anon_large kB at $((large * ppn)): $slope_tenths tenths of a kB a rank"
+[ "$slope_tenths" -le 3 ] ||
+    fail "a rank's anonymous memory grows by $slope_tenths tenths of a kB" \
+         "a rank of the job ($anon_small kB at $((small * ppn)) ranks," \
+         "$anon_large kB at $((large * ppn))); 3 at most expected"
+echo "PASS"
