@@ -40,32 +40,37 @@ pid_max=$(cat /proc/sys/kernel/pid_max 2>/dev/null || echo 32768)
 build_ompi ompi_memory
 export HNP_TEST_TIMEOUT=${HNP_TEST_TIMEOUT:-$((120 + 2 * large))}
 
-# median_anon NODES: run the probe on NODES x $ppn ranks; print the
-# median RssAnon (kB) of the ranks, after checking that every rank
-# reported and named a shared store.
-median_anon() {
+# probe NODES: run the probe on NODES x $ppn ranks, check that every rank
+# reported; set $median (the ranks' median RssAnon, kB) and $stores (the
+# stores the ranks were handed, one a line).
+probe() {
     local nodes=$1 np=$(($1 * ppn)) what="$1 nodes x $ppn Open MPI ranks"
     run_hnp "${OMPI_X[@]}" -N "$ppn" --host "$(hosts "$nodes")" "$tmp/ompi_memory"
     expect_status 0 "$what"
     [ "$(grep -c "^memory rank [0-9]* of $np: anon [0-9]* store " "$tmp/out")" = "$np" ] ||
-        { cat "$tmp/out" "$tmp/err" >&2; fail "$what: not every rank reported"; }
-    # The store in use: the server handed every rank a shared one first.
-    grep "^memory rank" "$tmp/out" | grep -Ev " store ds(21|12)[,a-z0-9]*$" >&2 &&
-        fail "$what: a rank was not given the shared store (ds21/ds12)"
-    assert_no_leftovers "$what" >&2
-    awk '/^memory rank/ { print $7 }' "$tmp/out" | sort -n |
-        awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+        { cat "$tmp/out" "$tmp/err"; fail "$what: not every rank reported"; }
+    assert_no_leftovers "$what"
+    median=$(awk '/^memory rank/ { print $7 }' "$tmp/out" | sort -n |
+        awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+    stores=$(awk '/^memory rank/ { print $9 }' "$tmp/out" | sort -u)
 }
 
-anon_small=$(median_anon "$small") || exit 1
-anon_large=$(median_anon "$large") || exit 1
+probe "$small"
+anon_small=$median stores_small=$stores
+probe "$large"
+anon_large=$median stores_large=$stores
 ranks=$(((large - small) * ppn))
 # 0.3 kB a rank of the job, in tenths of a kB
 slope_tenths=$(((anon_large - anon_small) * 10 / ranks))
 echo "a rank's RssAnon: $anon_small kB at $((small * ppn)) ranks," \
      "$anon_large kB at $((large * ppn)): $slope_tenths tenths of a kB a rank"
+echo "stores handed to the ranks:" $stores_small $stores_large
 [ "$slope_tenths" -le 3 ] ||
     fail "a rank's anonymous memory grows by $slope_tenths tenths of a kB" \
          "a rank of the job ($anon_small kB at $((small * ppn)) ranks," \
          "$anon_large kB at $((large * ppn))); 3 at most expected"
+# The store in use: the server handed every rank a shared one first.
+printf '%s\n' "$stores_small" "$stores_large" | grep -Evq '^ds(21|12)(,|$)' &&
+    fail "a rank was not handed the shared store (ds21/ds12) first:" \
+         $stores_small $stores_large
 echo "PASS"
