@@ -7,6 +7,7 @@
 # (gds hash) it grew by some 2.4 kB a rank of the job. Each rank prints its
 # RssAnon and the store its server named (tests/mpi/ompi_memory.c); the
 # medians of a job of 8 nodes x 4 and one of 64 nodes x 4 give the slope.
+# A daemon grows by at most 10 kB a rank of the job.
 # The slope is a count of pages, not a time: it does not depend on the
 # machine's speed.
 #
@@ -41,8 +42,9 @@ build_ompi ompi_memory
 export HNP_TEST_TIMEOUT=${HNP_TEST_TIMEOUT:-$((120 + 2 * large))}
 
 # probe NODES: run the probe on NODES x $ppn ranks, check that every rank
-# reported; set $median (the ranks' median RssAnon, kB) and $stores (the
-# stores the ranks were handed, one a line).
+# reported; set $median (the ranks' median RssAnon, kB), $daemon (the
+# median of their daemons', as each rank read its parent's) and $stores
+# (the stores the ranks were handed, one a line).
 probe() {
     local nodes=$1 np=$(($1 * ppn)) what="$1 nodes x $ppn Open MPI ranks"
     run_hnp "${OMPI_X[@]}" -N "$ppn" --host "$(hosts "$nodes")" "$tmp/ompi_memory"
@@ -52,13 +54,15 @@ probe() {
     assert_no_leftovers "$what"
     median=$(awk '/^memory rank/ { print $7 }' "$tmp/out" | sort -n |
         awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+    daemon=$(awk '/^memory rank/ { print $11 }' "$tmp/out" | sort -n |
+        awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
     stores=$(awk '/^memory rank/ { print $9 }' "$tmp/out" | sort -u)
 }
 
 probe "$small"
-anon_small=$median stores_small=$stores
+anon_small=$median stores_small=$stores daemon_small=$daemon
 probe "$large"
-anon_large=$median stores_large=$stores
+anon_large=$median stores_large=$stores daemon_large=$daemon
 ranks=$(((large - small) * ppn))
 # 0.3 kB a rank of the job, in tenths of a kB
 slope_tenths=$(((anon_large - anon_small) * 10 / ranks))
@@ -69,6 +73,15 @@ echo "stores handed to the ranks:" $stores_small $stores_large
     fail "a rank's anonymous memory grows by $slope_tenths tenths of a kB" \
          "a rank of the job ($anon_small kB at $((small * ppn)) ranks," \
          "$anon_large kB at $((large * ppn))); 3 at most expected"
+# The daemon: libpmix's per-rank entries of the job (some 8 kB a rank of
+# the job); the temporaries of the job's registration (6 kB a rank more)
+# are handed back to the system.
+daemon_slope=$(((daemon_large - daemon_small) / ranks))
+echo "its daemon's RssAnon: $daemon_small kB at $((small * ppn)) ranks," \
+     "$daemon_large kB at $((large * ppn)): $daemon_slope kB a rank"
+[ "$daemon_slope" -le 10 ] ||
+    fail "a daemon's anonymous memory grows by $daemon_slope kB a rank of" \
+         "the job; 10 at most expected"
 # The store in use: the server handed every rank a shared one first.
 printf '%s\n' "$stores_small" "$stores_large" | grep -Evq '^ds(21|12)(,|$)' &&
     fail "a rank was not handed the shared store (ds21/ds12) first:" \

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <malloc.h>
 
 #include "hnp_errors.h"
 #include "pmi_pmix_internal.h"
@@ -256,5 +257,10 @@ out:
     free(node_map);
     free(proc_map);
     layout_free(&l, job->nnodes);
+    /* Registering a job leaves libpmix's temporaries (the packed job
+     * data, the expanded maps: some 6 kB a rank of the job, freed) in
+     * the heap's middle, where free() keeps them resident for the rest of
+     * the daemon's life: hand them back now. */
+    malloc_trim(0);
     return rc;
 }
