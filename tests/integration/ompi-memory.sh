@@ -73,7 +73,7 @@ echo "stores handed to the ranks:" $stores_small $stores_large
     fail "a rank's anonymous memory grows by $slope_tenths tenths of a kB" \
          "a rank of the job ($anon_small kB at $((small * ppn)) ranks," \
          "$anon_large kB at $((large * ppn))); 3 at most expected"
-# The daemon: libpmix's per-rank entries of the job (some 8 kB a rank of
+# The daemon: libpmix's per-rank entries and the modex (some 7 kB a rank of
 # the job); the temporaries of the job's registration (6 kB a rank more)
 # are handed back to the system.
 daemon_slope=$(((daemon_large - daemon_small) / ranks))
