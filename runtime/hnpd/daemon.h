@@ -60,6 +60,7 @@ typedef struct hnpd {
                                daemon gone and nothing left to send */
     int exit_status;
     hnp_odls_t *odls;
+    hnp_sentinel_t *sentinel; /* forked at start, until the odls takes it */
     hnpd_proc_t *procs;     /* this node's ranks */
     uint32_t nlocal;
     uint32_t jobid;

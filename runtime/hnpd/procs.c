@@ -467,9 +467,19 @@ static int create_odls(hnpd_t *d)
 {
     hnp_odls_callbacks_t cb = { output_arrived, proc_exited, d };
 
+    char err[256] = "";
+    hnp_sentinel_t *s = d->sentinel;
+
     if (d->odls != NULL)
         return HNP_SUCCESS;
-    return hnp_odls_create(&d->odls, d->rte->base, d->rte->children, &cb);
+    int rc = hnp_odls_create(&d->odls, d->rte->base, d->rte->children, &cb);
+    if (rc != HNP_SUCCESS || s == NULL)
+        return rc;
+    d->sentinel = NULL;
+    /* Not fatal: the odls forks another with the first process. */
+    if (hnp_odls_adopt_sentinel(d->odls, s, err, sizeof(err)) != HNP_SUCCESS)
+        HNP_WARN(hnp_log_stream("odls"), "%s", err);
+    return HNP_SUCCESS;
 }
 
 static int bind_or_fail(hnpd_t *d, const hnp_wire_launch_t *m)

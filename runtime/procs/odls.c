@@ -74,7 +74,8 @@ struct hnp_odls {
     hnp_odls_callbacks_t cb;
     hnp_log_stream_t *log;
     odls_proc_t *procs;          /* launched, not yet reported exited */
-    hnp_sentinel_t *sentinel;    /* started with the first process */
+    hnp_sentinel_t *sentinel;    /* adopted, or started with the first
+                                  * process */
     size_t alive;
     struct event *kill_timer;    /* the SIGKILL after kill_all's grace */
     unsigned char *chunk;        /* read buffer shared by every pipe */
@@ -355,6 +356,24 @@ static int sentinel_start(hnp_odls_t *odls, char *err, size_t errlen)
     if (odls->sentinel != NULL)
         return HNP_SUCCESS;
     return hnp_sentinel_create(&odls->sentinel, odls->children, err, errlen);
+}
+
+int hnp_odls_adopt_sentinel(hnp_odls_t *odls, hnp_sentinel_t *s, char *err,
+                            size_t errlen)
+{
+    int rc;
+
+    if (odls->sentinel != NULL) {
+        hnp_sentinel_destroy(s);
+        return HNP_SUCCESS;
+    }
+    rc = hnp_sentinel_adopt(s, odls->children, err, errlen);
+    if (rc != HNP_SUCCESS) {
+        hnp_sentinel_destroy(s); /* closed, it exits; reaped silently */
+        return rc;
+    }
+    odls->sentinel = s;
+    return HNP_SUCCESS;
 }
 
 int hnp_odls_guard_dir(hnp_odls_t *odls, unsigned slot, const char *path,

@@ -6,7 +6,7 @@
  * one pipe for both),
  * its own process group, and the parent-death signal SIGKILL so that it
  * cannot outlive the daemon; what it starts in its group cannot either:
- * a sentinel child, forked with the first process, kills the groups of
+ * a sentinel child, forked at the daemon's start (or with the first process), kills the groups of
  * those not yet reported exited when the daemon dies (sentinel.h; a
  * descendant that leaves the group is beyond its reach).
  * A process that cannot start is reported with the errno of its exec.
@@ -21,6 +21,7 @@
 #include <sys/types.h>
 
 #include "children.h"
+#include "sentinel.h"
 
 /** Descriptors the daemon holds for each process until it is reaped and
  *  its output is complete: the stdout and stderr pipes (one when merged)
@@ -71,6 +72,11 @@ int hnp_odls_create(hnp_odls_t **out, struct event_base *base,
 /** Fork and exec; the pid, or a negative HNP_ERR_* when fork failed. */
 int hnp_odls_launch(hnp_odls_t *odls, const hnp_odls_proc_t *proc,
                     pid_t *pid, char *err, size_t errlen);
+/** Take @p s (forked early, hnp_sentinel_spawn()) as the sentinel, instead
+ *  of forking one with the first process. @p s is the launcher's from now
+ *  on, whatever the result. */
+int hnp_odls_adopt_sentinel(hnp_odls_t *odls, hnp_sentinel_t *s, char *err,
+                            size_t errlen);
 /** Should this process die abruptly, @p path (a scratch directory of its
  *  processes') is removed by the sentinel once they are gone (started now
  *  if it was not). @p slot (0..3): a later directory of the same slot

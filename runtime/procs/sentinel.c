@@ -299,8 +299,7 @@ static void sentinel_exited(void *ctx, pid_t pid, int wait_status)
     s->fd = -1;
 }
 
-int hnp_sentinel_create(hnp_sentinel_t **out, hnp_children_t *children,
-                        char *err, size_t errlen)
+int hnp_sentinel_spawn(hnp_sentinel_t **out, char *err, size_t errlen)
 {
     hnp_sentinel_t *s = calloc(1, sizeof(*s));
     sigset_t all, saved;
@@ -312,8 +311,10 @@ int hnp_sentinel_create(hnp_sentinel_t **out, hnp_children_t *children,
         return HNP_ERR_NOMEM;
     }
     rc = hnp_pipe(ends, err, errlen);
-    if (rc != HNP_SUCCESS)
-        goto fail_free;
+    if (rc != HNP_SUCCESS) {
+        free(s);
+        return rc;
+    }
     /* Blocked across fork: no handler of ours runs in the child before its
      * dispositions are reset. */
     sigfillset(&all);
@@ -327,31 +328,51 @@ int hnp_sentinel_create(hnp_sentinel_t **out, hnp_children_t *children,
     if (pid < 0) {
         hnp_err_set(err, errlen, "cannot fork the sentinel: %s",
                     strerror(fork_errno));
-        rc = HNP_ERR_IO;
-        goto fail_pipe;
+        close(ends[1]);
+        free(s);
+        return HNP_ERR_IO;
     }
     /* Never blocked by a sentinel that does not read: a record lost is
      * reported, the daemon goes on. */
     (void)hnp_fd_set_nonblock(ends[1]);
-    rc = hnp_children_watch(children, pid, sentinel_exited, s);
-    if (rc != HNP_SUCCESS) {
-        hnp_err_set(err, errlen, "cannot watch the sentinel (pid %d): %s",
-                    (int)pid, hnp_strerror(rc));
-        (void)kill(pid, SIGKILL); /* unwatched, it is reaped silently */
-        goto fail_pipe;
-    }
-    s->children = children;
     s->log = hnp_log_stream("odls");
     s->pid = pid;
     s->fd = ends[1];
     *out = s;
     return HNP_SUCCESS;
+}
 
-fail_pipe:
-    close(ends[1]);
-fail_free:
-    free(s);
-    return rc;
+int hnp_sentinel_adopt(hnp_sentinel_t *s, hnp_children_t *children,
+                       char *err, size_t errlen)
+{
+    int rc = hnp_children_watch(children, s->pid, sentinel_exited, s);
+
+    if (rc != HNP_SUCCESS) {
+        hnp_err_set(err, errlen, "cannot watch the sentinel (pid %d): %s",
+                    (int)s->pid, hnp_strerror(rc));
+        return rc;
+    }
+    s->children = children;
+    return HNP_SUCCESS;
+}
+
+int hnp_sentinel_create(hnp_sentinel_t **out, hnp_children_t *children,
+                        char *err, size_t errlen)
+{
+    hnp_sentinel_t *s = NULL;
+    int rc = hnp_sentinel_spawn(&s, err, errlen);
+
+    if (rc != HNP_SUCCESS)
+        return rc;
+    rc = hnp_sentinel_adopt(s, children, err, errlen);
+    if (rc != HNP_SUCCESS) {
+        (void)kill(s->pid, SIGKILL); /* unwatched, it is reaped silently */
+        s->pid = 0;
+        hnp_sentinel_destroy(s);
+        return rc;
+    }
+    *out = s;
+    return HNP_SUCCESS;
 }
 
 static void sentinel_send(hnp_sentinel_t *s, sentinel_record_t record)
@@ -419,7 +440,7 @@ void hnp_sentinel_destroy(hnp_sentinel_t *s)
         return;
     /* It exits on its own once the pipe is closed; whoever reaps children
      * then reaps it silently. */
-    if (s->pid > 0)
+    if (s->pid > 0 && s->children != NULL)
         hnp_children_forget(s->children, s->pid);
     if (s->fd >= 0)
         close(s->fd);

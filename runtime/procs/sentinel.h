@@ -49,6 +49,13 @@ typedef struct hnp_sentinel hnp_sentinel_t;
  *  object). */
 int hnp_sentinel_create(hnp_sentinel_t **out, hnp_children_t *children,
                         char *err, size_t errlen);
+/** The same in two steps: fork it now, while this process is small (a
+ *  fork copies the address space's map, and every page shared at the fork
+ *  costs a copy when the parent next writes it), and give it its reaper
+ *  once there is one. */
+int hnp_sentinel_spawn(hnp_sentinel_t **out, char *err, size_t errlen);
+int hnp_sentinel_adopt(hnp_sentinel_t *s, hnp_children_t *children,
+                       char *err, size_t errlen);
 /** From now on, @p pgid is killed if this process dies abruptly. */
 void hnp_sentinel_guard(hnp_sentinel_t *s, pid_t pgid);
 /** ...and no longer: its processes are gone, or have been killed. */

@@ -44,13 +44,16 @@ static int pmix_register_params(const hnp_mca_component_t *self,
         },
         {
             .framework = "pmi", .component = "pmix", .name = "gds",
-            .type = HNP_PARAM_STRING, .default_value = "hash",
-            .help = "The data store of libpmix's server and its clients "
-                    "(PMIx's `gds`), unless PMIX_MCA_gds is set: hash keeps "
-                    "the job's data in each process; ds21 shares it in "
-                    "memory segments, whose set-up and removal cost a daemon "
-                    "some 10 ms of CPU more (measured with 4 ranks a node). "
-                    "Empty: libpmix's choice (ds21).",
+            .type = HNP_PARAM_STRING, .default_value = "ds21,hash",
+            .help = "The data stores of libpmix's server and its clients "
+                    "(PMIx's `gds`, a list in order of preference), unless "
+                    "PMIX_MCA_gds is set. ds21 (or ds12) keeps the job's "
+                    "data once a node, in shared memory the ranks map: a "
+                    "rank's memory does not grow with the job; the server "
+                    "needs hash beside it for its own data. hash alone "
+                    "keeps a private copy of the whole job's data in every "
+                    "rank (some 2.4 kB a rank of the job, in each rank). "
+                    "Empty: libpmix's choice.",
             .level = 6, .storage = &pmi_pmix_params.gds,
         },
         {

@@ -75,6 +75,8 @@ typedef struct pmi_pmix_server {
     bool stuck;              /* a call to libpmix missed its deadline */
     pmi_pmix_guard_t guard;  /* who stays connected */
     char *scratch;           /* the server's directory, NULL if none */
+    char *store;             /* the shared job-data store's directory
+                              * (gds ds21/ds12, in memory), NULL if none */
     hwloc_topology_t topology; /* handed to libpmix, NULL if none */
     pmi_pmix_job_t *jobs;    /* the jobs between start and end */
     /* the hand-over queue */
@@ -141,8 +143,11 @@ int pmi_pmix_peer_lookup(const struct sockaddr_storage *peer,
 /* The kernel's answer to that lookup, @p len bytes of @p buf. */
 int pmi_pmix_diag_answer(const void *buf, size_t len, uid_t *uid,
                          uint64_t *inode);
-/* The sockets of the ranks' processes, gathered at the first question. */
+/* The sockets of the ranks' processes, gathered at the first question:
+ * the ranks' own first, then, for a socket none of them holds, those of
+ * every process of their process groups (a scan of /proc). */
 typedef struct pmi_pmix_job_sockets {
+    bool ranks_gathered;
     bool gathered;
     uint64_t *inodes;
     size_t n, cap;

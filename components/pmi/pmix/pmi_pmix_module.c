@@ -37,9 +37,29 @@ pmi_pmix_server_t pmi_pmix_server = {
 
 static void scratch_remove(pmi_pmix_server_t *srv)
 {
+    hnp_rte_scratch_remove(srv->rte, srv->store);
+    free(srv->store);
+    srv->store = NULL;
     hnp_rte_scratch_remove(srv->rte, srv->scratch);
     free(srv->scratch);
     srv->scratch = NULL;
+}
+
+/* The server's directory (its contact files), and the one of the job data
+ * store that libpmix's ds21/ds12 share with the ranks of the node: memory
+ * segments, so in memory (/dev/shm where there is one), not on a disk. */
+static int scratch_make(pmi_pmix_server_t *srv, char *err, size_t errlen)
+{
+    int rc = hnp_rte_scratch_make(srv->rte, "pmix", 0, &srv->scratch, err,
+                                  errlen);
+
+    if (rc == HNP_SUCCESS)
+        rc = hnp_rte_scratch_make(srv->rte, "pmix-store",
+                                  HNP_RTE_SCRATCH_MEMORY, &srv->store, err,
+                                  errlen);
+    if (rc != HNP_SUCCESS)
+        scratch_remove(srv);
+    return rc;
 }
 
 static void server_stop(void);
@@ -76,9 +96,9 @@ static int server_start(hnp_rte_t *rte, const hnp_pmi_job_t *job, char *err,
     size_t n = 0;
 
     srv->rte = rte;
-    /* The server's contact files, in a directory only this user reaches
-     * (0700), removed with the daemon however it ends. */
-    int rc = hnp_rte_scratch_make(rte, "pmix", 0, &srv->scratch, err, errlen);
+    /* The server's files, in directories only this user reaches (0700),
+     * removed with the daemon however it ends. */
+    int rc = scratch_make(srv, err, errlen);
     if (rc != HNP_SUCCESS)
         return rc;
     rc = pmi_pmix_queue_open(srv, err, errlen);
@@ -95,6 +115,7 @@ static int server_start(hnp_rte_t *rte, const hnp_pmi_job_t *job, char *err,
         PMIX_INFO_CONSTRUCT(&info[i]);
     PMIx_Info_load(&info[n++], PMIX_SERVER_TMPDIR, srv->scratch, PMIX_STRING);
     PMIx_Info_load(&info[n++], PMIX_SYSTEM_TMPDIR, srv->scratch, PMIX_STRING);
+    PMIx_Info_load(&info[n++], PMIX_DSTPATH, srv->store, PMIX_STRING);
     PMIx_Info_load(&info[n++], PMIX_SERVER_RANK, &my_rank, PMIX_PROC_RANK);
     PMIx_Info_load(&info[n++], PMIX_HOSTNAME, job->node_names[job->my_node],
                    PMIX_STRING);

@@ -2,8 +2,12 @@
 /*
  * What libpmix is told of a job (PMIx_server_register_nspace), as PRRTE
  * tells it: the node map and the proc map (PMIx_generate_regex/ppn), the
- * job's sizes, each node's peers and leader, each app, and each rank's
- * local rank, node rank, node, host and app. Open MPI's MPI_Init fails
+ * job's sizes, each node's peers and leader, each app, and each local
+ * rank's local rank, node rank, node, host and app. A rank of another node
+ * gets its node, host, local and node rank from the maps, which libpmix
+ * expands itself (in the same order as here): given here too, each of the
+ * job's ranks cost every daemon eight more entries (some 3 kB a rank of the
+ * job, and a look-up of each key in libpmix's dictionary at set-up). Open MPI's MPI_Init fails
  * without the local and node ranks, and silently drops shared memory for
  * TCP without the local peers or with a server host name that is not in
  * the node map: this node is named job->node_names[job->my_node] in both.
@@ -13,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <malloc.h>
 
 #include "hnp_errors.h"
 #include "pmi_pmix_internal.h"
@@ -219,7 +224,7 @@ int pmi_pmix_nspace_register(const pmi_pmix_job_t *pj, char *err,
     layout_t l = { 0 };
     char *node_map = NULL, *proc_map = NULL;
     pmix_info_t *info = NULL;
-    size_t ninfo = NSPACE_JOB_KEYS + job->nnodes + job->napps + job->nprocs;
+    size_t ninfo = NSPACE_JOB_KEYS + job->nnodes + job->napps + job->nlocal;
     int rc = layout_build(&l, job);
 
     if (rc == HNP_SUCCESS)
@@ -237,8 +242,8 @@ int pmi_pmix_nspace_register(const pmi_pmix_job_t *pj, char *err,
         node_info(&info[i++], job, &l, n);
     for (uint32_t a = 0; a < job->napps; a++)
         app_info(&info[i++], &job->apps[a], a);
-    for (uint32_t r = 0; r < job->nprocs; r++)
-        proc_info(&info[i++], job, &l, r);
+    for (uint32_t k = 0; k < job->nlocal; k++)
+        proc_info(&info[i++], job, &l, job->local_ranks[k]);
 
     pmi_pmix_sync_t *sync = pmi_pmix_sync_create();
     pmix_status_t prc = sync == NULL ? PMIX_ERR_NOMEM
@@ -257,5 +262,10 @@ out:
     free(node_map);
     free(proc_map);
     layout_free(&l, job->nnodes);
+    /* Registering a job leaves libpmix's temporaries (the packed job
+     * data, the expanded maps: some 6 kB a rank of the job, freed) in
+     * the heap's middle, where free() keeps them resident for the rest of
+     * the daemon's life: hand them back now. */
+    malloc_trim(0);
     return rc;
 }

@@ -237,12 +237,36 @@ static void sockets_gather(pmi_pmix_job_sockets_t *js)
     closedir(proc);
 }
 
-bool pmi_pmix_held_by_the_job(pmi_pmix_job_sockets_t *js, uint64_t inode)
+/* The ranks' own sockets: the daemon knows their pids, and the process
+ * that connects is nearly always the rank itself (an MPI program). */
+static void rank_sockets_gather(pmi_pmix_job_sockets_t *js)
 {
-    if (!js->gathered)
-        sockets_gather(js);
+    js->ranks_gathered = true;
+    for (pmi_pmix_job_t *pj = pmi_pmix_server.jobs; pj != NULL; pj = pj->next)
+        for (uint32_t i = 0; pj->pids != NULL && i < pj->job->nprocs; i++)
+            if (pj->pids[i] > 0)
+                sockets_of(js, (long)pj->pids[i]);
+}
+
+static bool sockets_hold(const pmi_pmix_job_sockets_t *js, uint64_t inode)
+{
     for (size_t i = 0; i < js->n; i++)
         if (js->inodes[i] == inode)
             return true;
     return false;
+}
+
+/* The scan of every process (/proc) only for a socket that no rank holds
+ * itself (a rank's child: a script's program): on a node shared with many
+ * processes it was most of what checking a connection cost. */
+bool pmi_pmix_held_by_the_job(pmi_pmix_job_sockets_t *js, uint64_t inode)
+{
+    if (!js->ranks_gathered)
+        rank_sockets_gather(js);
+    if (sockets_hold(js, inode))
+        return true;
+    if (js->gathered)
+        return false;
+    sockets_gather(js);
+    return sockets_hold(js, inode);
 }
