@@ -57,6 +57,8 @@ enum {
                               agent's last words */
     HNP_TAG_KILL_DAEMON,   /* HNP -> spawn parent: kill that child, the job
                               gave up on it */
+    HNP_TAG_JOB_END,       /* (in an xcast) a runtime that outlives its
+                              jobs: end one job here, keep serving */
     HNP_TAG_CORE_MAX = 99,
 };
 
