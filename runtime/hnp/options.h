@@ -31,6 +31,8 @@ typedef enum hnp_option_id {
     OPT_ALLOW_ROOT, OPT_GENVALL,
     OPT_TIMESTAMP_OUTPUT, OPT_MERGE_STDERR, OPT_REPORT_STATE_ON_TIMEOUT,
     OPT_GET_STACK_TRACES,
+    OPT_DVM, OPT_REPORT_URI, OPT_DAEMONIZE, OPT_DVM_URI, OPT_DVM_JOBS,
+    OPT_DVM_STOP, OPT_DVM_WAIT, OPT_DVM_NOWAIT,
     OPT_SETUP,          /* --mca, --tune: taken out before, unless misplaced */
 } hnp_option_id_t;
 

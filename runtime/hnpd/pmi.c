@@ -28,6 +28,9 @@ struct hnpd_pmi {
     char name[64];
     uint32_t *local_ranks;
     hnp_pmi_app_t *apps;
+    uint32_t *node_of;       /* [nprocs]: into node_names */
+    const char **node_names; /* the nodes with ranks, and this one */
+    uint32_t nnodes;
     void *state[HNP_PMI_MAX_ACTIVE];
     char *tmpdir[HNP_PMI_MAX_ACTIVE];
     bool started[HNP_PMI_MAX_ACTIVE]; /* its job_start succeeded */
@@ -100,12 +103,48 @@ static uint32_t run_id(const hnpd_t *d)
     return h;
 }
 
+/* The job's nodes as the components see them: those with ranks (and
+ * this one), numbered in order. A launch names every node of the runtime
+ * (one that outlives its jobs has nodes a job does not use), and a node
+ * without ranks is no node of the job to PMIx. */
+static int job_nodes(struct hnpd_pmi *p, const hnp_wire_launch_t *m,
+                     uint32_t my_node, uint32_t *compact_self)
+{
+    uint32_t *index = calloc(m->nnodes + 1, sizeof(*index));
+    bool *used = calloc(m->nnodes + 1, sizeof(*used));
+    int rc = HNP_ERR_NOMEM;
+
+    p->node_of = calloc(m->nprocs + 1, sizeof(*p->node_of));
+    p->node_names = calloc(m->nnodes + 1, sizeof(*p->node_names));
+    if (index != NULL && used != NULL && p->node_of != NULL &&
+        p->node_names != NULL) {
+        for (uint32_t r = 0; r < m->nprocs; r++)
+            used[m->node_of[r]] = true;
+        used[my_node] = true;
+        for (uint32_t n = 0; n < m->nnodes; n++)
+            if (used[n]) {
+                index[n] = p->nnodes;
+                p->node_names[p->nnodes++] = m->node_names[n];
+            }
+        for (uint32_t r = 0; r < m->nprocs; r++)
+            p->node_of[r] = index[m->node_of[r]];
+        *compact_self = index[my_node];
+        rc = HNP_SUCCESS;
+    }
+    free(index);
+    free(used);
+    return rc;
+}
+
 static int describe_job(hnpd_t *d, struct hnpd_pmi *p,
                         const hnp_wire_launch_t *m)
 {
     hnp_pmi_job_t *job = &p->job;
-    uint32_t my_node = d->rte->self - 1;
+    uint32_t my_node = d->rte->self - 1, compact_self = 0;
 
+    if (my_node >= m->nnodes || job_nodes(p, m, my_node, &compact_self) !=
+                                    HNP_SUCCESS)
+        return my_node >= m->nnodes ? HNP_ERR_BAD_PARAM : HNP_ERR_NOMEM;
     p->local_ranks = calloc(d->nlocal + 1, sizeof(*p->local_ranks));
     p->apps = calloc(m->napps, sizeof(*p->apps));
     if (p->local_ranks == NULL || p->apps == NULL)
@@ -118,10 +157,10 @@ static int describe_job(hnpd_t *d, struct hnpd_pmi *p,
     snprintf(p->name, sizeof(p->name), "hnp-%08x-%u", run_id(d), m->jobid);
     *job = (hnp_pmi_job_t){
         .jobid = m->jobid, .name = p->name, .nprocs = m->nprocs,
-        .universe_size = m->universe_size, .nnodes = m->nnodes,
-        .node_of = m->node_of,
-        .node_names = (const char *const *)m->node_names,
-        .my_node = my_node, .local_ranks = p->local_ranks,
+        .universe_size = m->universe_size, .nnodes = p->nnodes,
+        .node_of = p->node_of,
+        .node_names = p->node_names,
+        .my_node = compact_self, .local_ranks = p->local_ranks,
         .nlocal = d->nlocal, .slots = m->node_slots[my_node],
         .napps = m->napps, .apps = p->apps,
         /* a contribution must fit in one runtime message, with room */
@@ -158,7 +197,9 @@ static int start_module(hnpd_t *d, struct hnpd_pmi *p, size_t i, char *err,
 /* The components of the job's launch message (the HNP's choice, from its
  * programs: those that serve an interface one of them can use), loaded
  * then, each one's init once: a daemon that only runs /bin/true loads no
- * libpmix. A daemon runs one job. */
+ * libpmix. A daemon of a runtime that outlives its jobs (hnp --dvm) loads
+ * every component the HNP has at its first job, and starts for each job
+ * only those the job's launch names. */
 static int load_components(hnpd_t *d, const char *names, char *err,
                            size_t errlen)
 {
@@ -167,6 +208,8 @@ static int load_components(hnpd_t *d, const char *names, char *err,
 
     if (d->pmi_loaded)
         return HNP_SUCCESS;
+    if (d->persistent && d->pmi_wanted != NULL && d->pmi_wanted[0] != '\0')
+        names = d->pmi_wanted;
     rc = hnp_param_set(hnp_mca_params(d->setup->mca), "pmi", names,
                        HNP_PARAM_SRC_FORWARDED, "the HNP's choice for the job",
                        err, errlen);
@@ -198,6 +241,20 @@ static void count_cpu(hnpd_t *d, uint64_t before)
     d->stats.pmi_cpu_us += now > before ? now - before : 1;
 }
 
+/* Whether the list "a,b" of a launch names component @p name. */
+static bool named_in(const char *list, const char *name)
+{
+    size_t len = strlen(name);
+
+    for (const char *p = list; p != NULL && *p != '\0';) {
+        size_t word = strcspn(p, ",");
+        if (word == len && strncmp(p, name, len) == 0)
+            return true;
+        p += word + (p[word] == ',');
+    }
+    return false;
+}
+
 static int job_start(hnpd_t *d, const hnp_wire_launch_t *m, char *err,
                      size_t errlen)
 {
@@ -226,6 +283,8 @@ static int job_start(hnpd_t *d, const hnp_wire_launch_t *m, char *err,
                                d->nlocal);
     p->rte_job = rc == HNP_SUCCESS;
     for (size_t i = 0; rc == HNP_SUCCESS && i < active->count; i++) {
+        if (!named_in(m->pmi, active->names[i]))
+            continue;
         rc = start_module(d, p, i, err, errlen);
         p->started[i] = rc == HNP_SUCCESS;
     }
@@ -326,6 +385,8 @@ void hnpd_pmi_job_end(hnpd_t *d)
     }
     free(p->local_ranks);
     free(p->apps);
+    free(p->node_of);
+    free(p->node_names);
     free(p);
 }
 
