@@ -34,8 +34,11 @@ segments() { find /dev/shm -name "vader_segment.${prefix}*" 2>/dev/null | wc -l;
 
 for how in KILL STOP; do
     # Every rank sleeps after MPI_Init (rank 99 never aborts).
-    start_hnp "${OMPI_X[@]}" --mca plm rsh --mca rte_heartbeat_interval 0.5 \
-        --mca rte_heartbeat_misses 3 -N 2 --host "$(hosts 2)" \
+    # Heartbeats find the stopped daemon within ten seconds; shorter ones
+    # lost a daemon during MPI_Init on a loaded machine ("no heartbeat for
+    # 2 s"), before any signal was sent.
+    start_hnp "${OMPI_X[@]}" --mca plm rsh --mca rte_heartbeat_interval 1 \
+        --mca rte_heartbeat_misses 10 -N 2 --host "$(hosts 2)" \
         "$tmp/mpi_ring" abort 99 0 "$prefix"
     for _ in $(seq 300); do
         [ "$(segments)" -ge 4 ] && break
