@@ -64,11 +64,27 @@ static unsigned char *varint_put(unsigned char *out, uint32_t value)
 /* Call @p fn with the name and winning text of every value set by a
  * source other than the default: registered parameters first, under their
  * main name, then names nothing registered, in the order first set. */
-static int for_each_forwarded(const hnp_params_t *params,
-                              int (*fn)(const char *name, const char *value,
-                                        void *ctx),
+typedef int (*forward_fn)(const char *name, const char *value, void *ctx);
+
+typedef struct forward_unregistered {
+    forward_fn fn;
+    void *ctx;
+} forward_unregistered_t;
+
+static int forward_one_unregistered(const char *name, const char *value,
+                                    hnp_param_source_t source, void *ctx)
+{
+    const forward_unregistered_t *f = ctx;
+
+    (void)source;
+    return f->fn(name, value, f->ctx);
+}
+
+static int for_each_forwarded(const hnp_params_t *params, forward_fn fn,
                               void *ctx)
 {
+    forward_unregistered_t unregistered = { fn, ctx };
+
     for (size_t i = 0; i < params->nparams; i++) {
         const param_t *param = params->params[i];
         if (param->source == HNP_PARAM_SRC_DEFAULT)
@@ -77,17 +93,8 @@ static int for_each_forwarded(const hnp_params_t *params,
         if (rc != HNP_SUCCESS)
             return rc;
     }
-    for (size_t i = 0; i < params->nsettings; i++) {
-        const param_setting_t *setting = &params->settings[i];
-        hnp_param_source_t source;
-        const param_slot_t *slot = param_setting_strongest(setting, &source);
-        if (slot == NULL || param_find(params, setting->name) != NULL)
-            continue;
-        int rc = fn(setting->name, slot->text, ctx);
-        if (rc != HNP_SUCCESS)
-            return rc;
-    }
-    return HNP_SUCCESS;
+    return hnp_params_foreach_unregistered(params, forward_one_unregistered,
+                                           &unregistered);
 }
 
 typedef struct pack_sizer {
