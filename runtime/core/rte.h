@@ -60,6 +60,8 @@ enum {
                               gave up on it */
     HNP_TAG_LEAVING,       /* daemon -> its connected daemons: leaving at
                               the job's end, its close is no death */
+    HNP_TAG_JOB_END,       /* (in an xcast) a runtime that outlives its
+                              jobs: end one job here, keep serving */
     HNP_TAG_CORE_MAX = 99,
 };
 

@@ -56,3 +56,21 @@ int hnp_wire_kill_daemon_unpack(hnp_reader_t *rd, hnp_wire_kill_daemon_t *m)
     }
     return HNP_SUCCESS;
 }
+
+int hnp_wire_job_end_pack(hnp_buffer_t *buf, const hnp_wire_job_end_t *m)
+{
+    hnp_pack_u32(buf, m->jobid);
+    hnp_pack_u8(buf, m->now ? 1 : 0);
+    return hnp_buffer_status(buf);
+}
+
+int hnp_wire_job_end_unpack(hnp_reader_t *rd, hnp_wire_job_end_t *m)
+{
+    m->jobid = hnp_unpack_u32(rd);
+    m->now = hnp_unpack_u8(rd) != 0;
+    if (hnp_reader_status(rd) != HNP_SUCCESS) {
+        memset(m, 0, sizeof(*m));
+        return HNP_ERR_TRUNCATED;
+    }
+    return HNP_SUCCESS;
+}

@@ -7,11 +7,15 @@
  * period, and exit. And what it tells one daemon about a child it started:
  * the job gave up on that child (it stopped responding), which is to be
  * killed, so that nothing of the job stays on its node
- * (HNP_TAG_KILL_DAEMON).
+ * (HNP_TAG_KILL_DAEMON). And, in a runtime that outlives its jobs (hnp
+ * --dvm), the end of one job (HNP_TAG_JOB_END, in a broadcast): kill what
+ * is left of that job's processes, at once or after the grace period, and
+ * release what the daemon holds for it; the daemon stays.
  *
  *   signal       signo i32
  *   shutdown     now u8 (0: after the grace period)
  *   kill daemon  vpid u32
+ *   job end      jobid u32 | now u8
  *
  * Contract of runtime/wire: see join.h. Nothing is allocated.
  */
@@ -44,5 +48,13 @@ typedef struct hnp_wire_kill_daemon {
 int hnp_wire_kill_daemon_pack(hnp_buffer_t *buf,
                               const hnp_wire_kill_daemon_t *m);
 int hnp_wire_kill_daemon_unpack(hnp_reader_t *rd, hnp_wire_kill_daemon_t *m);
+
+typedef struct hnp_wire_job_end {
+    uint32_t jobid; /**< the job that ends; others are not touched */
+    bool now;       /**< kill its processes without a grace period */
+} hnp_wire_job_end_t;
+
+int hnp_wire_job_end_pack(hnp_buffer_t *buf, const hnp_wire_job_end_t *m);
+int hnp_wire_job_end_unpack(hnp_reader_t *rd, hnp_wire_job_end_t *m);
 
 #endif /* HNP_WIRE_CONTROL_H */

@@ -27,6 +27,7 @@
 #include "launch.h"
 #include "pmi_abort.h"
 #include "proc_exit.h"
+#include "dvm.h"
 #include "report.h"
 #include "request.h"
 #include "state.h"
@@ -46,6 +47,9 @@ typedef union any_message {
     hnp_wire_signal_t signal;
     hnp_wire_shutdown_t shutdown;
     hnp_wire_kill_daemon_t kill_daemon;
+    hnp_wire_job_end_t job_end;
+    hnp_wire_dvm_request_t dvm_request;
+    hnp_wire_dvm_reply_t dvm_reply;
     hnp_wire_failure_t failure;
     hnp_wire_peer_lost_t peer_lost;
     hnp_wire_spawn_note_t spawn_note;
@@ -100,10 +104,13 @@ CODEC_FUNCS(pmi_abort) CLEAR_FUNC(pmi_abort)
 CODEC_FUNCS(proc_exit) CLEAR_FUNC(proc_exit)
 CODEC_FUNCS(report) CLEAR_FUNC(report)
 CODEC_FUNCS(state_reply) CLEAR_FUNC(state_reply)
+CODEC_FUNCS(dvm_request) CLEAR_FUNC(dvm_request)
+CODEC_FUNCS(dvm_reply) CLEAR_FUNC(dvm_reply)
 CODEC_FUNCS(daemon_up)
 CODEC_FUNCS(signal)
 CODEC_FUNCS(shutdown)
 CODEC_FUNCS(kill_daemon)
+CODEC_FUNCS(job_end)
 CODEC_FUNCS(iof)
 CODEC_FUNCS(request)
 CODEC_FUNCS(reply)
@@ -126,6 +133,7 @@ static const codec_t codecs[] = {
     CODEC_BORROWED(stdin),  CODEC_BORROWED(stdin_ack), CODEC_BORROWED(xcast),
     CODEC_BORROWED(state_request), CODEC(state_reply),
     CODEC(spawn_note),      CODEC_BORROWED(kill_daemon),
+    CODEC_BORROWED(job_end), CODEC(dvm_request),    CODEC(dvm_reply),
 };
 #define NCODECS (sizeof(codecs) / sizeof(codecs[0]))
 

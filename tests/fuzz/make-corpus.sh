@@ -107,6 +107,10 @@ launch() { # jobid 1, 2 ranks on nodes a (4 slots) and bc (5), universe 9,
 { bytes 14; u32 3; str "ssh n3 '/usr/bin/hnpd' '--vpid' '3'"
   str "Host key verification failed."; } >"$md/spawn-note"
 { bytes 15; u32 3; } >"$md/kill-daemon"
+{ bytes 16; u32 70000; bytes 1; } >"$md/job-end"
+{ bytes 17 01 00; u32 0; u32 2; str "-n"; str "hostname"; str "/tmp"; u32 1;
+  str "PATH=/bin"; } >"$md/dvm-submit"
+{ bytes 18 03; u32 9; u32 143; str "terminated"; } >"$md/dvm-reply"
 
 # fuzz_oob: a configuration byte (bits 0-1 the OOB's vpid of 0 1 2 5,
 # bits 2-4 the vpid the peer claims, bit 5 the peer does the handshake

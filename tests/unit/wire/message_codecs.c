@@ -23,6 +23,7 @@
 #include "hnp_errors.h"
 #include "hnp_log.h"
 #include "control.h"
+#include "dvm.h"
 #include "failure.h"
 #include "iof.h"
 #include "join.h"
@@ -135,6 +136,32 @@ static bool equal_shutdown(const void *a, const void *b)
     const hnp_wire_shutdown_t *x = a, *y = b;
 
     return x->now == y->now;
+}
+
+static bool equal_job_end(const void *a, const void *b)
+{
+    const hnp_wire_job_end_t *x = a, *y = b;
+
+    return x->jobid == y->jobid && x->now == y->now;
+}
+
+static bool equal_dvm_request(const void *a, const void *b)
+{
+    const hnp_wire_dvm_request_t *x = a, *y = b;
+
+    return x->kind == y->kind && x->flags == y->flags &&
+           x->signo == y->signo && x->argc == y->argc &&
+           same_strings(x->argv, y->argv, x->argc) &&
+           same_string(x->cwd, y->cwd) && x->nenv == y->nenv &&
+           same_strings(x->env, y->env, x->nenv);
+}
+
+static bool equal_dvm_reply(const void *a, const void *b)
+{
+    const hnp_wire_dvm_reply_t *x = a, *y = b;
+
+    return x->kind == y->kind && x->jobid == y->jobid &&
+           x->status == y->status && same_string(x->text, y->text);
 }
 
 static bool equal_iof(const void *a, const void *b)
@@ -280,6 +307,11 @@ CLEAR_CALL(launch)
 CODEC_CALLS(signal)
 CODEC_CALLS(kill_daemon)
 CODEC_CALLS(shutdown)
+CODEC_CALLS(job_end)
+CODEC_CALLS(dvm_request)
+CLEAR_CALL(dvm_request)
+CODEC_CALLS(dvm_reply)
+CLEAR_CALL(dvm_reply)
 CODEC_CALLS(iof)
 CODEC_CALLS(iof_ack)
 CODEC_CALLS(proc_exit)
@@ -311,6 +343,9 @@ const codec_t launch_codec = CODEC(launch, clear_launch);
 const codec_t signal_codec = CODEC(signal, NULL);
 const codec_t kill_daemon_codec = CODEC(kill_daemon, NULL);
 const codec_t shutdown_codec = CODEC(shutdown, NULL);
+const codec_t job_end_codec = CODEC(job_end, NULL);
+const codec_t dvm_request_codec = CODEC(dvm_request, clear_dvm_request);
+const codec_t dvm_reply_codec = CODEC(dvm_reply, clear_dvm_reply);
 const codec_t iof_codec = CODEC(iof, NULL);
 const codec_t iof_ack_codec = CODEC(iof_ack, NULL);
 const codec_t proc_exit_codec = CODEC(proc_exit, clear_proc_exit);

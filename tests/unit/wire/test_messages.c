@@ -36,6 +36,7 @@
 #include "hnp_errors.h"
 #include "hnp_log.h"
 #include "control.h"
+#include "dvm.h"
 #include "failure.h"
 #include "iof.h"
 #include "join.h"
@@ -602,6 +603,71 @@ static void test_embedded_nul_is_refused(void **state)
                   HNP_ERR_TRUNCATED);
 }
 
+/* The end of one job in a DVM: the job is named, so that the end of one
+ * never touches another. */
+static void test_job_end(void **state)
+{
+    hnp_wire_job_end_t big = { .jobid = 70000, .now = true };
+    hnp_wire_job_end_t later = { .jobid = 1, .now = false };
+    static const uint8_t golden[] = { U32(70000), 1 };
+
+    (void)state;
+    check_message(&job_end_codec, &big);
+    check_message(&job_end_codec, &later);
+    check_golden(&job_end_codec, &big, golden, sizeof(golden));
+    check_refused(&job_end_codec, golden, 4, HNP_ERR_TRUNCATED);
+}
+
+static void test_dvm_request(void **state)
+{
+    char *argv[] = { "-n", "2", "hostname", NULL };
+    char *env[] = { "PATH=/bin", "A=b=c", NULL };
+    hnp_wire_dvm_request_t submit = {
+        .kind = HNP_DVM_SUBMIT, .flags = HNP_DVM_NOWAIT, .argc = 3,
+        .argv = argv, .cwd = "/home/u", .nenv = 2, .env = env,
+    };
+    hnp_wire_dvm_request_t sig = { .kind = HNP_DVM_SIGNAL, .signo = 2 };
+    hnp_wire_dvm_request_t list = { .kind = HNP_DVM_LIST };
+    static const uint8_t golden_list[] = { 3, 0, U32(0), U32(0), U32(0),
+                                           U32(0) };
+    /* a submission without a word, an unknown kind, a count of strings
+     * no message could hold */
+    static const uint8_t empty_submit[] = { 1, 0, U32(0), U32(0), U32(0),
+                                            U32(0) };
+    static const uint8_t unknown[] = { 9, 0, U32(0), U32(0), U32(0), U32(0) };
+    static const uint8_t huge[] = { 1, 0, U32(0), U32(0x40000000), U32(0) };
+
+    (void)state;
+    check_message(&dvm_request_codec, &submit);
+    check_message(&dvm_request_codec, &sig);
+    check_message(&dvm_request_codec, &list);
+    check_golden(&dvm_request_codec, &list, golden_list, sizeof(golden_list));
+    check_refused(&dvm_request_codec, empty_submit, sizeof(empty_submit),
+                  HNP_ERR_BAD_PARAM);
+    check_refused(&dvm_request_codec, unknown, sizeof(unknown),
+                  HNP_ERR_BAD_PARAM);
+    check_refused(&dvm_request_codec, huge, sizeof(huge), HNP_ERR_TRUNCATED);
+}
+
+static void test_dvm_reply(void **state)
+{
+    hnp_wire_dvm_reply_t done = { .kind = HNP_DVM_DONE, .jobid = 4000000000u,
+                                  .status = 143 };
+    hnp_wire_dvm_reply_t queued = { .kind = HNP_DVM_QUEUED, .jobid = 7,
+                                    .text = "needs 64 slots, 16 free" };
+    static const uint8_t golden[] = { 2, U32(5), U32(0), U32(0) };
+    static const uint8_t unknown[] = { 0, U32(5), U32(0), U32(0) };
+    hnp_wire_dvm_reply_t started = { .kind = HNP_DVM_STARTED, .jobid = 5 };
+
+    (void)state;
+    check_message(&dvm_reply_codec, &done);
+    check_message(&dvm_reply_codec, &queued);
+    check_golden(&dvm_reply_codec, &started, golden, sizeof(golden));
+    check_refused(&dvm_reply_codec, unknown, sizeof(unknown),
+                  HNP_ERR_BAD_PARAM);
+    check_refused(&dvm_reply_codec, golden, 5, HNP_ERR_TRUNCATED);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -616,6 +682,9 @@ int main(void)
         cmocka_unit_test(test_launch_refusals),
         cmocka_unit_test(test_control),
         cmocka_unit_test(test_shutdown_any_nonzero_byte_is_now),
+        cmocka_unit_test(test_job_end),
+        cmocka_unit_test(test_dvm_request),
+        cmocka_unit_test(test_dvm_reply),
         cmocka_unit_test(test_iof),
         cmocka_unit_test(test_iof_ack),
         cmocka_unit_test(test_request),
