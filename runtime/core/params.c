@@ -86,6 +86,12 @@ static int core_params_check(const hnp_params_t *params,
     return test_stall_read(core, err, errlen);
 }
 
+static const hnp_param_enum_value_t dvm_loss_values[] = {
+    { "continue", HNP_DVM_LOSS_CONTINUE },
+    { "stop", HNP_DVM_LOSS_STOP },
+    { NULL, 0 },
+};
+
 int hnp_core_params_register(hnp_params_t *params, hnp_core_params_t *core,
                              char *err, size_t errlen)
 {
@@ -201,6 +207,13 @@ int hnp_core_params_register(hnp_params_t *params, hnp_core_params_t *core,
                    "the HNP in a second; the number of those held back "
                    "follows at the second's end (0: no limit; verbose "
                    "messages are never held back)"),
+        { .framework = "dvm", .component = "on", .name = "daemon_loss",
+          .type = HNP_PARAM_ENUM, .default_value = "continue", .level = 3,
+          .enum_values = dvm_loss_values, .storage = &core->dvm_on_daemon_loss,
+          .help = "What a persistent runtime (hnp --dvm) does when a daemon "
+                  "dies: continue (the jobs with ranks on its node end, the "
+                  "others run on, new jobs use the remaining nodes) or stop "
+                  "(every job and the DVM end)" },
     };
 
     for (size_t i = 0; i < sizeof(descs) / sizeof(descs[0]); i++) {

@@ -292,6 +292,12 @@ static int apply_valued(hnp_args_t *args, const hnp_option_t *o,
         rc = hnp_mapping_parse_valued(args, o->names[0], values[0], err,
                                       errlen);
         return rc < 0 ? rc : HNP_SUCCESS;
+    case OPT_REPORT_URI:
+        args->report_uri = values[0];
+        return HNP_SUCCESS;
+    case OPT_DVM_URI:
+        args->dvm_uri = values[0];
+        return HNP_SUCCESS;
     default:
         return HNP_ERR_BAD_PARAM;
     }
@@ -322,10 +328,36 @@ static bool apply_output_flag(hnp_args_t *args, const hnp_option_t *o)
     return true;
 }
 
+/* The persistent runtime's flags (dvm.h). */
+static bool apply_dvm_flag(hnp_args_t *args, const hnp_option_t *o)
+{
+    switch (o->id) {
+    case OPT_DVM:
+        args->dvm = true;
+        break;
+    case OPT_DAEMONIZE:
+        args->daemonize = true;
+        break;
+    case OPT_DVM_JOBS:
+        args->dvm_jobs = true;
+        break;
+    case OPT_DVM_STOP:
+        args->dvm_stop = true;
+        break;
+    case OPT_DVM_WAIT:
+    case OPT_DVM_NOWAIT: /* the last one given holds */
+        args->dvm_nowait = o->id == OPT_DVM_NOWAIT;
+        break;
+    default:
+        return false;
+    }
+    return true;
+}
+
 /* Flags: options that take no value. */
 static int apply_flag(hnp_args_t *args, const hnp_option_t *o)
 {
-    if (apply_output_flag(args, o))
+    if (apply_output_flag(args, o) || apply_dvm_flag(args, o))
         return HNP_SUCCESS;
     switch (o->id) {
     case OPT_MAPPING_FLAG:
@@ -482,7 +514,8 @@ static int parse_app(hnp_args_t *args, int *i, int argc, char **argv,
     /* A plan launches nothing, so it needs no program; an appfile gives
      * the programs. */
     if (app->argc == 0 && !args->help && !args->version &&
-        args->plan == HNP_PLAN_NONE && args->appfile == NULL) {
+        args->plan == HNP_PLAN_NONE && args->appfile == NULL &&
+        !args->dvm && !args->dvm_jobs && !args->dvm_stop) {
         hnp_err_set(err, errlen, "no program to run%s (see hnp --help)",
                     args->napps > 1 ? " after ':'" : "");
         return HNP_ERR_BAD_PARAM;
@@ -652,6 +685,32 @@ static int check_apps(const hnp_args_t *args, char *err, size_t errlen)
     return HNP_SUCCESS;
 }
 
+/* --dvm serves, --dvm-uri submits: each with what it needs. */
+static int check_dvm(const hnp_args_t *args, char *err, size_t errlen)
+{
+    bool client = args->dvm_uri != NULL || args->dvm_jobs || args->dvm_stop;
+
+    if (args->dvm && client)
+        hnp_err_set(err, errlen, "--dvm starts a DVM; --dvm-uri, --dvm-jobs "
+                    "and --dvm-stop talk to a running one: not both");
+    else if (args->dvm && args->report_uri == NULL)
+        hnp_err_set(err, errlen, "--dvm needs --report-uri FILE: the file "
+                    "its clients find it by");
+    else if (args->dvm && args->napps > 0 && args->apps[0].argc > 0)
+        hnp_err_set(err, errlen, "--dvm runs no program of its own (%s): "
+                    "submit it with hnp --dvm-uri FILE", args->apps[0].argv[0]);
+    else if (!args->dvm && (args->report_uri != NULL || args->daemonize))
+        hnp_err_set(err, errlen, "%s goes with --dvm", args->daemonize
+                    ? "--daemonize" : "--report-uri");
+    else if ((args->dvm_jobs || args->dvm_stop) && args->dvm_uri == NULL &&
+             getenv("HNP_DVM_URI") == NULL)
+        hnp_err_set(err, errlen, "%s needs --dvm-uri FILE (or HNP_DVM_URI)",
+                    args->dvm_jobs ? "--dvm-jobs" : "--dvm-stop");
+    else
+        return HNP_SUCCESS;
+    return HNP_ERR_BAD_PARAM;
+}
+
 /* What happens on timeout needs a timeout. */
 static int check_timeout_reports(const hnp_args_t *args, char *err,
                                  size_t errlen)
@@ -682,6 +741,8 @@ int hnp_args_parse(hnp_args_t *args, int argc, char **argv, char *err,
         rc = check_apps(args, err, errlen);
     if (rc == HNP_SUCCESS)
         rc = check_timeout_reports(args, err, errlen);
+    if (rc == HNP_SUCCESS && !args->help && !args->version)
+        rc = check_dvm(args, err, errlen);
     if (rc == HNP_SUCCESS && apply_global_env(args) != HNP_SUCCESS) {
         hnp_err_set(err, errlen, "out of memory");
         rc = HNP_ERR_NOMEM;

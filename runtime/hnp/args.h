@@ -70,6 +70,14 @@ typedef struct hnp_args {
                                the app contexts' argv point into */
     size_t nappfile_lines;
     hnp_plan_format_t plan; /* --plan; HNP_PLAN_NONE: launch */
+    /* A persistent runtime (dvm.h) */
+    bool dvm;               /* --dvm: serve jobs, run none of its own */
+    char *report_uri;       /* --report-uri FILE; into argv */
+    bool daemonize;         /* --daemonize */
+    char *dvm_uri;          /* --dvm-uri FILE: submit into that DVM */
+    bool dvm_jobs;          /* --dvm-jobs */
+    bool dvm_stop;          /* --dvm-stop */
+    bool dvm_nowait;        /* --dvm-nowait (--dvm-wait: the default) */
 } hnp_args_t;
 
 struct hnp_setup_option;

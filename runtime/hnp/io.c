@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "dvm.h"
 #include "hnp_buffer.h"
 #include "job.h"
 #include "procs/odls.h"
@@ -31,6 +32,9 @@ void hnp_job_mark(hnp_job_t *job, enum hnp_phase_mark mark)
 {
     if (job->marks[mark] == 0)
         job->marks[mark] = hnp_job_now(job);
+    /* a DVM serves once every daemon has the whole contact table */
+    if (job->holds_runtime && mark == HNP_MARK_TABLE_EVERYWHERE)
+        hnp_dvm_ready(job->dvm);
 }
 
 static void on_iof(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,

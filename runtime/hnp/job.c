@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "dvm.h"
 #include "hnp_buffer.h"
 #include "job.h"
 #include "prelaunch.h"
@@ -20,7 +21,6 @@
 #include "wire/failure.h"
 #include "wire/launch.h"
 
-#define HNP_JOBID 1
 /* Seconds hnp waits for the daemons it had to kill at the end. */
 #define END_KILL_WAIT 5.0
 
@@ -36,7 +36,7 @@ static int pack_launch(const hnp_job_t *job, hnp_buffer_t *buf)
     const hnp_args_t *args = job->args;
     char pmi[HNP_PMI_MAX_ACTIVE * HNP_MCA_NAME_LEN];
     hnp_wire_launch_t m = {
-        .jobid = HNP_JOBID,
+        .jobid = job->jobid,
         .nprocs = job->map.nprocs,
         .nnodes = job->map.nnodes,
         .node_of = job->map.node_of,
@@ -45,7 +45,8 @@ static int pack_launch(const hnp_job_t *job, hnp_buffer_t *buf)
         .universe_size = job->map.universe_size,
         .place = args->mapping.place,
         .stdin_target = (int32_t)args->stdin_target,
-        .output = args->merge_stderr ? HNP_LAUNCH_MERGE_STDERR : 0,
+        .output = (uint8_t)((args->merge_stderr ? HNP_LAUNCH_MERGE_STDERR : 0) |
+                            (job->dvm != NULL ? HNP_LAUNCH_PERSISTENT : 0)),
         .napps = (uint32_t)args->napps,
     };
     int rc;
@@ -73,12 +74,12 @@ static int pack_launch(const hnp_job_t *job, hnp_buffer_t *buf)
 /* The launch message goes down the routing tree as soon as the HNP's own
  * part of phase 1 is done; sends to daemons whose URI is not known yet wait
  * in the OOB until the exchange delivers it. */
-static void send_launch(hnp_job_t *job)
+void hnp_job_send_launch(hnp_job_t *job)
 {
     hnp_buffer_t buf;
     int rc;
 
-    if (job->launched || job->ending)
+    if (job->launched || job->ending || job->holds_runtime)
         return;
     job->launched = true;
     hnp_buffer_init(&buf);
@@ -99,7 +100,7 @@ static void send_launch(hnp_job_t *job)
  * while the exchange runs (a message waits for a contact still to come). */
 static void exchange_started(hnp_rte_t *rte)
 {
-    send_launch(rte->role.ctx);
+    hnp_job_send_launch(rte->role.ctx);
 }
 
 /* ------------------------------------------------------------ failures */
@@ -134,7 +135,10 @@ static void on_failure(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
         return;
     }
     HNP_VERBOSE(rte->log, 1, "failure reported by vpid %u", src);
-    if (abort_followed(cbdata, failure.status)) {
+    if (((hnp_job_t *)cbdata)->dvm != NULL) {
+        hnp_dvm_failure(((hnp_job_t *)cbdata)->dvm, failure.status != 0
+                        ? failure.status : 1, failure.message);
+    } else if (abort_followed(cbdata, failure.status)) {
         hnp_job_t *job = cbdata;
         HNP_ERROR_LOG(rte->log, "%s (the abort above came after it)",
                       failure.message);
@@ -170,8 +174,11 @@ static void on_peer_lost(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
     /* Silent, it may be stopped with its processes, and would outlive the
      * job: its parent kills it (dead already, nothing happens). */
     hnp_rte_kill_daemon(rte, lost.vpid);
+    if (((hnp_job_t *)cbdata)->dvm != NULL)
+        hnp_dvm_daemon_lost(((hnp_job_t *)cbdata)->dvm, lost.vpid, msg);
+    else
+        hnp_job_abort(cbdata, 1, msg);
     hnp_wire_peer_lost_clear(&lost);
-    hnp_job_abort(cbdata, 1, msg);
 }
 
 static void role_failure(hnp_rte_t *rte, int status, const char *message)
@@ -194,7 +201,10 @@ static void role_peer_down(hnp_rte_t *rte, hnp_vpid_t peer, size_t unsent)
     snprintf(msg, sizeof(msg), "the daemon on node %s (vpid %u) died (its "
              "connection closed)%s", hnp_rte_node_name(rte, peer), peer,
              unsent > 0 ? " with messages undelivered" : "");
-    hnp_job_abort(job, 1, msg);
+    if (job->dvm != NULL)
+        hnp_dvm_daemon_lost(job->dvm, peer, msg);
+    else
+        hnp_job_abort(job, 1, msg);
 }
 
 /* ------------------------------------------------------------ reports */
@@ -333,6 +343,14 @@ static void end_job(hnp_job_t *job)
 
     if (job->ending)
         return;
+    if (job->dvm != NULL && !job->holds_runtime) {
+        job->ending = true;
+        hnp_rte_timer_destroy(job->timeout_timer);
+        job->timeout_timer = NULL;
+        hnp_job_state_release(job);
+        hnp_dvm_job_ending(job->dvm, job);
+        return;
+    }
     job->ending = true;
     rte->closing = true;
     hnp_job_progress_stop(job);
@@ -402,7 +420,9 @@ void hnp_job_signal(hnp_job_t *job, int sig)
             HNP_INFO(job->rte->log, "second interrupt: killing every process "
                      "now");
         job->kill_now = true;
-        if (job->ending) /* what is left goes at once */
+        if (job->ending && job->dvm != NULL && !job->holds_runtime)
+            hnp_dvm_job_ending(job->dvm, job);
+        else if (job->ending) /* what is left goes at once */
             send_shutdown(job);
         else
             hnp_job_abort(job, 128 + sig, "interrupted twice");
@@ -443,7 +463,7 @@ static void stop_when_sent(hnp_rte_t *rte, void *cbdata)
     raise(SIGSTOP);
 }
 
-static void forward_job_control(hnp_job_t *job, int sig)
+void hnp_job_control(hnp_job_t *job, int sig)
 {
     hnp_wire_signal_t req = { .signo = sig };
     hnp_buffer_t buf;
@@ -465,7 +485,7 @@ void hnp_job_stop(hnp_job_t *job)
         return;
     HNP_VERBOSE(job->rte->log, 1, "stopping the job's processes, then hnp");
     job->stopped = true;
-    forward_job_control(job, SIGSTOP);
+    hnp_job_control(job, SIGSTOP);
     hnp_rte_heartbeat_hold(job->rte, true);
     job->stop_polls = 0;
     job->stop_timer = hnp_rte_timer_create(job->rte, 0, stop_when_sent, job);
@@ -479,13 +499,23 @@ void hnp_job_continue(hnp_job_t *job)
         return;
     job->stopped = false;
     HNP_VERBOSE(job->rte->log, 1, "continuing the job's processes");
-    forward_job_control(job, SIGCONT);
+    hnp_job_control(job, SIGCONT);
 }
 
 void hnp_job_finish(hnp_job_t *job)
 {
     hnp_job_mark(job, HNP_MARK_PROCS_EXITED);
+    if (job->dvm != NULL && !job->holds_runtime) {
+        job->ending = true;
+        hnp_dvm_job_ending(job->dvm, job);
+        return;
+    }
     end_job(job);
+}
+
+void hnp_job_register_launch_reports(hnp_job_t *job)
+{
+    hnp_rte_recv(job->rte, HNP_TAG_PROCS_STARTED, on_daemon_reached, job);
 }
 
 /* A launcher whose system knows why the job failed (Slurm took a node
@@ -520,7 +550,10 @@ static void neighbour_lost(hnp_rte_t *rte, hnp_vpid_t vpid, const char *why)
     hnp_rte_describe_lost(rte, vpid, why, msg, sizeof(msg));
     /* Silent: perhaps stopped, with its processes (see on_peer_lost). */
     hnp_rte_kill_daemon(rte, vpid);
-    hnp_job_abort(rte->role.ctx, 1, msg);
+    if (((hnp_job_t *)rte->role.ctx)->dvm != NULL)
+        hnp_dvm_daemon_lost(((hnp_job_t *)rte->role.ctx)->dvm, vpid, msg);
+    else
+        hnp_job_abort(rte->role.ctx, 1, msg);
 }
 
 void hnp_job_start_heartbeats(hnp_job_t *job)

@@ -28,10 +28,17 @@ struct hnp_outdir;
 struct hnp_job_stdin;
 struct hnp_state_report;
 struct hnp_spawn_note;
+struct hnp_dvm;
 
 typedef struct hnp_job {
     hnp_rte_t *rte;
     const hnp_args_t *args;
+    uint32_t jobid;            /* 1 for a standalone hnp */
+    /* A persistent runtime (hnp --dvm, dvm.h): the job that holds its
+     * daemons (holds_runtime: it launches nothing), or one submitted into
+     * it, which ends alone (HNP_TAG_JOB_END) and leaves the daemons up. */
+    struct hnp_dvm *dvm;
+    bool holds_runtime;
     hnp_job_map_t map;
     uint32_t ndaemons;
     uint32_t known;            /* daemons up (up_at[v] > 0) */
@@ -152,7 +159,15 @@ void hnp_job_stop(hnp_job_t *job);
 /** SIGCONT: continue the processes stopped by hnp_job_stop(). */
 void hnp_job_continue(hnp_job_t *job);
 
-/** Every process ended: shut the daemons down. */
+/** Every process ended: shut the daemons down (a job of a DVM: end it
+ *  on the daemons, which stay). */
 void hnp_job_finish(hnp_job_t *job);
+
+/** Phase 3: the launch message down the routing tree (once). */
+void hnp_job_send_launch(hnp_job_t *job);
+/** A DVM's job: the daemons' reports of its start come to it. */
+void hnp_job_register_launch_reports(hnp_job_t *job);
+/** Job control for a DVM's job: SIGSTOP or SIGCONT to its processes. */
+void hnp_job_control(hnp_job_t *job, int sig);
 
 #endif /* HNP_JOB_H */

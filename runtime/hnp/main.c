@@ -12,6 +12,7 @@
 
 #include "apphosts.h"
 #include "args.h"
+#include "dvm.h"
 #include "job.h"
 #include "ompi_params.h"
 #include "plan.h"
@@ -209,16 +210,23 @@ static int run_job(hnp_setup_t *setup, hnp_args_t *args)
     static const int signals[] = { SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2,
                                    SIGTSTP, SIGCONT };
     struct event *sigev[7] = { NULL };
+    hnp_dvm_t *dvm = NULL;
     hnp_job_t job;
     char err[1024] = "";
     int rc;
 
     memset(&job, 0, sizeof(job));
     job.args = args;
+    job.jobid = 1;
+    /* A DVM holds a daemon on every node of the allocation. */
+    if (args->dvm) {
+        args->npernode = 1;
+        args->map_by = HNP_MAP_BY_NODE;
+    }
     rc = hnp_rte_create(&job.rte, setup, true, 0, err, sizeof(err));
     if (rc == HNP_SUCCESS)
         rc = hnp_rte_select_components(job.rte, err, sizeof(err));
-    if (rc == HNP_SUCCESS)
+    if (rc == HNP_SUCCESS && !args->dvm)
         rc = hnp_prelaunch_check(args, &job.rte->pmi, err, sizeof(err));
     if (rc == HNP_SUCCESS)
         rc = build_map(args, job.rte, &job.map, err, sizeof(err));
@@ -226,8 +234,10 @@ static int run_job(hnp_setup_t *setup, hnp_args_t *args)
         rc = hnp_rte_select_exchange_for(job.rte, job.map.nnodes, err,
                                          sizeof(err));
     /* Before anything is launched: a refusal leaves nothing running. */
-    if (rc == HNP_SUCCESS && args->plan == HNP_PLAN_NONE)
+    if (rc == HNP_SUCCESS && args->plan == HNP_PLAN_NONE && !args->dvm)
         rc = hnp_job_output_init(&job, err, sizeof(err));
+    if (rc == HNP_SUCCESS && args->dvm)
+        rc = hnp_dvm_create(&dvm, &job, args, err, sizeof(err));
     if (rc != HNP_SUCCESS) {
         HNP_ERROR_LOG(hnp_log_stream("hnp"), "%s", err);
         hnp_rte_destroy(job.rte);
@@ -248,7 +258,8 @@ static int run_job(hnp_setup_t *setup, hnp_args_t *args)
     }
     /* Job control is forwarded unless told not to: then SIGTSTP stops
      * hnp alone, as it would any program. */
-    int nsignals = job.rte->core->forward_job_control ? 7 : 5;
+    int nsignals = dvm != NULL ? 0 : job.rte->core->forward_job_control ? 7
+                                                                        : 5;
     for (int i = 0; i < nsignals; i++) {
         sigev[i] = evsignal_new(job.rte->base, signals[i], on_signal, &job);
         evsignal_add(sigev[i], NULL);
@@ -265,6 +276,7 @@ static int run_job(hnp_setup_t *setup, hnp_args_t *args)
     for (int i = 0; i < 7; i++)
         if (sigev[i] != NULL)
             event_free(sigev[i]);
+    hnp_dvm_destroy(dvm);
     /* The job's timers and events live on the runtime's event base: they
      * go first. */
     hnp_job_release(&job);
@@ -278,6 +290,7 @@ int main(int argc, char **argv)
     hnp_args_t args;
     char err[1024] = "";
     hnp_setup_option_t *options = hnp_args_setup_options();
+    char **words = NULL;
     int status;
 
     hnp_log_set_program("hnp");
@@ -292,28 +305,44 @@ int main(int argc, char **argv)
         HNP_ERROR_LOG(hnp_log_stream("hnp"), "%s", err[0] ? err : "out of memory");
         return 1;
     }
-    if (hnp_args_parse(&args, argc, argv, err, sizeof(err)) != HNP_SUCCESS ||
+    /* The words as given, for a DVM client (parsing cuts argv at ':'). */
+    words = calloc((size_t)argc + 1, sizeof(*words));
+    if (words != NULL)
+        memcpy(words, argv, (size_t)argc * sizeof(*argv));
+    if (words == NULL ||
+        hnp_args_parse(&args, argc, argv, err, sizeof(err)) != HNP_SUCCESS ||
         hnp_ompi_params_forward(hnp_mca_params(setup.mca), &args, err,
                                 sizeof(err)) != HNP_SUCCESS) {
-        HNP_ERROR_LOG(hnp_log_stream("hnp"), "%s", err);
+        HNP_ERROR_LOG(hnp_log_stream("hnp"), "%s", words ? err
+                                                         : "out of memory");
+        free(words);
         hnp_setup_fini(&setup);
         return 1;
     }
+    if (!args.help && !args.version && !args.dvm &&
+        (args.dvm_uri != NULL || args.dvm_jobs || args.dvm_stop ||
+         getenv("HNP_DVM_URI") != NULL)) {
+        status = hnp_dvm_client(&args, argc, words);
+        goto out;
+    }
+    if (args.dvm && args.daemonize && (status = hnp_dvm_daemonize()) >= 0)
+        goto out;
     if (args.help || args.version) {
         if (args.help)
             hnp_args_usage(stdout);
         else
             printf("hnp (hnp) %s\n", PACKAGE_VERSION);
-        hnp_args_free(&args);
-        hnp_setup_fini(&setup);
-        return 0;
+        status = 0;
+        goto out;
     }
     /* -v: hnp's own progress messages (the daemons' stay as their
      * parameters say). */
     if (args.verbose && hnp_log_stream("rte")->verbose < 1)
         hnp_log_stream("rte")->verbose = 1;
     status = run_job(&setup, &args);
+out:
     hnp_args_free(&args);
     hnp_setup_fini(&setup);
+    free(words);
     return status;
 }

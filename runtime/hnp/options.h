@@ -33,6 +33,8 @@ typedef enum hnp_option_id {
     OPT_TIMESTAMP_OUTPUT, OPT_MERGE_STDERR, OPT_REPORT_STATE_ON_TIMEOUT,
     OPT_GET_STACK_TRACES, OPT_PREPEND_RANK, OPT_BYNODE, OPT_BYSLOT,
     OPT_LAUNCH_AGENT,
+    OPT_DVM, OPT_REPORT_URI, OPT_DAEMONIZE, OPT_DVM_URI, OPT_DVM_JOBS,
+    OPT_DVM_STOP, OPT_DVM_WAIT, OPT_DVM_NOWAIT,
     OPT_SETUP,          /* --mca, --tune, and the options that set
                            parameters (-iface): taken out before, unless
                            misplaced */

@@ -39,11 +39,10 @@ struct hnp_outdir {
                    messages */
     int fd;     /* that directory */
     int digits; /* of N in rank.N */
+    uint32_t job; /* DIR/JOB: the job's number (1 for a standalone hnp) */
     bool nocopy;
 };
 
-/* The job's directory in Open MPI's layout: hnp runs one job. */
-#define OUTDIR_JOB "1"
 
 
 static const char *const stream_names[] = { "stdout", "stderr" };
@@ -218,7 +217,9 @@ static int open_top(hnp_outdir_t *od, bool jobid, char *err, size_t errlen)
 {
     int rc = make_parents(od->dir, err, errlen), top;
     char *job_path = NULL;
+    char job[16];
 
+    snprintf(job, sizeof(job), "%u", od->job);
     if (rc != HNP_SUCCESS)
         return rc;
     if ((top = open(od->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
@@ -230,21 +231,21 @@ static int open_top(hnp_outdir_t *od, bool jobid, char *err, size_t errlen)
         od->fd = top;
         return HNP_SUCCESS;
     }
-    if (asprintf(&job_path, "%s%s" OUTDIR_JOB, od->dir,
-                 strcmp(od->dir, "/") != 0 ? "/" : "") < 0) {
+    if (asprintf(&job_path, "%s%s%s", od->dir,
+                 strcmp(od->dir, "/") != 0 ? "/" : "", job) < 0) {
         close(top);
         hnp_err_set(err, errlen, "out of memory");
         return HNP_ERR_NOMEM;
     }
-    od->fd = open_dir_below(top, OUTDIR_JOB, job_path, err, errlen);
+    od->fd = open_dir_below(top, job, job_path, err, errlen);
     close(top);
     free(od->dir);
     od->dir = job_path;
     return od->fd < 0 ? od->fd : HNP_SUCCESS;
 }
 
-int hnp_outdir_create(hnp_outdir_t **out, const char *dir, uint32_t nranks,
-                      char *err, size_t errlen)
+int hnp_outdir_create(hnp_outdir_t **out, const char *dir, uint32_t job,
+                      uint32_t nranks, char *err, size_t errlen)
 {
     hnp_outdir_t *od;
     bool jobid = true;
@@ -259,6 +260,7 @@ int hnp_outdir_create(hnp_outdir_t **out, const char *dir, uint32_t nranks,
         return HNP_ERR_NOMEM;
     }
     od->fd = -1;
+    od->job = job;
     od->digits = rank_digits(nranks);
     take_directives(od->dir, &jobid, &od->nocopy);
     len = strlen(od->dir);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* --output-filename's directory: DIR/1/rank.N/stdout and stderr, Open
+/* --output-filename's directory: DIR/1/rank.N/stdout and stderr (DIR/J
+ * for job J of a DVM), Open
  * MPI 4.1's layout (outdir.c). */
 #ifndef HNP_OUTDIR_H
 #define HNP_OUTDIR_H
@@ -21,8 +22,8 @@ typedef struct hnp_outdir hnp_outdir_t;
  * user's, a file with other hard links. @p dir itself is followed, as the
  * user gave it.
  */
-int hnp_outdir_create(hnp_outdir_t **out, const char *dir, uint32_t nranks,
-                      char *err, size_t errlen);
+int hnp_outdir_create(hnp_outdir_t **out, const char *dir, uint32_t job,
+                      uint32_t nranks, char *err, size_t errlen);
 
 /** Whether the output goes to the files only (DIR:nocopy). */
 bool hnp_outdir_nocopy(const hnp_outdir_t *od);

@@ -201,7 +201,7 @@ int hnp_job_output_init(hnp_job_t *job, char *err, size_t errlen)
         return rc;
     if (job->args->output_dir == NULL)
         return HNP_SUCCESS;
-    return hnp_outdir_create(&job->outdir, job->args->output_dir,
+    return hnp_outdir_create(&job->outdir, job->args->output_dir, job->jobid,
                              job->map.nprocs, err, errlen);
 }
 
@@ -307,8 +307,8 @@ static int line_prefix(const hnp_job_t *job, const output_sink_t *to,
     if (job->args->timestamp_output)
         n = format_read_time(m->read_us, out, size);
     if (job->args->tag_output)
-        n += snprintf(out + n, size - (size_t)n, "[1,%u]<%s>:", m->rank,
-                      stream);
+        n += snprintf(out + n, size - (size_t)n, "[%u,%u]<%s>:", job->jobid,
+                      m->rank, stream);
     else if (job->args->prepend_rank) /* as Hydra's -l writes it */
         n += snprintf(out + n, size - (size_t)n, "%s[%u] ",
                       n > 0 ? " " : "", m->rank);

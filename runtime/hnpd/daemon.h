@@ -39,6 +39,7 @@ typedef struct hnpd_proc {
     pid_t pid;             /* 0 until forked */
     uint8_t state;         /* hnp_rank_state_t (wire/state.h) */
     int wait_status;       /* once HNP_RANK_EXITED */
+    bool reported;         /* its end went to the HNP */
     hnpd_linebuf_t out[2]; /* stdout, stderr */
     hnpd_stdin_t in;
     struct hnpd *daemon;
@@ -59,6 +60,8 @@ typedef struct hnpd {
     bool clean_end;         /* left with every process reaped, every child
                                daemon gone and nothing left to send */
     int exit_status;
+    bool persistent;        /* its runtime outlives the jobs (hnp --dvm) */
+    bool job_ending;        /* HNP_TAG_JOB_END came for the job it holds */
     hnp_odls_t *odls;
     hnp_sentinel_t *sentinel; /* forked at start, until the odls takes it */
     hnpd_proc_t *procs;     /* this node's ranks */
@@ -159,6 +162,9 @@ void hnpd_state_release(hnpd_t *d);
 
 /* procs.c: the application processes of this node */
 void hnpd_register_proc_handlers(hnpd_t *d);
+/** What the daemon holds for its job (ranks, their output buffers and
+ *  stdin, binding, the pmi components' job): gone, ready for the next. */
+void hnpd_job_release(hnpd_t *d);
 void hnpd_procs_release(hnpd_t *d);
 
 #endif /* HNP_DAEMON_H */

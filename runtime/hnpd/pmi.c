@@ -69,6 +69,8 @@ static int describe_job(hnpd_t *d, struct hnpd_pmi *p,
     hnp_pmi_job_t *job = &p->job;
     uint32_t my_node = d->rte->self;
 
+    if (my_node < 1 || my_node > m->nnodes)
+        return HNP_ERR_BAD_PARAM;
     p->local_ranks = calloc(d->nlocal + 1, sizeof(*p->local_ranks));
     p->apps = calloc(m->napps, sizeof(*p->apps));
     if (p->local_ranks == NULL || p->apps == NULL ||
@@ -120,7 +122,9 @@ static int start_module(hnpd_t *d, struct hnpd_pmi *p, size_t i, char *err,
 /* The components of the job's launch message (the HNP's choice, from its
  * programs: those that serve an interface one of them can use), loaded
  * then, each one's init once: a daemon that only runs /bin/true loads no
- * libpmix. A daemon runs one job. */
+ * libpmix. A daemon of a runtime that outlives its jobs (hnp --dvm) loads
+ * every component the HNP has at its first job, and starts for each job
+ * only those the job's launch names. */
 static int load_components(hnpd_t *d, const char *names, char *err,
                            size_t errlen)
 {
@@ -129,6 +133,8 @@ static int load_components(hnpd_t *d, const char *names, char *err,
 
     if (d->pmi_loaded)
         return HNP_SUCCESS;
+    if (d->persistent && d->pmi_wanted != NULL && d->pmi_wanted[0] != '\0')
+        names = d->pmi_wanted;
     rc = hnp_param_set(hnp_mca_params(d->setup->mca), "pmi", names,
                        HNP_PARAM_SRC_FORWARDED, "the HNP's choice for the job",
                        err, errlen);
@@ -160,6 +166,20 @@ static void count_cpu(hnpd_t *d, uint64_t before)
     d->stats.pmi_cpu_us += now > before ? now - before : 1;
 }
 
+/* Whether the list "a,b" of a launch names component @p name. */
+static bool named_in(const char *list, const char *name)
+{
+    size_t len = strlen(name);
+
+    for (const char *p = list; p != NULL && *p != '\0';) {
+        size_t word = strcspn(p, ",");
+        if (word == len && strncmp(p, name, len) == 0)
+            return true;
+        p += word + (p[word] == ',');
+    }
+    return false;
+}
+
 static int job_start(hnpd_t *d, const hnp_wire_launch_t *m, char *err,
                      size_t errlen)
 {
@@ -188,6 +208,8 @@ static int job_start(hnpd_t *d, const hnp_wire_launch_t *m, char *err,
                                d->nlocal);
     p->rte_job = rc == HNP_SUCCESS;
     for (size_t i = 0; rc == HNP_SUCCESS && i < active->count; i++) {
+        if (!named_in(m->pmi, active->names[i]))
+            continue;
         rc = start_module(d, p, i, err, errlen);
         p->started[i] = rc == HNP_SUCCESS;
     }

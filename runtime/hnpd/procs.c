@@ -206,12 +206,26 @@ static void report_exit(hnpd_t *d, uint32_t rank, pid_t pid, int wait_status,
                                     .wait_status = wait_status,
                                     .exec_errno = exec_errno,
                                     .why = (char *)why };
+    hnpd_proc_t *p = find_proc(d, rank);
     hnp_buffer_t buf;
 
+    if (p != NULL)
+        p->reported = true;
     hnp_buffer_init(&buf);
     if (hnp_wire_proc_exit_pack(&buf, &report) == HNP_SUCCESS)
         hnp_rte_send(d->rte, 0, HNP_TAG_PROC_EXIT, buf.data, buf.len);
     hnp_buffer_release(&buf);
+}
+
+/* A job that ends before some of its ranks here started (a failure on
+ * this node or another): the HNP counts them as ended, as it counts the
+ * others, when it hears of them. */
+static void report_unstarted(hnpd_t *d)
+{
+    for (uint32_t i = 0; d->procs != NULL && i < d->nlocal; i++)
+        if (d->procs[i].pid == 0 && !d->procs[i].reported)
+            report_exit(d, d->procs[i].rank, 0, 0, ECANCELED,
+                        "the job ended before it started");
 }
 
 static void proc_exited(void *ctx, uint32_t rank, pid_t pid, int wait_status,
@@ -230,6 +244,8 @@ static void proc_exited(void *ctx, uint32_t rank, pid_t pid, int wait_status,
     report_exit(d, rank, pid, wait_status, exec_errno, NULL);
     if (hnp_odls_num_alive(d->odls) == 0)
         hnpd_pmi_job_end(d);
+    if (d->job_ending && hnp_odls_num_alive(d->odls) == 0)
+        hnpd_job_release(d);
     hnpd_maybe_exit(d);
 }
 
@@ -549,14 +565,27 @@ static void on_launch(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
 
     (void)src;
     (void)tag;
-    if (d->ending || d->procs != NULL)
+    if (d->ending)
         return;
+    /* A runtime that outlives its jobs ends each before the next: a job
+     * whose ranks are all gone is released now if its end has not come
+     * yet (it is on its way behind this launch only if the HNP broke the
+     * order); one that still has ranks is a launch on top of a job. */
+    if (d->persistent && d->procs != NULL && hnp_odls_num_alive(d->odls) == 0)
+        hnpd_job_release(d);
+    if (d->procs != NULL || d->pmi != NULL) {
+        HNP_WARN(rte->log, "node %s: a launch while job %u still runs here "
+                 "dropped", d->node, d->jobid);
+        return;
+    }
     hnp_reader_init(&rd, data, len);
     if (hnp_wire_launch_unpack(&rd, &m) != HNP_SUCCESS || create_odls(d) != 0) {
         hnp_rte_fail(rte, 1, "node %s: malformed launch message", d->node);
         hnp_wire_launch_clear(&m);
         return;
     }
+    d->persistent = (m.output & HNP_LAUNCH_PERSISTENT) != 0;
+    d->job_ending = false;
     for (uint32_t r = 0; r < m.nprocs; r++)
         d->nlocal += m.node_of[r] == my_node;
     d->procs = calloc(d->nlocal + 1, sizeof(*d->procs));
@@ -614,11 +643,59 @@ static void guard_scratch(void *ctx, unsigned kind, const char *path)
                  err[0] != '\0' ? err : "cannot start the local launcher");
 }
 
+/* The HNP of a persistent runtime ends one job (wire/control.h): its
+ * ranks here are killed (after the grace period unless now), and once
+ * they are all gone, all that the daemon held for it is released. */
+static void on_job_end(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
+                       const void *data, size_t len, void *cbdata)
+{
+    hnpd_t *d = cbdata;
+    hnp_wire_job_end_t req;
+    hnp_reader_t rd;
+
+    (void)src;
+    (void)tag;
+    hnp_reader_init(&rd, data, len);
+    if (hnp_wire_job_end_unpack(&rd, &req) != HNP_SUCCESS) {
+        HNP_WARN(rte->log, "malformed job end dropped");
+        return;
+    }
+    if (d->ending || req.jobid != d->jobid ||
+        (d->procs == NULL && d->pmi == NULL))
+        return;
+    d->job_ending = true;
+    report_unstarted(d);
+    if (d->odls != NULL && hnp_odls_num_alive(d->odls) > 0) {
+        hnp_odls_kill_all(d->odls, req.now ? 0 : rte->core->kill_grace);
+        return;
+    }
+    hnpd_job_release(d);
+}
+
+void hnpd_job_release(hnpd_t *d)
+{
+    hnpd_state_release(d);
+    hnpd_pmi_job_end(d);
+    hnpd_bind_release(d);
+    for (uint32_t i = 0; d->procs != NULL && i < d->nlocal; i++) {
+        free(d->procs[i].out[0].data);
+        free(d->procs[i].out[1].data);
+        hnpd_stdin_release(&d->procs[i]);
+    }
+    free(d->procs);
+    d->procs = NULL;
+    d->nlocal = 0;
+    d->app_nprocs = 0;
+    d->stdin_seq = 0;
+    d->job_ending = false;
+}
+
 void hnpd_register_proc_handlers(hnpd_t *d)
 {
     d->rte->scratch_guard = guard_scratch;
     d->rte->scratch_guard_ctx = d;
     hnp_rte_recv(d->rte, HNP_TAG_LAUNCH, on_launch, d);
+    hnp_rte_recv(d->rte, HNP_TAG_JOB_END, on_job_end, d);
     hnp_rte_recv(d->rte, HNP_TAG_SIGNAL, on_signal, d);
     hnp_rte_recv(d->rte, HNP_TAG_IOF_ACK, on_iof_ack, d);
     hnpd_state_register(d);
@@ -635,11 +712,5 @@ void hnpd_procs_release(hnpd_t *d)
     if (d->odls != NULL)
         hnp_odls_destroy(d->odls);
     d->odls = NULL;
-    for (uint32_t i = 0; d->procs != NULL && i < d->nlocal; i++) {
-        free(d->procs[i].out[0].data);
-        free(d->procs[i].out[1].data);
-        hnpd_stdin_release(&d->procs[i]);
-    }
-    free(d->procs);
-    d->procs = NULL;
+    hnpd_job_release(d);
 }

@@ -56,9 +56,12 @@ typedef enum hnp_obj {
 #define HNP_PLACE_HWTHREAD_CPUS 0x08 /**< --use-hwthread-cpus */
 #define HNP_PLACE_REPORT 0x10        /**< --report-bindings */
 
-/* output flags: how the ranks' stdio is set up */
+/* output flags: how the ranks' stdio is set up, and how long the daemons
+ * stay */
 #define HNP_LAUNCH_MERGE_STDERR 0x01 /**< --merge-stderr-to-stdout: a
                                           rank's fd 2 is its stdout pipe */
+#define HNP_LAUNCH_PERSISTENT 0x02   /**< the daemons outlive the job (hnp
+                                          --dvm): HNP_TAG_JOB_END ends it */
 
 /* Where a node places its ranks and what it binds them to: the node-level
  * map is the HNP's (node_of), the rest is done on the node's topology. */
@@ -88,7 +91,7 @@ typedef struct hnp_wire_launch {
     uint32_t universe_size; /**< the job's slots */
     hnp_wire_placement_t place;
     int32_t stdin_target;  /**< a rank, HNP_STDIN_NONE or HNP_STDIN_ALL */
-    uint8_t output;        /**< HNP_LAUNCH_MERGE_STDERR */
+    uint8_t output;        /**< HNP_LAUNCH_MERGE_STDERR, _PERSISTENT */
     uint32_t napps;        /**< at least 1 */
     hnp_wire_launch_app_t *apps; /**< [napps] */
     /** The pmi components the daemons set up for this job, "a,b" in the

@@ -1,0 +1,838 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The persistent runtime's server (dvm.h): once every daemon has joined,
+ * a private directory with a local socket and the report file (mode 0600:
+ * the socket's address and the secret a client proves it knows); then
+ * clients: each is checked to be this user (SO_PEERCRED), proves the
+ * secret with the runtime's handshake within oob_tcp_handshake_timeout,
+ * and submits one job or asks for the list or the stop. Jobs run one at a
+ * time in the order they came.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <event2/event.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "dvm.h"
+#include "dvm_proto.h"
+#include "hnp_buffer.h"
+#include "wire/control.h"
+
+typedef enum { CONN_HELLO, CONN_PROOF, CONN_READY } conn_state_t;
+
+typedef struct dvm_conn {
+    struct dvm_conn *next;      /* dvm->conns */
+    struct dvm_conn *next_wait; /* dvm->queue */
+    hnp_dvm_t *dvm;
+    int fd;                     /* -1: the client went away */
+    struct event *ev;
+    conn_state_t state;
+    hnp_auth_transcript_t t;
+    dvm_inbuf_t in;
+    int fds[HNP_DVM_MAX_FDS];   /* came with the submission */
+    int nfds;
+    hnp_rte_timer_t *deadline;  /* the handshake's */
+    hnp_dvm_job_t *job;         /* submitted: waiting or running */
+    bool end_sent, end_sent_now;
+    hnp_rte_timer_t *end_timer; /* its processes did not all report */
+} dvm_conn_t;
+
+struct hnp_dvm {
+    hnp_job_t *runtime;
+    hnp_rte_t *rte;
+    const hnp_args_t *args;
+    char *dir;                  /* private: the socket lives in it */
+    char *socket_path;
+    char *report_path;          /* written, removed at the end */
+    int listen_fd;
+    struct event *listen_ev;
+    struct event *sigev[3];
+    bool ready, stopping;
+    uint32_t last_jobid;
+    bool *lost;                 /* [nnodes] */
+    uint32_t alive;
+    dvm_conn_t *conns;
+    dvm_conn_t *running;
+    dvm_conn_t *queue;
+    hnp_rte_timer_t *conclude_timer;
+    int saved[3];               /* the HNP's own stdin, stdout, stderr */
+};
+
+static void start_next(hnp_dvm_t *dvm);
+static void conn_close(dvm_conn_t *c);
+
+hnp_rte_t *hnp_dvm_rte(const hnp_dvm_t *dvm)
+{
+    return dvm->rte;
+}
+
+const hnp_job_map_t *hnp_dvm_nodes(const hnp_dvm_t *dvm)
+{
+    return &dvm->runtime->map;
+}
+
+bool hnp_dvm_node_lost(const hnp_dvm_t *dvm, uint32_t node)
+{
+    return node >= dvm->runtime->map.nnodes || dvm->lost[node];
+}
+
+uint32_t hnp_dvm_daemons_alive(const hnp_dvm_t *dvm)
+{
+    return dvm->alive;
+}
+
+const int *hnp_dvm_saved_stdio(const hnp_dvm_t *dvm)
+{
+    return dvm->saved;
+}
+
+/* ------------------------------------------------------------ replies */
+
+static void reply(dvm_conn_t *c, uint8_t kind, uint32_t jobid, int status,
+                  const char *text)
+{
+    hnp_wire_dvm_reply_t m = { .kind = kind, .jobid = jobid,
+                               .status = status, .text = (char *)text };
+
+    if (c->fd >= 0 && dvm_send_reply(c->fd, &m) != HNP_SUCCESS)
+        HNP_VERBOSE(c->dvm->rte->log, 1, "a client went away before its "
+                    "answer");
+}
+
+/* ------------------------------------------------------------ the jobs */
+
+/* A job's messages that come between jobs (late, from a job ended by a
+ * timer) are dropped, not held for the next job. */
+static void drop_message(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
+                         const void *data, size_t len, void *cbdata)
+{
+    (void)data;
+    (void)len;
+    (void)cbdata;
+    HNP_VERBOSE(rte->log, 2, "message %u from vpid %u for no job dropped",
+                tag, src);
+}
+
+void hnp_dvm_between_jobs(hnp_dvm_t *dvm)
+{
+    static const uint32_t tags[] = { HNP_TAG_IOF, HNP_TAG_PROC_EXIT,
+                                     HNP_TAG_PMI_ABORT,
+                                     HNP_TAG_PROCS_STARTED,
+                                     HNP_TAG_STDIN_ACK,
+                                     HNP_TAG_STATE_REPLY };
+
+    for (size_t i = 0; i < sizeof(tags) / sizeof(tags[0]); i++)
+        hnp_rte_recv(dvm->rte, tags[i], drop_message, dvm);
+}
+
+static void send_job_end(hnp_dvm_t *dvm, uint32_t jobid, bool now)
+{
+    hnp_wire_job_end_t m = { .jobid = jobid, .now = now };
+    hnp_buffer_t buf;
+
+    hnp_buffer_init(&buf);
+    if (hnp_wire_job_end_pack(&buf, &m) != HNP_SUCCESS ||
+        hnp_rte_xcast(dvm->rte, HNP_TAG_JOB_END, buf.data, buf.len) !=
+            HNP_SUCCESS)
+        HNP_WARN(dvm->rte->log, "cannot send the end of job %u", jobid);
+    hnp_buffer_release(&buf);
+}
+
+/* The running job's processes are gone (or will not report): its client
+ * gets the status, then the next job starts. */
+static void conclude(hnp_rte_t *rte, void *cbdata)
+{
+    hnp_dvm_t *dvm = cbdata;
+    dvm_conn_t *c = dvm->running;
+    uint32_t jobid;
+    int status;
+
+    (void)rte;
+    hnp_rte_timer_destroy(dvm->conclude_timer);
+    dvm->conclude_timer = NULL;
+    if (c == NULL)
+        return;
+    hnp_rte_timer_destroy(c->end_timer);
+    c->end_timer = NULL;
+    jobid = hnp_dvm_job_of(c->job)->jobid;
+    status = hnp_dvm_job_conclude(c->job);
+    reply(c, HNP_DVM_DONE, jobid, status, NULL);
+    hnp_dvm_job_destroy(c->job);
+    c->job = NULL;
+    dvm->running = NULL;
+    if (c->fd < 0)
+        conn_close(c);
+    start_next(dvm);
+}
+
+static void end_timed_out(hnp_rte_t *rte, void *cbdata)
+{
+    dvm_conn_t *c = cbdata;
+
+    HNP_WARN(rte->log, "job %u: not every process reported its end; "
+             "counting it as ended", hnp_dvm_job_of(c->job)->jobid);
+    hnp_rte_timer_destroy(c->end_timer);
+    c->end_timer = NULL;
+    conclude(rte, c->dvm);
+}
+
+void hnp_dvm_job_ending(hnp_dvm_t *dvm, hnp_job_t *job)
+{
+    dvm_conn_t *c = dvm->running;
+
+    if (c == NULL || hnp_dvm_job_of(c->job) != job)
+        return;
+    if (!c->end_sent || (job->kill_now && !c->end_sent_now)) {
+        send_job_end(dvm, job->jobid, job->kill_now);
+        c->end_sent = true;
+        c->end_sent_now = job->kill_now;
+    }
+    if (!job->launched || job->procs_exited >= job->map.nprocs) {
+        /* from the event loop, not from inside the message handler */
+        if (dvm->conclude_timer == NULL)
+            dvm->conclude_timer = hnp_rte_timer_create(dvm->rte, 0, conclude,
+                                                       dvm);
+        return;
+    }
+    if (c->end_timer == NULL)
+        c->end_timer = hnp_rte_timer_create(dvm->rte,
+                                            dvm->rte->core->kill_grace + 10.0,
+                                            end_timed_out, c);
+}
+
+static void launch(hnp_dvm_t *dvm, dvm_conn_t *c)
+{
+    hnp_job_t *job = hnp_dvm_job_of(c->job);
+    char err[1024] = "";
+
+    dvm->running = c;
+    c->end_sent = c->end_sent_now = false;
+    reply(c, HNP_DVM_STARTED, job->jobid, 0, NULL);
+    if (hnp_dvm_job_launch(c->job, err, sizeof(err)) != HNP_SUCCESS)
+        hnp_job_abort(job, 1, err[0] != '\0' ? err : "cannot launch the job");
+}
+
+static void start_next(hnp_dvm_t *dvm)
+{
+    dvm_conn_t *c = dvm->queue;
+
+    if (dvm->running != NULL)
+        return;
+    if (dvm->stopping) {
+        hnp_job_abort(dvm->runtime, 0, NULL);
+        return;
+    }
+    if (c == NULL)
+        return;
+    dvm->queue = c->next_wait;
+    c->next_wait = NULL;
+    launch(dvm, c);
+}
+
+static void enqueue(hnp_dvm_t *dvm, dvm_conn_t *c)
+{
+    dvm_conn_t **at = &dvm->queue;
+
+    while (*at != NULL)
+        at = &(*at)->next_wait;
+    *at = c;
+}
+
+static void dequeue(hnp_dvm_t *dvm, dvm_conn_t *c)
+{
+    for (dvm_conn_t **at = &dvm->queue; *at != NULL; at = &(*at)->next_wait)
+        if (*at == c) {
+            *at = c->next_wait;
+            c->next_wait = NULL;
+            return;
+        }
+}
+
+static void submit(hnp_dvm_t *dvm, dvm_conn_t *c, hnp_wire_dvm_request_t *req)
+{
+    int none[3] = { -1, -1, -1 };
+    char err[1024] = "", why[512];
+    bool nowait = (req->flags & HNP_DVM_NOWAIT) != 0; /* req is taken */
+    uint32_t jobid;
+
+    if (c->job != NULL || dvm->stopping || dvm->last_jobid == UINT32_MAX) {
+        reply(c, HNP_DVM_REFUSED, 0, dvm->stopping ? 128 + SIGTERM : 1,
+              dvm->stopping ? "the DVM is stopping"
+              : c->job != NULL ? "one job a connection"
+                               : "the DVM has used every job id");
+        return;
+    }
+    memcpy(none, c->fds, sizeof(int) * (size_t)c->nfds);
+    c->nfds = 0;
+    jobid = ++dvm->last_jobid;
+    c->job = hnp_dvm_job_create(dvm, jobid, req, none, err, sizeof(err));
+    if (c->job == NULL) {
+        reply(c, HNP_DVM_REFUSED, jobid, 1, err);
+        return;
+    }
+    if (dvm->running == NULL && dvm->queue == NULL) {
+        launch(dvm, c);
+        return;
+    }
+    hnp_job_t *running = dvm->running != NULL
+                             ? hnp_dvm_job_of(dvm->running->job) : NULL;
+    snprintf(why, sizeof(why), "job %u needs %u slots; the DVM runs one job "
+             "at a time and job %u (%u ranks) holds it%s", jobid,
+             hnp_dvm_job_ranks(c->job), running != NULL ? running->jobid : 0,
+             running != NULL ? running->map.nprocs : 0,
+             dvm->queue != NULL ? ", with more jobs waiting" : "");
+    if (nowait) {
+        reply(c, HNP_DVM_REFUSED, jobid, 1, why);
+        hnp_dvm_job_destroy(c->job);
+        c->job = NULL;
+        return;
+    }
+    enqueue(dvm, c);
+    reply(c, HNP_DVM_QUEUED, jobid, 0, why);
+}
+
+static void list_jobs(hnp_dvm_t *dvm, dvm_conn_t *c)
+{
+    struct timespec now;
+    size_t cap = 4096, len = 0;
+    char *text = malloc(cap), line[1024];
+    double t;
+
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    t = (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+    if (text == NULL)
+        return;
+    len = (size_t)snprintf(text, cap, "%-8s %6s %6s %-8s %8s %s\n", "JOBID",
+                           "RANKS", "NODES", "STATE", "AGE", "COMMAND");
+    for (dvm_conn_t *q = dvm->running; q != NULL; q = q == dvm->running
+                                                         ? dvm->queue
+                                                         : q->next_wait) {
+        hnp_dvm_job_describe(q->job, q == dvm->running ? "running"
+                             : "waiting", t, line, sizeof(line));
+        if (len + strlen(line) + 2 > cap) {
+            char *grown = realloc(text, cap *= 2);
+            if (grown == NULL)
+                break;
+            text = grown;
+        }
+        len += (size_t)snprintf(text + len, cap - len, "%s\n", line);
+    }
+    reply(c, HNP_DVM_LISTING, 0, 0, text);
+    free(text);
+}
+
+static void client_signal(hnp_dvm_t *dvm, dvm_conn_t *c, int sig)
+{
+    if (c->job == NULL || sig <= 0 || sig >= NSIG)
+        return;
+    if (c != dvm->running) {
+        /* not started: ended by what would have ended hnp */
+        if (sig != SIGINT && sig != SIGTERM && sig != SIGHUP)
+            return;
+        dequeue(dvm, c);
+        reply(c, HNP_DVM_REFUSED, hnp_dvm_job_of(c->job)->jobid, 128 + sig,
+              "interrupted before it started");
+        hnp_dvm_job_destroy(c->job);
+        c->job = NULL;
+        return;
+    }
+    if (sig == SIGSTOP || sig == SIGTSTP || sig == SIGCONT)
+        hnp_job_control(hnp_dvm_job_of(c->job), sig == SIGCONT ? SIGCONT
+                                                               : SIGSTOP);
+    else
+        hnp_job_signal(hnp_dvm_job_of(c->job), sig);
+}
+
+static void serve_request(dvm_conn_t *c, const uint8_t *body, size_t len)
+{
+    hnp_wire_dvm_request_t req;
+    hnp_reader_t rd;
+
+    hnp_reader_init(&rd, body, len);
+    if (hnp_wire_dvm_request_unpack(&rd, &req) != HNP_SUCCESS) {
+        HNP_WARN(c->dvm->rte->log, "a malformed request from a client; "
+                 "closing its connection");
+        conn_close(c);
+        return;
+    }
+    switch (req.kind) {
+    case HNP_DVM_SUBMIT:
+        submit(c->dvm, c, &req);
+        break;
+    case HNP_DVM_SIGNAL:
+        client_signal(c->dvm, c, req.signo);
+        break;
+    case HNP_DVM_LIST:
+        list_jobs(c->dvm, c);
+        break;
+    default:
+        reply(c, HNP_DVM_STOPPING, 0, 0, NULL);
+        hnp_dvm_stop(c->dvm, "stopped by hnp --dvm-stop");
+        break;
+    }
+    hnp_wire_dvm_request_clear(&req);
+}
+
+/* ------------------------------------------------------------ clients */
+
+static bool take_frame(dvm_conn_t *c, const uint8_t *body, size_t len)
+{
+    hnp_dvm_t *dvm = c->dvm;
+    uint8_t answer[HNP_REPLY_LEN];
+
+    switch (c->state) {
+    case CONN_HELLO:
+        if (dvm_accept_hello(dvm->rte->secret, body, len, &c->t, answer) !=
+                HNP_SUCCESS ||
+            dvm_send_frame(c->fd, answer, sizeof(answer), NULL, 0) !=
+                HNP_SUCCESS)
+            return false;
+        c->state = CONN_PROOF;
+        return true;
+    case CONN_PROOF:
+        if (len != HNP_PROOF_LEN ||
+            !hnp_auth_proof_check(dvm->rte->secret, &c->t,
+                                  HNP_AUTH_CONNECTOR, body))
+            return false;
+        c->state = CONN_READY;
+        hnp_rte_timer_destroy(c->deadline);
+        c->deadline = NULL;
+        return true;
+    default:
+        serve_request(c, body, len);
+        return true;
+    }
+}
+
+/* The client went away (or broke the protocol): its job ends at once. */
+static void client_gone(dvm_conn_t *c, const char *why)
+{
+    hnp_dvm_t *dvm = c->dvm;
+
+    if (c->state != CONN_READY)
+        HNP_WARN(dvm->rte->log, "a connection to the DVM dropped: %s", why);
+    if (c->job != NULL && c == dvm->running) {
+        hnp_job_t *job = hnp_dvm_job_of(c->job);
+        char msg[256];
+        snprintf(msg, sizeof(msg), "job %u: its client went away; killing "
+                 "it", job->jobid);
+        event_free(c->ev);
+        c->ev = NULL;
+        close(c->fd);
+        c->fd = -1;
+        job->kill_now = true;
+        if (job->ending)
+            hnp_dvm_job_ending(dvm, job);
+        else
+            hnp_job_abort(job, 1, msg);
+        return;
+    }
+    conn_close(c);
+}
+
+static void on_readable(evutil_socket_t fd, short what, void *arg)
+{
+    dvm_conn_t *c = arg;
+    const uint8_t *body;
+    size_t len = 0;
+    bool bad = false;
+    long n;
+
+    (void)what;
+    n = dvm_recv_some((int)fd, &c->in, c->fds, &c->nfds);
+    if (n == -1)
+        return;
+    if (n <= 0) {
+        client_gone(c, "it closed");
+        return;
+    }
+    while (c->fd >= 0 && (body = dvm_inbuf_frame(&c->in, &len, &bad)) != NULL) {
+        if (!take_frame(c, body, len)) {
+            client_gone(c, c->state == CONN_READY ? "a broken request"
+                        : "it did not prove the DVM's secret");
+            return;
+        }
+        if (c->fd >= 0)
+            dvm_inbuf_drop(&c->in, len);
+    }
+    if (bad)
+        client_gone(c, "a frame too long");
+}
+
+static void handshake_timed_out(hnp_rte_t *rte, void *cbdata)
+{
+    dvm_conn_t *c = cbdata;
+
+    (void)rte;
+    hnp_rte_timer_destroy(c->deadline);
+    c->deadline = NULL;
+    client_gone(c, "no handshake in time");
+}
+
+static void conn_close(dvm_conn_t *c)
+{
+    hnp_dvm_t *dvm = c->dvm;
+
+    for (dvm_conn_t **at = &dvm->conns; *at != NULL; at = &(*at)->next)
+        if (*at == c) {
+            *at = c->next;
+            break;
+        }
+    dequeue(dvm, c);
+    if (c->ev != NULL)
+        event_free(c->ev);
+    if (c->fd >= 0)
+        close(c->fd);
+    for (int i = 0; i < c->nfds; i++)
+        close(c->fds[i]);
+    hnp_rte_timer_destroy(c->deadline);
+    hnp_rte_timer_destroy(c->end_timer);
+    hnp_dvm_job_destroy(c->job);
+    dvm_inbuf_release(&c->in);
+    free(c);
+}
+
+/* Only this user: the kernel says who is at the other end. */
+static bool same_user(hnp_dvm_t *dvm, int fd)
+{
+    struct ucred cred;
+    socklen_t len = sizeof(cred);
+
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0)
+        return false;
+    if (cred.uid == getuid())
+        return true;
+    HNP_WARN(dvm->rte->log, "a client of uid %lu (pid %ld) refused: the DVM "
+             "serves uid %lu only", (unsigned long)cred.uid, (long)cred.pid,
+             (unsigned long)getuid());
+    return false;
+}
+
+static void on_accept(evutil_socket_t lfd, short what, void *arg)
+{
+    hnp_dvm_t *dvm = arg;
+    dvm_conn_t *c;
+    int fd;
+
+    (void)what;
+    fd = accept4((int)lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+    if (fd < 0)
+        return;
+    if (!same_user(dvm, fd) || (c = calloc(1, sizeof(*c))) == NULL) {
+        close(fd);
+        return;
+    }
+    c->dvm = dvm;
+    c->fd = fd;
+    c->ev = event_new(dvm->rte->base, fd, EV_READ | EV_PERSIST, on_readable,
+                      c);
+    c->deadline = hnp_rte_timer_create(dvm->rte,
+                                       dvm->rte->core->handshake_timeout > 0
+                                           ? dvm->rte->core->handshake_timeout
+                                           : 10.0,
+                                       handshake_timed_out, c);
+    c->next = dvm->conns;
+    dvm->conns = c;
+    if (c->ev == NULL || event_add(c->ev, NULL) != 0)
+        conn_close(c);
+}
+
+/* ------------------------------------------------------------ the socket */
+
+static int make_socket(hnp_dvm_t *dvm, char *err, size_t errlen)
+{
+    const char *base = getenv("TMPDIR");
+    struct sockaddr_un addr = { .sun_family = AF_UNIX };
+    char dir[sizeof(addr.sun_path) - sizeof("/socket")];
+
+    if (base == NULL || base[0] == '\0')
+        base = "/tmp";
+    if (snprintf(dir, sizeof(dir), "%s/hnp-dvm-%lu-XXXXXX", base,
+                 (unsigned long)getuid()) >= (int)sizeof(dir) ||
+        mkdtemp(dir) == NULL || (dvm->dir = strdup(dir)) == NULL) {
+        hnp_err_set(err, errlen, "cannot make a private directory under %s "
+                    "for the DVM's socket: %s", base, strerror(errno));
+        return HNP_ERR_IO;
+    }
+    memcpy(addr.sun_path, dir, strlen(dir));
+    memcpy(addr.sun_path + strlen(dir), "/socket", sizeof("/socket"));
+    dvm->socket_path = strdup(addr.sun_path);
+    dvm->listen_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK |
+                                         SOCK_CLOEXEC, 0);
+    if (dvm->socket_path == NULL || dvm->listen_fd < 0 ||
+        bind(dvm->listen_fd, (struct sockaddr *)&addr, sizeof(addr)) != 0 ||
+        listen(dvm->listen_fd, 128) != 0) {
+        hnp_err_set(err, errlen, "cannot listen on %s: %s", addr.sun_path,
+                    strerror(errno));
+        return HNP_ERR_IO;
+    }
+    dvm->listen_ev = event_new(dvm->rte->base, dvm->listen_fd,
+                               EV_READ | EV_PERSIST, on_accept, dvm);
+    if (dvm->listen_ev == NULL || event_add(dvm->listen_ev, NULL) != 0) {
+        hnp_err_set(err, errlen, "cannot watch the DVM's socket");
+        return HNP_ERR_NOMEM;
+    }
+    return HNP_SUCCESS;
+}
+
+/* FILE, mode 0600, written whole under another name and renamed: a client
+ * never reads half of it. */
+static int write_report(hnp_dvm_t *dvm, char *err, size_t errlen)
+{
+    const char *path = dvm->args->report_uri;
+    char tmp[4096];
+    FILE *f;
+    int fd;
+
+    snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", path, (long)getpid());
+    fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0 || (f = fdopen(fd, "w")) == NULL) {
+        hnp_err_set(err, errlen, "--report-uri %s: %s", path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return HNP_ERR_IO;
+    }
+    fprintf(f, "hnp-dvm 1\nuri unix:%s\nsecret %s\npid %ld\nnodes %u\n",
+            dvm->socket_path, dvm->rte->secret_hex, (long)getpid(),
+            dvm->runtime->map.nnodes);
+    if (fclose(f) != 0 || rename(tmp, path) != 0) {
+        hnp_err_set(err, errlen, "--report-uri %s: %s", path, strerror(errno));
+        unlink(tmp);
+        return HNP_ERR_IO;
+    }
+    dvm->report_path = strdup(path);
+    return HNP_SUCCESS;
+}
+
+void hnp_dvm_ready(hnp_dvm_t *dvm)
+{
+    char err[1024] = "";
+
+    if (dvm->ready || dvm->runtime->ending)
+        return;
+    hnp_dvm_between_jobs(dvm);
+    if (make_socket(dvm, err, sizeof(err)) != HNP_SUCCESS ||
+        write_report(dvm, err, sizeof(err)) != HNP_SUCCESS) {
+        hnp_job_abort(dvm->runtime, 1, err);
+        return;
+    }
+    dvm->ready = true;
+    if (!dvm->args->quiet)
+        HNP_INFO(dvm->rte->log, "the DVM serves %u nodes; its contact is in "
+                 "%s", dvm->runtime->map.nnodes, dvm->args->report_uri);
+    if (hnp_dvm_detached())
+        for (int i = 0; i < 3; i++) { /* /dev/null now, between jobs */
+            if (dvm->saved[i] >= 0)
+                close(dvm->saved[i]);
+            dvm->saved[i] = fcntl(i, F_DUPFD_CLOEXEC, 3);
+        }
+}
+
+/* ------------------------------------------------------------ events */
+
+void hnp_dvm_stop(hnp_dvm_t *dvm, const char *why)
+{
+    if (dvm->stopping)
+        return;
+    dvm->stopping = true;
+    HNP_VERBOSE(dvm->rte->log, 1, "the DVM stops: %s", why);
+    while (dvm->queue != NULL) {
+        dvm_conn_t *c = dvm->queue;
+        dvm->queue = c->next_wait;
+        c->next_wait = NULL;
+        reply(c, HNP_DVM_REFUSED, hnp_dvm_job_of(c->job)->jobid,
+              128 + SIGTERM, "the DVM was stopped before the job started");
+        hnp_dvm_job_destroy(c->job);
+        c->job = NULL;
+    }
+    if (dvm->running != NULL) {
+        hnp_job_t *job = hnp_dvm_job_of(dvm->running->job);
+        char msg[256];
+        snprintf(msg, sizeof(msg), "job %u: %s", job->jobid, why);
+        hnp_job_abort(job, 128 + SIGTERM, msg);
+        return; /* the runtime ends once the job has (start_next) */
+    }
+    hnp_job_abort(dvm->runtime, 0, NULL);
+}
+
+void hnp_dvm_failure(hnp_dvm_t *dvm, int status, const char *message)
+{
+    if (!dvm->ready) {
+        hnp_job_abort(dvm->runtime, status, message);
+        return;
+    }
+    if (dvm->running != NULL)
+        hnp_job_abort(hnp_dvm_job_of(dvm->running->job), status, message);
+    else
+        HNP_WARN(dvm->rte->log, "%s", message);
+}
+
+void hnp_dvm_daemon_lost(hnp_dvm_t *dvm, hnp_vpid_t vpid, const char *why)
+{
+    uint32_t node = vpid - 1;
+
+    if (!dvm->ready || dvm->rte->core->dvm_on_daemon_loss ==
+                           HNP_DVM_LOSS_STOP) {
+        if (dvm->running != NULL)
+            hnp_job_abort(hnp_dvm_job_of(dvm->running->job), 1, why);
+        if (dvm->ready)
+            hnp_dvm_stop(dvm, "a daemon died (dvm_on_daemon_loss stop)");
+        else
+            hnp_job_abort(dvm->runtime, 1, why);
+        return;
+    }
+    if (vpid == 0 || node >= dvm->runtime->map.nnodes || dvm->lost[node])
+        return;
+    dvm->lost[node] = true;
+    dvm->alive--;
+    if (dvm->running != NULL &&
+        hnp_dvm_job_uses_node(dvm->running->job, node))
+        hnp_job_abort(hnp_dvm_job_of(dvm->running->job), 1, why);
+    else
+        HNP_WARN(dvm->rte->log, "%s; the DVM serves on with %u nodes", why,
+                 dvm->alive);
+    if (dvm->alive == 0)
+        hnp_dvm_stop(dvm, "no daemon left");
+}
+
+static void on_signal(evutil_socket_t sig, short what, void *arg)
+{
+    (void)what;
+    hnp_dvm_stop(arg, sig == SIGINT ? "interrupted" : "terminated by a "
+                 "signal");
+}
+
+/* ------------------------------------------------------------ life */
+
+int hnp_dvm_create(hnp_dvm_t **out, hnp_job_t *runtime,
+                   const hnp_args_t *args, char *err, size_t errlen)
+{
+    static const int signals[3] = { SIGINT, SIGTERM, SIGHUP };
+    hnp_dvm_t *dvm = calloc(1, sizeof(*dvm));
+
+    if (dvm == NULL ||
+        (dvm->lost = calloc(runtime->map.nnodes + 1, sizeof(bool))) == NULL) {
+        free(dvm);
+        hnp_err_set(err, errlen, "out of memory");
+        return HNP_ERR_NOMEM;
+    }
+    dvm->runtime = runtime;
+    dvm->rte = runtime->rte;
+    dvm->args = args;
+    dvm->listen_fd = -1;
+    dvm->alive = runtime->map.nnodes;
+    for (int i = 0; i < 3; i++) {
+        dvm->saved[i] = fcntl(i, F_DUPFD_CLOEXEC, 3);
+        dvm->sigev[i] = evsignal_new(dvm->rte->base, signals[i], on_signal,
+                                     dvm);
+        if (dvm->sigev[i] != NULL)
+            evsignal_add(dvm->sigev[i], NULL);
+    }
+    runtime->dvm = dvm;
+    runtime->holds_runtime = true;
+    *out = dvm;
+    return HNP_SUCCESS;
+}
+
+void hnp_dvm_destroy(hnp_dvm_t *dvm)
+{
+    if (dvm == NULL)
+        return;
+    hnp_rte_timer_destroy(dvm->conclude_timer);
+    dvm->conclude_timer = NULL;
+    if (dvm->running != NULL) /* the daemons are gone, and its ranks */
+        conclude(dvm->rte, dvm);
+    hnp_rte_timer_destroy(dvm->conclude_timer);
+    while (dvm->conns != NULL)
+        conn_close(dvm->conns);
+    for (int i = 0; i < 3; i++) {
+        if (dvm->sigev[i] != NULL)
+            event_free(dvm->sigev[i]);
+        if (dvm->saved[i] >= 0)
+            close(dvm->saved[i]);
+    }
+    if (dvm->listen_ev != NULL)
+        event_free(dvm->listen_ev);
+    if (dvm->listen_fd >= 0)
+        close(dvm->listen_fd);
+    if (dvm->socket_path != NULL)
+        unlink(dvm->socket_path);
+    if (dvm->dir != NULL)
+        rmdir(dvm->dir);
+    if (dvm->report_path != NULL)
+        unlink(dvm->report_path);
+    free(dvm->socket_path);
+    free(dvm->dir);
+    free(dvm->report_path);
+    free(dvm->lost);
+    dvm->runtime->dvm = NULL;
+    free(dvm);
+}
+
+/* --daemonize: the parent's end of the pipe the child reports on. Owned
+ * by the process, as the detaching is. */
+static int detach_fd = -1;
+
+int hnp_dvm_daemonize(void)
+{
+    int p[2], status = 1;
+    char ready = 0;
+    pid_t pid;
+
+    if (pipe(p) != 0)
+        return 1;
+    fflush(stdout);
+    fflush(stderr);
+    pid = fork();
+    if (pid < 0)
+        return 1;
+    if (pid == 0) {
+        close(p[0]);
+        detach_fd = p[1];
+        setsid();
+        return -1;
+    }
+    close(p[1]);
+    while (read(p[0], &ready, 1) < 0 && errno == EINTR)
+        ;
+    close(p[0]);
+    if (ready == 1)
+        return 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+bool hnp_dvm_detached(void)
+{
+    char ready = 1;
+    int null;
+
+    if (detach_fd < 0)
+        return false;
+    null = open("/dev/null", O_RDWR | O_CLOEXEC);
+    if (null >= 0) {
+        fflush(stdout);
+        fflush(stderr);
+        dup2(null, 0);
+        dup2(null, 1);
+        dup2(null, 2);
+        close(null);
+    }
+    if (write(detach_fd, &ready, 1) != 1)
+        HNP_VERBOSE(hnp_log_stream("hnp"), 1, "the waiting parent is gone");
+    close(detach_fd);
+    detach_fd = -1;
+    return true;
+}

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * A persistent runtime: `hnp --dvm` starts the daemons once and serves
+ * jobs that clients (`hnp --dvm-uri FILE ...`) submit into it, each mapped
+ * onto the nodes it holds and launched down the routing tree, ended alone
+ * (its failure never ends the daemons or another job) and released at its
+ * end. The client's stdin, stdout and stderr reach the HNP with the
+ * submission (runtime/wire/dvm.h): the job's output is written to them as
+ * a standalone hnp writes its own, and the client exits with the job's
+ * status. Jobs run one at a time, in the order they came; others wait
+ * (--dvm-wait) or are refused (--dvm-nowait).
+ *
+ * dvm.c: the server (report file, socket, clients, the queue);
+ * dvm_job.c: one submitted job, from its command line to its release;
+ * dvm_proto.c: the socket's frames and handshake, both ends;
+ * dvm_client.c: the client.
+ */
+#ifndef HNP_DVM_H
+#define HNP_DVM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "args.h"
+#include "job.h"
+
+typedef struct hnp_dvm hnp_dvm_t;
+
+/* ------------------------------------------------------------ server */
+
+/** The DVM around @p runtime, the job that brings its daemons up. Before
+ *  hnp_job_start(). */
+int hnp_dvm_create(hnp_dvm_t **out, hnp_job_t *runtime,
+                   const hnp_args_t *args, char *err, size_t errlen);
+/** After the event loop: every client told how its job ended, the report
+ *  file and the socket gone. */
+void hnp_dvm_destroy(hnp_dvm_t *dvm);
+/** Every daemon has joined and knows every other: write the report file,
+ *  serve. */
+void hnp_dvm_ready(hnp_dvm_t *dvm);
+/** End every job, then the daemons and the HNP (SIGTERM, --dvm-stop). */
+void hnp_dvm_stop(hnp_dvm_t *dvm, const char *why);
+/** A daemon reported a fatal error: the running job's, if any. */
+void hnp_dvm_failure(hnp_dvm_t *dvm, int status, const char *message);
+/** Daemon @p vpid is gone: the job with ranks on its node ends, new jobs
+ *  use the other nodes (dvm_on_daemon_loss continue), or the DVM ends. */
+void hnp_dvm_daemon_lost(hnp_dvm_t *dvm, hnp_vpid_t vpid, const char *why);
+/** @p job ends (finished, failed, interrupted): its end goes to the
+ *  daemons; once its processes are gone its client is told. Called again
+ *  with kill_now set, what is left is killed at once. */
+void hnp_dvm_job_ending(hnp_dvm_t *dvm, hnp_job_t *job);
+
+/** --daemonize: the caller goes on in a child process; the parent waits
+ *  until hnp_dvm_detached() is called (returns 0) or the child ends
+ *  (returns its status). Returns -1 in the child. */
+int hnp_dvm_daemonize(void);
+/** Tell the waiting parent the DVM serves; stdio to /dev/null. Whether
+ *  there was a parent to tell. */
+bool hnp_dvm_detached(void);
+
+/* dvm_job.c */
+typedef struct hnp_dvm_job hnp_dvm_job_t;
+struct hnp_wire_dvm_request;
+/** A job from @p req (taken over) for the DVM's nodes: parsed as hnp would
+ *  parse it in the client's directory and environment, and mapped. NULL
+ *  with a message in @p err. */
+hnp_dvm_job_t *hnp_dvm_job_create(hnp_dvm_t *dvm, uint32_t jobid,
+                                  struct hnp_wire_dvm_request *req,
+                                  const int fds[3], char *err, size_t errlen);
+hnp_job_t *hnp_dvm_job_of(hnp_dvm_job_t *j);
+/** The slots the job needs, for the figures of a refusal. */
+uint32_t hnp_dvm_job_ranks(const hnp_dvm_job_t *j);
+/** One line for --dvm-jobs. */
+void hnp_dvm_job_describe(const hnp_dvm_job_t *j, const char *state,
+                          double now, char *buf, size_t len);
+/** Launch it: the client's stdio becomes the HNP's, the handlers the
+ *  job's, the launch goes down the tree. */
+int hnp_dvm_job_launch(hnp_dvm_job_t *j, char *err, size_t errlen);
+/** Its processes are gone: output flushed, --timing, the HNP's stdio its
+ *  own again. Returns the status for the client. */
+int hnp_dvm_job_conclude(hnp_dvm_job_t *j);
+void hnp_dvm_job_destroy(hnp_dvm_job_t *j);
+/** Whether the job has ranks on node @p node (0-based). */
+bool hnp_dvm_job_uses_node(const hnp_dvm_job_t *j, uint32_t node);
+
+/* What dvm_job.c needs of the server. */
+hnp_rte_t *hnp_dvm_rte(const hnp_dvm_t *dvm);
+/** The nodes still served, with their slots, in daemon order. */
+const hnp_job_map_t *hnp_dvm_nodes(const hnp_dvm_t *dvm);
+bool hnp_dvm_node_lost(const hnp_dvm_t *dvm, uint32_t node);
+uint32_t hnp_dvm_daemons_alive(const hnp_dvm_t *dvm);
+/** The handlers of a job's messages between jobs: dropped. */
+void hnp_dvm_between_jobs(hnp_dvm_t *dvm);
+/** The HNP's own stdin, stdout, stderr, saved at start. */
+const int *hnp_dvm_saved_stdio(const hnp_dvm_t *dvm);
+
+/* ------------------------------------------------------------ client */
+
+/** hnp --dvm-uri FILE (or HNP_DVM_URI): submit argv (the command line as
+ *  given, after --mca and --tune were taken out), --dvm-jobs or
+ *  --dvm-stop. Returns the exit status. */
+int hnp_dvm_client(const hnp_args_t *args, int argc, char **argv);
+
+#endif /* HNP_DVM_H */
