@@ -297,8 +297,10 @@ int main(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
     /* The job's descriptors are planned against the most it may have. */
     (void)hnp_fd_limit_raise(NULL, NULL);
+    /* The frameworks (and every component) are registered once the
+     * command line says this hnp runs a job: a DVM client needs none. */
     status = options == NULL ? HNP_ERR_NOMEM
-             : hnp_setup_init_opts(&setup, &argc, argv, options, err,
+             : hnp_setup_init_core(&setup, &argc, argv, options, err,
                                    sizeof(err));
     free(options);
     if (status != HNP_SUCCESS) {
@@ -323,6 +325,12 @@ int main(int argc, char **argv)
         (args.dvm_uri != NULL || args.dvm_jobs || args.dvm_stop ||
          getenv("HNP_DVM_URI") != NULL)) {
         status = hnp_dvm_client(&args, argc, words);
+        goto out;
+    }
+    if (hnp_setup_register_frameworks(&setup, err, sizeof(err)) !=
+        HNP_SUCCESS) {
+        HNP_ERROR_LOG(hnp_log_stream("hnp"), "%s", err);
+        status = 1;
         goto out;
     }
     if (args.dvm && args.daemonize && (status = hnp_dvm_daemonize()) >= 0)
