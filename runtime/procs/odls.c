@@ -112,6 +112,11 @@ static void proc_unlink(odls_proc_t *p)
     if (p->next != NULL)
         p->next->prev = p->prev;
     odls->alive--;
+    /* The SIGKILL after kill_all's grace is for the processes alive then:
+     * once none is, it must not reach those started after (a daemon that
+     * outlives its jobs starts the next job's). */
+    if (odls->alive == 0 && odls->kill_timer != NULL)
+        evtimer_del(odls->kill_timer);
     hnp_sentinel_release(odls->sentinel, p->pid);
 }
 

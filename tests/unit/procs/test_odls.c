@@ -562,6 +562,25 @@ static void test_kill_all_grace(void **state)
     assert_true(run_until(f, pid_gone, &grandchild));
 }
 
+/* The SIGKILL after the grace is for the processes alive at kill_all:
+ * once they are gone, a process started after (the next job of a daemon
+ * that outlives its jobs) lives on past the grace. */
+static void test_kill_all_spares_later(void **state)
+{
+    fixture_t *f = *state;
+    uint32_t first = 0, later = 1;
+
+    launch(f, first, SH("echo ready; exec sleep 60"), NULL, NULL);
+    assert_true(run_until(f, has_output, &first));
+    hnp_odls_kill_all(f->odls, 0.3);
+    assert_true(run_until(f, all_exited, NULL));
+    launch(f, later, SH("sleep 0.8; echo lived"), NULL, NULL);
+    assert_true(run_until(f, all_exited, NULL));
+    assert_true(WIFEXITED(f->results[later].status));
+    assert_int_equal(WEXITSTATUS(f->results[later].status), 0);
+    assert_string_equal(f->results[later].out, "lived\n");
+}
+
 static void test_signal_all(void **state)
 {
     fixture_t *f = *state;
@@ -685,6 +704,7 @@ int main(void)
         T(test_daemon_without_stdio),
         T(test_merged_stderr),
         T(test_kill_all_grace),
+        T(test_kill_all_spares_later),
         T(test_signal_all),
         T(test_destroy_kills_survivors),
         T(test_descendant_holds_output),
