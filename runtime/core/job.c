@@ -276,6 +276,13 @@ void hnp_rte_job_end(hnp_rte_t *rte)
     rte->nseries = 0;
 }
 
+void hnp_rte_collectives_forget(hnp_rte_t *rte)
+{
+    free(rte->series);
+    rte->series = NULL;
+    rte->nseries = 0;
+}
+
 void hnp_rte_job_destroy(hnp_rte_t *rte)
 {
     hnp_rte_job_end(rte);

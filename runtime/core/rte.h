@@ -266,6 +266,10 @@ size_t hnp_rte_allgather_max(const hnp_rte_t *rte);
 hnp_vpid_t hnp_rte_job_host(const hnp_rte_t *rte, uint32_t rank);
 /** Free what job.c holds (hnp_rte_destroy). */
 void hnp_rte_job_destroy(hnp_rte_t *rte);
+/** The HNP of a runtime that outlives its jobs, at a job's end: how far
+ *  it joined each series of all-gathers is forgotten (the next job's are
+ *  others, wire-up series are per job). */
+void hnp_rte_collectives_forget(hnp_rte_t *rte);
 
 /* request.c: requests to the daemon that hosts a rank */
 int hnp_rte_requests_create(hnp_rte_t *rte);

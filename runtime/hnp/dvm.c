@@ -167,6 +167,7 @@ static void conclude(hnp_rte_t *rte, void *cbdata)
     c->end_timer = NULL;
     jobid = hnp_dvm_job_of(c->job)->jobid;
     status = hnp_dvm_job_conclude(c->job);
+    hnp_rte_collectives_forget(dvm->rte);
     reply(c, HNP_DVM_DONE, jobid, status, NULL);
     hnp_dvm_job_destroy(c->job);
     c->job = NULL;

@@ -109,7 +109,12 @@ static int start_module(hnpd_t *d, struct hnpd_pmi *p, size_t i, char *err,
         rc = make_tmpdir(d, active->names[i], &p->tmpdir[i], why,
                          sizeof(why));
     p->job.tmpdir = p->tmpdir[i];
-    p->job.series = (uint32_t)i + 1;
+    /* A series of its own for each component in each job, so that the
+     * all-gathers of a job that ended in the middle of one (an abort)
+     * never meet the next job's: 1, 2, ... for job 1, the next ones for
+     * job 2, around again after 65535. */
+    p->job.series = (uint32_t)((((uint64_t)p->job.jobid - 1) *
+                                    active->count + i) % 65535u) + 1;
     if (rc == HNP_SUCCESS)
         rc = active->modules[i]->job_start(d->rte, &p->job, &p->state[i], why,
                                            sizeof(why));
