@@ -20,6 +20,7 @@
 
 #include "hnp_buffer.h"
 #include "rte.h"
+#include "wire/control.h"
 #include "wire/pmi_abort.h"
 
 #define SERIES_SPAN 65536u
@@ -161,6 +162,42 @@ static void join_seen(hnp_rte_t *rte, struct hnp_rte_series *s)
         hnp_rte_fail(rte, 1, "out of memory joining all-gather %u", id);
 }
 
+/* The HNP of a job that leaves daemons without ranks: they hear of the
+ * job's all-gathers from it (HNP_TAG_COLLECTIVE), once each. */
+static void announce(hnp_rte_t *rte, uint32_t id)
+{
+    hnp_wire_collective_t m = { .id = id };
+    hnp_buffer_t buf;
+
+    hnp_buffer_init(&buf);
+    if (hnp_wire_collective_pack(&buf, &m) != HNP_SUCCESS ||
+        hnp_rte_xcast(rte, HNP_TAG_COLLECTIVE, buf.data, buf.len) !=
+            HNP_SUCCESS)
+        hnp_rte_fail(rte, 1, "cannot announce all-gather %u", id);
+    hnp_buffer_release(&buf);
+}
+
+static void on_collective(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
+                          const void *data, size_t len, void *cbdata)
+{
+    hnp_wire_collective_t m;
+    hnp_reader_t rd;
+
+    (void)tag;
+    (void)cbdata;
+    hnp_reader_init(&rd, data, len);
+    if (hnp_wire_collective_unpack(&rd, &m) != HNP_SUCCESS) {
+        HNP_WARN(rte->log, "malformed all-gather notice from vpid %u", src);
+        return;
+    }
+    hnp_rte_collective_seen(rte, m.id);
+}
+
+int hnp_rte_collectives_listen(hnp_rte_t *rte)
+{
+    return hnp_rte_recv(rte, HNP_TAG_COLLECTIVE, on_collective, NULL);
+}
+
 void hnp_rte_collective_seen(hnp_rte_t *rte, uint32_t id)
 {
     struct hnp_rte_series *s;
@@ -178,8 +215,11 @@ void hnp_rte_collective_seen(hnp_rte_t *rte, uint32_t id)
         hnp_rte_fail(rte, 1, "out of memory holding all-gather %u", id);
         return;
     }
-    if (seq > s->seen)
+    if (seq > s->seen) {
         s->seen = seq;
+        if (rte->is_hnp && rte->announce_collectives)
+            announce(rte, id);
+    }
     if (joins_empty(rte))
         join_seen(rte, s);
 }

@@ -62,6 +62,8 @@ enum {
                               the job's end, its close is no death */
     HNP_TAG_JOB_END,       /* (in an xcast) a runtime that outlives its
                               jobs: end one job here, keep serving */
+    HNP_TAG_COLLECTIVE,    /* (in an xcast) an all-gather the HNP heard
+                              of, for daemons without ranks to join */
     HNP_TAG_CORE_MAX = 99,
 };
 
@@ -150,6 +152,8 @@ struct hnp_rte {
     bool closing;               /* the job is ending: no new connections */
     uint8_t *left;              /* bit per vpid: said HNP_TAG_LEAVING
                                    (leaving.c); NULL until one does */
+    bool announce_collectives;  /* HNP: the job leaves daemons without
+                                   ranks; tell them of each all-gather */
     bool finalized;             /* the modules' finalize hooks have run */
     struct hnp_rte_heartbeat *heartbeat;
     struct hnp_rte_job *job;    /* the application job here (job.c), or
@@ -270,6 +274,9 @@ void hnp_rte_job_destroy(hnp_rte_t *rte);
  *  it joined each series of all-gathers is forgotten (the next job's are
  *  others, wire-up series are per job). */
 void hnp_rte_collectives_forget(hnp_rte_t *rte);
+/** A daemon: join with nothing the all-gathers the HNP announces
+ *  (HNP_TAG_COLLECTIVE) while it holds a job without ranks here. */
+int hnp_rte_collectives_listen(hnp_rte_t *rte);
 
 /* request.c: requests to the daemon that hosts a rank */
 int hnp_rte_requests_create(hnp_rte_t *rte);

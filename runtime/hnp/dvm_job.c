@@ -326,6 +326,11 @@ int hnp_dvm_job_launch(hnp_dvm_job_t *j, char *err, size_t errlen)
         hnp_mapping_print_map(&j->args, &job->map, stdout);
     hnp_job_register_io(job);
     hnp_job_register_launch_reports(job);
+    /* daemons without ranks hear of the job's all-gathers from the HNP */
+    job->rte->announce_collectives = false;
+    for (uint32_t n = 0; n < job->map.nnodes; n++)
+        if (job->map.local_size[n] == 0 && !hnp_dvm_node_lost(j->dvm, n))
+            job->rte->announce_collectives = true;
     hnp_job_arm_timeout(job);
     hnp_job_send_launch(job);
     return HNP_SUCCESS;

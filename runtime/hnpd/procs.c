@@ -696,6 +696,7 @@ void hnpd_register_proc_handlers(hnpd_t *d)
     d->rte->scratch_guard_ctx = d;
     hnp_rte_recv(d->rte, HNP_TAG_LAUNCH, on_launch, d);
     hnp_rte_recv(d->rte, HNP_TAG_JOB_END, on_job_end, d);
+    hnp_rte_collectives_listen(d->rte);
     hnp_rte_recv(d->rte, HNP_TAG_SIGNAL, on_signal, d);
     hnp_rte_recv(d->rte, HNP_TAG_IOF_ACK, on_iof_ack, d);
     hnpd_state_register(d);

@@ -74,3 +74,20 @@ int hnp_wire_job_end_unpack(hnp_reader_t *rd, hnp_wire_job_end_t *m)
     }
     return HNP_SUCCESS;
 }
+
+int hnp_wire_collective_pack(hnp_buffer_t *buf,
+                             const hnp_wire_collective_t *m)
+{
+    hnp_pack_u32(buf, m->id);
+    return hnp_buffer_status(buf);
+}
+
+int hnp_wire_collective_unpack(hnp_reader_t *rd, hnp_wire_collective_t *m)
+{
+    m->id = hnp_unpack_u32(rd);
+    if (hnp_reader_status(rd) != HNP_SUCCESS) {
+        memset(m, 0, sizeof(*m));
+        return HNP_ERR_TRUNCATED;
+    }
+    return HNP_SUCCESS;
+}

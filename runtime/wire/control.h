@@ -10,12 +10,16 @@
  * (HNP_TAG_KILL_DAEMON). And, in a runtime that outlives its jobs (hnp
  * --dvm), the end of one job (HNP_TAG_JOB_END, in a broadcast): kill what
  * is left of that job's processes, at once or after the grace period, and
- * release what the daemon holds for it; the daemon stays.
+ * release what the daemon holds for it; the daemon stays. And, for a job
+ * that leaves some of the runtime's daemons without ranks, an all-gather
+ * the HNP heard of (HNP_TAG_COLLECTIVE, in a broadcast): those daemons
+ * join it with nothing, as they cannot hear of it from ranks of their own.
  *
  *   signal       signo i32
  *   shutdown     now u8 (0: after the grace period)
  *   kill daemon  vpid u32
  *   job end      jobid u32 | now u8
+ *   collective   id u32
  *
  * Contract of runtime/wire: see join.h. Nothing is allocated.
  */
@@ -56,5 +60,13 @@ typedef struct hnp_wire_job_end {
 
 int hnp_wire_job_end_pack(hnp_buffer_t *buf, const hnp_wire_job_end_t *m);
 int hnp_wire_job_end_unpack(hnp_reader_t *rd, hnp_wire_job_end_t *m);
+
+typedef struct hnp_wire_collective {
+    uint32_t id; /**< the all-gather (core/job.c numbers them) */
+} hnp_wire_collective_t;
+
+int hnp_wire_collective_pack(hnp_buffer_t *buf,
+                             const hnp_wire_collective_t *m);
+int hnp_wire_collective_unpack(hnp_reader_t *rd, hnp_wire_collective_t *m);
 
 #endif /* HNP_WIRE_CONTROL_H */

@@ -111,6 +111,7 @@ launch() { # jobid 1, 2 ranks on nodes a (4 slots) and bc (5), universe 9,
 { bytes 17 01 00; u32 0; u32 2; str "-n"; str "hostname"; str "/tmp"; u32 1;
   str "PATH=/bin"; } >"$md/dvm-submit"
 { bytes 18 03; u32 9; u32 143; str "terminated"; } >"$md/dvm-reply"
+{ bytes 19; u32 327683; } >"$md/collective"
 
 # fuzz_oob: a configuration byte (bits 0-1 the OOB's vpid of 0 1 2 5,
 # bits 2-4 the vpid the peer claims, bit 5 the peer does the handshake

@@ -145,6 +145,13 @@ static bool equal_job_end(const void *a, const void *b)
     return x->jobid == y->jobid && x->now == y->now;
 }
 
+static bool equal_collective(const void *a, const void *b)
+{
+    const hnp_wire_collective_t *x = a, *y = b;
+
+    return x->id == y->id;
+}
+
 static bool equal_dvm_request(const void *a, const void *b)
 {
     const hnp_wire_dvm_request_t *x = a, *y = b;
@@ -308,6 +315,7 @@ CODEC_CALLS(signal)
 CODEC_CALLS(kill_daemon)
 CODEC_CALLS(shutdown)
 CODEC_CALLS(job_end)
+CODEC_CALLS(collective)
 CODEC_CALLS(dvm_request)
 CLEAR_CALL(dvm_request)
 CODEC_CALLS(dvm_reply)
@@ -344,6 +352,7 @@ const codec_t signal_codec = CODEC(signal, NULL);
 const codec_t kill_daemon_codec = CODEC(kill_daemon, NULL);
 const codec_t shutdown_codec = CODEC(shutdown, NULL);
 const codec_t job_end_codec = CODEC(job_end, NULL);
+const codec_t collective_codec = CODEC(collective, NULL);
 const codec_t dvm_request_codec = CODEC(dvm_request, clear_dvm_request);
 const codec_t dvm_reply_codec = CODEC(dvm_reply, clear_dvm_reply);
 const codec_t iof_codec = CODEC(iof, NULL);

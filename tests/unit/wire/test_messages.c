@@ -618,6 +618,17 @@ static void test_job_end(void **state)
     check_refused(&job_end_codec, golden, 4, HNP_ERR_TRUNCATED);
 }
 
+static void test_collective(void **state)
+{
+    hnp_wire_collective_t m = { .id = 5u * 65536u + 3u };
+    static const uint8_t golden[] = { U32(5u * 65536u + 3u) };
+
+    (void)state;
+    check_message(&collective_codec, &m);
+    check_golden(&collective_codec, &m, golden, sizeof(golden));
+    check_refused(&collective_codec, golden, 2, HNP_ERR_TRUNCATED);
+}
+
 static void test_dvm_request(void **state)
 {
     char *argv[] = { "-n", "2", "hostname", NULL };
@@ -683,6 +694,7 @@ int main(void)
         cmocka_unit_test(test_control),
         cmocka_unit_test(test_shutdown_any_nonzero_byte_is_now),
         cmocka_unit_test(test_job_end),
+        cmocka_unit_test(test_collective),
         cmocka_unit_test(test_dvm_request),
         cmocka_unit_test(test_dvm_reply),
         cmocka_unit_test(test_iof),
