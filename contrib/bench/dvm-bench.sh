@@ -111,9 +111,17 @@ cpu_of() {
 }
 dvm_pids() { echo "$(sed -n 's/^pid //p' "$URI") $(pgrep -f -- "hnpd --vpid [0-9]* --node ${NAME}" | paste -sd' ')"; }
 # wall and CPU of one command: "WALL USER+SYS"
-timed() { /usr/bin/time -f '%e %U %S' -o "$WORK/time" "$@" >/dev/null 2>&1 || true
-          awk '{ printf "%s %.3f\n", $1, $2 + $3 }' "$WORK/time"; }
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.4f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# (a run that failed gives "NA NA": time's last line is its figures)
+timed() {
+    if /usr/bin/time -f '%e %U %S' -o "$WORK/time" "$@" >/dev/null 2>&1; then
+        tail -n 1 "$WORK/time" | awk '{ printf "%s %.3f\n", $1, $2 + $3 }'
+    else
+        echo "$ME: a run failed: $*" >&2
+        echo "NA NA"
+    fi
+}
+# the median of the numbers on stdin (NA left out)
+median() { grep -v '^NA$' | sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.4f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 col() { awk -F, -v m="$1" -v n="$2" '$1 == m && $2 == n { print $4 }' "$CSV"; }
 
 # ------------------------------------------------ 1. fresh against DVM
@@ -128,7 +136,11 @@ for n in $NODES; do
         read -r wall client_cpu <<<"$(timed "$HNP" --dvm-uri "$URI" -N 1 /bin/true)"
         after=$(cpu_of "${pids[@]}")
         record dvm_wall "$n" "$r" "$wall" s
-        record dvm_cpu "$n" "$r" "$(echo "$after - $before + $client_cpu" | bc)" s
+        if [ "$client_cpu" = NA ]; then
+            record dvm_cpu "$n" "$r" NA s
+        else
+            record dvm_cpu "$n" "$r" "$(echo "$after - $before + $client_cpu" | bc)" s
+        fi
     done
     stop_dvm
 done
