@@ -20,7 +20,6 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -779,61 +778,4 @@ void hnp_dvm_destroy(hnp_dvm_t *dvm)
     free(dvm->lost);
     dvm->runtime->dvm = NULL;
     free(dvm);
-}
-
-/* --daemonize: the parent's end of the pipe the child reports on. Owned
- * by the process, as the detaching is. */
-static int detach_fd = -1;
-
-int hnp_dvm_daemonize(void)
-{
-    int p[2], status = 1;
-    char ready = 0;
-    pid_t pid;
-
-    if (pipe(p) != 0)
-        return 1;
-    fflush(stdout);
-    fflush(stderr);
-    pid = fork();
-    if (pid < 0)
-        return 1;
-    if (pid == 0) {
-        close(p[0]);
-        detach_fd = p[1];
-        setsid();
-        return -1;
-    }
-    close(p[1]);
-    while (read(p[0], &ready, 1) < 0 && errno == EINTR)
-        ;
-    close(p[0]);
-    if (ready == 1)
-        return 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-bool hnp_dvm_detached(void)
-{
-    char ready = 1;
-    int null;
-
-    if (detach_fd < 0)
-        return false;
-    null = open("/dev/null", O_RDWR | O_CLOEXEC);
-    if (null >= 0) {
-        fflush(stdout);
-        fflush(stderr);
-        dup2(null, 0);
-        dup2(null, 1);
-        dup2(null, 2);
-        close(null);
-    }
-    if (write(detach_fd, &ready, 1) != 1)
-        HNP_VERBOSE(hnp_log_stream("hnp"), 1, "the waiting parent is gone");
-    close(detach_fd);
-    detach_fd = -1;
-    return true;
 }

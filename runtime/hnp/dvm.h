@@ -13,6 +13,7 @@
  * dvm.c: the server (report file, socket, clients, the queue);
  * dvm_job.c: one submitted job, from its command line to its release;
  * dvm_proto.c: the socket's frames and handshake, both ends;
+ * dvm_detach.c: --daemonize;
  * dvm_client.c: the client.
  */
 #ifndef HNP_DVM_H
