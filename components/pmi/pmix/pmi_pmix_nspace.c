@@ -11,6 +11,11 @@
  * without the local and node ranks, and silently drops shared memory for
  * TCP without the local peers or with a server host name that is not in
  * the node map: this node is named job->node_names[job->my_node] in both.
+ *
+ * hnp numbers a job's nodes as the runtime's daemons; a runtime that
+ * outlives its jobs has nodes where a job has no rank. PMIx is told only
+ * of the nodes with ranks (and this one), numbered from 0 in hnp's order:
+ * its node count is the job's, as Open MPI expects.
  */
 #include "config.h"
 
@@ -66,6 +71,9 @@ typedef struct layout {
     uint32_t *leader;     /* [nnodes] lowest rank, UINT32_MAX if none */
     uint16_t *local_rank; /* [nprocs] */
     text_t *peers;        /* [nnodes] "r,r,r" */
+    uint32_t *pmix_id;    /* [nnodes] the node's id to PMIx, or UINT32_MAX
+                             for a node of no rank of the job */
+    uint32_t nlisted;     /* the nodes PMIx is told of */
 } layout_t;
 
 static void layout_free(layout_t *l, uint32_t nnodes)
@@ -77,6 +85,7 @@ static void layout_free(layout_t *l, uint32_t nnodes)
     free(l->count);
     free(l->leader);
     free(l->local_rank);
+    free(l->pmix_id);
 }
 
 static int layout_build(layout_t *l, const hnp_pmi_job_t *job)
@@ -85,8 +94,9 @@ static int layout_build(layout_t *l, const hnp_pmi_job_t *job)
     l->leader = calloc(job->nnodes, sizeof(*l->leader));
     l->local_rank = calloc(job->nprocs, sizeof(*l->local_rank));
     l->peers = calloc(job->nnodes, sizeof(*l->peers));
+    l->pmix_id = calloc(job->nnodes, sizeof(*l->pmix_id));
     if (l->count == NULL || l->leader == NULL || l->local_rank == NULL ||
-        l->peers == NULL)
+        l->peers == NULL || l->pmix_id == NULL)
         return HNP_ERR_NOMEM;
     for (uint32_t n = 0; n < job->nnodes; n++)
         l->leader[n] = UINT32_MAX;
@@ -100,9 +110,12 @@ static int layout_build(layout_t *l, const hnp_pmi_job_t *job)
         text_add_rank(&l->peers[n], l->count[n] == 0, r);
         l->count[n]++;
     }
-    for (uint32_t n = 0; n < job->nnodes; n++)
+    for (uint32_t n = 0; n < job->nnodes; n++) {
         if (l->peers[n].failed)
             return HNP_ERR_NOMEM;
+        bool listed = l->count[n] > 0 || n + 1 == job->my_node;
+        l->pmix_id[n] = listed ? l->nlisted++ : UINT32_MAX;
+    }
     return HNP_SUCCESS;
 }
 
@@ -114,7 +127,9 @@ static int maps_generate(const hnp_pmi_job_t *job, const layout_t *l,
     int rc = HNP_ERR_NOMEM;
 
     for (uint32_t n = 0; n < job->nnodes; n++) {
-        if (n > 0) {
+        if (l->pmix_id[n] == UINT32_MAX)
+            continue;
+        if (l->pmix_id[n] > 0) {
             text_add(&nodes, ",");
             text_add(&procs, ";");
         }
@@ -149,7 +164,7 @@ static void node_info(pmix_info_t *info, const hnp_pmi_job_t *job,
                                 l->count[n] > 0 ? 6 : 3);
     uint32_t size = l->count[n];
 
-    PMIx_Info_load(&a[0], PMIX_NODEID, &n, PMIX_UINT32);
+    PMIx_Info_load(&a[0], PMIX_NODEID, &l->pmix_id[n], PMIX_UINT32);
     PMIx_Info_load(&a[1], PMIX_HOSTNAME, job->node_names[n + 1], PMIX_STRING);
     PMIx_Info_load(&a[2], PMIX_LOCAL_SIZE, &size, PMIX_UINT32);
     if (size == 0)
@@ -181,7 +196,7 @@ static void proc_info(pmix_info_t *info, const hnp_pmi_job_t *job,
                       const layout_t *l, uint32_t rank)
 {
     pmix_info_t *a = info_array(info, PMIX_PROC_DATA, 8);
-    uint32_t node = job->node_of[rank] - 1; /* PMIx's node id, from 0 */
+    uint32_t node = job->node_of[rank] - 1; /* hnp's node - 1 */
     uint32_t appnum = app_of(job, rank);
     uint32_t app_rank = job->napps > 0 ? rank - job->apps[appnum].first_rank
                                        : rank;
@@ -190,7 +205,7 @@ static void proc_info(pmix_info_t *info, const hnp_pmi_job_t *job,
     PMIx_Info_load(&a[1], PMIX_GLOBAL_RANK, &rank, PMIX_PROC_RANK);
     PMIx_Info_load(&a[2], PMIX_LOCAL_RANK, &l->local_rank[rank], PMIX_UINT16);
     PMIx_Info_load(&a[3], PMIX_NODE_RANK, &l->local_rank[rank], PMIX_UINT16);
-    PMIx_Info_load(&a[4], PMIX_NODEID, &node, PMIX_UINT32);
+    PMIx_Info_load(&a[4], PMIX_NODEID, &l->pmix_id[node], PMIX_UINT32);
     PMIx_Info_load(&a[5], PMIX_HOSTNAME, job->node_names[node + 1],
                    PMIX_STRING);
     PMIx_Info_load(&a[6], PMIX_APPNUM, &appnum, PMIX_UINT32);
@@ -201,7 +216,7 @@ static void proc_info(pmix_info_t *info, const hnp_pmi_job_t *job,
 #define NSPACE_JOB_KEYS 10
 
 static void job_info(pmix_info_t *info, const hnp_pmi_job_t *job,
-                     char *node_map, char *proc_map)
+                     const layout_t *l, char *node_map, char *proc_map)
 {
     uint32_t napps = job->napps;
 
@@ -209,7 +224,7 @@ static void job_info(pmix_info_t *info, const hnp_pmi_job_t *job,
     PMIx_Info_load(&info[1], PMIX_JOB_SIZE, &job->nprocs, PMIX_UINT32);
     PMIx_Info_load(&info[2], PMIX_UNIV_SIZE, &job->universe_size, PMIX_UINT32);
     PMIx_Info_load(&info[3], PMIX_MAX_PROCS, &job->universe_size, PMIX_UINT32);
-    PMIx_Info_load(&info[4], PMIX_NUM_NODES, &job->nnodes, PMIX_UINT32);
+    PMIx_Info_load(&info[4], PMIX_NUM_NODES, &l->nlisted, PMIX_UINT32);
     PMIx_Info_load(&info[5], PMIX_JOB_NUM_APPS, &napps, PMIX_UINT32);
     PMIx_Info_load(&info[6], PMIX_NODE_MAP, node_map, PMIX_REGEX);
     PMIx_Info_load(&info[7], PMIX_PROC_MAP, proc_map, PMIX_REGEX);
@@ -224,7 +239,7 @@ int pmi_pmix_nspace_register(const pmi_pmix_job_t *pj, char *err,
     layout_t l = { 0 };
     char *node_map = NULL, *proc_map = NULL;
     pmix_info_t *info = NULL;
-    size_t ninfo = NSPACE_JOB_KEYS + job->nnodes + job->napps + job->nlocal;
+    size_t ninfo = 0;
     int rc = layout_build(&l, job);
 
     if (rc == HNP_SUCCESS)
@@ -235,11 +250,13 @@ int pmi_pmix_nspace_register(const pmi_pmix_job_t *pj, char *err,
                                          : "cannot build the node map");
         goto out;
     }
+    ninfo = NSPACE_JOB_KEYS + l.nlisted + job->napps + job->nlocal;
     PMIX_INFO_CREATE(info, ninfo);
-    job_info(info, job, node_map, proc_map);
+    job_info(info, job, &l, node_map, proc_map);
     size_t i = NSPACE_JOB_KEYS;
     for (uint32_t n = 0; n < job->nnodes; n++)
-        node_info(&info[i++], job, &l, n);
+        if (l.pmix_id[n] != UINT32_MAX)
+            node_info(&info[i++], job, &l, n);
     for (uint32_t a = 0; a < job->napps; a++)
         app_info(&info[i++], &job->apps[a], a);
     for (uint32_t k = 0; k < job->nlocal; k++)
