@@ -13,6 +13,8 @@ pmi_pmix_params_t pmi_pmix_params = {
     .priority = PMI_PMIX_PRIORITY,
     .share_topology = true,
     .call_timeout = 10.0,
+    .store_meta = 256 * 1024,
+    .store_data = 1024 * 1024,
 };
 
 hnp_log_stream_t *pmi_pmix_log(void)
@@ -67,6 +69,33 @@ static int pmix_register_params(const hnp_mca_component_t *self,
                     "libpmix: its event loop and heartbeat never stop "
                     "behind it.",
             .level = 6, .storage = &pmi_pmix_params.call_timeout,
+        },
+        {
+            .framework = "pmi", .component = "pmix",
+            .name = "store_meta_segment", .type = HNP_PARAM_SIZE,
+            .default_value = "256k",
+            .help = "Size of each index segment of the shared job-data "
+                    "store (gds ds21/ds12), 24 bytes a rank of the job: "
+                    "libpmix allocates each segment whole in memory "
+                    "(/dev/shm), once a node and job that has a PMIx "
+                    "client, and adds segments as the job needs them "
+                    "(libpmix's own default, 4 MB, costs every such node "
+                    "4 MB a job however small). At least a page.",
+            .level = 6, .storage = &pmi_pmix_params.store_meta,
+        },
+        {
+            .framework = "pmi", .component = "pmix",
+            .name = "store_data_segment", .type = HNP_PARAM_SIZE,
+            .default_value = "1m",
+            .help = "Size of each data segment of the shared job-data "
+                    "store (gds ds21/ds12): the job's data and the ranks' "
+                    "published data (some 0.5 kB a rank of an Open MPI "
+                    "job), allocated whole in memory once a node and job "
+                    "that has a PMIx client, more segments as needed "
+                    "(libpmix's own default, 4 MB, costs every such node "
+                    "4 MB a job). It must hold the largest blob one rank "
+                    "publishes. At least a page.",
+            .level = 6, .storage = &pmi_pmix_params.store_data,
         },
     };
     char err[256] = "";

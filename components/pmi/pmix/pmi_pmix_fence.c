@@ -8,6 +8,7 @@
  */
 #include "config.h"
 
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +31,15 @@ static void fence_release(void *cbdata)
 
     free(f->data);
     free(f);
+}
+
+/* libpmix has unpacked the job's data: the concatenation, and libpmix's
+ * own temporaries of the unpacking, go back to the system rather than
+ * stay resident in the heap's middle. */
+static void fence_release_trim(void *cbdata)
+{
+    fence_release(cbdata);
+    malloc_trim(0);
 }
 
 static void fence_learned(void *cbdata, hnp_vpid_t vpid, const void *data,
@@ -75,7 +85,8 @@ static void fence_complete(void *cbdata, int status)
     }
     HNP_VERBOSE(pmi_pmix_log(), 5, "pmix: job %s: fence %u done, %zu bytes",
                 f->job_name, (unsigned)f->seq, f->len);
-    f->cbfunc(PMIX_SUCCESS, f->data, f->len, f->cbdata, fence_release, f);
+    f->cbfunc(PMIX_SUCCESS, f->data, f->len, f->cbdata, fence_release_trim,
+              f);
 }
 
 void pmi_pmix_fence_start(pmi_pmix_job_t *pj, const char *data, size_t len,

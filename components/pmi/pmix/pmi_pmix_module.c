@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +65,38 @@ static int scratch_make(pmi_pmix_server_t *srv, char *err, size_t errlen)
 
 static void server_stop(void);
 
+/* The sizes of the shared store's segments, read by libpmix's server at
+ * init and by each rank's at PMIx_Init: the two must agree. */
+#define STORE_META_ENV "NS_META_SEG_SIZE"
+#define STORE_DATA_ENV "NS_DATA_SEG_SIZE"
+
+static void store_size_text(size_t bytes, char *buf, size_t len)
+{
+    snprintf(buf, len, "%zu", bytes);
+}
+
+static void store_sizes_setenv(void)
+{
+    char meta[32], data[32];
+
+    store_size_text(pmi_pmix_params.store_meta, meta, sizeof(meta));
+    store_size_text(pmi_pmix_params.store_data, data, sizeof(data));
+    setenv(STORE_META_ENV, meta, 1);
+    setenv(STORE_DATA_ENV, data, 1);
+}
+
+static int store_sizes_fork(hnp_pmi_fork_t *fork)
+{
+    char meta[32], data[32];
+
+    store_size_text(pmi_pmix_params.store_meta, meta, sizeof(meta));
+    store_size_text(pmi_pmix_params.store_data, data, sizeof(data));
+    int rc = hnp_pmi_fork_setenv(fork, STORE_META_ENV, meta);
+    if (rc == HNP_SUCCESS)
+        rc = hnp_pmi_fork_setenv(fork, STORE_DATA_ENV, data);
+    return rc;
+}
+
 /* Connections to the server are checked (pmi_pmix_guard.c), and the
  * connections libpmix accepts inherit a receive timeout from its
  * listening socket, so that its blocking read of a hello ends. */
@@ -111,6 +144,10 @@ static int server_start(hnp_rte_t *rte, const hnp_pmi_job_t *job, char *err,
     /* Read by libpmix's server at init, and by the ranks it serves. */
     if (pmi_pmix_params.gds != NULL && pmi_pmix_params.gds[0] != '\0')
         setenv("PMIX_MCA_gds", pmi_pmix_params.gds, 0);
+    store_sizes_setenv();
+    /* libpmix's threads allocate in the daemon's one heap: a heap of
+     * their own (an arena) kept some 280 kB resident in every daemon. */
+    mallopt(M_ARENA_MAX, 1);
     for (size_t i = 0; i < SERVER_INIT_KEYS; i++)
         PMIX_INFO_CONSTRUCT(&info[i]);
     PMIx_Info_load(&info[n++], PMIX_SERVER_TMPDIR, srv->scratch, PMIX_STRING);
@@ -309,6 +346,9 @@ static int pmix_child_setup(void *state, const hnp_pmi_child_t *child,
     }
     int rc = fork_setenv_all(fork, env, err, errlen);
     PMIX_ARGV_FREE(env);
+    if (rc == HNP_SUCCESS && (rc = store_sizes_fork(fork)) != HNP_SUCCESS)
+        snprintf(err, errlen, "pmix: the store's segment sizes: %s",
+                 hnp_strerror(rc));
     if (rc == HNP_SUCCESS && (rc = fork_setenv_ompi(pj, fork)) != HNP_SUCCESS)
         snprintf(err, errlen, "pmix: setting Open MPI's variables: %s",
                  hnp_strerror(rc));

@@ -1,16 +1,20 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * What libpmix is told of a job (PMIx_server_register_nspace), as PRRTE
- * tells it: the node map and the proc map (PMIx_generate_regex/ppn), the
- * job's sizes, each node's peers and leader, each app, and each local
- * rank's local rank, node rank, node, host and app. A rank of another node
- * gets its node, host, local and node rank from the maps, which libpmix
- * expands itself (in the same order as here): given here too, each of the
- * job's ranks cost every daemon eight more entries (some 3 kB a rank of the
- * job, and a look-up of each key in libpmix's dictionary at set-up). Open MPI's MPI_Init fails
- * without the local and node ranks, and silently drops shared memory for
- * TCP without the local peers or with a server host name that is not in
- * the node map: this node is named job->node_names[job->my_node] in both.
+ * What libpmix is told of a job (PMIx_server_register_nspace): the node
+ * map and the proc map (PMIx_generate_regex/ppn), the job's sizes, this
+ * node's peers, leader and size, each app, and each local rank's local
+ * rank, node rank, node, host and app. A rank of another node gets its
+ * node, host, local and node rank from the maps, and another node its
+ * peers, leader, size and id, which libpmix expands itself (in the same
+ * order as here): given here too, each of the job's ranks cost every
+ * daemon eight more entries (some 3 kB a rank of the job), and each other
+ * node six (some 1 kB a node, which libpmix replaced with its own at once),
+ * with a look-up of each key in libpmix's dictionary at set-up. The maps
+ * cannot go: the shared store (gds ds21) wants every rank's data. Open
+ * MPI's MPI_Init fails without the local and node ranks, and silently
+ * drops shared memory for TCP without the local peers or with a server
+ * host name that is not in the node map: this node is named
+ * job->node_names[job->my_node] in both.
  *
  * hnp numbers a job's nodes as the runtime's daemons; a runtime that
  * outlives its jobs has nodes where a job has no rank. PMIx is told only
@@ -98,6 +102,8 @@ static int layout_build(layout_t *l, const hnp_pmi_job_t *job)
     if (l->count == NULL || l->leader == NULL || l->local_rank == NULL ||
         l->peers == NULL || l->pmix_id == NULL)
         return HNP_ERR_NOMEM;
+    if (job->my_node == 0 || job->my_node > job->nnodes)
+        return HNP_ERR_BAD_PARAM;
     for (uint32_t n = 0; n < job->nnodes; n++)
         l->leader[n] = UINT32_MAX;
     for (uint32_t r = 0; r < job->nprocs; r++) {
@@ -246,17 +252,16 @@ int pmi_pmix_nspace_register(const pmi_pmix_job_t *pj, char *err,
         rc = maps_generate(job, &l, &node_map, &proc_map);
     if (rc != HNP_SUCCESS) {
         snprintf(err, errlen, "pmix: job %s: %s", job->name,
-                 rc == HNP_ERR_BAD_PARAM ? "a rank's node is out of range"
+                 rc == HNP_ERR_BAD_PARAM ? "a rank's node or this node is "
+                                           "out of range"
                                          : "cannot build the node map");
         goto out;
     }
-    ninfo = NSPACE_JOB_KEYS + l.nlisted + job->napps + job->nlocal;
+    ninfo = NSPACE_JOB_KEYS + 1 + job->napps + job->nlocal;
     PMIX_INFO_CREATE(info, ninfo);
     job_info(info, job, &l, node_map, proc_map);
     size_t i = NSPACE_JOB_KEYS;
-    for (uint32_t n = 0; n < job->nnodes; n++)
-        if (l.pmix_id[n] != UINT32_MAX)
-            node_info(&info[i++], job, &l, n);
+    node_info(&info[i++], job, &l, job->my_node - 1);
     for (uint32_t a = 0; a < job->napps; a++)
         app_info(&info[i++], &job->apps[a], a);
     for (uint32_t k = 0; k < job->nlocal; k++)
