@@ -7,13 +7,18 @@
 # (gds hash) it grew by some 2.4 kB a rank of the job. Each rank prints its
 # RssAnon and the store its server named (tests/mpi/ompi_memory.c); the
 # medians of a job of 8 nodes x 4 and one of 64 nodes x 4 give the slope.
-# A daemon grows by at most 10 kB a rank of the job.
+# A daemon grows by at most 10 kB a rank of the job. The shared store's
+# files hold at most 2 MB a node (two segments of 256 kB and 1 MB, and a
+# few pages; libpmix's own segments, 4 MB each, held 8 MB).
 # The slope is a count of pages, not a time: it does not depend on the
 # machine's speed.
 #
 # With HNP_TEST_SCALE=1 (alone: it loads the whole machine) the large job
 # is 256 nodes x 4 ranks (HNP_TEST_OMPI_NODES), skipped, saying why, where
-# the machine lacks the memory or the processes for it.
+# the machine lacks the memory or the processes for it. Measured: a job of
+# 64 nodes x 4 took 1.1 GB of the machine (4.2 MB a rank: its private
+# pages, its shared-memory segments, its share of its daemon); the
+# daemons grow by some 7 kB a rank of the job each.
 . "$top_srcdir/tests/integration/lib.sh"
 . "$top_srcdir/tests/integration/ompi-lib.sh"
 
@@ -25,9 +30,10 @@ if [ -n "${HNP_TEST_SCALE:-}" ] && [ "${HNP_TEST_SCALE}" != 0 ]; then
 fi
 ppn=4
 # A node: a daemon, its sentinel, 4 ranks (each some 20 MB resident with
-# Open MPI's libraries, most of it shared) and the agent's shell.
+# Open MPI's libraries, most of it shared) and the agent's shell. Memory:
+# 6 MB a rank, and 10 kB a rank of the job in each daemon.
 procs_needed=$((7 * large + 100))
-mem_needed_kb=$((ppn * 24 * 1024 * large))
+mem_needed_kb=$((ppn * large * 6 * 1024 + large * ppn * large * 10))
 avail_kb=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo 2>/dev/null || echo 0)
 [ "${avail_kb:-0}" -ge "$mem_needed_kb" ] ||
     skip "$large nodes x $ppn Open MPI ranks need about" \
@@ -57,12 +63,17 @@ probe() {
     daemon=$(awk '/^memory rank/ { print $11 }' "$tmp/out" | sort -n |
         awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
     stores=$(awk '/^memory rank/ { print $9 }' "$tmp/out" | sort -u)
+    shm=$(awk '/^memory rank/ { print $13 }' "$tmp/out" | sort -n | tail -n 1)
 }
 
 probe "$small"
 anon_small=$median stores_small=$stores daemon_small=$daemon
 probe "$large"
 anon_large=$median stores_large=$stores daemon_large=$daemon
+echo "the shared store's files on a node: $shm kB at $((large * ppn)) ranks"
+[ "$shm" -ge 0 ] && [ "$shm" -le 2048 ] ||
+    fail "the shared store's files hold $shm kB on a node with" \
+         "$((large * ppn)) ranks in the job; 2048 at most expected"
 ranks=$(((large - small) * ppn))
 # 0.3 kB a rank of the job, in tenths of a kB
 slope_tenths=$(((anon_large - anon_small) * 10 / ranks))
