@@ -25,8 +25,18 @@
 why=$(ompi_missing) && skip "$why"
 small=8
 large=64
+scale_opts=()
 if [ -n "${HNP_TEST_SCALE:-}" ] && [ "${HNP_TEST_SCALE}" != 0 ]; then
     large=${HNP_TEST_OMPI_NODES:-256}
+    # Hundreds of daemons and a thousand ranks on a few cores: a process
+    # may wait seconds for a CPU (as in scale.sh), between a rank's
+    # connect to its PMIx server and its hello too (libpmix's server
+    # drops a connection silent for pmi_pmix_hello_timeout).
+    scale_opts=(--mca rte_heartbeat_interval 20 --mca rte_heartbeat_misses 10
+                --mca plm_base_launch_timeout 600
+                --mca oob_tcp_handshake_timeout 120
+                --mca oob_tcp_max_handshakes "$((large + 64))"
+                --mca pmi_pmix_hello_timeout 60)
 fi
 ppn=4
 # A node: a daemon, its sentinel, 4 ranks (each some 20 MB resident with
@@ -53,7 +63,8 @@ export HNP_TEST_TIMEOUT=${HNP_TEST_TIMEOUT:-$((120 + 2 * large))}
 # (the stores the ranks were handed, one a line).
 probe() {
     local nodes=$1 np=$(($1 * ppn)) what="$1 nodes x $ppn Open MPI ranks"
-    run_hnp "${OMPI_X[@]}" -N "$ppn" --host "$(hosts "$nodes")" "$tmp/ompi_memory"
+    run_hnp "${OMPI_X[@]}" ${scale_opts[@]+"${scale_opts[@]}"} -N "$ppn" \
+        --host "$(hosts "$nodes")" "$tmp/ompi_memory"
     expect_status 0 "$what"
     [ "$(grep -c "^memory rank [0-9]* of $np: anon [0-9]* store " "$tmp/out")" = "$np" ] ||
         { cat "$tmp/out" "$tmp/err"; fail "$what: not every rank reported"; }

@@ -25,6 +25,7 @@ typedef struct pmi_pmix_params {
     bool share_topology;   /**< pmi_pmix_share_topology */
     char *gds;             /**< pmi_pmix_gds ("": libpmix's choice) */
     double call_timeout;   /**< pmi_pmix_call_timeout, seconds */
+    double hello_timeout;  /**< pmi_pmix_hello_timeout, seconds */
     size_t store_meta;     /**< pmi_pmix_store_meta_segment, bytes */
     size_t store_data;     /**< pmi_pmix_store_data_segment, bytes */
 } pmi_pmix_params_t;

@@ -13,6 +13,7 @@ pmi_pmix_params_t pmi_pmix_params = {
     .priority = PMI_PMIX_PRIORITY,
     .share_topology = true,
     .call_timeout = 10.0,
+    .hello_timeout = 1.0,
     .store_meta = 256 * 1024,
     .store_data = 1024 * 1024,
 };
@@ -69,6 +70,19 @@ static int pmix_register_params(const hnp_mca_component_t *self,
                     "libpmix: its event loop and heartbeat never stop "
                     "behind it.",
             .level = 6, .storage = &pmi_pmix_params.call_timeout,
+        },
+        {
+            .framework = "pmi", .component = "pmix",
+            .name = "hello_timeout", .type = HNP_PARAM_DOUBLE,
+            .default_value = "1",
+            .help = "Seconds libpmix's server waits for the first message "
+                    "of a new connection (it reads it blocking, serving no "
+                    "one else meanwhile): a silent stranger holds the "
+                    "server this long at most, and a rank that gets no CPU "
+                    "this long between its connect and its hello fails in "
+                    "PMIx_Init (hundreds of ranks a core, as on a simulated "
+                    "cluster, need more). At least 0.001.",
+            .level = 6, .storage = &pmi_pmix_params.hello_timeout,
         },
         {
             .framework = "pmi", .component = "pmix",

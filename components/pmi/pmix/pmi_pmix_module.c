@@ -32,9 +32,6 @@ pmi_pmix_server_t pmi_pmix_server = {
 #define SERVER_INIT_KEYS 8
 /* This daemon's listening sockets before libpmix's, at most. */
 #define LISTENERS_MAX 64
-/* How long libpmix's thread may wait for a connection's hello (its recv
- * is blocking): a silent stranger holds the server this long at most. */
-#define HELLO_TIMEOUT_S 1
 
 static void scratch_remove(pmi_pmix_server_t *srv)
 {
@@ -103,7 +100,14 @@ static int store_sizes_fork(hnp_pmi_fork_t *fork)
 static int guard_start(pmi_pmix_server_t *srv, const uint64_t *listeners,
                        size_t nlisteners, char *err, size_t errlen)
 {
-    struct timeval hello = { .tv_sec = HELLO_TIMEOUT_S };
+    /* how long libpmix's thread may wait for a connection's hello (its
+     * recv is blocking): a silent stranger holds the server this long */
+    double wait = pmi_pmix_params.hello_timeout > 0.001
+                      ? pmi_pmix_params.hello_timeout : 0.001;
+    struct timeval hello = {
+        .tv_sec = (time_t)wait,
+        .tv_usec = (suseconds_t)((wait - (double)(time_t)wait) * 1e6),
+    };
     int rc = pmi_pmix_guard_start(&srv->guard, srv->rte, listeners,
                                   nlisteners, err, errlen);
 
