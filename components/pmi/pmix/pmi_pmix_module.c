@@ -12,7 +12,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,9 +148,6 @@ static int server_start(hnp_rte_t *rte, const hnp_pmi_job_t *job, char *err,
     if (pmi_pmix_params.gds != NULL && pmi_pmix_params.gds[0] != '\0')
         setenv("PMIX_MCA_gds", pmi_pmix_params.gds, 0);
     store_sizes_setenv();
-    /* libpmix's threads allocate in the daemon's one heap: a heap of
-     * their own (an arena) kept some 280 kB resident in every daemon. */
-    mallopt(M_ARENA_MAX, 1);
     for (size_t i = 0; i < SERVER_INIT_KEYS; i++)
         PMIX_INFO_CONSTRUCT(&info[i]);
     PMIx_Info_load(&info[n++], PMIX_SERVER_TMPDIR, srv->scratch, PMIX_STRING);
