@@ -10,7 +10,8 @@
 #     each exchange named; the daemons' start-up CPU median (--timing).
 #  2. Memory: an Open MPI program that reports after MPI_Init (its
 #     anonymous memory and its daemon's: tests/mpi/ompi_memory.c), P ranks
-#     a node, on jobs of several sizes; medians. And a `sh -c` job (PMIx
+#     a node, on jobs of several sizes; medians; and the memory the files
+#     of the shared PMIx store hold on a node. And a `sh -c` job (PMIx
 #     served, no MPI) reporting its daemon's anonymous memory.
 #
 # Medians of each cell, the machine's load during the runs, and one CSV
@@ -81,7 +82,7 @@ done
 OUTDIR=${OUTDIR:-$(mktemp -d "${TMPDIR:-/tmp}/cost-bench.XXXXXX")}
 mkdir -p "$OUTDIR"
 CSV=$OUTDIR/cost.csv
-echo "table,tree,variant,size,run,wall_s,cpu_s,startup_ms,rank_anon_kb,daemon_anon_kb,load1" >"$CSV"
+echo "table,tree,variant,size,run,wall_s,cpu_s,startup_ms,rank_anon_kb,daemon_anon_kb,load1,store_kb" >"$CSV"
 
 # The trees in the order they run: baseline first in each pair.
 TREES=()
@@ -150,7 +151,7 @@ cpu_table() {
                 [ $rc = 0 ] || say "$name $v run $run: hnp exited with $rc (see $out.err)"
                 local startup
                 startup=$(awk '/daemon start-up \(median\)/ { print $(NF-2) }' "$out.err")
-                echo "cpu,$name,$v,$NODES,$run,$(awk -v a="$started" -v b="$ended" 'BEGIN { printf "%.3f", b - a }'),$(cat "$out.cpu"),${startup:-NA},NA,NA,$l" >>"$CSV"
+                echo "cpu,$name,$v,$NODES,$run,$(awk -v a="$started" -v b="$ended" 'BEGIN { printf "%.3f", b - a }'),$(cat "$out.cpu"),${startup:-NA},NA,NA,$l,NA" >>"$CSV"
                 say "cpu $name $v run $run: $(tail -n 1 "$CSV")"
             done
         done
@@ -185,7 +186,10 @@ memory_table() {
                     local r d
                     r=$(awk '/^memory rank/ { print $7 }' "$out.ompi" | median)
                     d=$(awk '/^memory rank/ { print $11 }' "$out.ompi" | median)
-                    echo "memory,$name,ompi,$ranks,$run,NA,NA,NA,$r,$d,$l" >>"$CSV"
+                    # the shared store's files on a node (NA: not reported)
+                    local s
+                    s=$(awk '/^memory rank/ { print ($13 == "" ? "NA" : $13) }' "$out.ompi" | median)
+                    echo "memory,$name,ompi,$ranks,$run,NA,NA,NA,$r,$d,$l,$s" >>"$CSV"
                     say "memory $name ompi $ranks run $run: $(tail -n 1 "$CSV")"
                 fi
                 l=$(load1)
@@ -196,7 +200,7 @@ memory_table() {
                     >"$out.sh" 2>"$out.sh.err" ||
                     say "$name sh $ranks run $run failed (see $out.sh.err)"
                 d=$(awk '/^RssAnon:/ { print $2 }' "$out.sh" | median)
-                echo "memory,$name,sh,$ranks,$run,NA,NA,NA,NA,$d,$l" >>"$CSV"
+                echo "memory,$name,sh,$ranks,$run,NA,NA,NA,NA,$d,$l,NA" >>"$CSV"
                 say "memory $name sh $ranks run $run: $(tail -n 1 "$CSV")"
             done
         done
@@ -230,12 +234,12 @@ summary() {
     fi
     if [[ " $TABLES " == *" memory "* ]]; then
         echo
-        echo "| ranks ($PPN a node) | tree | hnpd, Open MPI job (kB anon) | a rank (kB anon) | hnpd, sh -c job (kB anon) |"
-        echo "| --- | --- | --- | --- | --- |"
+        echo "| ranks ($PPN a node) | tree | hnpd, Open MPI job (kB anon) | a rank (kB anon) | hnpd, sh -c job (kB anon) | shared store, Open MPI job (kB a node) |"
+        echo "| --- | --- | --- | --- | --- | --- |"
         for ranks in $MEM_RANKS; do
             for entry in "${TREES[@]}"; do
                 name=${entry%%=*}
-                echo "| $ranks | $name | $(cell memory "$name" ompi "$ranks" 10) | $(cell memory "$name" ompi "$ranks" 9) | $(cell memory "$name" sh "$ranks" 10) |"
+                echo "| $ranks | $name | $(cell memory "$name" ompi "$ranks" 10) | $(cell memory "$name" ompi "$ranks" 9) | $(cell memory "$name" sh "$ranks" 10) | $(cell memory "$name" ompi "$ranks" 12) |"
             done
         done
     fi
