@@ -55,7 +55,6 @@ int hnpd_fds_check(hnpd_t *d, bool merged, char *err, size_t errlen)
     uint32_t soft = 0, hard = 0, stdin_ranks = 0;
     uint32_t per_rank = HNP_ODLS_FDS_PER_PROC - (merged ? 1u : 0u) +
                         (uint32_t)d->pmi_inited;
-    int open = hnp_fd_count_open();
     uint64_t handshakes = rte->max_handshakes > 0 ? rte->max_handshakes
                                                   : rte->core->max_handshakes;
     char ranks[256];
@@ -64,13 +63,21 @@ int hnpd_fds_check(hnpd_t *d, bool merged, char *err, size_t errlen)
         return HNP_SUCCESS;
     for (uint32_t i = 0; i < d->nlocal; i++)
         stdin_ranks += hnpd_stdin_wanted(d, d->procs[i].rank);
-    uint64_t opened = open >= 0 ? (uint64_t)open : HNPD_FD_OPEN_GUESS;
     /* Its tree neighbours: connections that may come after the launch
      * (both parents, the routing and spawn children). */
     uint64_t neighbours = 2 + hnp_rte_spawn_children(rte, NULL, 0) +
                           (rte->routed != NULL ? hnp_rte_route_children(rte, NULL, 0) : 0);
-    uint64_t rest = opened + (uint64_t)d->nlocal * per_rank + stdin_ranks +
-                    neighbours + HNPD_FD_STARTING + HNPD_FD_RESERVE;
+    uint64_t wanted = (uint64_t)d->nlocal * per_rank + stdin_ranks +
+                      neighbours + HNPD_FD_STARTING + HNPD_FD_RESERVE;
+    /* Nothing open from soft - wanted - handshakes on (the limit is the
+     * hard one, above which nothing can be open): what is open fits
+     * below, and the count is not needed. */
+    if (soft == hard && wanted + handshakes < soft &&
+        hnp_fd_none_open((uint32_t)(soft - wanted - handshakes), soft))
+        return HNP_SUCCESS;
+    int open = hnp_fd_count_open();
+    uint64_t opened = open >= 0 ? (uint64_t)open : HNPD_FD_OPEN_GUESS;
+    uint64_t rest = opened + wanted;
     if (rest + handshakes <= soft)
         return HNP_SUCCESS;
     /* As the HNP's plan does: first fewer connections in their handshake

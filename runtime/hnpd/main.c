@@ -336,11 +336,8 @@ int main(int argc, char **argv)
             return 1;
         }
     }
-    /* The sentinel is forked now, while this process is small: forked
-     * with the first rank, it copied the whole daemon's map, and each page
-     * shared with it cost a copy at the daemon's next write to it (at
-     * 1,024 nodes, a tenth of a daemon's CPU). Without it, the first rank
-     * forks one. */
+    /* The sentinel is started now, once for the daemon's life. Without
+     * it, the first rank starts one. */
     if (hnp_sentinel_spawn(&d.sentinel, err, sizeof(err)) != HNP_SUCCESS)
         HNP_WARN(hnp_log_stream("odls"), "%s", err);
     d.setup = &setup;

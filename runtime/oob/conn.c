@@ -312,9 +312,17 @@ void oob_conn_flush(oob_conn_t *c)
         oob_notify_drained(oob);
 }
 
+/* An open connection's socket is most likely writable: its write callback
+ * runs at the end of this turn of the loop (what else is queued by then
+ * goes in the same write) without a round through epoll; it waits for the
+ * socket to be writable (event_add) only once a write found it full. */
 void oob_conn_want_write(oob_conn_t *c)
 {
-    if (c->state != OOB_CONN_DEAD)
+    if (c->state == OOB_CONN_DEAD)
+        return;
+    if (c->state == OOB_CONN_OPEN && !event_pending(c->ev_write, EV_WRITE, NULL))
+        event_active(c->ev_write, EV_WRITE, 0);
+    else
         event_add(c->ev_write, NULL);
 }
 

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <dirent.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <sys/resource.h>
 
@@ -59,4 +60,23 @@ int hnp_fd_count_open(void)
         n += e->d_name[0] != '.';
     closedir(d);
     return n - 1; /* the directory's own descriptor */
+}
+
+bool hnp_fd_none_open(uint32_t first, uint32_t end)
+{
+    if (first >= end || end - first > HNP_FD_PROBE_MAX || first > INT32_MAX ||
+        end > (uint32_t)INT32_MAX + 1u)
+        return false;
+    uint32_t n = end - first;
+    struct pollfd *fds = calloc(n, sizeof(*fds));
+    if (fds == NULL)
+        return false;
+    for (uint32_t i = 0; i < n; i++)
+        fds[i].fd = (int)(first + i); /* no events: only POLLNVAL or not */
+    int ready = poll(fds, n, 0);
+    bool none = ready >= 0;
+    for (uint32_t i = 0; none && i < n; i++)
+        none = (fds[i].revents & POLLNVAL) != 0;
+    free(fds);
+    return none;
 }

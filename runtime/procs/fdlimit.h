@@ -30,4 +30,14 @@ bool hnp_fd_limit_original(uint64_t *soft);
 /** The descriptors open in this process now, or -1 when unknown. */
 int hnp_fd_count_open(void);
 
+/**
+ * Whether no descriptor from @p first to @p end - 1 is open (one poll(2)
+ * of them): then each open one is below @p first, which bounds how many
+ * are open without counting them in /proc (whose listing costs far more).
+ * False when unknown, or when the range is larger than
+ * HNP_FD_PROBE_MAX.
+ */
+#define HNP_FD_PROBE_MAX 4096u
+bool hnp_fd_none_open(uint32_t first, uint32_t end);
+
 #endif /* HNP_FDLIMIT_H */

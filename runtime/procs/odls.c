@@ -14,7 +14,7 @@
  * reaches hnp, not the processes, and the daemon's signals reach the
  * process and whatever it started. Its parent-death signal is SIGKILL;
  * Linux ties it to the thread that forked, which is the loop's. That
- * signal reaches the process alone: the sentinel (sentinel.h), forked
+ * signal reaches the process alone: the sentinel (sentinel.h), started
  * before the first process, ends the groups of those still listed when
  * the daemon dies without doing it itself. A group is guarded from the
  * moment its process is listed until it leaves the list.

@@ -1,7 +1,19 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The sentinel (see sentinel.h): a forked child that reads which process
- * groups to end should its parent die, and ends them when it does.
+ * The sentinel (see sentinel.h): a child that reads which process groups
+ * to end should its parent die, and ends them when it does.
+ *
+ * It is started with clone(CLONE_VM) on a stack of its own: it shares its
+ * parent's memory instead of a copy of it. A fork copied the daemon's map
+ * and page tables, and then each page the daemon wrote again cost it a
+ * copy; the sentinel needs none of that memory, only system calls. It
+ * allocates nothing and writes nothing of its parent's but its own stack
+ * and mapping, and errno: the C library's errno is its parent's thread's
+ * (the thread pointer is shared). So its parent waits until it has set
+ * itself up (the set-up makes calls that fail: sigaction of the signals
+ * the C library reserves), it then makes no call that can fail until the
+ * pipe ends, and after that it waits for its parent to be gone before it
+ * kills or removes anything.
  */
 #include "config.h"
 
@@ -14,6 +26,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sched.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -49,6 +62,11 @@ _Static_assert(2 * sizeof(int32_t) + SENTINEL_PATH_MAX <= 4096,
 #define SENTINEL_GONE_WAIT_MS 5000
 /* Directories below a removed one, at most (the rest stays). */
 #define SENTINEL_DEPTH 24
+/* The sentinel's stack: remove_inside's 4 kB a level, SENTINEL_DEPTH
+ * levels, and its reading buffers; only the pages used are resident. */
+#define SENTINEL_STACK ((size_t)256 << 10)
+/* How often it looks whether its parent is gone, once the pipe ended. */
+#define SENTINEL_PARENT_POLL_NS (1000 * 1000)
 
 struct hnp_sentinel {
     hnp_children_t *children;
@@ -208,18 +226,30 @@ static size_t apply_records(guarded_t *g, const unsigned char *buf,
     return used;
 }
 
-/* Records until end of file, the writer gone; then the groups, and once
- * they are gone, the directories. */
-static void __attribute__((noreturn)) sentinel_watch(int fd)
+/* The pipe ends when its parent exits or closes it (hnp_sentinel_destroy,
+ * the parent ending); the groups and directories are dealt with once the
+ * parent is gone (reparented: getppid() changes), so that no failed call
+ * of ours sets errno under a parent still running. */
+static void wait_parent_gone(pid_t parent)
 {
-    static guarded_t guarded;
-    static unsigned char buf[2 * SENTINEL_PATH_MAX + 1024];
+    const struct timespec step = { 0, SENTINEL_PARENT_POLL_NS };
+
+    while (getppid() == parent)
+        (void)nanosleep(&step, NULL);
+}
+
+/* Records until end of file, the writer gone; then the groups, and once
+ * they are gone, the directories. The state is on this child's stack:
+ * static storage would be its parent's. */
+static void __attribute__((noreturn)) sentinel_watch(int fd, pid_t parent,
+                                                    uint64_t *bits)
+{
+    guarded_t guarded;
+    unsigned char buf[2 * SENTINEL_PATH_MAX + 1024];
     size_t have = 0;
 
-    guarded.bits = mmap(NULL, SENTINEL_PID_LIMIT / 8, PROT_READ | PROT_WRITE,
-                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (guarded.bits == MAP_FAILED)
-        _exit(1);
+    memset(&guarded, 0, sizeof(guarded));
+    guarded.bits = bits;
     for (;;) {
         ssize_t n = read(fd, buf + have, sizeof(buf) - have);
         if (n < 0 && errno == EINTR)
@@ -231,6 +261,9 @@ static void __attribute__((noreturn)) sentinel_watch(int fd)
         have -= used;
         memmove(buf, buf + used, have);
     }
+    if (guarded.count == 0 && guarded.ndirs == 0)
+        _exit(0);
+    wait_parent_gone(parent);
     kill_guarded(&guarded);
     if (guarded.ndirs > 0) {
         wait_guarded_gone(&guarded);
@@ -251,11 +284,23 @@ static void close_from(int first)
         (void)close(fd);
 }
 
+typedef struct sentinel_start {
+    int read_fd;
+    pid_t parent;
+} sentinel_start_t;
+
+/* Its parent waits for the end of file on a pipe whose write end only the
+ * child holds then: closed with everything else at the end of its set-up. */
+
 /* Only the pipe is kept: a socket of the parent's held here would hide the
  * parent's death from its peers, and its stdio may be a remote shell's. */
-static void __attribute__((noreturn)) sentinel_child(int read_fd)
+static int sentinel_child(void *arg)
 {
+    const sentinel_start_t *start = arg;
+    int read_fd = start->read_fd;
+    pid_t parent = start->parent;
     struct sigaction act;
+    uint64_t *bits;
     sigset_t none;
 
     memset(&act, 0, sizeof(act));
@@ -279,10 +324,54 @@ static void __attribute__((noreturn)) sentinel_child(int read_fd)
     for (int fd = 0; fd < 3 && null_fd >= 0; fd++)
         if (null_fd != fd)
             (void)dup2(null_fd, fd);
-    close_from(SENTINEL_FD + 1);
+    bits = mmap(NULL, SENTINEL_PID_LIMIT / 8, PROT_READ | PROT_WRITE,
+                MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (bits == MAP_FAILED)
+        _exit(1);
+    close_from(SENTINEL_FD + 1); /* the parent goes on */
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
-    sentinel_watch(SENTINEL_FD);
+    sentinel_watch(SENTINEL_FD, parent, bits);
+}
+
+/* The child, on a stack of its own in its parent's memory (left mapped:
+ * the child may outlive any owner of it here). What it is told sits at
+ * the top of that stack, which nothing of the parent's reuses. Returns
+ * once the child has set itself up (or is gone). */
+static pid_t sentinel_clone(int read_fd)
+{
+    const size_t top = SENTINEL_STACK - 64;
+    _Static_assert(sizeof(sentinel_start_t) <= 64,
+                   "what the sentinel is told fits above its stack");
+    int ready[2];
+    char byte;
+
+    if (pipe2(ready, O_CLOEXEC) != 0)
+        return -1;
+    char *stack = mmap(NULL, SENTINEL_STACK, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK,
+                       -1, 0);
+    if (stack == MAP_FAILED) {
+        int saved = errno;
+        close(ready[0]);
+        close(ready[1]);
+        errno = saved;
+        return -1;
+    }
+    sentinel_start_t *start = (sentinel_start_t *)(void *)(stack + top);
+    start->read_fd = read_fd;
+    start->parent = getpid();
+    pid_t pid = clone(sentinel_child, stack + top, CLONE_VM | SIGCHLD, start);
+    int saved = errno;
+    close(ready[1]);
+    if (pid < 0)
+        (void)munmap(stack, SENTINEL_STACK);
+    else
+        while (read(ready[0], &byte, 1) < 0 && errno == EINTR)
+            continue;
+    close(ready[0]);
+    errno = saved;
+    return pid;
 }
 
 /* ------------------------------------------------------------ the parent */
@@ -319,14 +408,12 @@ int hnp_sentinel_spawn(hnp_sentinel_t **out, char *err, size_t errlen)
      * dispositions are reset. */
     sigfillset(&all);
     sigprocmask(SIG_SETMASK, &all, &saved);
-    pid_t pid = fork();
-    if (pid == 0)
-        sentinel_child(ends[0]);
+    pid_t pid = sentinel_clone(ends[0]);
     int fork_errno = errno;
     sigprocmask(SIG_SETMASK, &saved, NULL);
     close(ends[0]);
     if (pid < 0) {
-        hnp_err_set(err, errlen, "cannot fork the sentinel: %s",
+        hnp_err_set(err, errlen, "cannot start the sentinel: %s",
                     strerror(fork_errno));
         close(ends[1]);
         free(s);

@@ -45,14 +45,13 @@
 
 typedef struct hnp_sentinel hnp_sentinel_t;
 
-/** Fork the sentinel; @p children reaps it (and must outlive the sentinel
- *  object). */
+/** Start the sentinel (a child sharing this process's memory, on a stack
+ *  of its own: sentinel.c); @p children reaps it (and must outlive the
+ *  sentinel object). */
 int hnp_sentinel_create(hnp_sentinel_t **out, hnp_children_t *children,
                         char *err, size_t errlen);
-/** The same in two steps: fork it now, while this process is small (a
- *  fork copies the address space's map, and every page shared at the fork
- *  costs a copy when the parent next writes it), and give it its reaper
- *  once there is one. */
+/** The same in two steps: start it now, and give it its reaper once there
+ *  is one. */
 int hnp_sentinel_spawn(hnp_sentinel_t **out, char *err, size_t errlen);
 int hnp_sentinel_adopt(hnp_sentinel_t *s, hnp_children_t *children,
                        char *err, size_t errlen);

@@ -13,21 +13,23 @@
 
 _Static_assert(HNP_PROOF_LEN == crypto_auth_hmacsha256_BYTES,
                "a proof is one HMAC-SHA256");
-_Static_assert(HNP_MAC_LEN >= crypto_generichash_BYTES_MIN &&
-                   HNP_MAC_LEN <= crypto_generichash_BYTES_MAX,
-               "a frame MAC is a keyed BLAKE2b output");
-_Static_assert(crypto_auth_hmacsha256_BYTES >= crypto_generichash_KEYBYTES_MIN &&
-                   crypto_auth_hmacsha256_BYTES <= crypto_generichash_KEYBYTES_MAX,
-               "a derived key keys BLAKE2b");
+_Static_assert(HNP_MAC_LEN == crypto_onetimeauth_poly1305_BYTES,
+               "a frame MAC is a Poly1305 tag");
+_Static_assert(crypto_auth_hmacsha256_BYTES == crypto_stream_chacha20_KEYBYTES,
+               "a derived key keys ChaCha20");
+_Static_assert(crypto_onetimeauth_poly1305_KEYBYTES <= 64,
+               "a one-time key is within ChaCha20's first block");
+_Static_assert(crypto_stream_chacha20_NONCEBYTES == 8,
+               "the nonce is the 64-bit sequence number");
 
 /* One label per use, so that no output can stand in for another: a proof
  * for the other role, a key for a proof. The version is in the labels as
  * well as in the hellos. */
 static const char *const proof_label[2] = {
-    "hnp v2 connector proof", "hnp v2 acceptor proof",
+    "hnp v3 connector proof", "hnp v3 acceptor proof",
 };
 static const char *const key_label[2] = {
-    "hnp v2 frames from connector", "hnp v2 frames from acceptor",
+    "hnp v3 frames from connector", "hnp v3 frames from acceptor",
 };
 
 int hnp_auth_init(void)
@@ -106,18 +108,10 @@ void hnp_frame_mac_init(hnp_frame_mac_t *m,
                         const hnp_auth_transcript_t *t,
                         hnp_auth_role_t sender)
 {
-    uint8_t key[crypto_auth_hmacsha256_BYTES];
     unsigned dir = sender != HNP_AUTH_CONNECTOR;
-    crypto_generichash_state keyed;
 
-    transcript_hmac(secret, key_label[dir], t, key);
-    /* Keyed once here; each frame starts from a copy of this state. */
-    crypto_generichash_init(&keyed, key, sizeof(key), HNP_MAC_LEN);
-    memcpy(m->keyed, &keyed, sizeof(m->keyed));
-    sodium_memzero(&keyed, sizeof(keyed));
-    sodium_memzero(key, sizeof(key));
+    transcript_hmac(secret, key_label[dir], t, m->key);
     m->seq = 0;
-    m->direction = (uint8_t)dir;
 }
 
 void hnp_frame_mac_wipe(hnp_frame_mac_t *m)
@@ -125,27 +119,30 @@ void hnp_frame_mac_wipe(hnp_frame_mac_t *m)
     sodium_memzero(m, sizeof(*m));
 }
 
+/* The frame's one-time Poly1305 key: ChaCha20's keystream under the
+ * direction's key, the sequence number as nonce, from its first byte. */
 void hnp_frame_mac_begin(const hnp_frame_mac_t *m, hnp_frame_mac_run_t *run)
 {
-    uint8_t prefix[1 + 8];
+    uint8_t nonce[crypto_stream_chacha20_NONCEBYTES];
+    uint8_t once[crypto_onetimeauth_poly1305_KEYBYTES];
 
-    memcpy(&run->state, m->keyed, sizeof(run->state));
-    prefix[0] = m->direction;
     for (int i = 0; i < 8; i++)
-        prefix[1 + i] = (uint8_t)(m->seq >> (56 - 8 * i));
-    crypto_generichash_update(&run->state, prefix, sizeof(prefix));
+        nonce[i] = (uint8_t)(m->seq >> (56 - 8 * i));
+    crypto_stream_chacha20(once, sizeof(once), nonce, m->key);
+    crypto_onetimeauth_poly1305_init(&run->state, once);
+    sodium_memzero(once, sizeof(once));
 }
 
 void hnp_frame_mac_add(hnp_frame_mac_run_t *run, const void *data, size_t len)
 {
     if (len > 0)
-        crypto_generichash_update(&run->state, data, len);
+        crypto_onetimeauth_poly1305_update(&run->state, data, len);
 }
 
 void hnp_frame_mac_end(hnp_frame_mac_t *m, hnp_frame_mac_run_t *run,
                        uint8_t tag[HNP_MAC_LEN])
 {
-    crypto_generichash_final(&run->state, tag, HNP_MAC_LEN);
+    crypto_onetimeauth_poly1305_final(&run->state, tag);
     sodium_memzero(run, sizeof(*run));
     m->seq++;
 }

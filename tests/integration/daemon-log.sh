@@ -24,7 +24,7 @@ finish() {
     wait "$hnp_pid" || status=$?
 }
 
-# kill_sentinel NODE: SIGKILL the sentinel of node NODE's daemon (a fork
+# kill_sentinel NODE: SIGKILL the sentinel of node NODE's daemon (a child
 # of the daemon, with its command line): a real warning of a daemon that
 # has long left its agent.
 kill_sentinel() {

@@ -81,7 +81,7 @@ wait_ready() {
     done
     cat "$tmp/err"; fail "the ranks did not start ($1 expected ready)"
 }
-# daemon_pid NODE: the hnpd of node NODE, not its sentinel (a fork of it,
+# daemon_pid NODE: the hnpd of node NODE, not its sentinel (a child of it,
 # with the same command line and another name); nothing if there is none.
 daemon_pid() {
     local p

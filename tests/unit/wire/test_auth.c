@@ -52,7 +52,7 @@ static int setup(void **state)
     return hnp_auth_init() == HNP_SUCCESS ? 0 : -1;
 }
 
-/* HMAC-SHA256(secret, "hnp v2 <role> proof" NUL | hello C | hello A),
+/* HMAC-SHA256(secret, "hnp v3 <role> proof" NUL | hello C | hello A),
  * computed independently of libsodium. */
 static void test_proof_known_answers(void **state)
 {
@@ -62,11 +62,11 @@ static void test_proof_known_answers(void **state)
     (void)state;
     example(secret, &t);
     hnp_auth_proof(secret, &t, HNP_AUTH_CONNECTOR, proof);
-    unhex("a75588a98727301fdc80ef9cc661ea3716bdaca13747741441cb6524904b3a80",
+    unhex("d8032daeaec84ba9a2ac0b72352c1be090c5dbd4b3cd1ea5f29eb023d0ccfb56",
           want, sizeof(want));
     assert_memory_equal(proof, want, sizeof(want));
     hnp_auth_proof(secret, &t, HNP_AUTH_ACCEPTOR, proof);
-    unhex("ef2c05ebd5078686bc1e3a82e11f6e1d086af3bb8db8d4c42429e88fd60868a8",
+    unhex("4aa4dbdc86e8e3b0b4022e574eee26acb74ba82d218f21c915fbb571371dd537",
           want, sizeof(want));
     assert_memory_equal(proof, want, sizeof(want));
 }
@@ -153,8 +153,10 @@ static const uint8_t frame_header[HNP_FRAME_HEADER_LEN] = {
     0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 7, 0, 0, 0, 5,
 };
 
-/* BLAKE2b-128 keyed with HMAC-SHA256(secret, "hnp v2 frames from
- * connector" NUL | hellos), over 0 | seq u64 | header | body. */
+/* Poly1305 over header | body, keyed with the first 32 bytes of ChaCha20
+ * (64-bit nonce: seq, big-endian) under HMAC-SHA256(secret, "hnp v3
+ * frames from connector" NUL | hellos); computed independently of
+ * libsodium. */
 static void test_frame_mac_known_answers(void **state)
 {
     uint8_t secret[HNP_SECRET_LEN], tag[HNP_MAC_LEN], want[HNP_MAC_LEN];
@@ -165,10 +167,10 @@ static void test_frame_mac_known_answers(void **state)
     example(secret, &t);
     hnp_frame_mac_init(&tx, secret, &t, HNP_AUTH_CONNECTOR);
     hnp_frame_mac_sign(&tx, frame_header, "hello", 5, tag);
-    unhex("b15b3c60ba8ced2a4ff6046303e296c8", want, sizeof(want));
+    unhex("1b928ef29276fb95f449e1287511a18b", want, sizeof(want));
     assert_memory_equal(tag, want, sizeof(want));
     hnp_frame_mac_sign(&tx, frame_header, "hello", 5, tag);
-    unhex("c0589afd788434e98ba7d8e910f63312", want, sizeof(want));
+    unhex("d113e054a4d606d2c5ac19648c674359", want, sizeof(want));
     assert_memory_equal(tag, want, sizeof(want));
     hnp_frame_mac_wipe(&tx);
 }
