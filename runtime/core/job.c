@@ -349,7 +349,9 @@ hnp_vpid_t hnp_rte_job_host(const hnp_rte_t *rte, uint32_t rank)
 void hnp_rte_abort_job(hnp_rte_t *rte, uint32_t rank, int code,
                        const char *msg)
 {
-    hnp_wire_pmi_abort_t req = { .rank = rank, .code = code,
+    /* the job this daemon holds (0, which the HNP drops: none any more) */
+    hnp_wire_pmi_abort_t req = { .jobid = rte->job ? rte->job->jobid : 0,
+                                 .rank = rank, .code = code,
                                  .words = (char *)(msg != NULL ? msg : "") };
     hnp_buffer_t buf;
 

@@ -90,7 +90,8 @@ static void send_flagged(hnpd_t *d, uint32_t rank, int stream,
                          const char *data, size_t len, uint8_t flags,
                          uint64_t read_us)
 {
-    hnp_wire_iof_t out = { .rank = rank, .stream = (uint8_t)stream,
+    hnp_wire_iof_t out = { .jobid = d->jobid, .rank = rank,
+                           .stream = (uint8_t)stream,
                            .flags = flags, .read_us = read_us, .data = data,
                            .len = len };
     hnp_buffer_t buf;
@@ -202,7 +203,8 @@ static void output_arrived(void *ctx, uint32_t rank, int stream,
 static void report_exit(hnpd_t *d, uint32_t rank, pid_t pid, int wait_status,
                         int exec_errno, const char *why)
 {
-    hnp_wire_proc_exit_t report = { .rank = rank, .pid = (int32_t)pid,
+    hnp_wire_proc_exit_t report = { .jobid = d->jobid, .rank = rank,
+                                    .pid = (int32_t)pid,
                                     .wait_status = wait_status,
                                     .exec_errno = exec_errno,
                                     .why = (char *)why };
@@ -531,6 +533,18 @@ static int fds_or_fail(hnpd_t *d, const hnp_wire_launch_t *m)
     return rc;
 }
 
+/* This node's processes of the job are forked. */
+static void report_started(hnpd_t *d)
+{
+    hnp_wire_procs_started_t m = { .jobid = d->jobid };
+    hnp_buffer_t buf;
+
+    hnp_buffer_init(&buf);
+    if (hnp_wire_procs_started_pack(&buf, &m) == HNP_SUCCESS)
+        hnp_rte_send(d->rte, 0, HNP_TAG_PROCS_STARTED, buf.data, buf.len);
+    hnp_buffer_release(&buf);
+}
+
 /* Local ranks come in increasing order and an app context's ranks are
  * consecutive: its environment is made once, when its first rank comes. */
 static void start_ranks(hnpd_t *d, const hnp_wire_launch_t *m)
@@ -605,11 +619,12 @@ static void on_launch(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
         return;
     }
     start_ranks(d, &m);
-    hnp_rte_send(rte, 0, HNP_TAG_PROCS_STARTED, NULL, 0);
+    report_started(d);
     hnp_wire_launch_clear(&m);
 }
 
-/* A signal the user sent hnp, for every process of this node. */
+/* A signal the user sent hnp, for every process of this node of the job
+ * it names. */
 static void on_signal(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
                       const void *data, size_t len, void *cbdata)
 {
@@ -620,6 +635,11 @@ static void on_signal(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
     if (!HNP_RTE_UNPACK(rte, src, "signal request",
                         hnp_wire_signal_unpack, data, len, &req))
         return;
+    if (req.jobid != d->jobid || d->procs == NULL) {
+        HNP_VERBOSE(rte->log, 1, "a signal for job %u, which has no "
+                    "processes here, dropped", req.jobid);
+        return;
+    }
     /* hnp stops with its processes (job control): its silence until it
      * continues them is no failure. */
     if (req.signo == SIGSTOP || req.signo == SIGTSTP)

@@ -241,15 +241,17 @@ static void take_stacks(hnpd_state_query_t *q)
     free(gdb);
 }
 
-/* Every rank of this node as it is now. */
+/* Every rank of this node of the job asked about as it is now; none when
+ * the node holds none of that job (the HNP counts every daemon's answer). */
 static int fill_states(hnpd_state_query_t *q)
 {
     hnpd_t *d = q->daemon;
+    bool ours = q->reply.jobid == d->jobid && d->procs != NULL;
 
     q->reply.ranks = calloc(d->nlocal + 1, sizeof(*q->reply.ranks));
     if (q->reply.ranks == NULL)
         return HNP_ERR_NOMEM;
-    for (uint32_t i = 0; d->procs != NULL && i < d->nlocal; i++) {
+    for (uint32_t i = 0; ours && i < d->nlocal; i++) {
         hnp_wire_rank_state_t *r = &q->reply.ranks[q->reply.nranks++];
         r->rank = d->procs[i].rank;
         r->pid = (int32_t)d->procs[i].pid;
@@ -275,6 +277,7 @@ static void on_state_request(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
     if ((q = calloc(1, sizeof(*q))) == NULL)
         return;
     q->daemon = d;
+    q->reply.jobid = req.jobid;
     q->limit_ms = req.stack_ms;
     d->state_query = q;
     if (fill_states(q) == HNP_SUCCESS && (req.flags & HNP_STATE_STACKS))

@@ -45,7 +45,7 @@ void hnpd_stdin_release(hnpd_proc_t *p)
  * is gone): the HNP may send more. */
 static void ack_if_drained(hnpd_t *d)
 {
-    hnp_wire_stdin_ack_t ack = { .seq = d->stdin_seq };
+    hnp_wire_stdin_ack_t ack = { .jobid = d->jobid, .seq = d->stdin_seq };
     hnp_buffer_t buf;
 
     for (uint32_t i = 0; i < d->nlocal; i++) {
@@ -111,6 +111,11 @@ static void on_stdin(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
     if (!HNP_RTE_UNPACK(rte, src, "stdin chunk",
                         hnp_wire_stdin_unpack, data, len, &chunk))
         return;
+    if (chunk.jobid != d->jobid || d->procs == NULL) {
+        HNP_VERBOSE(rte->log, 1, "stdin for job %u, which has no processes "
+                    "here, dropped", chunk.jobid);
+        return;
+    }
     d->stdin_seq = chunk.seq;
     for (uint32_t i = 0; i < d->nlocal; i++)
         if (hnpd_stdin_wanted(d, d->procs[i].rank))

@@ -25,8 +25,9 @@
 
 #include "hnp_tree.h"
 
-/* 2: challenge-response handshake and authenticated frames (auth.h). */
-#define HNP_PROTOCOL_VERSION 2
+/* 2: challenge-response handshake and authenticated frames (auth.h).
+ * 3: every message about a job's processes names the job (jobid). */
+#define HNP_PROTOCOL_VERSION 3
 #define HNP_SECRET_LEN 32
 #define HNP_NONCE_LEN 32
 #define HNP_HELLO_LEN (4 + 2 + 2 + 4 + HNP_NONCE_LEN)

@@ -38,25 +38,25 @@ frame() { u32 "$1"; u32 "$2"; u32 "$3"; u32 "$4"; }
 JOB12_MAX4096=0a
 
 fd=$out/frame
-{ bytes $JOB12_MAX4096; hello 2 3
+{ bytes $JOB12_MAX4096; hello 3 3
   frame 3 0 1 6; u32 2; text hi            # a string body
   frame 0 11 7 0                           # an empty body
   frame 5 6 2 7; u32 3; bytes 00 ff 01; } >"$fd/valid-stream"
-{ bytes 00; hello 2 4294967295; frame 4294967295 0 0 0; } >"$fd/any-size-job"
-{ bytes 1a; hello 2 2; frame 2 1 3 4; bytes de ad be ef; } >"$fd/peer-knows-secret"
-{ bytes $JOB12_MAX4096; hello 2 3 | dd bs=1 count=20 2>/dev/null; } >"$fd/truncated-hello"
-{ bytes $JOB12_MAX4096; hello 2 3; frame 3 0 1 6 | dd bs=1 count=10 2>/dev/null; } >"$fd/truncated-header"
-{ bytes $JOB12_MAX4096; hello 2 3; frame 3 0 1 100; text short; } >"$fd/truncated-body"
-{ bytes $JOB12_MAX4096; hello 2 3; frame 3 0 1 2147483647; } >"$fd/oversize-length"
-{ bytes 06; hello 2 0; frame 0 0 1 17; } >"$fd/over-small-limit"
+{ bytes 00; hello 3 4294967295; frame 4294967295 0 0 0; } >"$fd/any-size-job"
+{ bytes 1a; hello 3 2; frame 2 1 3 4; bytes de ad be ef; } >"$fd/peer-knows-secret"
+{ bytes $JOB12_MAX4096; hello 3 3 | dd bs=1 count=20 2>/dev/null; } >"$fd/truncated-hello"
+{ bytes $JOB12_MAX4096; hello 3 3; frame 3 0 1 6 | dd bs=1 count=10 2>/dev/null; } >"$fd/truncated-header"
+{ bytes $JOB12_MAX4096; hello 3 3; frame 3 0 1 100; text short; } >"$fd/truncated-body"
+{ bytes $JOB12_MAX4096; hello 3 3; frame 3 0 1 2147483647; } >"$fd/oversize-length"
+{ bytes 06; hello 3 0; frame 0 0 1 17; } >"$fd/over-small-limit"
 { bytes $JOB12_MAX4096; text "GET / HTTP/1.0"; bytes 0d 0a 0d 0a; } >"$fd/bad-magic"
 { bytes $JOB12_MAX4096; hello 1 3; } >"$fd/bad-version"
 # The hello of protocol 1, which carried the secret itself: refused.
 { bytes $JOB12_MAX4096; text HNP1; u16 1; u16 0; u32 3
   bytes 00 01 02 03 04 05 06 07 08 09 0a 0b 0c 0d 0e 0f \
         10 11 12 13 14 15 16 17 18 19 1a 1b 1c 1d 1e 20; } >"$fd/bad-secret"
-{ bytes $JOB12_MAX4096; hello 2 77; } >"$fd/bad-hello-vpid"
-{ bytes $JOB12_MAX4096; hello 2 3; frame 3 4294967295 1 0; } >"$fd/invalid-destination"
+{ bytes $JOB12_MAX4096; hello 3 77; } >"$fd/bad-hello-vpid"
+{ bytes $JOB12_MAX4096; hello 3 3; frame 3 4294967295 1 0; } >"$fd/invalid-destination"
 { bytes 00; text 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f; } >"$fd/secret-hex"
 
 # fuzz_buffer: an op byte (0 u8, 1 u32, 2 u64, 3 i32, 4 double, 5 string,
@@ -75,8 +75,9 @@ bd=$out/buffer
 
 # fuzz_messages: a byte choosing the message (0 launch, 12 request,
 # 13 reply, 14 stats, 9 signal, 18 and 19 the state of the ranks, 20
-# spawn note, 21 kill daemon: the order of its table), then the body as
-# runtime/wire documents it. Strings and blobs: a u32 length, the bytes.
+# spawn note, 21 kill daemon, 26 procs started: the order of its table),
+# then the body as runtime/wire documents it; a message about a job's
+# processes begins with its jobid. Strings and blobs: a u32 length, the bytes.
 md=$out/messages
 str() { u32 ${#1}; text "$1"; }
 launch() { # jobid 1, 2 ranks on nodes a (4 slots) and bc (5), universe 9,
@@ -97,13 +98,25 @@ launch() { # jobid 1, 2 ranks on nodes a (4 slots) and bc (5), universe 9,
 { bytes 0e; u32 3; u32 0; u32 1500; u32 0; u32 2048; u32 0; u32 90000
   u32 0; u32 4096; u32 0; u32 700; u32 0; u32 1900; u32 0; u32 80
   u32 4; } >"$md/stats"
-{ bytes 09 00 00 00 0f; } >"$md/signal"
+{ bytes 09; u32 70000; bytes 00 00 00 0f; } >"$md/signal"
 # 18 the state request of --timeout (stacks, 10 s), 19 a daemon's answer:
 # rank 0 running with its stack, rank 1 exited 1, then a count too large.
-{ bytes 12 01; u32 10000; } >"$md/state-request"
-{ bytes 13; u32 2; u32 0; u32 4242; bytes 01; u32 0; str "#0  main ()"
-  u32 1; u32 4243; bytes 02; u32 256; u32 0; } >"$md/state-reply"
-{ bytes 13; u32 4294967295; u32 0; } >"$md/state-reply-huge-count"
+{ bytes 12; u32 2; bytes 01; u32 10000; } >"$md/state-request"
+{ bytes 13; u32 2; u32 2; u32 0; u32 4242; bytes 01; u32 0
+  str "#0  main ()"; u32 1; u32 4243; bytes 02; u32 256; u32 0; } >"$md/state-reply"
+{ bytes 13; u32 2; u32 4294967295; u32 0; } >"$md/state-reply-huge-count"
+# job 3's output of rank 1 (stdout, read at 1 s), its exit (status 1), its
+# MPI_Abort; stdin chunk 4 (the last) of job 3 and its acknowledgement;
+# the processes of job 3 started on a node.
+{ bytes 0b; u32 3; u32 1; bytes 01 00; u32 0; u32 1000000; u32 3
+  text "hi
+"; } >"$md/iof"
+{ bytes 06; u32 3; u32 1; u32 4243; u32 256; u32 0; u32 0; } >"$md/proc-exit"
+{ bytes 05; u32 3; u32 1; u32 2; str "giving up"; } >"$md/pmi-abort"
+{ bytes 0f; u32 3; u32 4; bytes 01; u32 2; text "x
+"; } >"$md/stdin"
+{ bytes 10; u32 3; u32 4; } >"$md/stdin-ack"
+{ bytes 1a; u32 3; } >"$md/procs-started"
 { bytes 14; u32 3; str "ssh n3 '/usr/bin/hnpd' '--vpid' '3'"
   str "Host key verification failed."; } >"$md/spawn-note"
 { bytes 15; u32 3; } >"$md/kill-daemon"
@@ -121,7 +134,7 @@ launch() { # jobid 1, 2 ranks on nodes a (4 slots) and bc (5), universe 9,
 od=$out/oob
 HONEST_AS3=2c   # the OOB is vpid 0; the peer says 3 and knows the secret
 { bytes 0c 00 12; text "GET / HTTP/1.0"; bytes 0d 0a 0d 0a; } >"$od/stranger-http"
-{ bytes 0c 00 2c; hello 2 3; bytes 00 20; counting; } >"$od/stranger-hello-and-guess"
+{ bytes 0c 00 2c; hello 3 3; bytes 00 20; counting; } >"$od/stranger-hello-and-guess"
 { bytes 0c 00 2c; text HNP1; u16 1; u16 0; u32 3; counting; } >"$od/stranger-old-hello"
 { bytes $HONEST_AS3 01 01 05; text hello; bytes 04 01 02 00 07 02 05; } >"$od/frames-and-eof"
 { bytes $HONEST_AS3 09 07 0b; text "two pieces!"; bytes 01 08 03; text abc; } >"$od/split-frames"

@@ -74,7 +74,7 @@ static void script_getrandom(const random_step_t *steps, size_t n)
 
 /* The hello of vpid 0x01020304 with the nonce 0, 1, ..., 31. */
 static const uint8_t golden_hello[HNP_HELLO_LEN] = {
-    'H', 'N', 'P', '1', 0x00, 0x02, 0x00, 0x00, 0x01, 0x02, 0x03, 0x04,
+    'H', 'N', 'P', '1', 0x00, 0x03, 0x00, 0x00, 0x01, 0x02, 0x03, 0x04,
     0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15,
     16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
 };
@@ -214,22 +214,26 @@ static void test_hello_bad_version(void **state)
 
     (void)state;
     memcpy(wire, golden_hello, sizeof(wire));
-    /* Version 1 sent the secret itself: its peers are refused. */
+    /* Version 1 sent the secret itself, version 2 did not name the job
+     * in the messages about its processes: their peers are refused. */
+    wire[5] = 2;
+    expect_hello(wire, sizeof(wire), 0, HNP_ERR_VERSION,
+                 "protocol version 2, expected 3");
     wire[5] = 1;
     expect_hello(wire, sizeof(wire), 0, HNP_ERR_VERSION,
-                 "protocol version 1, expected 2");
+                 "protocol version 1, expected 3");
     wire[5] = 0;
     expect_hello(wire, sizeof(wire), 0, HNP_ERR_VERSION,
-                 "protocol version 0, expected 2");
+                 "protocol version 0, expected 3");
     wire[4] = 0xff;
     wire[5] = 0xff;
     expect_hello(wire, sizeof(wire), 0, HNP_ERR_VERSION,
-                 "protocol version 65535, expected 2");
-    /* Version 512 would be 2 read in the wrong byte order. */
-    wire[4] = 2;
+                 "protocol version 65535, expected 3");
+    /* Version 768 would be 3 read in the wrong byte order. */
+    wire[4] = 3;
     wire[5] = 0;
     expect_hello(wire, sizeof(wire), 0, HNP_ERR_VERSION,
-                 "protocol version 512, expected 2");
+                 "protocol version 768, expected 3");
 }
 
 /* The nonce is whatever the sender chose: a hello carries no secret to
