@@ -151,11 +151,11 @@ static int linebuf_append(hnpd_linebuf_t *lb, const void *data, size_t len)
  * rest. At end of file (@p len 0) everything left goes, a last line
  * without its newline too. What goes is stamped with the time of this
  * read, which completed it. */
-static void output_arrived(void *ctx, uint32_t rank, int stream,
-                           const void *data, size_t len)
+static void output_arrived(void *ctx, uint32_t jobid, uint32_t rank,
+                           int stream, const void *data, size_t len)
 {
     hnpd_t *d = ctx;
-    hnpd_proc_t *p = find_proc(d, rank);
+    hnpd_proc_t *p = jobid == d->jobid ? find_proc(d, rank) : NULL;
     hnpd_linebuf_t *lb;
     size_t whole = 0, pos = 0;
     uint64_t now = read_time_us();
@@ -230,12 +230,17 @@ static void report_unstarted(hnpd_t *d)
                         "the job ended before it started");
 }
 
-static void proc_exited(void *ctx, uint32_t rank, pid_t pid, int wait_status,
-                        int exec_errno)
+static void proc_exited(void *ctx, uint32_t jobid, uint32_t rank, pid_t pid,
+                        int wait_status, int exec_errno)
 {
     hnpd_t *d = ctx;
     hnpd_proc_t *p = find_proc(d, rank);
 
+    if (jobid != d->jobid) {
+        HNP_WARN(d->rte->log, "node %s: rank %u of job %u, which this "
+                 "daemon no longer holds, ended", d->node, rank, jobid);
+        return;
+    }
     if (p != NULL) {
         p->state = exec_errno != 0 ? HNP_RANK_FAILED : HNP_RANK_EXITED;
         p->wait_status = wait_status;
@@ -459,7 +464,7 @@ static void start_rank(hnpd_t *d, const hnp_wire_launch_t *m,
         goto out;
     }
     const int *fds = hnp_fork_fds(fork, &nfds);
-    hnp_odls_proc_t spec = { rank, app->argv, env,
+    hnp_odls_proc_t spec = { d->jobid, rank, app->argv, env,
                              app->wdir != NULL && app->wdir[0] != '\0'
                                  ? app->wdir : NULL,
                              hnpd_stdin_wanted(d, rank) ? &p->in.fd : NULL,
@@ -647,7 +652,7 @@ static void on_signal(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
     else if (req.signo == SIGCONT)
         hnp_rte_heartbeat_hold(rte, false);
     if (d->odls != NULL && req.signo > 0 && req.signo < NSIG)
-        hnp_odls_signal_all(d->odls, req.signo);
+        hnp_odls_signal_job(d->odls, req.jobid, req.signo);
 }
 
 /* A scratch root of the daemon's was made: should the daemon be killed,
@@ -685,8 +690,9 @@ static void on_job_end(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
         return;
     d->job_ending = true;
     report_unstarted(d);
-    if (d->odls != NULL && hnp_odls_num_alive(d->odls) > 0) {
-        hnp_odls_kill_all(d->odls, req.now ? 0 : rte->core->kill_grace);
+    if (d->odls != NULL && hnp_odls_num_alive_job(d->odls, req.jobid) > 0) {
+        hnp_odls_kill_job(d->odls, req.jobid,
+                          req.now ? 0 : rte->core->kill_grace);
         return;
     }
     hnpd_job_release(d);
