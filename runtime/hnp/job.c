@@ -134,10 +134,15 @@ static void on_failure(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
                       "describe");
         return;
     }
-    HNP_VERBOSE(rte->log, 1, "failure reported by vpid %u", src);
+    HNP_VERBOSE(rte->log, 1, "failure of job %u reported by vpid %u",
+                failure.jobid, src);
     if (((hnp_job_t *)cbdata)->dvm != NULL) {
-        hnp_dvm_failure(((hnp_job_t *)cbdata)->dvm, failure.status != 0
-                        ? failure.status : 1, failure.message);
+        hnp_dvm_failure(((hnp_job_t *)cbdata)->dvm, failure.jobid,
+                        failure.status != 0 ? failure.status : 1,
+                        failure.message);
+    } else if (failure.jobid != 0 &&
+               !hnp_job_owns(cbdata, rte, src, failure.jobid, "a failure")) {
+        HNP_VERBOSE(rte->log, 1, "%s", failure.message);
     } else if (abort_followed(cbdata, failure.status)) {
         hnp_job_t *job = cbdata;
         HNP_ERROR_LOG(rte->log, "%s (the abort above came after it)",

@@ -120,7 +120,7 @@ static int bind_or_fail(hnpd_job_t *j, const hnp_wire_launch_t *m)
     int rc = hnpd_bind_prepare(j, m, err, sizeof(err));
 
     if (rc != HNP_SUCCESS)
-        hnp_rte_fail(d->rte, 1, "node %s: %s", d->node, err);
+        hnp_rte_fail_job(d->rte, j->jobid, 1, "node %s: %s", d->node, err);
     return rc;
 }
 
@@ -131,7 +131,7 @@ static int pmi_or_fail(hnpd_job_t *j, const hnp_wire_launch_t *m)
     int rc = hnpd_pmi_job_start(j, m, err, sizeof(err));
 
     if (rc != HNP_SUCCESS)
-        hnp_rte_fail(d->rte, 1, "node %s: %s", d->node,
+        hnp_rte_fail_job(d->rte, j->jobid, 1, "node %s: %s", d->node,
                      err[0] != '\0' ? err : hnp_strerror(rc));
     return rc;
 }
@@ -144,7 +144,8 @@ static int fds_or_fail(hnpd_job_t *j, const hnp_wire_launch_t *m)
                             err, sizeof(err));
 
     if (rc != HNP_SUCCESS)
-        hnp_rte_fail(d->rte, 1, "node %s: refusing to start its ranks: %s",
+        hnp_rte_fail_job(d->rte, j->jobid, 1,
+                         "node %s: refusing to start its ranks: %s",
                      d->node, err);
     return rc;
 }
@@ -167,7 +168,8 @@ static void start_job(hnpd_t *d, const hnp_wire_launch_t *m)
     hnpd_job_t *j = job_new(d, m);
 
     if (j == NULL) {
-        hnp_rte_fail(d->rte, 1, "node %s: out of memory taking job %u",
+        hnp_rte_fail_job(d->rte, m->jobid, 1,
+                         "node %s: out of memory taking job %u",
                      d->node, m->jobid);
         return;
     }

@@ -288,24 +288,27 @@ void hnpd_pmi_child_started(hnpd_job_t *j, uint32_t rank, pid_t pid)
 /* A rank that called MPI_Init and not MPI_Finalize fails the job. How it
  * ended comes first (a signal is 128 + its number, as for any rank, an
  * exit status its own); the wire-up state is a detail added to it. */
-static void fail_unfinalized(hnpd_t *d, uint32_t rank, pid_t pid,
+static void fail_unfinalized(hnpd_job_t *j, uint32_t rank, pid_t pid,
                              int wait_status)
 {
     static const char detail[] = "after MPI_Init, without MPI_Finalize";
+    hnpd_t *d = j->daemon;
 
     if (WIFSIGNALED(wait_status))
-        hnp_rte_fail(d->rte, 128 + WTERMSIG(wait_status), "rank %u (pid %d) "
-                     "on node %s was killed by signal %d (%s) %s", rank,
-                     (int)pid, d->node, WTERMSIG(wait_status),
-                     strsignal(WTERMSIG(wait_status)), detail);
+        hnp_rte_fail_job(d->rte, j->jobid, 128 + WTERMSIG(wait_status),
+                         "rank %u (pid %d) on node %s was killed by signal "
+                         "%d (%s) %s", rank, (int)pid, d->node,
+                         WTERMSIG(wait_status),
+                         strsignal(WTERMSIG(wait_status)), detail);
     else if (WIFEXITED(wait_status) && WEXITSTATUS(wait_status) != 0)
-        hnp_rte_fail(d->rte, WEXITSTATUS(wait_status), "rank %u (pid %d) on "
-                     "node %s exited with status %d %s", rank, (int)pid,
-                     d->node, WEXITSTATUS(wait_status), detail);
+        hnp_rte_fail_job(d->rte, j->jobid, WEXITSTATUS(wait_status),
+                         "rank %u (pid %d) on node %s exited with status %d "
+                         "%s", rank, (int)pid, d->node,
+                         WEXITSTATUS(wait_status), detail);
     else
-        hnp_rte_fail(d->rte, 1, "rank %u on node %s exited without "
-                     "finalizing (MPI_Init was called, MPI_Finalize was not)",
-                     rank, d->node);
+        hnp_rte_fail_job(d->rte, j->jobid, 1, "rank %u on node %s exited "
+                         "without finalizing (MPI_Init was called, "
+                         "MPI_Finalize was not)", rank, d->node);
 }
 
 void hnpd_pmi_child_exited(hnpd_job_t *j, uint32_t rank, pid_t pid,
@@ -321,7 +324,7 @@ void hnpd_pmi_child_exited(hnpd_job_t *j, uint32_t rank, pid_t pid,
             d->rte->pmi.modules[i]->child_exited(p->state[i], rank,
                                                  wait_status, exec_errno);
     if (p->rte_job && hnp_rte_proc_unfinalized(d->rte, rank))
-        fail_unfinalized(d, rank, pid, wait_status);
+        fail_unfinalized(j, rank, pid, wait_status);
 }
 
 void hnpd_pmi_job_end(hnpd_job_t *j)

@@ -467,7 +467,8 @@ static void start_rank(hnpd_job_t *j, const hnp_wire_launch_t *m,
         goto out;
     if (fork == NULL || prepare_rank(j, m, base, &child, fork, &env, err,
                                      sizeof(err)) != HNP_SUCCESS) {
-        hnp_rte_fail(d->rte, 1, "node %s: cannot start rank %u: %s", d->node,
+        hnp_rte_fail_job(d->rte, j->jobid, 1,
+                         "node %s: cannot start rank %u: %s", d->node,
                      rank, err[0] != '\0' ? err : "out of memory");
         goto out;
     }
@@ -482,7 +483,8 @@ static void start_rank(hnpd_job_t *j, const hnp_wire_launch_t *m,
     if (m->place.flags & HNP_PLACE_REPORT)
         report_binding(j, rank, local_rank);
     if (hnp_odls_launch(d->odls, &spec, &pid, err, sizeof(err)) < 0) {
-        hnp_rte_fail(d->rte, 1, "node %s: cannot start rank %u: %s", d->node,
+        hnp_rte_fail_job(d->rte, j->jobid, 1,
+                         "node %s: cannot start rank %u: %s", d->node,
                      rank, err);
     } else {
         p->pid = pid;
@@ -529,7 +531,8 @@ void hnpd_procs_start(hnpd_job_t *j, const hnp_wire_launch_t *m)
             base = app_environment(app);
         }
         if (base == NULL) {
-            hnp_rte_fail(d->rte, 1, "node %s: out of memory starting the "
+            hnp_rte_fail_job(d->rte, j->jobid, 1, "node %s: out of memory "
+                             "starting the "
                          "ranks", d->node);
             return;
         }

@@ -117,6 +117,9 @@ launch() { # jobid 1, 2 ranks on nodes a (4 slots) and bc (5), universe 9,
 "; } >"$md/stdin"
 { bytes 10; u32 3; u32 4; } >"$md/stdin-ack"
 { bytes 1a; u32 3; } >"$md/procs-started"
+# 3 a failure of job 3 (status 1), then a daemon's own (job 0)
+{ bytes 03; u32 3; u32 1; str "node n3: cannot start rank 2"; } >"$md/failure"
+{ bytes 03; u32 0; u32 1; str "node n3: out of memory"; } >"$md/failure-of-the-daemon"
 { bytes 14; u32 3; str "ssh n3 '/usr/bin/hnpd' '--vpid' '3'"
   str "Host key verification failed."; } >"$md/spawn-note"
 { bytes 15; u32 3; } >"$md/kill-daemon"

@@ -277,7 +277,8 @@ static bool equal_failure(const void *a, const void *b)
 {
     const hnp_wire_failure_t *x = a, *y = b;
 
-    return x->status == y->status && same_string(x->message, y->message);
+    return x->jobid == y->jobid && x->status == y->status &&
+           same_string(x->message, y->message);
 }
 
 static bool equal_peer_lost(const void *a, const void *b)

@@ -529,14 +529,16 @@ static void test_report(void **state)
 
 static void test_failure(void **state)
 {
-    hnp_wire_failure_t f = { .status = 1,
+    hnp_wire_failure_t f = { .jobid = 3, .status = 1,
                              .message = "node n3: cannot serve PMI" };
-    hnp_wire_failure_t extremes = { .status = INT32_MIN, .message = "" };
+    hnp_wire_failure_t extremes = { .jobid = UINT32_MAX, .status = INT32_MIN,
+                                    .message = "" };
     hnp_wire_peer_lost_t lost = { .vpid = 5, .why = "died (its connection "
                                                     "closed)" };
     hnp_wire_peer_lost_t max = { .vpid = UINT32_MAX, .why = NULL };
-    static const uint8_t golden_failure[] = { U32(-2), U32(1), 'x' };
-    hnp_wire_failure_t gf = { .status = -2, .message = "x" };
+    static const uint8_t golden_failure[] = { U32(70000), U32(-2), U32(1),
+                                              'x' };
+    hnp_wire_failure_t gf = { .jobid = 70000, .status = -2, .message = "x" };
     static const uint8_t golden_lost[] = { U32(9), U32(1), 'y' };
     hnp_wire_peer_lost_t gl = { .vpid = 9, .why = "y" };
 
