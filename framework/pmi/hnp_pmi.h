@@ -128,8 +128,11 @@ typedef struct hnp_pmi_job {
 /** One local rank about to be forked. */
 typedef struct hnp_pmi_child {
     uint32_t rank;        /**< in the job */
-    uint32_t local_rank;  /**< among this node's ranks, from 0 */
-    uint32_t node_rank;   /**< = local_rank: one job a node */
+    uint32_t local_rank;  /**< among this node's ranks of the job, from 0 */
+    uint32_t node_rank;   /**< among every job's ranks on this node: the
+                               other jobs' ranks alive here when this job
+                               was launched, plus local_rank (= local_rank
+                               when the job is alone on the node) */
     uint32_t appnum;      /**< its app context */
     uint32_t app_rank;    /**< rank within its app context */
 } hnp_pmi_child_t;

@@ -337,6 +337,11 @@ void hnp_rte_job_destroy(hnp_rte_t *rte)
     rte->nseries = 0;
 }
 
+uint32_t hnp_rte_job_id(const hnp_rte_t *rte)
+{
+    return rte->job != NULL ? rte->job->jobid : 0;
+}
+
 hnp_vpid_t hnp_rte_job_host(const hnp_rte_t *rte, uint32_t rank)
 {
     if (rte->job == NULL || rank >= rte->job->nprocs)
@@ -349,7 +354,9 @@ hnp_vpid_t hnp_rte_job_host(const hnp_rte_t *rte, uint32_t rank)
 void hnp_rte_abort_job(hnp_rte_t *rte, uint32_t rank, int code,
                        const char *msg)
 {
-    hnp_wire_pmi_abort_t req = { .rank = rank, .code = code,
+    /* the job this daemon holds (0, which the HNP drops: none any more) */
+    hnp_wire_pmi_abort_t req = { .jobid = hnp_rte_job_id(rte),
+                                 .rank = rank, .code = code,
                                  .words = (char *)(msg != NULL ? msg : "") };
     hnp_buffer_t buf;
 

@@ -561,20 +561,16 @@ int hnp_rte_start_oob(hnp_rte_t *rte, uint32_t nprocs, char *err,
 
 /* ------------------------------------------------------------ failures */
 
-void hnp_rte_fail(hnp_rte_t *rte, int status, const char *fmt, ...)
+static void fail_as(hnp_rte_t *rte, uint32_t jobid, int status,
+                    char *message)
 {
-    char message[2048];
-    va_list ap;
-
-    va_start(ap, fmt);
-    vsnprintf(message, sizeof(message), fmt, ap);
-    va_end(ap);
     if (rte->is_hnp) {
         if (rte->role.failure != NULL)
             rte->role.failure(rte, status, message);
         return;
     }
-    hnp_wire_failure_t failure = { .status = status, .message = message };
+    hnp_wire_failure_t failure = { .jobid = jobid, .status = status,
+                                   .message = message };
     hnp_buffer_t buf;
     hnp_buffer_init(&buf);
     /* Straight to the HNP: the routing tree may not be connected yet (a
@@ -583,6 +579,31 @@ void hnp_rte_fail(hnp_rte_t *rte, int status, const char *fmt, ...)
         hnp_rte_send_direct(rte, 0, HNP_TAG_FAILURE, buf.data, buf.len) != HNP_SUCCESS)
         HNP_ERROR_LOG(rte->log, "%s", message);
     hnp_buffer_release(&buf);
+}
+
+/* A pmi component's failure is its job's: the one this daemon's runtime
+ * services hold (hnp_rte_job_begin()), if any. */
+void hnp_rte_fail(hnp_rte_t *rte, int status, const char *fmt, ...)
+{
+    char message[2048];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof(message), fmt, ap);
+    va_end(ap);
+    fail_as(rte, hnp_rte_job_id(rte), status, message);
+}
+
+void hnp_rte_fail_job(hnp_rte_t *rte, uint32_t jobid, int status,
+                      const char *fmt, ...)
+{
+    char message[2048];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof(message), fmt, ap);
+    va_end(ap);
+    fail_as(rte, jobid, status, message);
 }
 
 void hnp_rte_report(hnp_rte_t *rte, const char *fmt, ...)

@@ -260,6 +260,13 @@ int hnp_rte_job_begin(hnp_rte_t *rte, uint32_t jobid, uint32_t nprocs,
  *  a service are refused, the ranks' states are forgotten, and answers to
  *  requests a service still holds are dropped. Nothing when no job. */
 void hnp_rte_job_end(hnp_rte_t *rte);
+/** The id of the job hnp_rte_job_begin() began here; 0: none. */
+uint32_t hnp_rte_job_id(const hnp_rte_t *rte);
+/** hnp_rte_fail() of job @p jobid (0: the daemon's own failure): the HNP
+ *  ends that job, and only that one. */
+void hnp_rte_fail_job(hnp_rte_t *rte, uint32_t jobid, int status,
+                      const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 /** @p rank of the job reached HNP_RTE_PROC_CONNECTED and not
  *  HNP_RTE_PROC_FINALIZED here: its exit is an error. */
 bool hnp_rte_proc_unfinalized(const hnp_rte_t *rte, uint32_t rank);

@@ -666,14 +666,22 @@ void hnp_dvm_stop(hnp_dvm_t *dvm, const char *why)
     hnp_job_abort(dvm->runtime, 0, NULL);
 }
 
-void hnp_dvm_failure(hnp_dvm_t *dvm, int status, const char *message)
+void hnp_dvm_failure(hnp_dvm_t *dvm, uint32_t jobid, int status,
+                     const char *message)
 {
+    hnp_job_t *running = dvm->running != NULL
+                             ? hnp_dvm_job_of(dvm->running->job) : NULL;
+
     if (!dvm->ready) {
         hnp_job_abort(dvm->runtime, status, message);
         return;
     }
-    if (dvm->running != NULL)
-        hnp_job_abort(hnp_dvm_job_of(dvm->running->job), status, message);
+    /* 0: a daemon's own failure, which ends what runs on it */
+    if (running != NULL && (jobid == 0 || jobid == running->jobid))
+        hnp_job_abort(running, status, message);
+    else if (jobid != 0)
+        HNP_WARN(dvm->rte->log, "job %u, which has ended: %s", jobid,
+                 message);
     else
         HNP_WARN(dvm->rte->log, "%s", message);
 }

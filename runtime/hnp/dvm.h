@@ -41,8 +41,11 @@ void hnp_dvm_destroy(hnp_dvm_t *dvm);
 void hnp_dvm_ready(hnp_dvm_t *dvm);
 /** End every job, then the daemons and the HNP (SIGTERM, --dvm-stop). */
 void hnp_dvm_stop(hnp_dvm_t *dvm, const char *why);
-/** A daemon reported a fatal error: the running job's, if any. */
-void hnp_dvm_failure(hnp_dvm_t *dvm, int status, const char *message);
+/** A daemon reported a fatal error of job @p jobid (0: its own, which
+ *  ends the running job): that job ends; one already ended is not
+ *  another's. */
+void hnp_dvm_failure(hnp_dvm_t *dvm, uint32_t jobid, int status,
+                     const char *message);
 /** Daemon @p vpid is gone: the job with ranks on its node ends, new jobs
  *  use the other nodes (dvm_on_daemon_loss continue), or the DVM ends. */
 void hnp_dvm_daemon_lost(hnp_dvm_t *dvm, hnp_vpid_t vpid, const char *why);

@@ -50,7 +50,19 @@ static void on_iof(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
         HNP_WARN(rte->log, "malformed output message from vpid %u", src);
         return;
     }
+    if (!hnp_job_owns(cbdata, rte, src, out.jobid, "output"))
+        return;
     hnp_job_output(cbdata, src, &out);
+}
+
+bool hnp_job_owns(const hnp_job_t *job, hnp_rte_t *rte, hnp_vpid_t src,
+                  uint32_t jobid, const char *what)
+{
+    if (jobid == job->jobid)
+        return true;
+    HNP_VERBOSE(rte->log, 1, "%s of job %u from vpid %u dropped: it is not "
+                "job %u's", what, jobid, src, job->jobid);
+    return false;
 }
 
 static const char *rank_node(const hnp_job_t *job, uint32_t rank)
@@ -101,6 +113,10 @@ static void on_proc_exit(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
     if (hnp_wire_proc_exit_unpack(&rd, &e) != HNP_SUCCESS ||
         e.rank >= job->map.nprocs) {
         HNP_WARN(rte->log, "malformed exit report from vpid %u", src);
+        hnp_wire_proc_exit_clear(&e);
+        return;
+    }
+    if (!hnp_job_owns(job, rte, src, e.jobid, "exit report")) {
         hnp_wire_proc_exit_clear(&e);
         return;
     }
@@ -160,6 +176,10 @@ static void on_pmi_abort(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
     if (hnp_wire_pmi_abort_unpack(&rd, &req) != HNP_SUCCESS ||
         req.rank >= job->map.nprocs) {
         HNP_WARN(rte->log, "malformed abort request from vpid %u", src);
+        hnp_wire_pmi_abort_clear(&req);
+        return;
+    }
+    if (!hnp_job_owns(job, rte, src, req.jobid, "abort request")) {
         hnp_wire_pmi_abort_clear(&req);
         return;
     }

@@ -134,10 +134,15 @@ static void on_failure(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
                       "describe");
         return;
     }
-    HNP_VERBOSE(rte->log, 1, "failure reported by vpid %u", src);
+    HNP_VERBOSE(rte->log, 1, "failure of job %u reported by vpid %u",
+                failure.jobid, src);
     if (((hnp_job_t *)cbdata)->dvm != NULL) {
-        hnp_dvm_failure(((hnp_job_t *)cbdata)->dvm, failure.status != 0
-                        ? failure.status : 1, failure.message);
+        hnp_dvm_failure(((hnp_job_t *)cbdata)->dvm, failure.jobid,
+                        failure.status != 0 ? failure.status : 1,
+                        failure.message);
+    } else if (failure.jobid != 0 &&
+               !hnp_job_owns(cbdata, rte, src, failure.jobid, "a failure")) {
+        HNP_VERBOSE(rte->log, 1, "%s", failure.message);
     } else if (abort_followed(cbdata, failure.status)) {
         hnp_job_t *job = cbdata;
         HNP_ERROR_LOG(rte->log, "%s (the abort above came after it)",
@@ -218,11 +223,20 @@ static void on_daemon_reached(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
     enum hnp_phase_mark mark = tag == HNP_TAG_PHASE2_DONE
                                    ? HNP_MARK_TABLE_EVERYWHERE
                                    : HNP_MARK_PROCS_STARTED;
+    hnp_wire_procs_started_t started;
 
-    (void)rte;
-    (void)src;
-    (void)data;
-    (void)len;
+    if (mark == HNP_MARK_PROCS_STARTED) {
+        if (!HNP_RTE_UNPACK(rte, src, "start report",
+                            hnp_wire_procs_started_unpack, data, len,
+                            &started))
+            return;
+        if (started.jobid != job->jobid) {
+            HNP_VERBOSE(rte->log, 1, "vpid %u's start report of job %u "
+                        "dropped: it is not job %u's", src, started.jobid,
+                        job->jobid);
+            return;
+        }
+    }
     if (++job->reports[mark] == job->ndaemons)
         hnp_job_mark(job, mark);
 }
@@ -411,7 +425,7 @@ static bool ends_hnp(int sig)
  * already failed: a script sees that the job was stopped. */
 void hnp_job_signal(hnp_job_t *job, int sig)
 {
-    hnp_wire_signal_t req = { .signo = sig };
+    hnp_wire_signal_t req = { .jobid = job->jobid, .signo = sig };
     hnp_buffer_t buf;
     int rc;
 
@@ -465,7 +479,7 @@ static void stop_when_sent(hnp_rte_t *rte, void *cbdata)
 
 void hnp_job_control(hnp_job_t *job, int sig)
 {
-    hnp_wire_signal_t req = { .signo = sig };
+    hnp_wire_signal_t req = { .jobid = job->jobid, .signo = sig };
     hnp_buffer_t buf;
 
     if (!job->launched || job->ending || job->rte->oob == NULL)

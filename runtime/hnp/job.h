@@ -113,6 +113,11 @@ void hnp_job_notes_release(hnp_job_t *job);
 /* io.c: output and exits of the processes */
 void hnp_job_register_io(hnp_job_t *job);
 double hnp_job_now(const hnp_job_t *job);
+/** Whether a message about job @p jobid from @p src is @p job's; one of
+ *  another job (a late one of a job already ended) is dropped, logged as
+ *  @p what at verbose level. */
+bool hnp_job_owns(const hnp_job_t *job, hnp_rte_t *rte, hnp_vpid_t src,
+                  uint32_t jobid, const char *what);
 void hnp_job_mark(hnp_job_t *job, enum hnp_phase_mark mark);
 /* output.c: the processes' output, shown and saved */
 /** Before launch: the output state of every rank, and with

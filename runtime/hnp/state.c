@@ -149,6 +149,13 @@ static void on_state_reply(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
     if (!HNP_RTE_UNPACK(rte, src, "state report",
                         hnp_wire_state_reply_unpack, data, len, &reply))
         return;
+    if (reply.jobid != job->jobid) {
+        HNP_VERBOSE(rte->log, 1, "a state report of job %u from vpid %u "
+                    "dropped: it is not job %u's", reply.jobid, src,
+                    job->jobid);
+        hnp_wire_state_reply_clear(&reply);
+        return;
+    }
     for (uint32_t i = 0; s != NULL && i < reply.nranks; i++) {
         hnp_wire_rank_state_t *r = &reply.ranks[i];
         if (r->rank >= job->map.nprocs || s->answered[r->rank])
@@ -165,6 +172,7 @@ static void on_state_reply(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
 int hnp_job_report_state(hnp_job_t *job)
 {
     hnp_wire_state_request_t req = {
+        .jobid = job->jobid,
         .flags = job->args->get_stack_traces ? HNP_STATE_STACKS : 0,
         .stack_ms = (uint32_t)(STACK_LIMIT_SECONDS * 1000),
     };

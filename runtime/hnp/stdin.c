@@ -49,7 +49,8 @@ static bool window_open(const hnp_job_t *job)
 static int send_chunk(hnp_job_t *job, const void *data, size_t len, bool eof)
 {
     int64_t t = job->args->stdin_target;
-    hnp_wire_stdin_t chunk = { .seq = ++job->in->seq, .eof = eof,
+    hnp_wire_stdin_t chunk = { .jobid = job->jobid, .seq = ++job->in->seq,
+                               .eof = eof,
                                .data = data, .len = len };
     hnp_buffer_t buf;
     int rc;
@@ -121,7 +122,8 @@ static void on_stdin_ack(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
     (void)tag;
     hnp_reader_init(&rd, data, len);
     if (hnp_wire_stdin_ack_unpack(&rd, &ack) != HNP_SUCCESS || src == 0 ||
-        src >= rte->nprocs)
+        src >= rte->nprocs || !hnp_job_owns(job, rte, src, ack.jobid,
+                                            "stdin acknowledgement"))
         return;
     if (ack.seq > job->in->acked[src])
         job->in->acked[src] = ack.seq;

@@ -35,21 +35,22 @@ static int find_bind_ops(hnpd_t *d, char *err, size_t errlen)
 }
 
 /* Each local rank's rankfile text, or NULL without a rankfile. */
-static char **local_specs(const hnpd_t *d, const hnp_wire_launch_t *m)
+static char **local_specs(const hnpd_job_t *j, const hnp_wire_launch_t *m)
 {
     char **specs;
 
     if (m->place.nspecs == 0)
         return NULL;
-    specs = calloc(d->nlocal + 1, sizeof(*specs));
-    for (uint32_t i = 0; specs != NULL && i < d->nlocal; i++)
-        specs[i] = m->place.specs[d->procs[i].rank];
+    specs = calloc(j->nlocal + 1, sizeof(*specs));
+    for (uint32_t i = 0; specs != NULL && i < j->nlocal; i++)
+        specs[i] = m->place.specs[j->procs[i].rank];
     return specs;
 }
 
-int hnpd_bind_prepare(hnpd_t *d, const hnp_wire_launch_t *m, char *err,
+int hnpd_bind_prepare(hnpd_job_t *j, const hnp_wire_launch_t *m, char *err,
                       size_t errlen)
 {
+    hnpd_t *d = j->daemon;
     char **specs = NULL;
     int rc = HNP_ERR_NOT_AVAILABLE;
 
@@ -59,36 +60,40 @@ int hnpd_bind_prepare(hnpd_t *d, const hnp_wire_launch_t *m, char *err,
         d->bind->load(&d->topology, d->setup->core.topo_file, err,
                       errlen) != 0)
         return HNP_ERR_NOT_AVAILABLE;
-    d->placed = calloc(d->nlocal + 1, sizeof(*d->placed));
-    specs = local_specs(d, m);
-    if (d->placed == NULL || (m->place.nspecs > 0 && specs == NULL))
+    j->placed = calloc(j->nlocal + 1, sizeof(*j->placed));
+    specs = local_specs(j, m);
+    if (j->placed == NULL || (m->place.nspecs > 0 && specs == NULL))
         snprintf(err, errlen, "out of memory placing the ranks");
-    else if (d->bind->place(d->topology, &m->place, d->nlocal, specs,
-                            d->placed, err, errlen) == 0)
+    else if (d->bind->place(d->topology, &m->place, j->nlocal, specs,
+                            j->placed, err, errlen) == 0)
         rc = HNP_SUCCESS;
     free(specs);
     return rc;
 }
 
-const cpu_set_t *hnpd_bind_cpuset(const hnpd_t *d, uint32_t local_rank)
+const cpu_set_t *hnpd_bind_cpuset(const hnpd_job_t *j, uint32_t local_rank)
 {
-    if (d->placed == NULL || local_rank >= d->nlocal ||
-        !d->placed[local_rank].apply)
+    if (j->placed == NULL || local_rank >= j->nlocal ||
+        !j->placed[local_rank].apply)
         return NULL;
-    return &d->placed[local_rank].cpus;
+    return &j->placed[local_rank].cpus;
 }
 
-const char *hnpd_bind_describe(const hnpd_t *d, uint32_t local_rank)
+const char *hnpd_bind_describe(const hnpd_job_t *j, uint32_t local_rank)
 {
-    if (d->placed == NULL || local_rank >= d->nlocal)
+    if (j->placed == NULL || local_rank >= j->nlocal)
         return "is not bound (or bound to all available processors)";
-    return d->placed[local_rank].report;
+    return j->placed[local_rank].report;
 }
 
-void hnpd_bind_release(hnpd_t *d)
+void hnpd_bind_release(hnpd_job_t *j)
 {
-    free(d->placed);
-    d->placed = NULL;
+    free(j->placed);
+    j->placed = NULL;
+}
+
+void hnpd_bind_unload(hnpd_t *d)
+{
     if (d->topology != NULL)
         d->bind->release(d->topology);
     d->topology = NULL;

@@ -469,7 +469,8 @@ static void on_shutdown(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
         return;
     }
     d->ending = true;
-    hnpd_state_release(d); /* stacks no longer wanted: gdb goes */
+    for (hnpd_job_t *j = d->jobs; j != NULL; j = j->next)
+        hnpd_state_release(j); /* stacks no longer wanted: gdb goes */
     send_stats(d);
     rte->closing = true;
     cancel_launches(rte);

@@ -25,6 +25,7 @@ struct evbuffer;
 struct event;
 typedef struct hnpd_relay hnpd_relay_t;
 typedef struct hnpd_state_query hnpd_state_query_t;
+typedef struct hnpd_job hnpd_job_t;
 
 /* hnp's stdin on its way into one process. */
 typedef struct hnpd_stdin {
@@ -42,8 +43,30 @@ typedef struct hnpd_proc {
     bool reported;         /* its end went to the HNP */
     hnpd_linebuf_t out[2]; /* stdout, stderr */
     hnpd_stdin_t in;
-    struct hnpd *daemon;
+    hnpd_job_t *job;
 } hnpd_proc_t;
+
+/* One job this daemon holds, from its launch until its processes here are
+ * gone and its end came (or the daemon leaves). Every message about a
+ * job names it (runtime/wire), and is applied to that job's record alone:
+ * a daemon of a persistent runtime (hnp --dvm) holds one record a job. */
+struct hnpd_job {
+    hnpd_job_t *next;       /* the daemon's jobs */
+    struct hnpd *daemon;
+    uint32_t jobid;
+    hnpd_proc_t *procs;     /* this node's ranks of the job */
+    uint32_t nlocal;
+    uint32_t app_nprocs;
+    uint32_t node_rank_base; /* other jobs' ranks on this node at its
+                                launch: its first node_rank */
+    bool ending;            /* HNP_TAG_JOB_END came for it */
+    int32_t stdin_target;   /* a rank, HNP_STDIN_ALL (-2) or none (-1) */
+    uint32_t stdin_seq;     /* the last chunk received */
+    struct hnp_bind_result *placed; /* [nlocal]: each rank's binding */
+    struct hnpd_pmi *pmi;   /* the job, to the pmi components */
+    hnpd_state_query_t *state_query; /* --timeout's question, being
+                                        answered (stacks being taken) */
+};
 
 typedef struct hnpd {
     hnp_rte_t *rte;
@@ -61,37 +84,29 @@ typedef struct hnpd {
                                daemon gone and nothing left to send */
     int exit_status;
     bool persistent;        /* its runtime outlives the jobs (hnp --dvm) */
-    bool job_ending;        /* HNP_TAG_JOB_END came for the job it holds */
-    hnp_odls_t *odls;
+    hnp_odls_t *odls;       /* every job's processes, each tagged with its
+                               job (odls.h) */
     hnp_sentinel_t *sentinel; /* forked at start, until the odls takes it */
-    hnpd_proc_t *procs;     /* this node's ranks */
-    uint32_t nlocal;
-    uint32_t jobid;
-    uint32_t app_nprocs;
+    hnpd_job_t *jobs;       /* the jobs it holds */
     hnp_rte_timer_t *exit_timer;
     hnp_rte_timer_t *drain_timer;
     unsigned leave_polls;           /* drain checks while leaving */
     hnp_rte_timer_t *output_timer; /* output paused: check the queue */
     uint64_t iof_unacked;          /* output sent, not yet taken on by the
-                                      HNP (HNP_TAG_IOF_ACK) */
+                                      HNP (HNP_TAG_IOF_ACK): the daemon's
+                                      connection, whichever job's */
     hnp_wire_stats_t stats;
     uint64_t prefork_cpu_us;        /* this process's CPU at the detaching
                                        fork (0 without one) */
     uint64_t before_exec_us;        /* the agent's CPU before it exec'd
                                        hnpd, counted in this process's */
-    int32_t stdin_target;   /* a rank, HNP_STDIN_ALL (-2) or none (-1) */
     void *topology;                  /* loaded for placement only */
     const struct hnp_bind_ops *bind; /* hwloc's binding, then */
-    struct hnp_bind_result *placed;  /* [nlocal]: each rank's binding */
     void *bind_module;               /* its module, when loaded */
-    struct hnpd_pmi *pmi;            /* the job, to the pmi components */
     bool pmi_loaded;                 /* the pmi components are selected */
     size_t pmi_inited;               /* of them, how many had init() */
-    uint32_t stdin_seq;     /* the last chunk received */
     char *pmi_wanted;       /* the HNP's active pmi components ("a,b") */
     hnpd_relay_t *relay;    /* its log, to the HNP once it left its agent */
-    hnpd_state_query_t *state_query; /* --timeout's question, being
-                                        answered (stacks being taken) */
 } hnpd_t;
 
 /* daemon.c: joining, phases, the end */
@@ -102,9 +117,9 @@ void hnpd_lost_route(hnpd_t *d, const char *why);
 
 /* fds.c: the descriptors this node's ranks need */
 /** HNP_ERR_BAD_PARAM, with the figures in @p err, when the ranks of
- *  this node (d->procs, the pmi components of the job started) would not
+ *  this node (j->procs, the pmi components of the job started) would not
  *  fit in the descriptor limit (raised to the hard one first). */
-int hnpd_fds_check(hnpd_t *d, bool merged, char *err, size_t errlen);
+int hnpd_fds_check(hnpd_job_t *j, bool merged, char *err, size_t errlen);
 
 /* relay.c: the log once the daemon has joined: to the HNP, or to its own
  * log file */
@@ -118,35 +133,38 @@ void hnpd_relay_leave_agent(hnpd_t *d);
 void hnpd_relay_stop(hnpd_t *d);
 
 /* stdin.c: hnp's stdin into the processes that get it */
-bool hnpd_stdin_wanted(const hnpd_t *d, uint32_t rank);
+bool hnpd_stdin_wanted(const hnpd_job_t *j, uint32_t rank);
 void hnpd_stdin_register(hnpd_t *d);
 void hnpd_stdin_release(hnpd_proc_t *p);
 
 /* bind.c: placement and binding on the node's topology */
 /** Load hwloc and the topology, and place every local rank. */
-int hnpd_bind_prepare(hnpd_t *d, const hnp_wire_launch_t *m, char *err,
+int hnpd_bind_prepare(hnpd_job_t *j, const hnp_wire_launch_t *m, char *err,
                       size_t errlen);
 /** The CPUs to bind local rank @p local_rank to; NULL: none. */
-const cpu_set_t *hnpd_bind_cpuset(const hnpd_t *d, uint32_t local_rank);
+const cpu_set_t *hnpd_bind_cpuset(const hnpd_job_t *j, uint32_t local_rank);
 /** "bound to socket 0[core 0[hwt 0]]: [B/.]" or "is not bound (...)". */
-const char *hnpd_bind_describe(const hnpd_t *d, uint32_t local_rank);
-void hnpd_bind_release(hnpd_t *d);
+const char *hnpd_bind_describe(const hnpd_job_t *j, uint32_t local_rank);
+/** The job's placement. */
+void hnpd_bind_release(hnpd_job_t *j);
+/** The topology and hwloc's module; when the daemon leaves. */
+void hnpd_bind_unload(hnpd_t *d);
 
 /* pmi.c: the active pmi components, driven through the job */
 /** The job begins here: every active component's job_start. */
-int hnpd_pmi_job_start(hnpd_t *d, const hnp_wire_launch_t *m, char *err,
+int hnpd_pmi_job_start(hnpd_job_t *j, const hnp_wire_launch_t *m, char *err,
                        size_t errlen);
 /** Before @p child's fork: every component's variables and descriptors. */
-int hnpd_pmi_child_setup(hnpd_t *d, const hnp_pmi_child_t *child,
+int hnpd_pmi_child_setup(hnpd_job_t *j, const hnp_pmi_child_t *child,
                          hnp_pmi_fork_t *fork, char *err, size_t errlen);
-void hnpd_pmi_child_started(hnpd_t *d, uint32_t rank, pid_t pid);
+void hnpd_pmi_child_started(hnpd_job_t *j, uint32_t rank, pid_t pid);
 /** A rank was reaped; one that initialized and did not finalize ends the
  *  job with an error naming it, how it ended and its status. */
-void hnpd_pmi_child_exited(hnpd_t *d, uint32_t rank, pid_t pid,
+void hnpd_pmi_child_exited(hnpd_job_t *j, uint32_t rank, pid_t pid,
                            int wait_status, int exec_errno);
 /** The job is over here: job_end of each, then its scratch directory. */
-void hnpd_pmi_job_end(hnpd_t *d);
-/** The daemon leaves: the job's end if not yet, and the private
+void hnpd_pmi_job_end(hnpd_job_t *j);
+/** The daemon leaves: every job's end if not yet, and the private
  *  directory. */
 void hnpd_pmi_release(hnpd_t *d);
 
@@ -157,14 +175,26 @@ int hnpd_read_secret(const char *file, uint8_t secret[HNP_SECRET_LEN],
 
 /* state.c: the ranks' state (and stacks) when --timeout expires */
 void hnpd_state_register(hnpd_t *d);
-/** Drop a question not yet answered, killing its gdbs. */
-void hnpd_state_release(hnpd_t *d);
+/** Drop the job's question not yet answered, killing its gdbs. */
+void hnpd_state_release(hnpd_job_t *j);
 
 /* procs.c: the application processes of this node */
 void hnpd_register_proc_handlers(hnpd_t *d);
-/** What the daemon holds for its job (ranks, their output buffers and
- *  stdin, binding, the pmi components' job): gone, ready for the next. */
-void hnpd_job_release(hnpd_t *d);
+/** The odls, with the sentinel forked at start. */
+int hnpd_odls_ready(hnpd_t *d);
+/** Fork the job's ranks of this node. */
+void hnpd_procs_start(hnpd_job_t *j, const hnp_wire_launch_t *m);
+/** Report the ranks that never started as ended (the job ends first). */
+void hnpd_procs_report_unstarted(hnpd_job_t *j);
+/** The daemon leaves: every job, the odls, the topology. */
 void hnpd_procs_release(hnpd_t *d);
+
+/* jobs.c: the jobs this daemon holds, by id */
+void hnpd_jobs_register(hnpd_t *d);
+/** The job @p jobid the daemon holds; NULL: none. */
+hnpd_job_t *hnpd_job_find(const hnpd_t *d, uint32_t jobid);
+/** What the daemon holds for the job (ranks, their output buffers and
+ *  stdin, binding, the pmi components' job): gone, with its record. */
+void hnpd_job_release(hnpd_job_t *j);
 
 #endif /* HNP_DAEMON_H */

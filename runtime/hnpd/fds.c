@@ -34,7 +34,7 @@
  * the HNP's plan, fdplan.h). */
 #define HNPD_FD_MIN_HANDSHAKES 8
 
-static void refuse(hnpd_t *d, const char *per_rank_text, uint64_t need,
+static void refuse(const hnpd_job_t *j, const char *per_rank_text, uint64_t need,
                    uint32_t soft, uint32_t hard, uint64_t handshakes,
                    char *err, size_t errlen)
 {
@@ -43,14 +43,15 @@ static void refuse(hnpd_t *d, const char *per_rank_text, uint64_t need,
                 "(ulimit -n; the hard limit is %u): %s, %llu for "
                 "connections awaiting a handshake (at the fewest), %d while "
                 "a rank starts and %d in reserve. Raise the limit on the "
-                "node, or place fewer ranks on it", d->nlocal,
+                "node, or place fewer ranks on it", j->nlocal,
                 (unsigned long long)need, soft, hard, per_rank_text,
                 (unsigned long long)handshakes, HNPD_FD_STARTING,
                 HNPD_FD_RESERVE);
 }
 
-int hnpd_fds_check(hnpd_t *d, bool merged, char *err, size_t errlen)
+int hnpd_fds_check(hnpd_job_t *j, bool merged, char *err, size_t errlen)
 {
+    hnpd_t *d = j->daemon;
     hnp_rte_t *rte = d->rte;
     uint32_t soft = 0, hard = 0, stdin_ranks = 0;
     uint32_t per_rank = HNP_ODLS_FDS_PER_PROC - (merged ? 1u : 0u) +
@@ -59,15 +60,15 @@ int hnpd_fds_check(hnpd_t *d, bool merged, char *err, size_t errlen)
                                                   : rte->core->max_handshakes;
     char ranks[256];
 
-    if (d->nlocal == 0 || hnp_fd_limit_raise(&soft, &hard) != HNP_SUCCESS)
+    if (j->nlocal == 0 || hnp_fd_limit_raise(&soft, &hard) != HNP_SUCCESS)
         return HNP_SUCCESS;
-    for (uint32_t i = 0; i < d->nlocal; i++)
-        stdin_ranks += hnpd_stdin_wanted(d, d->procs[i].rank);
+    for (uint32_t i = 0; i < j->nlocal; i++)
+        stdin_ranks += hnpd_stdin_wanted(j, j->procs[i].rank);
     /* Its tree neighbours: connections that may come after the launch
      * (both parents, the routing and spawn children). */
     uint64_t neighbours = 2 + hnp_rte_spawn_children(rte, NULL, 0) +
                           (rte->routed != NULL ? hnp_rte_route_children(rte, NULL, 0) : 0);
-    uint64_t wanted = (uint64_t)d->nlocal * per_rank + stdin_ranks +
+    uint64_t wanted = (uint64_t)j->nlocal * per_rank + stdin_ranks +
                       neighbours + HNPD_FD_STARTING + HNPD_FD_RESERVE;
     /* Nothing open from soft - wanted - handshakes on (the limit is the
      * hard one, above which nothing can be open): what is open fits
@@ -94,7 +95,7 @@ int hnpd_fds_check(hnpd_t *d, bool merged, char *err, size_t errlen)
              merged ? "merged" : "stdout and stderr", d->pmi_inited,
              stdin_ranks, (unsigned long long)opened,
              (unsigned long long)neighbours);
-    refuse(d, ranks, rest + HNPD_FD_MIN_HANDSHAKES, soft, hard,
+    refuse(j, ranks, rest + HNPD_FD_MIN_HANDSHAKES, soft, hard,
            HNPD_FD_MIN_HANDSHAKES, err, errlen);
     return HNP_ERR_BAD_PARAM;
 }

@@ -37,13 +37,13 @@ struct hnpd_pmi {
 };
 
 /* Module @p i's directory for the job: job<N>-<component>. */
-static int make_tmpdir(hnpd_t *d, const char *component, char **out,
+static int make_tmpdir(hnpd_job_t *j, const char *component, char **out,
                        char *err, size_t errlen)
 {
     char name[64 + HNP_MCA_NAME_LEN];
 
-    snprintf(name, sizeof(name), "job%u-%s", d->jobid, component);
-    return hnp_rte_scratch_make(d->rte, name, 0, out, err, errlen);
+    snprintf(name, sizeof(name), "job%u-%s", j->jobid, component);
+    return hnp_rte_scratch_make(j->daemon->rte, name, 0, out, err, errlen);
 }
 
 /* ------------------------------------------------------------ the job */
@@ -63,21 +63,22 @@ static int number_nodes(struct hnpd_pmi *p, const hnp_wire_launch_t *m)
     return HNP_SUCCESS;
 }
 
-static int describe_job(hnpd_t *d, struct hnpd_pmi *p,
+static int describe_job(hnpd_job_t *j, struct hnpd_pmi *p,
                         const hnp_wire_launch_t *m)
 {
+    hnpd_t *d = j->daemon;
     hnp_pmi_job_t *job = &p->job;
     uint32_t my_node = d->rte->self;
 
     if (my_node < 1 || my_node > m->nnodes)
         return HNP_ERR_BAD_PARAM;
-    p->local_ranks = calloc(d->nlocal + 1, sizeof(*p->local_ranks));
+    p->local_ranks = calloc(j->nlocal + 1, sizeof(*p->local_ranks));
     p->apps = calloc(m->napps, sizeof(*p->apps));
     if (p->local_ranks == NULL || p->apps == NULL ||
         number_nodes(p, m) != HNP_SUCCESS)
         return HNP_ERR_NOMEM;
-    for (uint32_t i = 0; i < d->nlocal; i++)
-        p->local_ranks[i] = d->procs[i].rank;
+    for (uint32_t i = 0; i < j->nlocal; i++)
+        p->local_ranks[i] = j->procs[i].rank;
     for (uint32_t a = 0; a < m->napps; a++)
         p->apps[a] = (hnp_pmi_app_t){ m->apps[a].first_rank, m->apps[a].np,
                                       m->apps[a].argv };
@@ -89,7 +90,7 @@ static int describe_job(hnpd_t *d, struct hnpd_pmi *p,
         .universe_size = m->universe_size, .nnodes = m->nnodes,
         .node_of = p->node_of, .node_names = p->node_names,
         .my_node = my_node, .local_ranks = p->local_ranks,
-        .nlocal = d->nlocal, .slots = m->node_slots[my_node - 1],
+        .nlocal = j->nlocal, .slots = m->node_slots[my_node - 1],
         .napps = m->napps, .apps = p->apps,
         /* a contribution must fit in one runtime message, with room */
         .max_allgather_bytes = hnp_rte_allgather_max(d->rte),
@@ -98,15 +99,16 @@ static int describe_job(hnpd_t *d, struct hnpd_pmi *p,
 }
 
 /* Module @p i's job_start, in its own scratch directory. */
-static int start_module(hnpd_t *d, struct hnpd_pmi *p, size_t i, char *err,
-                        size_t errlen)
+static int start_module(hnpd_job_t *j, struct hnpd_pmi *p, size_t i,
+                        char *err, size_t errlen)
 {
+    hnpd_t *d = j->daemon;
     const hnp_pmi_active_t *active = &d->rte->pmi;
     char why[256] = "";
     int rc = HNP_SUCCESS;
 
     if (active->modules[i]->needs & HNP_PMI_NEEDS_TMPDIR)
-        rc = make_tmpdir(d, active->names[i], &p->tmpdir[i], why,
+        rc = make_tmpdir(j, active->names[i], &p->tmpdir[i], why,
                          sizeof(why));
     p->job.tmpdir = p->tmpdir[i];
     /* A series of its own for each component in each job, so that the
@@ -185,9 +187,10 @@ static bool named_in(const char *list, const char *name)
     return false;
 }
 
-static int job_start(hnpd_t *d, const hnp_wire_launch_t *m, char *err,
+static int job_start(hnpd_job_t *j, const hnp_wire_launch_t *m, char *err,
                      size_t errlen)
 {
+    hnpd_t *d = j->daemon;
     const hnp_pmi_active_t *active = &d->rte->pmi;
     struct hnpd_pmi *p;
     int rc;
@@ -199,23 +202,23 @@ static int job_start(hnpd_t *d, const hnp_wire_launch_t *m, char *err,
         return rc;
     if ((p = calloc(1, sizeof(*p))) == NULL)
         return HNP_ERR_NOMEM;
-    d->pmi = p;
+    j->pmi = p;
     /* A node without ranks serves nobody, but it is still one of the
      * job's daemons: it joins the job's all-gathers with nothing. */
-    if (d->nlocal == 0) {
+    if (j->nlocal == 0) {
         rc = hnp_rte_job_begin(d->rte, m->jobid, m->nprocs, m->node_of, 0);
         p->rte_job = rc == HNP_SUCCESS;
         return rc;
     }
-    rc = describe_job(d, p, m);
+    rc = describe_job(j, p, m);
     if (rc == HNP_SUCCESS)
         rc = hnp_rte_job_begin(d->rte, m->jobid, m->nprocs, m->node_of,
-                               d->nlocal);
+                               j->nlocal);
     p->rte_job = rc == HNP_SUCCESS;
     for (size_t i = 0; rc == HNP_SUCCESS && i < active->count; i++) {
         if (!named_in(m->pmi, active->names[i]))
             continue;
-        rc = start_module(d, p, i, err, errlen);
+        rc = start_module(j, p, i, err, errlen);
         p->started[i] = rc == HNP_SUCCESS;
     }
     if (rc == HNP_ERR_NOMEM && err[0] == '\0')
@@ -223,23 +226,24 @@ static int job_start(hnpd_t *d, const hnp_wire_launch_t *m, char *err,
     return rc;
 }
 
-int hnpd_pmi_job_start(hnpd_t *d, const hnp_wire_launch_t *m, char *err,
+int hnpd_pmi_job_start(hnpd_job_t *j, const hnp_wire_launch_t *m, char *err,
                        size_t errlen)
 {
     uint64_t before, rss_kb;
     int rc;
 
     hnp_daemon_stats_usage(&before, &rss_kb);
-    rc = job_start(d, m, err, errlen);
-    if (d->pmi != NULL && d->nlocal > 0)
-        count_cpu(d, before);
+    rc = job_start(j, m, err, errlen);
+    if (j->pmi != NULL && j->nlocal > 0)
+        count_cpu(j->daemon, before);
     return rc;
 }
 
-static int child_setup(hnpd_t *d, const hnp_pmi_child_t *child,
+static int child_setup(hnpd_job_t *j, const hnp_pmi_child_t *child,
                        hnp_pmi_fork_t *fork, char *err, size_t errlen)
 {
-    struct hnpd_pmi *p = d->pmi;
+    hnpd_t *d = j->daemon;
+    struct hnpd_pmi *p = j->pmi;
 
     for (size_t i = 0; p != NULL && i < HNP_PMI_MAX_ACTIVE; i++) {
         char why[256] = "";
@@ -257,23 +261,24 @@ static int child_setup(hnpd_t *d, const hnp_pmi_child_t *child,
     return HNP_SUCCESS;
 }
 
-int hnpd_pmi_child_setup(hnpd_t *d, const hnp_pmi_child_t *child,
+int hnpd_pmi_child_setup(hnpd_job_t *j, const hnp_pmi_child_t *child,
                          hnp_pmi_fork_t *fork, char *err, size_t errlen)
 {
     uint64_t before, rss_kb;
     int rc;
 
-    if (d->pmi == NULL)
+    if (j->pmi == NULL)
         return HNP_SUCCESS;
     hnp_daemon_stats_usage(&before, &rss_kb);
-    rc = child_setup(d, child, fork, err, errlen);
-    count_cpu(d, before);
+    rc = child_setup(j, child, fork, err, errlen);
+    count_cpu(j->daemon, before);
     return rc;
 }
 
-void hnpd_pmi_child_started(hnpd_t *d, uint32_t rank, pid_t pid)
+void hnpd_pmi_child_started(hnpd_job_t *j, uint32_t rank, pid_t pid)
 {
-    struct hnpd_pmi *p = d->pmi;
+    hnpd_t *d = j->daemon;
+    struct hnpd_pmi *p = j->pmi;
 
     for (size_t i = 0; p != NULL && i < HNP_PMI_MAX_ACTIVE; i++)
         if (p->started[i] && d->rte->pmi.modules[i]->child_started != NULL)
@@ -283,30 +288,34 @@ void hnpd_pmi_child_started(hnpd_t *d, uint32_t rank, pid_t pid)
 /* A rank that called MPI_Init and not MPI_Finalize fails the job. How it
  * ended comes first (a signal is 128 + its number, as for any rank, an
  * exit status its own); the wire-up state is a detail added to it. */
-static void fail_unfinalized(hnpd_t *d, uint32_t rank, pid_t pid,
+static void fail_unfinalized(hnpd_job_t *j, uint32_t rank, pid_t pid,
                              int wait_status)
 {
     static const char detail[] = "after MPI_Init, without MPI_Finalize";
+    hnpd_t *d = j->daemon;
 
     if (WIFSIGNALED(wait_status))
-        hnp_rte_fail(d->rte, 128 + WTERMSIG(wait_status), "rank %u (pid %d) "
-                     "on node %s was killed by signal %d (%s) %s", rank,
-                     (int)pid, d->node, WTERMSIG(wait_status),
-                     strsignal(WTERMSIG(wait_status)), detail);
+        hnp_rte_fail_job(d->rte, j->jobid, 128 + WTERMSIG(wait_status),
+                         "rank %u (pid %d) on node %s was killed by signal "
+                         "%d (%s) %s", rank, (int)pid, d->node,
+                         WTERMSIG(wait_status),
+                         strsignal(WTERMSIG(wait_status)), detail);
     else if (WIFEXITED(wait_status) && WEXITSTATUS(wait_status) != 0)
-        hnp_rte_fail(d->rte, WEXITSTATUS(wait_status), "rank %u (pid %d) on "
-                     "node %s exited with status %d %s", rank, (int)pid,
-                     d->node, WEXITSTATUS(wait_status), detail);
+        hnp_rte_fail_job(d->rte, j->jobid, WEXITSTATUS(wait_status),
+                         "rank %u (pid %d) on node %s exited with status %d "
+                         "%s", rank, (int)pid, d->node,
+                         WEXITSTATUS(wait_status), detail);
     else
-        hnp_rte_fail(d->rte, 1, "rank %u on node %s exited without "
-                     "finalizing (MPI_Init was called, MPI_Finalize was not)",
-                     rank, d->node);
+        hnp_rte_fail_job(d->rte, j->jobid, 1, "rank %u on node %s exited "
+                         "without finalizing (MPI_Init was called, "
+                         "MPI_Finalize was not)", rank, d->node);
 }
 
-void hnpd_pmi_child_exited(hnpd_t *d, uint32_t rank, pid_t pid,
+void hnpd_pmi_child_exited(hnpd_job_t *j, uint32_t rank, pid_t pid,
                            int wait_status, int exec_errno)
 {
-    struct hnpd_pmi *p = d->pmi;
+    hnpd_t *d = j->daemon;
+    struct hnpd_pmi *p = j->pmi;
 
     if (p == NULL)
         return;
@@ -315,16 +324,17 @@ void hnpd_pmi_child_exited(hnpd_t *d, uint32_t rank, pid_t pid,
             d->rte->pmi.modules[i]->child_exited(p->state[i], rank,
                                                  wait_status, exec_errno);
     if (p->rte_job && hnp_rte_proc_unfinalized(d->rte, rank))
-        fail_unfinalized(d, rank, pid, wait_status);
+        fail_unfinalized(j, rank, pid, wait_status);
 }
 
-void hnpd_pmi_job_end(hnpd_t *d)
+void hnpd_pmi_job_end(hnpd_job_t *j)
 {
-    struct hnpd_pmi *p = d->pmi;
+    hnpd_t *d = j->daemon;
+    struct hnpd_pmi *p = j->pmi;
 
     if (p == NULL)
         return;
-    d->pmi = NULL;
+    j->pmi = NULL;
     for (size_t i = HNP_PMI_MAX_ACTIVE; i-- > 0;)
         if (p->started[i])
             d->rte->pmi.modules[i]->job_end(p->state[i]);
@@ -343,7 +353,8 @@ void hnpd_pmi_job_end(hnpd_t *d)
 
 void hnpd_pmi_release(hnpd_t *d)
 {
-    hnpd_pmi_job_end(d);
+    for (hnpd_job_t *j = d->jobs; j != NULL; j = j->next)
+        hnpd_pmi_job_end(j);
     /* The daemon's directories go before the components stop: libpmix's
      * finalize joins its threads, time that a batch system ending the
      * step (Slurm kills what is left of it, sentinel included) may not

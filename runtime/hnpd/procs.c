@@ -28,11 +28,11 @@
 
 extern char **environ;
 
-static hnpd_proc_t *find_proc(hnpd_t *d, uint32_t rank)
+static hnpd_proc_t *find_proc(hnpd_job_t *j, uint32_t rank)
 {
-    for (uint32_t i = 0; i < d->nlocal; i++)
-        if (d->procs[i].rank == rank)
-            return &d->procs[i];
+    for (uint32_t i = 0; i < j->nlocal; i++)
+        if (j->procs[i].rank == rank)
+            return &j->procs[i];
     return NULL;
 }
 
@@ -86,11 +86,13 @@ static uint64_t read_time_us(void)
     return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
-static void send_flagged(hnpd_t *d, uint32_t rank, int stream,
+static void send_flagged(hnpd_job_t *j, uint32_t rank, int stream,
                          const char *data, size_t len, uint8_t flags,
                          uint64_t read_us)
 {
-    hnp_wire_iof_t out = { .rank = rank, .stream = (uint8_t)stream,
+    hnpd_t *d = j->daemon;
+    hnp_wire_iof_t out = { .jobid = j->jobid, .rank = rank,
+                           .stream = (uint8_t)stream,
                            .flags = flags, .read_us = read_us, .data = data,
                            .len = len };
     hnp_buffer_t buf;
@@ -106,10 +108,10 @@ static void send_flagged(hnpd_t *d, uint32_t rank, int stream,
     throttle_output(d);
 }
 
-static void send_output(hnpd_t *d, uint32_t rank, int stream,
+static void send_output(hnpd_job_t *j, uint32_t rank, int stream,
                         const char *data, size_t len, uint64_t read_us)
 {
-    send_flagged(d, rank, stream, data, len, 0, read_us);
+    send_flagged(j, rank, stream, data, len, 0, read_us);
 }
 
 /* The HNP has taken on @p bytes more of this daemon's output. */
@@ -150,11 +152,11 @@ static int linebuf_append(hnpd_linebuf_t *lb, const void *data, size_t len)
  * rest. At end of file (@p len 0) everything left goes, a last line
  * without its newline too. What goes is stamped with the time of this
  * read, which completed it. */
-static void output_arrived(void *ctx, uint32_t rank, int stream,
-                           const void *data, size_t len)
+static void output_arrived(void *ctx, uint32_t jobid, uint32_t rank,
+                           int stream, const void *data, size_t len)
 {
-    hnpd_t *d = ctx;
-    hnpd_proc_t *p = find_proc(d, rank);
+    hnpd_job_t *j = hnpd_job_find(ctx, jobid);
+    hnpd_proc_t *p = j != NULL ? find_proc(j, rank) : NULL;
     hnpd_linebuf_t *lb;
     size_t whole = 0, pos = 0;
     uint64_t now = read_time_us();
@@ -163,13 +165,13 @@ static void output_arrived(void *ctx, uint32_t rank, int stream,
         return;
     lb = &p->out[stream - 1];
     if (len > 0 && linebuf_append(lb, data, len) != HNP_SUCCESS) {
-        send_output(d, rank, stream, lb->data, lb->len, now);
+        send_output(j, rank, stream, lb->data, lb->len, now);
         lb->len = 0;
-        send_output(d, rank, stream, data, len, now);
+        send_output(j, rank, stream, data, len, now);
         return;
     }
     if (len == 0) {
-        send_output(d, rank, stream, lb->data, lb->len, now);
+        send_output(j, rank, stream, lb->data, lb->len, now);
         lb->len = 0;
         return;
     }
@@ -185,12 +187,12 @@ static void output_arrived(void *ctx, uint32_t rank, int stream,
         }
         if (span <= HNP_IOF_LINE_MAX)
             break;
-        send_output(d, rank, stream, lb->data + whole, pos - whole, now);
-        send_flagged(d, rank, stream, lb->data + pos, HNP_IOF_LINE_MAX,
+        send_output(j, rank, stream, lb->data + whole, pos - whole, now);
+        send_flagged(j, rank, stream, lb->data + pos, HNP_IOF_LINE_MAX,
                      HNP_IOF_CUT, now);
         whole = pos += HNP_IOF_LINE_MAX;
     }
-    send_output(d, rank, stream, lb->data + whole, pos - whole, now);
+    send_output(j, rank, stream, lb->data + whole, pos - whole, now);
     /* Nothing to move when all went, or none (the buffer may be unset). */
     if (pos > 0 && pos < lb->len)
         memmove(lb->data, lb->data + pos, lb->len - pos);
@@ -199,53 +201,62 @@ static void output_arrived(void *ctx, uint32_t rank, int stream,
 
 /* Tell the HNP how @p rank ended; @p why explains a start that failed
  * before exec (NULL: exec's own errno says it). */
-static void report_exit(hnpd_t *d, uint32_t rank, pid_t pid, int wait_status,
-                        int exec_errno, const char *why)
+static void report_exit(hnpd_job_t *j, uint32_t rank, pid_t pid,
+                        int wait_status, int exec_errno, const char *why)
 {
-    hnp_wire_proc_exit_t report = { .rank = rank, .pid = (int32_t)pid,
+    hnp_wire_proc_exit_t report = { .jobid = j->jobid, .rank = rank,
+                                    .pid = (int32_t)pid,
                                     .wait_status = wait_status,
                                     .exec_errno = exec_errno,
                                     .why = (char *)why };
-    hnpd_proc_t *p = find_proc(d, rank);
+    hnpd_proc_t *p = find_proc(j, rank);
     hnp_buffer_t buf;
 
     if (p != NULL)
         p->reported = true;
     hnp_buffer_init(&buf);
     if (hnp_wire_proc_exit_pack(&buf, &report) == HNP_SUCCESS)
-        hnp_rte_send(d->rte, 0, HNP_TAG_PROC_EXIT, buf.data, buf.len);
+        hnp_rte_send(j->daemon->rte, 0, HNP_TAG_PROC_EXIT, buf.data,
+                     buf.len);
     hnp_buffer_release(&buf);
 }
 
 /* A job that ends before some of its ranks here started (a failure on
  * this node or another): the HNP counts them as ended, as it counts the
  * others, when it hears of them. */
-static void report_unstarted(hnpd_t *d)
+void hnpd_procs_report_unstarted(hnpd_job_t *j)
 {
-    for (uint32_t i = 0; d->procs != NULL && i < d->nlocal; i++)
-        if (d->procs[i].pid == 0 && !d->procs[i].reported)
-            report_exit(d, d->procs[i].rank, 0, 0, ECANCELED,
+    for (uint32_t i = 0; j->procs != NULL && i < j->nlocal; i++)
+        if (j->procs[i].pid == 0 && !j->procs[i].reported)
+            report_exit(j, j->procs[i].rank, 0, 0, ECANCELED,
                         "the job ended before it started");
 }
 
-static void proc_exited(void *ctx, uint32_t rank, pid_t pid, int wait_status,
-                        int exec_errno)
+static void proc_exited(void *ctx, uint32_t jobid, uint32_t rank, pid_t pid,
+                        int wait_status, int exec_errno)
 {
     hnpd_t *d = ctx;
-    hnpd_proc_t *p = find_proc(d, rank);
+    hnpd_job_t *j = hnpd_job_find(d, jobid);
+    hnpd_proc_t *p = j != NULL ? find_proc(j, rank) : NULL;
 
+    if (j == NULL) {
+        HNP_WARN(d->rte->log, "node %s: rank %u of job %u, which this "
+                 "daemon no longer holds, ended", d->node, rank, jobid);
+        return;
+    }
     if (p != NULL) {
         p->state = exec_errno != 0 ? HNP_RANK_FAILED : HNP_RANK_EXITED;
         p->wait_status = wait_status;
     }
     /* A rank that did not finalize fails the job before its exit reaches
      * the HNP, which could otherwise take the job for done. */
-    hnpd_pmi_child_exited(d, rank, pid, wait_status, exec_errno);
-    report_exit(d, rank, pid, wait_status, exec_errno, NULL);
-    if (hnp_odls_num_alive(d->odls) == 0)
-        hnpd_pmi_job_end(d);
-    if (d->job_ending && hnp_odls_num_alive(d->odls) == 0)
-        hnpd_job_release(d);
+    hnpd_pmi_child_exited(j, rank, pid, wait_status, exec_errno);
+    report_exit(j, rank, pid, wait_status, exec_errno, NULL);
+    if (hnp_odls_num_alive_job(d->odls, jobid) == 0) {
+        hnpd_pmi_job_end(j);
+        if (j->ending)
+            hnpd_job_release(j);
+    }
     hnpd_maybe_exit(d);
 }
 
@@ -327,22 +338,22 @@ static int set_number(hnp_pmi_fork_t *fork, const char *name, uint32_t value)
 
 /* What a rank is told of itself, whatever its MPI: hnp's own names, and
  * those scripts read under Open MPI's mpirun and MPICH's Hydra. */
-static int rank_variables(const hnpd_t *d, const hnp_wire_launch_t *m,
+static int rank_variables(const hnpd_job_t *j, const hnp_wire_launch_t *m,
                           const hnp_pmi_child_t *child, hnp_pmi_fork_t *fork)
 {
     const struct { const char *name; uint32_t value; } numbers[] = {
         { "HNP_RANK", child->rank },
         { "HNP_SIZE", m->nprocs },
         { "HNP_LOCAL_RANK", child->local_rank },
-        { "HNP_LOCAL_SIZE", d->nlocal },
+        { "HNP_LOCAL_SIZE", j->nlocal },
         { "HNP_JOBID", m->jobid },
         { "OMPI_COMM_WORLD_RANK", child->rank },
         { "OMPI_COMM_WORLD_SIZE", m->nprocs },
         { "OMPI_COMM_WORLD_LOCAL_RANK", child->local_rank },
-        { "OMPI_COMM_WORLD_LOCAL_SIZE", d->nlocal },
+        { "OMPI_COMM_WORLD_LOCAL_SIZE", j->nlocal },
         { "OMPI_COMM_WORLD_NODE_RANK", child->node_rank },
         { "MPI_LOCALRANKID", child->local_rank },
-        { "MPI_LOCALNRANKS", d->nlocal },
+        { "MPI_LOCALNRANKS", j->nlocal },
     };
     /* A daemon srun started carries its own task's numbers, which every
      * rank would inherit (all of a node's ranks SLURM_PROCID=0): the ranks
@@ -355,7 +366,7 @@ static int rank_variables(const hnpd_t *d, const hnp_wire_launch_t *m,
     };
     bool under_srun = getenv("SLURM_PROCID") != NULL;
     const hnp_wire_launch_app_t *app = app_of(m, child->rank);
-    int rc = hnp_pmi_fork_setenv(fork, "HNP_NODE", d->node);
+    int rc = hnp_pmi_fork_setenv(fork, "HNP_NODE", j->daemon->node);
 
     /* Where it runs: PWD for its shell, and for Open MPI's MPI_INFO_ENV
      * ("wdir"), the variable mpirun sets. */
@@ -375,7 +386,7 @@ static int rank_variables(const hnpd_t *d, const hnp_wire_launch_t *m,
 
 /* A working directory that is missing here is the user's mistake: say so,
  * rather than let exec's ENOENT blame the program. */
-static bool check_wdir(hnpd_t *d, const hnp_wire_launch_app_t *app,
+static bool check_wdir(hnpd_job_t *j, const hnp_wire_launch_app_t *app,
                        uint32_t rank)
 {
     struct stat st;
@@ -392,21 +403,23 @@ static bool check_wdir(hnpd_t *d, const hnp_wire_launch_app_t *app,
         return true;
     snprintf(why, sizeof(why), "working directory %s: %s", app->wdir,
              strerror(e));
-    report_exit(d, rank, 0, 0, e, why);
+    report_exit(j, rank, 0, 0, e, why);
     return false;
 }
 
 /* --report-bindings: one line a rank, bound or not, printed by the HNP,
  * in Open MPI's words ([node:daemon's pid] MCW rank N bound to ...). */
-static void report_binding(hnpd_t *d, uint32_t rank, uint32_t local_rank)
+static void report_binding(hnpd_job_t *j, uint32_t rank,
+                           uint32_t local_rank)
 {
+    hnpd_t *d = j->daemon;
     char line[1024];
     hnp_wire_report_t report = { .severity = HNP_WIRE_REPORT_PLAIN,
                                  .line = line };
     hnp_buffer_t buf;
 
     snprintf(line, sizeof(line), "[%s:%05ld] MCW rank %u %s", d->node,
-             (long)getpid(), rank, hnpd_bind_describe(d, local_rank));
+             (long)getpid(), rank, hnpd_bind_describe(j, local_rank));
     hnp_buffer_init(&buf);
     if (hnp_wire_report_pack(&buf, &report) == HNP_SUCCESS)
         hnp_rte_send(d->rte, 0, HNP_TAG_REPORT, buf.data, buf.len);
@@ -414,15 +427,15 @@ static void report_binding(hnpd_t *d, uint32_t rank, uint32_t local_rank)
 }
 
 /* The rank's variables, then every pmi component's: a fork spec. */
-static int prepare_rank(hnpd_t *d, const hnp_wire_launch_t *m,
+static int prepare_rank(hnpd_job_t *j, const hnp_wire_launch_t *m,
                         char *const *base, const hnp_pmi_child_t *child,
                         hnp_pmi_fork_t *fork, char ***env, char *err,
                         size_t errlen)
 {
-    int rc = rank_variables(d, m, child, fork);
+    int rc = rank_variables(j, m, child, fork);
 
     if (rc == HNP_SUCCESS)
-        rc = hnpd_pmi_child_setup(d, child, fork, err, errlen);
+        rc = hnpd_pmi_child_setup(j, child, fork, err, errlen);
     else
         hnp_err_set(err, errlen, "out of memory");
     if (rc == HNP_SUCCESS && (*env = hnp_fork_environ(fork, base)) == NULL) {
@@ -432,54 +445,58 @@ static int prepare_rank(hnpd_t *d, const hnp_wire_launch_t *m,
     return rc;
 }
 
-static void start_rank(hnpd_t *d, const hnp_wire_launch_t *m,
+static void start_rank(hnpd_job_t *j, const hnp_wire_launch_t *m,
                        char *const *base, uint32_t rank, uint32_t local_rank)
 {
+    hnpd_t *d = j->daemon;
     const hnp_wire_launch_app_t *app = app_of(m, rank);
     hnp_pmi_child_t child = {
-        .rank = rank, .local_rank = local_rank, .node_rank = local_rank,
+        .rank = rank, .local_rank = local_rank,
+        .node_rank = j->node_rank_base + local_rank,
         .appnum = (uint32_t)(app - m->apps), .app_rank = rank - app->first_rank,
     };
     hnp_pmi_fork_t *fork = hnp_fork_create();
-    hnpd_proc_t *p = find_proc(d, rank);
+    hnpd_proc_t *p = find_proc(j, rank);
     char **env = NULL;
     char err[256] = "";
     size_t nfds = 0;
     pid_t pid;
 
     p->state = HNP_RANK_FAILED; /* until it is forked */
-    if (!check_wdir(d, app, rank))
+    if (!check_wdir(j, app, rank))
         goto out;
-    if (fork == NULL || prepare_rank(d, m, base, &child, fork, &env, err,
+    if (fork == NULL || prepare_rank(j, m, base, &child, fork, &env, err,
                                      sizeof(err)) != HNP_SUCCESS) {
-        hnp_rte_fail(d->rte, 1, "node %s: cannot start rank %u: %s", d->node,
+        hnp_rte_fail_job(d->rte, j->jobid, 1,
+                         "node %s: cannot start rank %u: %s", d->node,
                      rank, err[0] != '\0' ? err : "out of memory");
         goto out;
     }
     const int *fds = hnp_fork_fds(fork, &nfds);
-    hnp_odls_proc_t spec = { rank, app->argv, env,
+    hnp_odls_proc_t spec = { j->jobid, rank, app->argv, env,
                              app->wdir != NULL && app->wdir[0] != '\0'
                                  ? app->wdir : NULL,
-                             hnpd_stdin_wanted(d, rank) ? &p->in.fd : NULL,
-                             hnpd_bind_cpuset(d, local_rank), fds, nfds,
+                             hnpd_stdin_wanted(j, rank) ? &p->in.fd : NULL,
+                             hnpd_bind_cpuset(j, local_rank), fds, nfds,
                              (m->output & HNP_LAUNCH_MERGE_STDERR) != 0 };
 
     if (m->place.flags & HNP_PLACE_REPORT)
-        report_binding(d, rank, local_rank);
+        report_binding(j, rank, local_rank);
     if (hnp_odls_launch(d->odls, &spec, &pid, err, sizeof(err)) < 0) {
-        hnp_rte_fail(d->rte, 1, "node %s: cannot start rank %u: %s", d->node,
+        hnp_rte_fail_job(d->rte, j->jobid, 1,
+                         "node %s: cannot start rank %u: %s", d->node,
                      rank, err);
     } else {
         p->pid = pid;
         p->state = HNP_RANK_RUNNING;
-        hnpd_pmi_child_started(d, rank, pid);
+        hnpd_pmi_child_started(j, rank, pid);
     }
 out:
     free(env);            /* its strings are base's and the fork's */
     hnp_fork_destroy(fork); /* and with it the daemon's copies of the fds */
 }
 
-static int create_odls(hnpd_t *d)
+int hnpd_odls_ready(hnpd_t *d)
 {
     hnp_odls_callbacks_t cb = { output_arrived, proc_exited, d };
 
@@ -498,136 +515,30 @@ static int create_odls(hnpd_t *d)
     return HNP_SUCCESS;
 }
 
-static int bind_or_fail(hnpd_t *d, const hnp_wire_launch_t *m)
-{
-    char err[512] = "";
-    int rc = hnpd_bind_prepare(d, m, err, sizeof(err));
-
-    if (rc != HNP_SUCCESS)
-        hnp_rte_fail(d->rte, 1, "node %s: %s", d->node, err);
-    return rc;
-}
-
-static int pmi_or_fail(hnpd_t *d, const hnp_wire_launch_t *m)
-{
-    char err[512] = "";
-    int rc = hnpd_pmi_job_start(d, m, err, sizeof(err));
-
-    if (rc != HNP_SUCCESS)
-        hnp_rte_fail(d->rte, 1, "node %s: %s", d->node,
-                     err[0] != '\0' ? err : hnp_strerror(rc));
-    return rc;
-}
-
-static int fds_or_fail(hnpd_t *d, const hnp_wire_launch_t *m)
-{
-    char err[768] = "";
-    int rc = hnpd_fds_check(d, (m->output & HNP_LAUNCH_MERGE_STDERR) != 0,
-                            err, sizeof(err));
-
-    if (rc != HNP_SUCCESS)
-        hnp_rte_fail(d->rte, 1, "node %s: refusing to start its ranks: %s",
-                     d->node, err);
-    return rc;
-}
-
 /* Local ranks come in increasing order and an app context's ranks are
  * consecutive: its environment is made once, when its first rank comes. */
-static void start_ranks(hnpd_t *d, const hnp_wire_launch_t *m)
+void hnpd_procs_start(hnpd_job_t *j, const hnp_wire_launch_t *m)
 {
+    hnpd_t *d = j->daemon;
     const hnp_wire_launch_app_t *base_app = NULL;
     char **base = NULL;
 
-    for (uint32_t i = 0; d->procs != NULL && i < d->nlocal; i++) {
-        const hnp_wire_launch_app_t *app = app_of(m, d->procs[i].rank);
+    for (uint32_t i = 0; j->procs != NULL && i < j->nlocal; i++) {
+        const hnp_wire_launch_app_t *app = app_of(m, j->procs[i].rank);
         if (app != base_app) {
             free_environment(base);
             base_app = app;
             base = app_environment(app);
         }
         if (base == NULL) {
-            hnp_rte_fail(d->rte, 1, "node %s: out of memory starting the "
+            hnp_rte_fail_job(d->rte, j->jobid, 1, "node %s: out of memory "
+                             "starting the "
                          "ranks", d->node);
             return;
         }
-        start_rank(d, m, base, d->procs[i].rank, i);
+        start_rank(j, m, base, j->procs[i].rank, i);
     }
     free_environment(base);
-}
-
-static void on_launch(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
-                      const void *data, size_t len, void *cbdata)
-{
-    hnpd_t *d = cbdata;
-    uint32_t my_node = rte->self - 1;
-    hnp_wire_launch_t m;
-    hnp_reader_t rd;
-
-    (void)src;
-    (void)tag;
-    if (d->ending)
-        return;
-    /* A runtime that outlives its jobs ends each before the next: a job
-     * whose ranks are all gone is released now if its end has not come
-     * yet (it is on its way behind this launch only if the HNP broke the
-     * order); one that still has ranks is a launch on top of a job. */
-    if (d->persistent && d->procs != NULL && hnp_odls_num_alive(d->odls) == 0)
-        hnpd_job_release(d);
-    if (d->procs != NULL || d->pmi != NULL) {
-        HNP_WARN(rte->log, "node %s: a launch while job %u still runs here "
-                 "dropped", d->node, d->jobid);
-        return;
-    }
-    hnp_reader_init(&rd, data, len);
-    if (hnp_wire_launch_unpack(&rd, &m) != HNP_SUCCESS || create_odls(d) != 0) {
-        hnp_rte_fail(rte, 1, "node %s: malformed launch message", d->node);
-        hnp_wire_launch_clear(&m);
-        return;
-    }
-    d->persistent = (m.output & HNP_LAUNCH_PERSISTENT) != 0;
-    d->job_ending = false;
-    for (uint32_t r = 0; r < m.nprocs; r++)
-        d->nlocal += m.node_of[r] == my_node;
-    d->procs = calloc(d->nlocal + 1, sizeof(*d->procs));
-    d->jobid = m.jobid;
-    d->app_nprocs = m.nprocs;
-    d->stdin_target = m.stdin_target;
-    for (uint32_t r = 0, i = 0; d->procs != NULL && r < m.nprocs; r++)
-        if (m.node_of[r] == my_node) {
-            d->procs[i].rank = r;
-            d->procs[i].in.fd = -1;
-            d->procs[i++].daemon = d;
-        }
-    if (pmi_or_fail(d, &m) != HNP_SUCCESS || fds_or_fail(d, &m) != HNP_SUCCESS ||
-        (d->nlocal > 0 && hnp_wire_placement_needs_topology(&m.place) &&
-         bind_or_fail(d, &m) != HNP_SUCCESS)) {
-        hnp_wire_launch_clear(&m);
-        return;
-    }
-    start_ranks(d, &m);
-    hnp_rte_send(rte, 0, HNP_TAG_PROCS_STARTED, NULL, 0);
-    hnp_wire_launch_clear(&m);
-}
-
-/* A signal the user sent hnp, for every process of this node. */
-static void on_signal(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
-                      const void *data, size_t len, void *cbdata)
-{
-    hnpd_t *d = cbdata;
-    hnp_wire_signal_t req;
-
-    (void)tag;
-    if (!HNP_RTE_UNPACK(rte, src, "signal request",
-                        hnp_wire_signal_unpack, data, len, &req))
-        return;
-    /* hnp stops with its processes (job control): its silence until it
-     * continues them is no failure. */
-    if (req.signo == SIGSTOP || req.signo == SIGTSTP)
-        hnp_rte_heartbeat_hold(rte, true);
-    else if (req.signo == SIGCONT)
-        hnp_rte_heartbeat_hold(rte, false);
-    if (d->odls != NULL && req.signo > 0 && req.signo < NSIG)
-        hnp_odls_signal_all(d->odls, req.signo);
 }
 
 /* A scratch root of the daemon's was made: should the daemon be killed,
@@ -637,67 +548,18 @@ static void guard_scratch(void *ctx, unsigned kind, const char *path)
     hnpd_t *d = ctx;
     char err[256] = "";
 
-    if (create_odls(d) != HNP_SUCCESS ||
+    if (hnpd_odls_ready(d) != HNP_SUCCESS ||
         hnp_odls_guard_dir(d->odls, kind, path, err, sizeof(err)) != HNP_SUCCESS)
         HNP_WARN(d->rte->log, "%s would outlive a killed daemon: %s", path,
                  err[0] != '\0' ? err : "cannot start the local launcher");
-}
-
-/* The HNP of a persistent runtime ends one job (wire/control.h): its
- * ranks here are killed (after the grace period unless now), and once
- * they are all gone, all that the daemon held for it is released. */
-static void on_job_end(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
-                       const void *data, size_t len, void *cbdata)
-{
-    hnpd_t *d = cbdata;
-    hnp_wire_job_end_t req;
-    hnp_reader_t rd;
-
-    (void)src;
-    (void)tag;
-    hnp_reader_init(&rd, data, len);
-    if (hnp_wire_job_end_unpack(&rd, &req) != HNP_SUCCESS) {
-        HNP_WARN(rte->log, "malformed job end dropped");
-        return;
-    }
-    if (d->ending || req.jobid != d->jobid ||
-        (d->procs == NULL && d->pmi == NULL))
-        return;
-    d->job_ending = true;
-    report_unstarted(d);
-    if (d->odls != NULL && hnp_odls_num_alive(d->odls) > 0) {
-        hnp_odls_kill_all(d->odls, req.now ? 0 : rte->core->kill_grace);
-        return;
-    }
-    hnpd_job_release(d);
-}
-
-void hnpd_job_release(hnpd_t *d)
-{
-    hnpd_state_release(d);
-    hnpd_pmi_job_end(d);
-    hnpd_bind_release(d);
-    for (uint32_t i = 0; d->procs != NULL && i < d->nlocal; i++) {
-        free(d->procs[i].out[0].data);
-        free(d->procs[i].out[1].data);
-        hnpd_stdin_release(&d->procs[i]);
-    }
-    free(d->procs);
-    d->procs = NULL;
-    d->nlocal = 0;
-    d->app_nprocs = 0;
-    d->stdin_seq = 0;
-    d->job_ending = false;
 }
 
 void hnpd_register_proc_handlers(hnpd_t *d)
 {
     d->rte->scratch_guard = guard_scratch;
     d->rte->scratch_guard_ctx = d;
-    hnp_rte_recv(d->rte, HNP_TAG_LAUNCH, on_launch, d);
-    hnp_rte_recv(d->rte, HNP_TAG_JOB_END, on_job_end, d);
+    hnpd_jobs_register(d);
     hnp_rte_collectives_listen(d->rte);
-    hnp_rte_recv(d->rte, HNP_TAG_SIGNAL, on_signal, d);
     hnp_rte_recv(d->rte, HNP_TAG_IOF_ACK, on_iof_ack, d);
     hnpd_state_register(d);
     hnpd_stdin_register(d);
@@ -705,13 +567,15 @@ void hnpd_register_proc_handlers(hnpd_t *d)
 
 void hnpd_procs_release(hnpd_t *d)
 {
-    hnpd_state_release(d);
+    for (hnpd_job_t *j = d->jobs; j != NULL; j = j->next)
+        hnpd_state_release(j);
     hnpd_pmi_release(d);
-    hnpd_bind_release(d);
     hnp_rte_timer_destroy(d->output_timer);
     d->output_timer = NULL;
     if (d->odls != NULL)
         hnp_odls_destroy(d->odls);
     d->odls = NULL;
-    hnpd_job_release(d);
+    while (d->jobs != NULL)
+        hnpd_job_release(d->jobs);
+    hnpd_bind_unload(d);
 }

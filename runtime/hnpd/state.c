@@ -45,6 +45,7 @@ typedef struct stack_take {
 
 struct hnpd_state_query {
     hnpd_t *daemon;
+    hnpd_job_t *job;      /* the job asked about; NULL: none held here */
     hnp_wire_state_reply_t reply;
     stack_take_t *takes;  /* [reply.nranks]: gdb of the running ranks;
                              query NULL: none for that rank */
@@ -95,7 +96,7 @@ static void take_finish(stack_take_t *t, const char *note)
     }
     if (--q->pending == 0) {
         send_reply(q);
-        hnpd_state_release(q->daemon);
+        hnpd_state_release(q->job);
     }
 }
 
@@ -141,6 +142,7 @@ static void limit_reached(hnp_rte_t *rte, void *cbdata)
 {
     hnpd_state_query_t *q = cbdata;
     hnpd_t *d = q->daemon;
+    hnpd_job_t *j = q->job;
     char note[128];
 
     (void)rte;
@@ -159,7 +161,7 @@ static void limit_reached(hnp_rte_t *rte, void *cbdata)
         }
         take_close_output(t);
         take_finish(t, note);
-        if (d->state_query != q) /* the answer went, and q with it */
+        if (j->state_query != q) /* the answer went, and q with it */
             return;
     }
 }
@@ -241,65 +243,31 @@ static void take_stacks(hnpd_state_query_t *q)
     free(gdb);
 }
 
-/* Every rank of this node as it is now. */
+/* Every rank of this node of the job asked about as it is now; none when
+ * the node holds none of that job (the HNP counts every daemon's answer). */
 static int fill_states(hnpd_state_query_t *q)
 {
-    hnpd_t *d = q->daemon;
+    hnpd_job_t *j = q->job;
+    uint32_t nlocal = j != NULL && j->procs != NULL ? j->nlocal : 0;
 
-    q->reply.ranks = calloc(d->nlocal + 1, sizeof(*q->reply.ranks));
+    q->reply.ranks = calloc(nlocal + 1, sizeof(*q->reply.ranks));
     if (q->reply.ranks == NULL)
         return HNP_ERR_NOMEM;
-    for (uint32_t i = 0; d->procs != NULL && i < d->nlocal; i++) {
+    for (uint32_t i = 0; i < nlocal; i++) {
         hnp_wire_rank_state_t *r = &q->reply.ranks[q->reply.nranks++];
-        r->rank = d->procs[i].rank;
-        r->pid = (int32_t)d->procs[i].pid;
-        r->state = d->procs[i].state;
-        r->wait_status = d->procs[i].wait_status;
+        r->rank = j->procs[i].rank;
+        r->pid = (int32_t)j->procs[i].pid;
+        r->state = j->procs[i].state;
+        r->wait_status = j->procs[i].wait_status;
     }
     return HNP_SUCCESS;
 }
 
-static void on_state_request(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
-                             const void *data, size_t len, void *cbdata)
+/* A question and its gdbs (killed), answered or not. */
+static void query_free(hnpd_state_query_t *q)
 {
-    hnpd_t *d = cbdata;
-    hnp_wire_state_request_t req;
-    hnpd_state_query_t *q;
+    hnpd_t *d = q->daemon;
 
-    (void)tag;
-    if (!HNP_RTE_UNPACK(rte, src, "state request",
-                        hnp_wire_state_request_unpack, data, len, &req))
-        return;
-    if (d->state_query != NULL) /* one at a time: the HNP asks once */
-        return;
-    if ((q = calloc(1, sizeof(*q))) == NULL)
-        return;
-    q->daemon = d;
-    q->limit_ms = req.stack_ms;
-    d->state_query = q;
-    if (fill_states(q) == HNP_SUCCESS && (req.flags & HNP_STATE_STACKS))
-        take_stacks(q);
-    if (q->pending == 0) {
-        send_reply(q);
-        hnpd_state_release(d);
-        return;
-    }
-    q->limit = hnp_rte_timer_create(rte, req.stack_ms / 1000.0,
-                                    limit_reached, q);
-}
-
-void hnpd_state_register(hnpd_t *d)
-{
-    hnp_rte_recv(d->rte, HNP_TAG_STATE_REQUEST, on_state_request, d);
-}
-
-void hnpd_state_release(hnpd_t *d)
-{
-    hnpd_state_query_t *q = d->state_query;
-
-    if (q == NULL)
-        return;
-    d->state_query = NULL;
     for (uint32_t i = 0; q->takes != NULL && i < q->reply.nranks; i++) {
         stack_take_t *t = &q->takes[i];
         if (t->query == NULL) /* no gdb for this rank */
@@ -315,4 +283,58 @@ void hnpd_state_release(hnpd_t *d)
     hnp_rte_timer_destroy(q->limit);
     hnp_wire_state_reply_clear(&q->reply);
     free(q);
+}
+
+static void on_state_request(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
+                             const void *data, size_t len, void *cbdata)
+{
+    hnpd_t *d = cbdata;
+    hnp_wire_state_request_t req;
+    hnpd_state_query_t *q;
+    hnpd_job_t *j;
+
+    (void)tag;
+    if (!HNP_RTE_UNPACK(rte, src, "state request",
+                        hnp_wire_state_request_unpack, data, len, &req))
+        return;
+    j = hnpd_job_find(d, req.jobid);
+    if (j != NULL && j->state_query != NULL) /* the HNP asks once a job */
+        return;
+    if ((q = calloc(1, sizeof(*q))) == NULL)
+        return;
+    q->daemon = d;
+    q->job = j;
+    q->reply.jobid = req.jobid;
+    q->limit_ms = req.stack_ms;
+    if (j == NULL) { /* none of its ranks here: an answer without any */
+        if (fill_states(q) == HNP_SUCCESS)
+            send_reply(q);
+        query_free(q);
+        return;
+    }
+    j->state_query = q;
+    if (fill_states(q) == HNP_SUCCESS && (req.flags & HNP_STATE_STACKS))
+        take_stacks(q);
+    if (q->pending == 0) {
+        send_reply(q);
+        hnpd_state_release(j);
+        return;
+    }
+    q->limit = hnp_rte_timer_create(rte, req.stack_ms / 1000.0,
+                                    limit_reached, q);
+}
+
+void hnpd_state_register(hnpd_t *d)
+{
+    hnp_rte_recv(d->rte, HNP_TAG_STATE_REQUEST, on_state_request, d);
+}
+
+void hnpd_state_release(hnpd_job_t *j)
+{
+    hnpd_state_query_t *q = j != NULL ? j->state_query : NULL;
+
+    if (q == NULL)
+        return;
+    j->state_query = NULL;
+    query_free(q);
 }

@@ -17,10 +17,10 @@
 #include "daemon.h"
 #include "wire/stdin.h"
 
-bool hnpd_stdin_wanted(const hnpd_t *d, uint32_t rank)
+bool hnpd_stdin_wanted(const hnpd_job_t *j, uint32_t rank)
 {
-    return d->stdin_target == HNP_STDIN_ALL ||
-           (d->stdin_target >= 0 && (uint32_t)d->stdin_target == rank);
+    return j->stdin_target == HNP_STDIN_ALL ||
+           (j->stdin_target >= 0 && (uint32_t)j->stdin_target == rank);
 }
 
 static void sink_close(hnpd_stdin_t *in)
@@ -43,19 +43,20 @@ void hnpd_stdin_release(hnpd_proc_t *p)
 
 /* Everything received so far is in the pipes (or was for a process that
  * is gone): the HNP may send more. */
-static void ack_if_drained(hnpd_t *d)
+static void ack_if_drained(hnpd_job_t *j)
 {
-    hnp_wire_stdin_ack_t ack = { .seq = d->stdin_seq };
+    hnp_wire_stdin_ack_t ack = { .jobid = j->jobid, .seq = j->stdin_seq };
     hnp_buffer_t buf;
 
-    for (uint32_t i = 0; i < d->nlocal; i++) {
-        hnpd_stdin_t *in = &d->procs[i].in;
+    for (uint32_t i = 0; i < j->nlocal; i++) {
+        hnpd_stdin_t *in = &j->procs[i].in;
         if (in->pending != NULL && evbuffer_get_length(in->pending) > 0)
             return;
     }
     hnp_buffer_init(&buf);
     if (hnp_wire_stdin_ack_pack(&buf, &ack) == HNP_SUCCESS)
-        hnp_rte_send(d->rte, 0, HNP_TAG_STDIN_ACK, buf.data, buf.len);
+        hnp_rte_send(j->daemon->rte, 0, HNP_TAG_STDIN_ACK, buf.data,
+                     buf.len);
     hnp_buffer_release(&buf);
 }
 
@@ -77,7 +78,7 @@ static void sink_writable(evutil_socket_t fd, short what, void *arg)
     event_del(in->writable);
     if (in->eof)
         sink_close(in);
-    ack_if_drained(p->daemon);
+    ack_if_drained(p->job);
 }
 
 static void sink_append(hnpd_t *d, hnpd_proc_t *p, const void *data,
@@ -105,17 +106,23 @@ static void on_stdin(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
                      const void *data, size_t len, void *cbdata)
 {
     hnpd_t *d = cbdata;
+    hnpd_job_t *j;
     hnp_wire_stdin_t chunk;
 
     (void)tag;
     if (!HNP_RTE_UNPACK(rte, src, "stdin chunk",
                         hnp_wire_stdin_unpack, data, len, &chunk))
         return;
-    d->stdin_seq = chunk.seq;
-    for (uint32_t i = 0; i < d->nlocal; i++)
-        if (hnpd_stdin_wanted(d, d->procs[i].rank))
-            sink_append(d, &d->procs[i], chunk.data, chunk.len, chunk.eof);
-    ack_if_drained(d);
+    if ((j = hnpd_job_find(d, chunk.jobid)) == NULL || j->procs == NULL) {
+        HNP_VERBOSE(rte->log, 1, "stdin for job %u, which has no processes "
+                    "here, dropped", chunk.jobid);
+        return;
+    }
+    j->stdin_seq = chunk.seq;
+    for (uint32_t i = 0; i < j->nlocal; i++)
+        if (hnpd_stdin_wanted(j, j->procs[i].rank))
+            sink_append(d, &j->procs[i], chunk.data, chunk.len, chunk.eof);
+    ack_if_drained(j);
 }
 
 void hnpd_stdin_register(hnpd_t *d)

@@ -19,6 +19,11 @@
  * the daemon dies without doing it itself. A group is guarded from the
  * moment its process is listed until it leaves the list.
  *
+ * A daemon that holds several jobs at once (hnp --dvm) has one odls (the
+ * SIGCHLD watcher is one a process): each process carries its job's id,
+ * which the callbacks name, and a job is signalled or killed alone, with a
+ * grace timer of its own.
+ *
  * Callbacks may launch, signal and kill, but must not destroy the odls.
  */
 #include "config.h"
@@ -58,6 +63,7 @@ typedef struct odls_stream {
 struct odls_proc {
     hnp_odls_t *odls;
     odls_proc_t *prev, *next;
+    uint32_t jobid;
     uint32_t rank;
     pid_t pid;
     int errno_fd;
@@ -67,6 +73,14 @@ struct odls_proc {
     int wait_status;
     bool merged;         /* stderr is the stdout pipe */
 };
+
+/* The SIGKILL after one job's grace (hnp_odls_kill_job()). */
+typedef struct odls_job_kill {
+    struct odls_job_kill *next;
+    hnp_odls_t *odls;
+    uint32_t jobid;
+    struct event *timer;
+} odls_job_kill_t;
 
 struct hnp_odls {
     struct event_base *base;
@@ -78,6 +92,7 @@ struct hnp_odls {
                                   * process */
     size_t alive;
     struct event *kill_timer;    /* the SIGKILL after kill_all's grace */
+    odls_job_kill_t *job_kills;  /* those after kill_job's */
     unsigned char *chunk;        /* read buffer shared by every pipe */
     bool paused;                 /* output is not read for now */
 };
@@ -101,6 +116,20 @@ static void proc_free(odls_proc_t *p)
     free(p);
 }
 
+static void job_kill_drop(hnp_odls_t *odls, uint32_t jobid)
+{
+    for (odls_job_kill_t **link = &odls->job_kills; *link != NULL;
+         link = &(*link)->next) {
+        odls_job_kill_t *k = *link;
+        if (k->jobid != jobid)
+            continue;
+        *link = k->next;
+        event_free(k->timer);
+        free(k);
+        return;
+    }
+}
+
 static void proc_unlink(odls_proc_t *p)
 {
     hnp_odls_t *odls = p->odls;
@@ -117,6 +146,8 @@ static void proc_unlink(odls_proc_t *p)
      * outlives its jobs starts the next job's). */
     if (odls->alive == 0 && odls->kill_timer != NULL)
         evtimer_del(odls->kill_timer);
+    if (hnp_odls_num_alive_job(odls, p->jobid) == 0)
+        job_kill_drop(odls, p->jobid);
     hnp_sentinel_release(odls->sentinel, p->pid);
 }
 
@@ -133,6 +164,7 @@ static void proc_finish_if_done(odls_proc_t *p)
         return;
     int exec_errno = hnp_forkexec_exec_errno(p->errno_fd);
     p->errno_fd = -1;
+    uint32_t jobid = p->jobid;
     uint32_t rank = p->rank;
     pid_t pid = p->pid;
     int status = p->wait_status;
@@ -148,7 +180,7 @@ static void proc_finish_if_done(odls_proc_t *p)
     proc_unlink(p);
     proc_free(p);
     if (odls->cb.exited != NULL)
-        odls->cb.exited(odls->cb.ctx, rank, pid, status, exec_errno);
+        odls->cb.exited(odls->cb.ctx, jobid, rank, pid, status, exec_errno);
 }
 
 /* ------------------------------------------------------------ output */
@@ -162,11 +194,12 @@ static void stream_close(odls_stream_t *s)
     close(s->fd);
     s->fd = -1;
     if (odls->cb.output != NULL)
-        odls->cb.output(odls->cb.ctx, s->proc->rank, s->id, odls->chunk, 0);
+        odls->cb.output(odls->cb.ctx, s->proc->jobid, s->proc->rank, s->id,
+                        odls->chunk, 0);
     /* Merged, stderr ends with the pipe it shares. */
     if (odls->cb.output != NULL && s->proc->merged && s->id == HNP_STDOUT)
-        odls->cb.output(odls->cb.ctx, s->proc->rank, HNP_STDERR, odls->chunk,
-                        0);
+        odls->cb.output(odls->cb.ctx, s->proc->jobid, s->proc->rank,
+                        HNP_STDERR, odls->chunk, 0);
 }
 
 /* One read of at most ODLS_CHUNK: one pipe cannot starve the others. */
@@ -177,8 +210,8 @@ static read_result_t stream_read_once(odls_stream_t *s)
 
     if (n > 0) {
         if (odls->cb.output != NULL)
-            odls->cb.output(odls->cb.ctx, s->proc->rank, s->id, odls->chunk,
-                            (size_t)n);
+            odls->cb.output(odls->cb.ctx, s->proc->jobid, s->proc->rank,
+                            s->id, odls->chunk, (size_t)n);
         return READ_DATA;
     }
     if (n < 0 && (errno == EAGAIN || errno == EINTR))
@@ -416,6 +449,7 @@ int hnp_odls_launch(hnp_odls_t *odls, const hnp_odls_proc_t *proc,
         hnp_err_set(err, errlen, "out of memory");
         return rc;
     }
+    p->jobid = proc->jobid;
     p->merged = proc->merge_stderr;
     rc = open_stdio(p, proc->stdin_writer != NULL ? &writer : NULL,
                     proc->merge_stderr, child_fds, err, errlen);
@@ -504,6 +538,79 @@ size_t hnp_odls_num_alive(const hnp_odls_t *odls)
     return odls->alive;
 }
 
+size_t hnp_odls_num_alive_job(const hnp_odls_t *odls, uint32_t jobid)
+{
+    size_t n = 0;
+
+    for (const odls_proc_t *p = odls->procs; p != NULL; p = p->next)
+        n += p->jobid == jobid;
+    return n;
+}
+
+void hnp_odls_signal_job(hnp_odls_t *odls, uint32_t jobid, int sig)
+{
+    for (odls_proc_t *p = odls->procs; p != NULL; p = p->next)
+        if (p->jobid == jobid)
+            proc_signal(p, sig);
+}
+
+static void job_grace_expired(evutil_socket_t fd, short what, void *arg)
+{
+    odls_job_kill_t *k = arg;
+    hnp_odls_t *odls = k->odls;
+    uint32_t jobid = k->jobid;
+
+    (void)fd;
+    (void)what;
+    HNP_VERBOSE(odls->log, 5, "grace period of job %u over: SIGKILL to %zu "
+                "process(es)", jobid, hnp_odls_num_alive_job(odls, jobid));
+    job_kill_drop(odls, jobid);
+    hnp_odls_signal_job(odls, jobid, SIGKILL);
+}
+
+/* The job's grace timer, made on its first kill. */
+static odls_job_kill_t *job_kill_get(hnp_odls_t *odls, uint32_t jobid)
+{
+    odls_job_kill_t *k;
+
+    for (k = odls->job_kills; k != NULL; k = k->next)
+        if (k->jobid == jobid)
+            return k;
+    if ((k = calloc(1, sizeof(*k))) == NULL)
+        return NULL;
+    k->odls = odls;
+    k->jobid = jobid;
+    if ((k->timer = evtimer_new(odls->base, job_grace_expired, k)) == NULL) {
+        free(k);
+        return NULL;
+    }
+    k->next = odls->job_kills;
+    odls->job_kills = k;
+    return k;
+}
+
+void hnp_odls_kill_job(hnp_odls_t *odls, uint32_t jobid, double grace)
+{
+    struct timeval tv = { 0, 0 };
+    odls_job_kill_t *k;
+
+    if (hnp_odls_num_alive_job(odls, jobid) == 0)
+        return;
+    if (grace > 0) {
+        tv.tv_sec = (time_t)grace;
+        tv.tv_usec = (suseconds_t)((grace - (double)tv.tv_sec) * 1e6);
+    }
+    HNP_VERBOSE(odls->log, 5, "job %u: SIGTERM to %zu process(es), SIGKILL "
+                "in %g s", jobid, hnp_odls_num_alive_job(odls, jobid),
+                grace > 0 ? grace : 0.0);
+    hnp_odls_signal_job(odls, jobid, SIGTERM);
+    k = job_kill_get(odls, jobid);
+    if (k != NULL)
+        evtimer_add(k->timer, &tv);
+    else /* no memory for a timer: no grace */
+        hnp_odls_signal_job(odls, jobid, SIGKILL);
+}
+
 /* ------------------------------------------------------------ lifetime */
 
 int hnp_odls_create(hnp_odls_t **out, struct event_base *base,
@@ -544,6 +651,8 @@ void hnp_odls_destroy(hnp_odls_t *odls)
         proc_free(p);
     }
     hnp_sentinel_destroy(odls->sentinel);
+    while (odls->job_kills != NULL)
+        job_kill_drop(odls, odls->job_kills->jobid);
     if (odls->kill_timer != NULL)
         event_free(odls->kill_timer);
     free(odls->chunk);

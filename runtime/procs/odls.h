@@ -34,6 +34,9 @@ struct event_base;
 typedef struct hnp_odls hnp_odls_t;
 
 typedef struct hnp_odls_proc {
+    uint32_t jobid;      /**< the job it belongs to: the callbacks name it,
+                              and hnp_odls_kill_job() and
+                              hnp_odls_signal_job() reach that job alone */
     uint32_t rank;
     char *const *argv;   /**< argv[0] is looked up in PATH like execvp */
     char *const *env;    /**< full environment, "NAME=value" */
@@ -57,13 +60,13 @@ enum { HNP_STDOUT = 1, HNP_STDERR = 2 };
 
 typedef struct hnp_odls_callbacks {
     /** Output of @p rank on @p stream; len 0 marks end of file. */
-    void (*output)(void *ctx, uint32_t rank, int stream, const void *data,
-                   size_t len);
+    void (*output)(void *ctx, uint32_t jobid, uint32_t rank, int stream,
+                   const void *data, size_t len);
     /** @p rank is done: its output has reached end of file and it has been
      *  reaped. @p exec_errno is non-zero when it never started (status is
      *  then meaningless). */
-    void (*exited)(void *ctx, uint32_t rank, pid_t pid, int wait_status,
-                   int exec_errno);
+    void (*exited)(void *ctx, uint32_t jobid, uint32_t rank, pid_t pid,
+                   int wait_status, int exec_errno);
     void *ctx;
 } hnp_odls_callbacks_t;
 
@@ -87,12 +90,19 @@ int hnp_odls_guard_dir(hnp_odls_t *odls, unsigned slot, const char *path,
 void hnp_odls_signal_all(hnp_odls_t *odls, int sig);
 /** SIGTERM everyone now, SIGKILL whoever is left after @p grace seconds. */
 void hnp_odls_kill_all(hnp_odls_t *odls, double grace);
+/** Signal every live process of job @p jobid; the others are untouched. */
+void hnp_odls_signal_job(hnp_odls_t *odls, uint32_t jobid, int sig);
+/** SIGTERM every process of job @p jobid now, SIGKILL those of it left
+ *  after @p grace seconds; the other jobs' processes are untouched. */
+void hnp_odls_kill_job(hnp_odls_t *odls, uint32_t jobid, double grace);
 /** Stop (or resume) reading the processes' output: a process that writes
  * more then blocks in its write, which is how a slow consumer of the
  * output slows the job down instead of filling memory. */
 void hnp_odls_pause_output(hnp_odls_t *odls, bool pause);
 /** Processes launched and not yet reported exited. */
 size_t hnp_odls_num_alive(const hnp_odls_t *odls);
+/** Of them, those of job @p jobid. */
+size_t hnp_odls_num_alive_job(const hnp_odls_t *odls, uint32_t jobid);
 /** Kills (SIGKILL) what is left and frees. */
 void hnp_odls_destroy(hnp_odls_t *odls);
 

@@ -10,13 +10,33 @@
 
 int hnp_wire_signal_pack(hnp_buffer_t *buf, const hnp_wire_signal_t *m)
 {
+    hnp_pack_u32(buf, m->jobid);
     hnp_pack_i32(buf, m->signo);
     return hnp_buffer_status(buf);
 }
 
 int hnp_wire_signal_unpack(hnp_reader_t *rd, hnp_wire_signal_t *m)
 {
+    m->jobid = hnp_unpack_u32(rd);
     m->signo = hnp_unpack_i32(rd);
+    if (hnp_reader_status(rd) != HNP_SUCCESS) {
+        memset(m, 0, sizeof(*m));
+        return HNP_ERR_TRUNCATED;
+    }
+    return HNP_SUCCESS;
+}
+
+int hnp_wire_procs_started_pack(hnp_buffer_t *buf,
+                                const hnp_wire_procs_started_t *m)
+{
+    hnp_pack_u32(buf, m->jobid);
+    return hnp_buffer_status(buf);
+}
+
+int hnp_wire_procs_started_unpack(hnp_reader_t *rd,
+                                  hnp_wire_procs_started_t *m)
+{
+    m->jobid = hnp_unpack_u32(rd);
     if (hnp_reader_status(rd) != HNP_SUCCESS) {
         memset(m, 0, sizeof(*m));
         return HNP_ERR_TRUNCATED;

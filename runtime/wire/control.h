@@ -14,12 +14,15 @@
  * that leaves some of the runtime's daemons without ranks, an all-gather
  * the HNP heard of (HNP_TAG_COLLECTIVE, in a broadcast): those daemons
  * join it with nothing, as they cannot hear of it from ranks of their own.
+ * And, from a daemon to the HNP, that it has forked its processes of a
+ * job (HNP_TAG_PROCS_STARTED).
  *
- *   signal       signo i32
+ *   signal       jobid u32 | signo i32
  *   shutdown     now u8 (0: after the grace period)
  *   kill daemon  vpid u32
  *   job end      jobid u32 | now u8
  *   collective   id u32
+ *   started      jobid u32
  *
  * Contract of runtime/wire: see join.h. Nothing is allocated.
  */
@@ -32,11 +35,21 @@
 #include "hnp_buffer.h"
 
 typedef struct hnp_wire_signal {
+    uint32_t jobid;   /**< the job it concerns; no other is touched */
     int32_t signo;
 } hnp_wire_signal_t;
 
 int hnp_wire_signal_pack(hnp_buffer_t *buf, const hnp_wire_signal_t *m);
 int hnp_wire_signal_unpack(hnp_reader_t *rd, hnp_wire_signal_t *m);
+
+typedef struct hnp_wire_procs_started {
+    uint32_t jobid; /**< the job whose processes this daemon forked */
+} hnp_wire_procs_started_t;
+
+int hnp_wire_procs_started_pack(hnp_buffer_t *buf,
+                                const hnp_wire_procs_started_t *m);
+int hnp_wire_procs_started_unpack(hnp_reader_t *rd,
+                                  hnp_wire_procs_started_t *m);
 
 typedef struct hnp_wire_shutdown {
     bool now; /**< kill the processes at once, without a grace period */

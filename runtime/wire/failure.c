@@ -11,6 +11,7 @@
 
 int hnp_wire_failure_pack(hnp_buffer_t *buf, const hnp_wire_failure_t *m)
 {
+    hnp_pack_u32(buf, m->jobid);
     hnp_pack_i32(buf, m->status);
     hnp_pack_string(buf, m->message);
     return hnp_buffer_status(buf);
@@ -19,6 +20,7 @@ int hnp_wire_failure_pack(hnp_buffer_t *buf, const hnp_wire_failure_t *m)
 int hnp_wire_failure_unpack(hnp_reader_t *rd, hnp_wire_failure_t *m)
 {
     memset(m, 0, sizeof(*m));
+    m->jobid = hnp_unpack_u32(rd);
     m->status = hnp_unpack_i32(rd);
     m->message = hnp_unpack_string(rd);
     if (hnp_reader_status(rd) != HNP_SUCCESS) {

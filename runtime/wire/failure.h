@@ -8,7 +8,9 @@
  * on the agent starting it (HNP_TAG_SPAWN_NOTE), kept by the HNP for its
  * launch-timeout message.
  *
- *   failure     status i32 | message string
+ *   failure     jobid u32 | status i32 | message string
+ *
+ * (jobid: the job whose failure it is, 0 when it is the daemon's own)
  *   peer lost   vpid u32 | why string
  *   spawn note  vpid u32 | command string | output string
  *
@@ -23,6 +25,7 @@
 #include "hnp_tree.h"
 
 typedef struct hnp_wire_failure {
+    uint32_t jobid; /**< the job it ends; 0: the daemon's own failure */
     int32_t status; /**< hnp's exit status (0: 1) */
     char *message;  /**< owned once unpacked */
 } hnp_wire_failure_t;

@@ -26,7 +26,8 @@
 #include "hnp_tree.h"
 
 /* 2: challenge-response handshake and authenticated frames (auth.h).
- * 3: the frames' MAC is Poly1305 with a key from ChaCha20 (was BLAKE2b). */
+ * 3: the frames' MAC is Poly1305 with a key from ChaCha20 (was BLAKE2b),
+ *    and every message about a job's processes names the job (jobid). */
 #define HNP_PROTOCOL_VERSION 3
 #define HNP_SECRET_LEN 32
 #define HNP_NONCE_LEN 32

@@ -9,6 +9,7 @@
 
 int hnp_wire_iof_pack(hnp_buffer_t *buf, const hnp_wire_iof_t *m)
 {
+    hnp_pack_u32(buf, m->jobid);
     hnp_pack_u32(buf, m->rank);
     hnp_pack_u8(buf, m->stream);
     hnp_pack_u8(buf, m->flags);
@@ -19,6 +20,7 @@ int hnp_wire_iof_pack(hnp_buffer_t *buf, const hnp_wire_iof_t *m)
 
 int hnp_wire_iof_unpack(hnp_reader_t *rd, hnp_wire_iof_t *m)
 {
+    m->jobid = hnp_unpack_u32(rd);
     m->rank = hnp_unpack_u32(rd);
     m->stream = hnp_unpack_u8(rd);
     m->flags = hnp_unpack_u8(rd);

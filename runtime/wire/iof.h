@@ -7,7 +7,7 @@
  * newline. The daemon stamps each message with the time it read the
  * bytes that completed its lines (its own clock: --timestamp-output).
  *
- *   rank u32 | stream u8 | flags u8 | read_us u64 | bytes blob
+ *   jobid u32 | rank u32 | stream u8 | flags u8 | read_us u64 | bytes blob
  *
  * And the HNP's acknowledgement (HNP_TAG_IOF_ACK), to the daemon that sent
  * them, of output bytes it has taken on: a daemon stops reading its
@@ -36,6 +36,7 @@
 #define HNP_IOF_CUT 0x01
 
 typedef struct hnp_wire_iof {
+    uint32_t jobid;   /**< the job it concerns; no other is touched */
     uint32_t rank;
     uint8_t stream;   /**< HNP_STDOUT or HNP_STDERR (procs/odls.h) */
     uint8_t flags;    /**< HNP_IOF_CUT */

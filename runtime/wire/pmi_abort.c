@@ -10,6 +10,7 @@
 
 int hnp_wire_pmi_abort_pack(hnp_buffer_t *buf, const hnp_wire_pmi_abort_t *m)
 {
+    hnp_pack_u32(buf, m->jobid);
     hnp_pack_u32(buf, m->rank);
     hnp_pack_i32(buf, m->code);
     hnp_pack_string(buf, m->words);
@@ -19,6 +20,7 @@ int hnp_wire_pmi_abort_pack(hnp_buffer_t *buf, const hnp_wire_pmi_abort_t *m)
 int hnp_wire_pmi_abort_unpack(hnp_reader_t *rd, hnp_wire_pmi_abort_t *m)
 {
     memset(m, 0, sizeof(*m));
+    m->jobid = hnp_unpack_u32(rd);
     m->rank = hnp_unpack_u32(rd);
     m->code = hnp_unpack_i32(rd);
     m->words = hnp_unpack_string(rd);

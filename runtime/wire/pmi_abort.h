@@ -3,7 +3,7 @@
  * A process called PMI abort (MPI_Abort) (HNP_TAG_PMI_ABORT): its daemon
  * tells the HNP, which ends the job with the process's code.
  *
- *   rank u32 | code i32 | words string
+ *   jobid u32 | rank u32 | code i32 | words string
  *
  * Contract of runtime/wire: see join.h.
  */
@@ -15,6 +15,7 @@
 #include "hnp_buffer.h"
 
 typedef struct hnp_wire_pmi_abort {
+    uint32_t jobid;   /**< the job it concerns; no other is touched */
     uint32_t rank;
     int32_t code;  /**< the exit code the process asked for */
     char *words;   /**< its message, maybe ""; owned once unpacked */

@@ -10,6 +10,7 @@
 
 int hnp_wire_proc_exit_pack(hnp_buffer_t *buf, const hnp_wire_proc_exit_t *m)
 {
+    hnp_pack_u32(buf, m->jobid);
     hnp_pack_u32(buf, m->rank);
     hnp_pack_i32(buf, m->pid);
     hnp_pack_i32(buf, m->wait_status);
@@ -21,6 +22,7 @@ int hnp_wire_proc_exit_pack(hnp_buffer_t *buf, const hnp_wire_proc_exit_t *m)
 int hnp_wire_proc_exit_unpack(hnp_reader_t *rd, hnp_wire_proc_exit_t *m)
 {
     memset(m, 0, sizeof(*m));
+    m->jobid = hnp_unpack_u32(rd);
     m->rank = hnp_unpack_u32(rd);
     m->pid = hnp_unpack_i32(rd);
     m->wait_status = hnp_unpack_i32(rd);

@@ -4,7 +4,7 @@
  * wait status, or why it never started (exec's errno, or words for what
  * failed before exec).
  *
- *   rank u32 | pid i32 | wait_status i32 | exec_errno i32 | why string
+ *   jobid u32 | rank u32 | pid i32 | wait_status i32 | exec_errno i32 | why string
  *
  * Contract of runtime/wire: see join.h.
  */
@@ -16,6 +16,7 @@
 #include "hnp_buffer.h"
 
 typedef struct hnp_wire_proc_exit {
+    uint32_t jobid;   /**< the job it concerns; no other is touched */
     uint32_t rank;
     int32_t pid;         /**< 0 when it never started */
     int32_t wait_status; /**< as waitpid(2) gave it */

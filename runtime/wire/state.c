@@ -14,6 +14,7 @@
 int hnp_wire_state_request_pack(hnp_buffer_t *buf,
                                 const hnp_wire_state_request_t *m)
 {
+    hnp_pack_u32(buf, m->jobid);
     hnp_pack_u8(buf, m->flags);
     hnp_pack_u32(buf, m->stack_ms);
     return hnp_buffer_status(buf);
@@ -22,6 +23,7 @@ int hnp_wire_state_request_pack(hnp_buffer_t *buf,
 int hnp_wire_state_request_unpack(hnp_reader_t *rd,
                                   hnp_wire_state_request_t *m)
 {
+    m->jobid = hnp_unpack_u32(rd);
     m->flags = hnp_unpack_u8(rd);
     m->stack_ms = hnp_unpack_u32(rd);
     if (hnp_reader_status(rd) != HNP_SUCCESS) {
@@ -34,6 +36,7 @@ int hnp_wire_state_request_unpack(hnp_reader_t *rd,
 int hnp_wire_state_reply_pack(hnp_buffer_t *buf,
                               const hnp_wire_state_reply_t *m)
 {
+    hnp_pack_u32(buf, m->jobid);
     hnp_pack_u32(buf, m->nranks);
     for (uint32_t i = 0; i < m->nranks; i++) {
         const hnp_wire_rank_state_t *r = &m->ranks[i];
@@ -58,15 +61,16 @@ static void unpack_rank_state(hnp_reader_t *rd, hnp_wire_rank_state_t *r)
 int hnp_wire_state_reply_unpack(hnp_reader_t *rd, hnp_wire_state_reply_t *m)
 {
     memset(m, 0, sizeof(*m));
+    m->jobid = hnp_unpack_u32(rd);
     m->nranks = hnp_unpack_u32(rd);
     if (hnp_reader_status(rd) != HNP_SUCCESS ||
         m->nranks > hnp_reader_remaining(rd) / RANK_STATE_MIN_BYTES) {
-        m->nranks = 0;
+        memset(m, 0, sizeof(*m));
         return HNP_ERR_TRUNCATED;
     }
     if (m->nranks > 0 &&
         (m->ranks = calloc(m->nranks, sizeof(*m->ranks))) == NULL) {
-        m->nranks = 0;
+        memset(m, 0, sizeof(*m));
         return HNP_ERR_NOMEM;
     }
     for (uint32_t i = 0; i < m->nranks; i++)

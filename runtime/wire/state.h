@@ -6,13 +6,13 @@
  * The HNP's question (HNP_TAG_STATE_REQUEST, in a broadcast): whether to
  * take each running rank's stack, and for how long at most.
  *
- *   flags u8 | stack_ms u32
+ *   jobid u32 | flags u8 | stack_ms u32
  *
  * Each daemon's answer (HNP_TAG_STATE_REPLY), to the HNP: every rank of
  * its node, with its stack (gdb's words, or why there is none) when asked.
  *
- *   nranks u32 | nranks x (rank u32 | pid i32 | state u8 |
- *                          wait_status i32 | stack string)
+ *   jobid u32 | nranks u32 | nranks x (rank u32 | pid i32 | state u8 |
+ *                                      wait_status i32 | stack string)
  *
  * Contract of runtime/wire: see join.h.
  */
@@ -27,6 +27,7 @@
 #define HNP_STATE_STACKS 0x01
 
 typedef struct hnp_wire_state_request {
+    uint32_t jobid;   /**< the job it concerns; no other is touched */
     uint8_t flags;     /**< HNP_STATE_* */
     uint32_t stack_ms; /**< the longest a stack may take, in ms */
 } hnp_wire_state_request_t;
@@ -54,6 +55,7 @@ typedef struct hnp_wire_rank_state {
 } hnp_wire_rank_state_t;
 
 typedef struct hnp_wire_state_reply {
+    uint32_t jobid;   /**< the job it concerns; no other is touched */
     uint32_t nranks;
     hnp_wire_rank_state_t *ranks; /**< [nranks]; owned once unpacked */
 } hnp_wire_state_reply_t;

@@ -6,8 +6,8 @@
  * that every chunk up to a number is written (HNP_TAG_STDIN_ACK), which
  * lets the HNP send more.
  *
- *   chunk  seq u32 | eof u8 | bytes blob
- *   ack    seq u32
+ *   chunk  jobid u32 | seq u32 | eof u8 | bytes blob
+ *   ack    jobid u32 | seq u32
  *
  * Contract of runtime/wire: see join.h. Nothing is allocated: a chunk's
  * bytes point into the reader's data.
@@ -25,6 +25,7 @@
 enum { HNP_STDIN_NONE = -1, HNP_STDIN_ALL = -2 };
 
 typedef struct hnp_wire_stdin {
+    uint32_t jobid;   /**< the job it concerns; no other is touched */
     uint32_t seq;     /**< this chunk's number */
     bool eof;         /**< the last chunk: close the processes' stdin */
     const void *data; /**< borrowed */
@@ -35,6 +36,7 @@ int hnp_wire_stdin_pack(hnp_buffer_t *buf, const hnp_wire_stdin_t *m);
 int hnp_wire_stdin_unpack(hnp_reader_t *rd, hnp_wire_stdin_t *m);
 
 typedef struct hnp_wire_stdin_ack {
+    uint32_t jobid;   /**< the job it concerns; no other is touched */
     uint32_t seq; /**< every chunk up to this one is written */
 } hnp_wire_stdin_ack_t;
 

@@ -48,6 +48,7 @@ typedef union any_message {
     hnp_wire_shutdown_t shutdown;
     hnp_wire_kill_daemon_t kill_daemon;
     hnp_wire_job_end_t job_end;
+    hnp_wire_procs_started_t procs_started;
     hnp_wire_collective_t collective;
     hnp_wire_dvm_request_t dvm_request;
     hnp_wire_dvm_reply_t dvm_reply;
@@ -112,6 +113,7 @@ CODEC_FUNCS(signal)
 CODEC_FUNCS(shutdown)
 CODEC_FUNCS(kill_daemon)
 CODEC_FUNCS(job_end)
+CODEC_FUNCS(procs_started)
 CODEC_FUNCS(collective)
 CODEC_FUNCS(iof)
 CODEC_FUNCS(request)
@@ -136,7 +138,7 @@ static const codec_t codecs[] = {
     CODEC_BORROWED(state_request), CODEC(state_reply),
     CODEC(spawn_note),      CODEC_BORROWED(kill_daemon),
     CODEC_BORROWED(job_end), CODEC(dvm_request),    CODEC(dvm_reply),
-    CODEC_BORROWED(collective),
+    CODEC_BORROWED(collective), CODEC_BORROWED(procs_started),
 };
 #define NCODECS (sizeof(codecs) / sizeof(codecs[0]))
 

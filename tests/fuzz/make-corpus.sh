@@ -75,8 +75,9 @@ bd=$out/buffer
 
 # fuzz_messages: a byte choosing the message (0 launch, 12 request,
 # 13 reply, 14 stats, 9 signal, 18 and 19 the state of the ranks, 20
-# spawn note, 21 kill daemon: the order of its table), then the body as
-# runtime/wire documents it. Strings and blobs: a u32 length, the bytes.
+# spawn note, 21 kill daemon, 26 procs started: the order of its table),
+# then the body as runtime/wire documents it; a message about a job's
+# processes begins with its jobid. Strings and blobs: a u32 length, the bytes.
 md=$out/messages
 str() { u32 ${#1}; text "$1"; }
 launch() { # jobid 1, 2 ranks on nodes a (4 slots) and bc (5), universe 9,
@@ -97,13 +98,28 @@ launch() { # jobid 1, 2 ranks on nodes a (4 slots) and bc (5), universe 9,
 { bytes 0e; u32 3; u32 0; u32 1500; u32 0; u32 2048; u32 0; u32 90000
   u32 0; u32 4096; u32 0; u32 700; u32 0; u32 1900; u32 0; u32 80
   u32 4; } >"$md/stats"
-{ bytes 09 00 00 00 0f; } >"$md/signal"
+{ bytes 09; u32 70000; bytes 00 00 00 0f; } >"$md/signal"
 # 18 the state request of --timeout (stacks, 10 s), 19 a daemon's answer:
 # rank 0 running with its stack, rank 1 exited 1, then a count too large.
-{ bytes 12 01; u32 10000; } >"$md/state-request"
-{ bytes 13; u32 2; u32 0; u32 4242; bytes 01; u32 0; str "#0  main ()"
-  u32 1; u32 4243; bytes 02; u32 256; u32 0; } >"$md/state-reply"
-{ bytes 13; u32 4294967295; u32 0; } >"$md/state-reply-huge-count"
+{ bytes 12; u32 2; bytes 01; u32 10000; } >"$md/state-request"
+{ bytes 13; u32 2; u32 2; u32 0; u32 4242; bytes 01; u32 0
+  str "#0  main ()"; u32 1; u32 4243; bytes 02; u32 256; u32 0; } >"$md/state-reply"
+{ bytes 13; u32 2; u32 4294967295; u32 0; } >"$md/state-reply-huge-count"
+# job 3's output of rank 1 (stdout, read at 1 s), its exit (status 1), its
+# MPI_Abort; stdin chunk 4 (the last) of job 3 and its acknowledgement;
+# the processes of job 3 started on a node.
+{ bytes 0b; u32 3; u32 1; bytes 01 00; u32 0; u32 1000000; u32 3
+  text "hi
+"; } >"$md/iof"
+{ bytes 06; u32 3; u32 1; u32 4243; u32 256; u32 0; u32 0; } >"$md/proc-exit"
+{ bytes 05; u32 3; u32 1; u32 2; str "giving up"; } >"$md/pmi-abort"
+{ bytes 0f; u32 3; u32 4; bytes 01; u32 2; text "x
+"; } >"$md/stdin"
+{ bytes 10; u32 3; u32 4; } >"$md/stdin-ack"
+{ bytes 1a; u32 3; } >"$md/procs-started"
+# 3 a failure of job 3 (status 1), then a daemon's own (job 0)
+{ bytes 03; u32 3; u32 1; str "node n3: cannot start rank 2"; } >"$md/failure"
+{ bytes 03; u32 0; u32 1; str "node n3: out of memory"; } >"$md/failure-of-the-daemon"
 { bytes 14; u32 3; str "ssh n3 '/usr/bin/hnpd' '--vpid' '3'"
   str "Host key verification failed."; } >"$md/spawn-note"
 { bytes 15; u32 3; } >"$md/kill-daemon"

@@ -94,7 +94,7 @@ static size_t handshake_len(const stream_t *s)
 
 static void forged_failure(const stream_t *s, int to)
 {
-    hnp_wire_failure_t m = { 42, "forged by the man in the middle" };
+    hnp_wire_failure_t m = { 0, 42, "forged by the man in the middle" };
     hnp_buffer_t body;
     uint8_t hdr[HNP_FRAME_HEADER_LEN], mac[MAC_LEN] = { 0 };
     hnp_vpid_t src = (hnp_vpid_t)s->hello[8] << 24 |

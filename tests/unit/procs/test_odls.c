@@ -4,7 +4,8 @@
  * forkexec.c): output complete and in order, every exit reported after its
  * output, exec and chdir failures reported with their errno, the
  * environment, PATH and working directory honoured, a clean signal state
- * and process group in the child, kill_all's grace, destroy, and a
+ * and process group in the child, kill_all's grace, a job's kill and
+ * signal that spare another job's processes, destroy, and a
  * descendant that keeps the pipes open (a daemon's abrupt death:
  * test_odls_death.c).
  *
@@ -56,6 +57,7 @@ typedef struct result {
     int status;
     int exec_errno;
     double exit_time;
+    uint32_t jobid;         /* as the callbacks named it */
 } result_t;
 
 typedef struct fixture {
@@ -82,6 +84,11 @@ static bool all_exited(fixture_t *f, void *arg)
     return hnp_odls_num_alive(f->odls) == 0;
 }
 
+static bool rank_exited(fixture_t *f, void *arg)
+{
+    return f->results[*(uint32_t *)arg].exits > 0;
+}
+
 static bool has_output(fixture_t *f, void *arg)
 {
     return f->results[*(uint32_t *)arg].out_len > 0;
@@ -102,13 +109,14 @@ static void append(char **buf, size_t *len, const void *data, size_t n)
     (*buf)[*len] = '\0';
 }
 
-static void on_output(void *ctx, uint32_t rank, int stream, const void *data,
-                      size_t len)
+static void on_output(void *ctx, uint32_t jobid, uint32_t rank, int stream,
+                      const void *data, size_t len)
 {
     fixture_t *f = ctx;
     result_t *r = &f->results[rank];
 
     assert_true(rank < MAX_RANKS);
+    r->jobid = jobid;
     if (r->exits > 0)
         r->output_after_exit = true;
     if (len == 0)
@@ -119,12 +127,13 @@ static void on_output(void *ctx, uint32_t rank, int stream, const void *data,
         append(&r->err, &r->err_len, data, len);
 }
 
-static void on_exited(void *ctx, uint32_t rank, pid_t pid, int status,
-                      int exec_errno)
+static void on_exited(void *ctx, uint32_t jobid, uint32_t rank, pid_t pid,
+                      int status, int exec_errno)
 {
     fixture_t *f = ctx;
     result_t *r = &f->results[rank];
 
+    assert_int_equal(jobid, r->jobid);
     r->exits++;
     r->eof_before_exit = r->out_eofs == 1 && r->err_eofs == 1;
     r->pid = pid;
@@ -175,10 +184,12 @@ static int teardown(void **state)
     return 0;
 }
 
-static pid_t launch(fixture_t *f, uint32_t rank, char *const *argv,
-                    char *const *env, const char *wdir)
+static pid_t launch_in_job(fixture_t *f, uint32_t jobid, uint32_t rank,
+                           char *const *argv, char *const *env,
+                           const char *wdir)
 {
-    hnp_odls_proc_t proc = { rank, argv, env != NULL ? env : environ, wdir, NULL, NULL, NULL, 0, false };
+    hnp_odls_proc_t proc = { jobid, rank, argv, env != NULL ? env : environ,
+                             wdir, NULL, NULL, NULL, 0, false };
     char err[256] = "";
     pid_t pid = 0;
     int rc = hnp_odls_launch(f->odls, &proc, &pid, err, sizeof(err));
@@ -187,6 +198,12 @@ static pid_t launch(fixture_t *f, uint32_t rank, char *const *argv,
         fail_msg("launch of %s failed: %s", argv[0], err);
     assert_int_equal(rc, pid);
     return pid;
+}
+
+static pid_t launch(fixture_t *f, uint32_t rank, char *const *argv,
+                    char *const *env, const char *wdir)
+{
+    return launch_in_job(f, 0, rank, argv, env, wdir);
 }
 
 static void write_file(const char *dir, const char *name, const char *text,
@@ -394,7 +411,7 @@ static void test_inherited_fds(void **state)
              "|| echo no-c", a[1], b[1], c[1]);
     /* bash: dash redirects single-digit descriptors only */
     char *const argv[] = { "bash", "-c", script, NULL };
-    hnp_odls_proc_t proc = { 0, argv, environ, NULL, NULL, NULL, keep, 2, false };
+    hnp_odls_proc_t proc = { 0, 0, argv, environ, NULL, NULL, NULL, keep, 2, false };
     char err[256] = "";
 
     assert_true(hnp_odls_launch(f->odls, &proc, NULL, err, sizeof(err)) > 0);
@@ -431,7 +448,7 @@ static void test_stdin_pipe(void **state)
 {
     fixture_t *f = *state;
     int writer = -1;
-    hnp_odls_proc_t proc = { 0, SH("cat; echo end"), environ, NULL, &writer, NULL, NULL, 0, false };
+    hnp_odls_proc_t proc = { 0, 0, SH("cat; echo end"), environ, NULL, &writer, NULL, NULL, 0, false };
     char err[256] = "";
 
     assert_true(hnp_odls_launch(f->odls, &proc, NULL, err, sizeof(err)) > 0);
@@ -502,7 +519,7 @@ static void test_daemon_without_stdio(void **state)
         saved[i] = fcntl(i, F_DUPFD_CLOEXEC, 10);
     for (int i = 0; i < 3; i++)
         close(i);
-    hnp_odls_proc_t proc = { 0, SH("echo out; echo err >&2; cat"), environ,
+    hnp_odls_proc_t proc = { 0, 0, SH("echo out; echo err >&2; cat"), environ,
                              NULL, NULL, NULL, NULL, 0, false };
     int rc = hnp_odls_launch(f->odls, &proc, NULL, NULL, 0);
     for (int i = 0; i < 3; i++) {
@@ -521,7 +538,7 @@ static void test_daemon_without_stdio(void **state)
 static void test_merged_stderr(void **state)
 {
     fixture_t *f = *state;
-    hnp_odls_proc_t proc = { 0, SH("echo o1; echo e1 >&2; echo o2; "
+    hnp_odls_proc_t proc = { 0, 0, SH("echo o1; echo e1 >&2; echo o2; "
                                    "echo e2 >&2"),
                              environ, NULL, NULL, NULL, NULL, 0, true };
 
@@ -579,6 +596,40 @@ static void test_kill_all_spares_later(void **state)
     assert_true(WIFEXITED(f->results[later].status));
     assert_int_equal(WEXITSTATUS(f->results[later].status), 0);
     assert_string_equal(f->results[later].out, "lived\n");
+}
+
+/* Two jobs on one node (a DVM): the kill of one, with its grace, and a
+ * signal to one reach that job's processes alone. */
+static void test_kill_job_spares_other_job(void **state)
+{
+    fixture_t *f = *state;
+    uint32_t stubborn = 0, other = 1;
+
+    launch_in_job(f, 7, stubborn, SH("trap '' TERM; echo ready; "
+                                     "while :; do sleep 0.05; done"),
+                  NULL, NULL);
+    launch_in_job(f, 70000, other, SH("trap 'echo term' TERM; echo ready; "
+                                      "while :; do sleep 0.05; done"),
+                  NULL, NULL);
+    assert_true(run_until(f, has_output, &stubborn));
+    assert_true(run_until(f, has_output, &other));
+    assert_int_equal(hnp_odls_num_alive_job(f->odls, 7), 1);
+    assert_int_equal(hnp_odls_num_alive_job(f->odls, 70000), 1);
+    hnp_odls_kill_job(f->odls, 7, 0.2);
+    /* job 7's SIGKILL, after its grace, ended it; job 70000 heard of
+     * neither the SIGTERM nor the SIGKILL */
+    assert_true(run_until(f, rank_exited, &stubborn));
+    assert_true(WIFSIGNALED(f->results[stubborn].status));
+    assert_int_equal(WTERMSIG(f->results[stubborn].status), SIGKILL);
+    assert_int_equal(f->results[stubborn].jobid, 7);
+    assert_int_equal(hnp_odls_num_alive_job(f->odls, 70000), 1);
+    assert_int_equal(f->results[other].exits, 0);
+    assert_string_equal(f->results[other].out, "ready\n");
+    hnp_odls_signal_job(f->odls, 7, SIGTERM);   /* none left: nothing */
+    hnp_odls_signal_job(f->odls, 70000, SIGKILL);
+    assert_true(run_until(f, all_exited, NULL));
+    assert_int_equal(f->results[other].jobid, 70000);
+    assert_int_equal(WTERMSIG(f->results[other].status), SIGKILL);
 }
 
 static void test_signal_all(void **state)
@@ -676,7 +727,7 @@ static void test_bad_arguments(void **state)
 {
     fixture_t *f = *state;
     char err[128] = "";
-    hnp_odls_proc_t proc = { 0, (char *const[]){ NULL }, environ, NULL, NULL, NULL, NULL, 0, false };
+    hnp_odls_proc_t proc = { 0, 0, (char *const[]){ NULL }, environ, NULL, NULL, NULL, NULL, 0, false };
 
     assert_int_equal(hnp_odls_launch(f->odls, &proc, NULL, err, sizeof(err)),
                      HNP_ERR_BAD_PARAM);
@@ -705,6 +756,7 @@ int main(void)
         T(test_merged_stderr),
         T(test_kill_all_grace),
         T(test_kill_all_spares_later),
+        T(test_kill_job_spares_other_job),
         T(test_signal_all),
         T(test_destroy_kills_survivors),
         T(test_descendant_holds_output),

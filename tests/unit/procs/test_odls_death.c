@@ -39,10 +39,10 @@
 
 /* ------------------------------------------------------------ death */
 
-static void quiet_output(void *ctx, uint32_t rank, int stream,
-                         const void *data, size_t len)
+static void quiet_output(void *ctx, uint32_t jobid, uint32_t rank,
+                         int stream, const void *data, size_t len)
 {
-    (void)ctx, (void)rank, (void)stream, (void)data, (void)len;
+    (void)ctx, (void)jobid, (void)rank, (void)stream, (void)data, (void)len;
 }
 
 static bool is_running(pid_t pid, const char *comm)
@@ -74,7 +74,7 @@ static void __attribute__((noreturn)) daemon_helper(int report_fd,
     hnp_children_t *children = NULL;
     hnp_odls_t *odls = NULL;
     hnp_odls_callbacks_t cb = { quiet_output, NULL, NULL };
-    hnp_odls_proc_t proc = { 0, argv, environ, NULL, NULL, NULL, NULL, 0, false };
+    hnp_odls_proc_t proc = { 0, 0, argv, environ, NULL, NULL, NULL, NULL, 0, false };
     pid_t pid = -1;
 
     alarm(30);

@@ -121,7 +121,8 @@ static bool equal_signal(const void *a, const void *b)
 {
     const hnp_wire_signal_t *x = a, *y = b;
 
-    return x->signo == y->signo;
+    return x->jobid == y->jobid &&
+           x->signo == y->signo;
 }
 
 static bool equal_kill_daemon(const void *a, const void *b)
@@ -136,6 +137,13 @@ static bool equal_shutdown(const void *a, const void *b)
     const hnp_wire_shutdown_t *x = a, *y = b;
 
     return x->now == y->now;
+}
+
+static bool equal_procs_started(const void *a, const void *b)
+{
+    const hnp_wire_procs_started_t *x = a, *y = b;
+
+    return x->jobid == y->jobid;
 }
 
 static bool equal_job_end(const void *a, const void *b)
@@ -175,7 +183,8 @@ static bool equal_iof(const void *a, const void *b)
 {
     const hnp_wire_iof_t *x = a, *y = b;
 
-    return x->rank == y->rank && x->stream == y->stream &&
+    return x->jobid == y->jobid &&
+           x->rank == y->rank && x->stream == y->stream &&
            x->flags == y->flags && x->read_us == y->read_us &&
            same_bytes(x->data, x->len, y->data, y->len);
 }
@@ -207,13 +216,16 @@ static bool equal_state_request(const void *a, const void *b)
 {
     const hnp_wire_state_request_t *x = a, *y = b;
 
-    return x->flags == y->flags && x->stack_ms == y->stack_ms;
+    return x->jobid == y->jobid &&
+           x->flags == y->flags && x->stack_ms == y->stack_ms;
 }
 
 static bool equal_state_reply(const void *a, const void *b)
 {
     const hnp_wire_state_reply_t *x = a, *y = b;
 
+    if (x->jobid != y->jobid)
+        return false;
     if (x->nranks != y->nranks)
         return false;
     for (uint32_t i = 0; i < x->nranks; i++) {
@@ -230,7 +242,8 @@ static bool equal_proc_exit(const void *a, const void *b)
 {
     const hnp_wire_proc_exit_t *x = a, *y = b;
 
-    return x->rank == y->rank && x->pid == y->pid &&
+    return x->jobid == y->jobid &&
+           x->rank == y->rank && x->pid == y->pid &&
            x->wait_status == y->wait_status &&
            x->exec_errno == y->exec_errno && same_string(x->why, y->why);
 }
@@ -239,7 +252,8 @@ static bool equal_stdin(const void *a, const void *b)
 {
     const hnp_wire_stdin_t *x = a, *y = b;
 
-    return x->seq == y->seq && x->eof == y->eof &&
+    return x->jobid == y->jobid &&
+           x->seq == y->seq && x->eof == y->eof &&
            same_bytes(x->data, x->len, y->data, y->len);
 }
 
@@ -247,7 +261,8 @@ static bool equal_stdin_ack(const void *a, const void *b)
 {
     const hnp_wire_stdin_ack_t *x = a, *y = b;
 
-    return x->seq == y->seq;
+    return x->jobid == y->jobid &&
+           x->seq == y->seq;
 }
 
 static bool equal_report(const void *a, const void *b)
@@ -262,7 +277,8 @@ static bool equal_failure(const void *a, const void *b)
 {
     const hnp_wire_failure_t *x = a, *y = b;
 
-    return x->status == y->status && same_string(x->message, y->message);
+    return x->jobid == y->jobid && x->status == y->status &&
+           same_string(x->message, y->message);
 }
 
 static bool equal_peer_lost(const void *a, const void *b)
@@ -284,7 +300,8 @@ static bool equal_pmi_abort(const void *a, const void *b)
 {
     const hnp_wire_pmi_abort_t *x = a, *y = b;
 
-    return x->rank == y->rank && x->code == y->code &&
+    return x->jobid == y->jobid &&
+           x->rank == y->rank && x->code == y->code &&
            same_string(x->words, y->words);
 }
 
@@ -315,6 +332,7 @@ CODEC_CALLS(signal)
 CODEC_CALLS(kill_daemon)
 CODEC_CALLS(shutdown)
 CODEC_CALLS(job_end)
+CODEC_CALLS(procs_started)
 CODEC_CALLS(collective)
 CODEC_CALLS(dvm_request)
 CLEAR_CALL(dvm_request)
@@ -352,6 +370,7 @@ const codec_t signal_codec = CODEC(signal, NULL);
 const codec_t kill_daemon_codec = CODEC(kill_daemon, NULL);
 const codec_t shutdown_codec = CODEC(shutdown, NULL);
 const codec_t job_end_codec = CODEC(job_end, NULL);
+const codec_t procs_started_codec = CODEC(procs_started, NULL);
 const codec_t collective_codec = CODEC(collective, NULL);
 const codec_t dvm_request_codec = CODEC(dvm_request, clear_dvm_request);
 const codec_t dvm_reply_codec = CODEC(dvm_reply, clear_dvm_reply);

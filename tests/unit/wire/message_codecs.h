@@ -16,6 +16,7 @@ extern const codec_t signal_codec;
 extern const codec_t kill_daemon_codec;
 extern const codec_t shutdown_codec;
 extern const codec_t job_end_codec;
+extern const codec_t procs_started_codec;
 extern const codec_t collective_codec;
 extern const codec_t dvm_request_codec;
 extern const codec_t dvm_reply_codec;

@@ -214,7 +214,11 @@ static void test_hello_bad_version(void **state)
 
     (void)state;
     memcpy(wire, golden_hello, sizeof(wire));
-    /* Version 1 sent the secret itself: its peers are refused. */
+    /* Version 1 sent the secret itself, version 2 did not name the job
+     * in the messages about its processes: their peers are refused. */
+    wire[5] = 2;
+    expect_hello(wire, sizeof(wire), 0, HNP_ERR_VERSION,
+                 "protocol version 2, expected 3");
     wire[5] = 1;
     expect_hello(wire, sizeof(wire), 0, HNP_ERR_VERSION,
                  "protocol version 1, expected 3");

@@ -284,11 +284,13 @@ static void test_launch_refusals(void **state)
 
 static void test_control(void **state)
 {
-    hnp_wire_signal_t term = { .signo = 15 };
-    hnp_wire_signal_t min = { .signo = INT32_MIN };
+    hnp_wire_signal_t term = { .jobid = 70000, .signo = 15 };
+    hnp_wire_signal_t min = { .jobid = UINT32_MAX, .signo = INT32_MIN };
     hnp_wire_shutdown_t now = { .now = true };
     hnp_wire_shutdown_t later = { .now = false };
-    static const uint8_t golden_signal[] = { U32(15) };
+    static const uint8_t golden_signal[] = { U32(70000), U32(15) };
+    hnp_wire_procs_started_t started = { .jobid = 70000 };
+    static const uint8_t golden_started[] = { U32(70000) };
     static const uint8_t golden_now[] = { 1 };
     static const uint8_t golden_later[] = { 0 };
     hnp_wire_kill_daemon_t kill3 = { .vpid = 3 };
@@ -300,6 +302,12 @@ static void test_control(void **state)
     check_message(&shutdown_codec, &now);
     check_message(&shutdown_codec, &later);
     check_golden(&signal_codec, &term, golden_signal, sizeof(golden_signal));
+    check_refused(&signal_codec, golden_signal, 4, HNP_ERR_TRUNCATED);
+    check_message(&procs_started_codec, &started);
+    check_golden(&procs_started_codec, &started, golden_started,
+                 sizeof(golden_started));
+    check_refused(&procs_started_codec, golden_started, 3,
+                  HNP_ERR_TRUNCATED);
     check_golden(&shutdown_codec, &now, golden_now, sizeof(golden_now));
     check_golden(&shutdown_codec, &later, golden_later, sizeof(golden_later));
     check_message(&kill_daemon_codec, &kill3);
@@ -325,15 +333,15 @@ static void test_shutdown_any_nonzero_byte_is_now(void **state)
 static void test_iof(void **state)
 {
     static const char line[] = "hello\n\0binary\xff";
-    hnp_wire_iof_t out = { .rank = 3, .stream = 2, .data = line,
+    hnp_wire_iof_t out = { .jobid = 2, .rank = 3, .stream = 2, .data = line,
                            .len = sizeof(line) - 1,
                            .read_us = 1795881600123456ull };
-    hnp_wire_iof_t empty = { .rank = UINT32_MAX, .stream = UINT8_MAX,
+    hnp_wire_iof_t empty = { .jobid = UINT32_MAX, .rank = UINT32_MAX, .stream = UINT8_MAX,
                              .flags = UINT8_MAX, .read_us = UINT64_MAX };
-    static const uint8_t golden[] = { U32(3), 1, 1,
+    static const uint8_t golden[] = { U32(70000), U32(3), 1, 1,
                                       U64(0x0102030405060708ull), U32(2),
                                       'o', 'k' };
-    hnp_wire_iof_t g = { .rank = 3, .stream = 1, .flags = HNP_IOF_CUT,
+    hnp_wire_iof_t g = { .jobid = 70000, .rank = 3, .stream = 1, .flags = HNP_IOF_CUT,
                          .read_us = 0x0102030405060708ull, .data = "ok",
                          .len = 2 };
 
@@ -393,18 +401,18 @@ static void test_reply(void **state)
 
 static void test_proc_exit(void **state)
 {
-    hnp_wire_proc_exit_t killed = { .rank = 12, .pid = 4242,
+    hnp_wire_proc_exit_t killed = { .jobid = 9, .rank = 12, .pid = 4242,
                                     .wait_status = 9, .exec_errno = 0,
                                     .why = NULL };
-    hnp_wire_proc_exit_t failed = { .rank = UINT32_MAX, .pid = INT32_MIN,
+    hnp_wire_proc_exit_t failed = { .jobid = UINT32_MAX, .rank = UINT32_MAX, .pid = INT32_MIN,
                                     .wait_status = INT32_MAX,
                                     .exec_errno = -1,
                                     .why = "working directory /nope: No such "
                                            "file or directory" };
     static const uint8_t golden[] = {
-        U32(1), U32(100), U32(0x100), U32(2), U32(1), 'w',
+        U32(70000), U32(1), U32(100), U32(0x100), U32(2), U32(1), 'w',
     };
-    hnp_wire_proc_exit_t g = { .rank = 1, .pid = 100, .wait_status = 0x100,
+    hnp_wire_proc_exit_t g = { .jobid = 70000, .rank = 1, .pid = 100, .wait_status = 0x100,
                                .exec_errno = 2, .why = "w" };
 
     (void)state;
@@ -417,12 +425,12 @@ static void test_proc_exit(void **state)
 
 static void test_state_request(void **state)
 {
-    hnp_wire_state_request_t stacks = { .flags = HNP_STATE_STACKS,
+    hnp_wire_state_request_t stacks = { .jobid = 3, .flags = HNP_STATE_STACKS,
                                         .stack_ms = 10000 };
-    hnp_wire_state_request_t max = { .flags = UINT8_MAX,
+    hnp_wire_state_request_t max = { .jobid = UINT32_MAX, .flags = UINT8_MAX,
                                      .stack_ms = UINT32_MAX };
-    static const uint8_t golden[] = { 1, U32(2500) };
-    hnp_wire_state_request_t g = { .flags = HNP_STATE_STACKS,
+    static const uint8_t golden[] = { U32(70000), 1, U32(2500) };
+    hnp_wire_state_request_t g = { .jobid = 70000, .flags = HNP_STATE_STACKS,
                                    .stack_ms = 2500 };
 
     (void)state;
@@ -441,18 +449,19 @@ static void test_state_reply(void **state)
           "gdb is not installed on node n1" },
         { 3, INT32_MAX, UINT8_MAX, INT32_MAX, "" },
     };
-    hnp_wire_state_reply_t all = { .nranks = 4, .ranks = ranks };
+    hnp_wire_state_reply_t all = { .jobid = 4, .nranks = 4, .ranks = ranks };
     hnp_wire_state_reply_t none = { .nranks = 0, .ranks = NULL };
     hnp_wire_rank_state_t one = { 7, 100, HNP_RANK_RUNNING, 0, "s" };
     static const uint8_t golden[] = {
-        U32(1), U32(7), U32(100), HNP_RANK_RUNNING, U32(0), U32(1), 's',
+        U32(70000), U32(1), U32(7), U32(100), HNP_RANK_RUNNING, U32(0),
+        U32(1), 's',
     };
-    hnp_wire_state_reply_t g = { .nranks = 1, .ranks = &one };
+    hnp_wire_state_reply_t g = { .jobid = 70000, .nranks = 1, .ranks = &one };
     /* 4 ranks announced, room for one */
     static const uint8_t too_many[] = {
-        U32(4), U32(7), U32(100), 1, U32(0), U32(0),
+        U32(1), U32(4), U32(7), U32(100), 1, U32(0), U32(0),
     };
-    static const uint8_t huge[] = { U32(0xffffffff), U32(0) };
+    static const uint8_t huge[] = { U32(1), U32(0xffffffff), U32(0) };
 
     (void)state;
     check_message(&state_reply_codec, &all);
@@ -466,14 +475,17 @@ static void test_state_reply(void **state)
 static void test_stdin(void **state)
 {
     static const uint8_t bytes[] = { 'a', 0, '\n', 0xfe };
-    hnp_wire_stdin_t chunk = { .seq = 1, .eof = false, .data = bytes,
+    hnp_wire_stdin_t chunk = { .jobid = 2, .seq = 1, .eof = false, .data = bytes,
                                .len = sizeof(bytes) };
-    hnp_wire_stdin_t last = { .seq = UINT32_MAX, .eof = true };
-    hnp_wire_stdin_ack_t ack = { .seq = UINT32_MAX };
-    static const uint8_t golden_chunk[] = { U32(5), 1, U32(1), 'z' };
-    hnp_wire_stdin_t g = { .seq = 5, .eof = true, .data = "z", .len = 1 };
-    static const uint8_t golden_ack[] = { U32(5) };
-    hnp_wire_stdin_ack_t gack = { .seq = 5 };
+    hnp_wire_stdin_t last = { .jobid = UINT32_MAX, .seq = UINT32_MAX,
+                              .eof = true };
+    hnp_wire_stdin_ack_t ack = { .jobid = UINT32_MAX, .seq = UINT32_MAX };
+    static const uint8_t golden_chunk[] = { U32(70000), U32(5), 1, U32(1),
+                                            'z' };
+    hnp_wire_stdin_t g = { .jobid = 70000, .seq = 5, .eof = true,
+                           .data = "z", .len = 1 };
+    static const uint8_t golden_ack[] = { U32(70000), U32(5) };
+    hnp_wire_stdin_ack_t gack = { .jobid = 70000, .seq = 5 };
 
     (void)state;
     check_message(&stdin_codec, &chunk);
@@ -517,14 +529,16 @@ static void test_report(void **state)
 
 static void test_failure(void **state)
 {
-    hnp_wire_failure_t f = { .status = 1,
+    hnp_wire_failure_t f = { .jobid = 3, .status = 1,
                              .message = "node n3: cannot serve PMI" };
-    hnp_wire_failure_t extremes = { .status = INT32_MIN, .message = "" };
+    hnp_wire_failure_t extremes = { .jobid = UINT32_MAX, .status = INT32_MIN,
+                                    .message = "" };
     hnp_wire_peer_lost_t lost = { .vpid = 5, .why = "died (its connection "
                                                     "closed)" };
     hnp_wire_peer_lost_t max = { .vpid = UINT32_MAX, .why = NULL };
-    static const uint8_t golden_failure[] = { U32(-2), U32(1), 'x' };
-    hnp_wire_failure_t gf = { .status = -2, .message = "x" };
+    static const uint8_t golden_failure[] = { U32(70000), U32(-2), U32(1),
+                                              'x' };
+    hnp_wire_failure_t gf = { .jobid = 70000, .status = -2, .message = "x" };
     static const uint8_t golden_lost[] = { U32(9), U32(1), 'y' };
     hnp_wire_peer_lost_t gl = { .vpid = 9, .why = "y" };
 
@@ -558,12 +572,13 @@ static void test_spawn_note(void **state)
 
 static void test_pmi_abort(void **state)
 {
-    hnp_wire_pmi_abort_t req = { .rank = 7, .code = 3,
+    hnp_wire_pmi_abort_t req = { .jobid = 1, .rank = 7, .code = 3,
                                  .words = "MPI_Abort called" };
-    hnp_wire_pmi_abort_t bare = { .rank = UINT32_MAX, .code = INT32_MIN,
+    hnp_wire_pmi_abort_t bare = { .jobid = UINT32_MAX, .rank = UINT32_MAX, .code = INT32_MIN,
                                   .words = NULL };
-    static const uint8_t golden[] = { U32(7), U32(3), U32(1), 'w' };
-    hnp_wire_pmi_abort_t g = { .rank = 7, .code = 3, .words = "w" };
+    static const uint8_t golden[] = { U32(70000), U32(7), U32(3), U32(1),
+                                      'w' };
+    hnp_wire_pmi_abort_t g = { .jobid = 70000, .rank = 7, .code = 3, .words = "w" };
 
     (void)state;
     check_message(&pmi_abort_codec, &req);
@@ -594,7 +609,7 @@ static void test_embedded_nul_is_refused(void **state)
 {
     static const uint8_t report[] = { U32(0), U32(0), U32(3), 'a', 0, 'b' };
     static const uint8_t proc_exit[] = {
-        U32(0), U32(0), U32(0), U32(0), U32(2), 0, 'x',
+        U32(1), U32(0), U32(0), U32(0), U32(0), U32(2), 0, 'x',
     };
 
     (void)state;
