@@ -401,9 +401,7 @@ static bool take_frame(dvm_conn_t *c, const uint8_t *body, size_t len)
         c->state = CONN_PROOF;
         return true;
     case CONN_PROOF:
-        if (len != HNP_PROOF_LEN ||
-            !hnp_auth_proof_check(dvm->rte->secret, &c->t,
-                                  HNP_AUTH_CONNECTOR, body))
+        if (!dvm_accept_proof(dvm->rte->secret, &c->t, body, len))
             return false;
         c->state = CONN_READY;
         hnp_rte_timer_destroy(c->deadline);

@@ -15,6 +15,9 @@
 #include "hnp_errors.h"
 #include "hnp_log.h"
 
+/* What one read may add to a connection's buffer. */
+#define DVM_READ_CHUNK 65536
+
 static int wait_writable(int fd)
 {
     struct pollfd p = { .fd = fd, .events = POLLOUT };
@@ -123,6 +126,20 @@ static void take_fds(struct msghdr *msg, int *fds, int *nfds)
     }
 }
 
+uint8_t *dvm_inbuf_space(dvm_inbuf_t *in, size_t *avail)
+{
+    if (in->cap - in->len < DVM_READ_CHUNK) {
+        size_t cap = in->cap + DVM_READ_CHUNK;
+        uint8_t *grown = realloc(in->data, cap);
+        if (grown == NULL)
+            return NULL;
+        in->data = grown;
+        in->cap = cap;
+    }
+    *avail = in->cap - in->len;
+    return in->data + in->len;
+}
+
 long dvm_recv_some(int fd, dvm_inbuf_t *in, int *fds, int *nfds)
 {
     union {
@@ -133,16 +150,9 @@ long dvm_recv_some(int fd, dvm_inbuf_t *in, int *fds, int *nfds)
     struct iovec iov;
     ssize_t n;
 
-    if (in->cap - in->len < 65536) {
-        size_t cap = in->cap + 65536;
-        uint8_t *grown = realloc(in->data, cap);
-        if (grown == NULL)
-            return -2;
-        in->data = grown;
-        in->cap = cap;
-    }
-    iov.iov_base = in->data + in->len;
-    iov.iov_len = in->cap - in->len;
+    iov.iov_base = dvm_inbuf_space(in, &iov.iov_len);
+    if (iov.iov_base == NULL)
+        return -2;
     msg.msg_iov = &iov;
     msg.msg_iovlen = 1;
     msg.msg_control = control.space;
@@ -210,6 +220,27 @@ int dvm_accept_hello(const uint8_t secret[HNP_SECRET_LEN], const uint8_t *body,
     return HNP_SUCCESS;
 }
 
+bool dvm_accept_proof(const uint8_t secret[HNP_SECRET_LEN],
+                      const hnp_auth_transcript_t *t, const uint8_t *body,
+                      size_t len)
+{
+    return len == HNP_PROOF_LEN &&
+           hnp_auth_proof_check(secret, t, HNP_AUTH_CONNECTOR, body);
+}
+
+int dvm_client_check_reply(const uint8_t secret[HNP_SECRET_LEN],
+                           hnp_auth_transcript_t *t, const uint8_t *body,
+                           size_t len)
+{
+    if (len != HNP_REPLY_LEN ||
+        hnp_hello_check(body, HNP_HELLO_LEN, 0, &t->acceptor, NULL, 0) !=
+            HNP_SUCCESS ||
+        !hnp_auth_proof_check(secret, t, HNP_AUTH_ACCEPTOR,
+                              body + HNP_HELLO_LEN))
+        return HNP_ERR_BAD_PARAM;
+    return HNP_SUCCESS;
+}
+
 /* Wait for one whole frame on blocking @p fd into @p in. */
 static const uint8_t *read_frame(int fd, dvm_inbuf_t *in, size_t *len)
 {
@@ -247,11 +278,7 @@ int dvm_client_handshake(int fd, const uint8_t secret[HNP_SECRET_LEN],
                     "handshake (a wrong secret, or another user's DVM)");
         goto out;
     }
-    if (len != HNP_REPLY_LEN ||
-        hnp_hello_check(body, HNP_HELLO_LEN, 0, &t.acceptor, NULL, 0) !=
-            HNP_SUCCESS ||
-        !hnp_auth_proof_check(secret, &t, HNP_AUTH_ACCEPTOR,
-                              body + HNP_HELLO_LEN)) {
+    if (dvm_client_check_reply(secret, &t, body, len) != HNP_SUCCESS) {
         hnp_err_set(err, errlen, "the DVM could not prove that it knows the "
                     "secret of the file");
         goto out;
