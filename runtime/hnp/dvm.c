@@ -401,9 +401,7 @@ static bool take_frame(dvm_conn_t *c, const uint8_t *body, size_t len)
         c->state = CONN_PROOF;
         return true;
     case CONN_PROOF:
-        if (len != HNP_PROOF_LEN ||
-            !hnp_auth_proof_check(dvm->rte->secret, &c->t,
-                                  HNP_AUTH_CONNECTOR, body))
+        if (!dvm_accept_proof(dvm->rte->secret, &c->t, body, len))
             return false;
         c->state = CONN_READY;
         hnp_rte_timer_destroy(c->deadline);
@@ -686,6 +684,45 @@ void hnp_dvm_failure(hnp_dvm_t *dvm, uint32_t jobid, int status,
         HNP_WARN(dvm->rte->log, "%s", message);
 }
 
+/* Node @p node is no longer served; whether the running job used it. */
+static bool lose_node(hnp_dvm_t *dvm, uint32_t node)
+{
+    dvm->lost[node] = true;
+    dvm->alive--;
+    return dvm->running != NULL &&
+           hnp_dvm_job_uses_node(dvm->running->job, node);
+}
+
+/* The daemons below @p vpid in the routing tree reach the HNP only
+ * through it: they leave when it goes (their route is gone), so they are
+ * lost too, named after @p msg's first @p at bytes; whether the running
+ * job used one of them. */
+static bool lose_subtree(hnp_dvm_t *dvm, hnp_vpid_t vpid, char *msg,
+                         size_t len, size_t at)
+{
+    const hnp_tree_t *tree = &dvm->rte->routing_tree;
+    uint32_t n = hnp_tree_descendants(tree, vpid, NULL, 0), named = 0;
+    hnp_vpid_t *below = calloc((size_t)n + 1, sizeof(*below));
+    bool hit = false;
+
+    if (below != NULL)
+        n = hnp_tree_descendants(tree, vpid, below, n);
+    for (uint32_t i = 0; below != NULL && i < n; i++) {
+        uint32_t node = below[i] - 1;
+        if (below[i] == 0 || node >= dvm->runtime->map.nnodes ||
+            dvm->lost[node])
+            continue;
+        hit |= lose_node(dvm, node);
+        if (at < len)
+            at += (size_t)snprintf(msg + at, len - at, "%s%s", named++
+                                   ? ", " : "; unreachable below it in the "
+                                   "routing tree, so lost too: ",
+                                   hnp_rte_node_name(dvm->rte, below[i]));
+    }
+    free(below);
+    return hit;
+}
+
 void hnp_dvm_daemon_lost(hnp_dvm_t *dvm, hnp_vpid_t vpid, const char *why)
 {
     uint32_t node = vpid - 1;
@@ -702,13 +739,15 @@ void hnp_dvm_daemon_lost(hnp_dvm_t *dvm, hnp_vpid_t vpid, const char *why)
     }
     if (vpid == 0 || node >= dvm->runtime->map.nnodes || dvm->lost[node])
         return;
-    dvm->lost[node] = true;
-    dvm->alive--;
-    if (dvm->running != NULL &&
-        hnp_dvm_job_uses_node(dvm->running->job, node))
-        hnp_job_abort(hnp_dvm_job_of(dvm->running->job), 1, why);
+    char msg[2048];
+    bool hit = lose_node(dvm, node);
+    size_t at = (size_t)snprintf(msg, sizeof(msg), "%s", why);
+
+    hit |= lose_subtree(dvm, vpid, msg, sizeof(msg), at);
+    if (hit)
+        hnp_job_abort(hnp_dvm_job_of(dvm->running->job), 1, msg);
     else
-        HNP_WARN(dvm->rte->log, "%s; the DVM serves on with %u nodes", why,
+        HNP_WARN(dvm->rte->log, "%s; the DVM serves on with %u nodes", msg,
                  dvm->alive);
     if (dvm->alive == 0)
         hnp_dvm_stop(dvm, "no daemon left");

@@ -13,6 +13,7 @@
  * dvm.c: the server (report file, socket, clients, the queue);
  * dvm_job.c: one submitted job, from its command line to its release;
  * dvm_proto.c: the socket's frames and handshake, both ends;
+ * dvm_params.c: a client's --mca and --tune values;
  * dvm_detach.c: --daemonize;
  * dvm_client.c: the client.
  */
@@ -87,6 +88,17 @@ void hnp_dvm_job_destroy(hnp_dvm_job_t *j);
 /** Whether the job has ranks on node @p node (0-based). */
 bool hnp_dvm_job_uses_node(const hnp_dvm_job_t *j, uint32_t node);
 
+/* dvm_params.c */
+/** The client's --mca and --tune values in @p req for the job of @p args
+ *  (parsed in the client's environment, which is environ now): Open MPI's
+ *  become its ranks' OMPI_MCA_*, with the client's OMPI_MCA_* and the
+ *  DVM's own Open MPI values from @p params; one of hnp's (read when the
+ *  DVM starts) with another value than the DVM's, or an unknown name, is
+ *  an error naming it. */
+int hnp_dvm_job_params(const hnp_params_t *params,
+                       const struct hnp_wire_dvm_request *req,
+                       hnp_args_t *args, char *err, size_t errlen);
+
 /* What dvm_job.c needs of the server. */
 hnp_rte_t *hnp_dvm_rte(const hnp_dvm_t *dvm);
 /** The nodes still served, with their slots, in daemon order. */
@@ -101,8 +113,10 @@ const int *hnp_dvm_saved_stdio(const hnp_dvm_t *dvm);
 /* ------------------------------------------------------------ client */
 
 /** hnp --dvm-uri FILE (or HNP_DVM_URI): submit argv (the command line as
- *  given, after --mca and --tune were taken out), --dvm-jobs or
- *  --dvm-stop. Returns the exit status. */
-int hnp_dvm_client(const hnp_args_t *args, int argc, char **argv);
+ *  given, after --mca and --tune were taken out) with the values those
+ *  set in @p params, which the DVM applies to the job or refuses
+ *  (dvm_params.c), --dvm-jobs or --dvm-stop. Returns the exit status. */
+int hnp_dvm_client(const hnp_args_t *args, const hnp_params_t *params,
+                   int argc, char **argv);
 
 #endif /* HNP_DVM_H */

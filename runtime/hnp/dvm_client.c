@@ -204,6 +204,48 @@ static int wait_for_end(const hnp_args_t *args, int fd)
     return status < 0 ? 1 : status;
 }
 
+/* The values of --mca, --gmca and --tune, name then value, for the DVM to
+ * apply to the job or refuse: a client registers no framework, so it
+ * cannot tell hnp's parameters from Open MPI's. */
+typedef struct given_params {
+    char **v;
+    uint32_t n; /* pairs */
+    int rc;
+} given_params_t;
+
+static void give(given_params_t *g, const char *name, const char *value,
+                 hnp_param_source_t source)
+{
+    char **grown;
+
+    if (g->rc != HNP_SUCCESS || (source != HNP_PARAM_SRC_CMDLINE &&
+                                 source != HNP_PARAM_SRC_TUNE_FILE))
+        return;
+    grown = realloc(g->v, (2 * (size_t)g->n + 3) * sizeof(*grown));
+    if (grown == NULL) {
+        g->rc = HNP_ERR_NOMEM;
+        return;
+    }
+    g->v = grown;
+    g->v[2 * g->n] = (char *)name;
+    g->v[2 * g->n + 1] = (char *)value;
+    g->v[2 * g->n + 2] = NULL;
+    g->n++;
+}
+
+static int give_registered(const hnp_param_info_t *info, void *ctx)
+{
+    give(ctx, info->full_name, info->value, info->source);
+    return 0;
+}
+
+static int give_unregistered(const char *name, const char *value,
+                             hnp_param_source_t source, void *ctx)
+{
+    give(ctx, name, value, source);
+    return 0;
+}
+
 /* --dvm-stop returns once the HNP is gone (its daemons went before it). */
 static void wait_gone(pid_t pid)
 {
@@ -211,8 +253,10 @@ static void wait_gone(pid_t pid)
         usleep(50000);
 }
 
-int hnp_dvm_client(const hnp_args_t *args, int argc, char **argv)
+int hnp_dvm_client(const hnp_args_t *args, const hnp_params_t *params,
+                   int argc, char **argv)
 {
+    given_params_t given = { NULL, 0, HNP_SUCCESS };
     const char *file = args->dvm_uri != NULL ? args->dvm_uri
                                              : getenv("HNP_DVM_URI");
     static const int stdio[3] = { 0, 1, 2 };
@@ -237,14 +281,26 @@ int hnp_dvm_client(const hnp_args_t *args, int argc, char **argv)
     req.env = environ;
     while (environ[req.nenv] != NULL)
         req.nenv++;
+    hnp_params_foreach(params, give_registered, &given);
+    hnp_params_foreach_unregistered(params, give_unregistered, &given);
+    if (given.rc != HNP_SUCCESS) {
+        HNP_ERROR_LOG(hnp_log_stream("hnp"), "out of memory");
+        close(fd);
+        free(given.v);
+        return 1;
+    }
+    req.mca = given.v;
+    req.nmca = given.n;
     catch_signals();
     if (dvm_send_request(fd, &req, req.kind == HNP_DVM_SUBMIT ? stdio : NULL,
                          req.kind == HNP_DVM_SUBMIT ? 3 : 0) != HNP_SUCCESS) {
         HNP_ERROR_LOG(hnp_log_stream("hnp"), "cannot send the job to the "
                       "DVM of %s", file);
         close(fd);
+        free(given.v);
         return 1;
     }
+    free(given.v);
     status = wait_for_end(args, fd);
     close(fd);
     if (args->dvm_stop && status == 0)

@@ -224,6 +224,9 @@ static int read_command_line(hnp_dvm_job_t *j, char *err, size_t errlen)
     j->parsed = rc == HNP_SUCCESS;
     if (rc == HNP_SUCCESS)
         rc = refuse_dvm_options(&j->args, err, errlen);
+    if (rc == HNP_SUCCESS)
+        rc = hnp_dvm_job_params(hnp_mca_params(hnp_dvm_rte(j->dvm)->setup->mca),
+                                &j->req, &j->args, err, errlen);
     /* the HNP writes the files from its own directory */
     if (rc == HNP_SUCCESS && j->args.output_dir != NULL &&
         j->args.output_dir[0] != '/') {

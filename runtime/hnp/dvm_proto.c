@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "dvm_proto.h"
@@ -15,12 +16,45 @@
 #include "hnp_errors.h"
 #include "hnp_log.h"
 
+/* How long a client waits for the DVM's answer to its hello. */
+#define DVM_ANSWER_SECONDS 30
+/* What one read may add to a connection's buffer. */
+#define DVM_READ_CHUNK 65536
+
+static double now_seconds(void)
+{
+    struct timespec t;
+
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* poll() one descriptor for @p events until @p seconds have passed; a
+ * signal caught meanwhile (EINTR) only makes it wait the rest. Returns
+ * its revents, 0 when out of time, -1 on an error. */
+static int wait_for(int fd, short events, double seconds)
+{
+    double end = now_seconds() + seconds, left = seconds;
+
+    for (;;) {
+        struct pollfd p = { .fd = fd, .events = events };
+        int n = poll(&p, 1, (int)(left * 1000) + 1);
+        if (n == 1)
+            return p.revents;
+        if (n < 0 && errno != EINTR)
+            return -1;
+        left = end - now_seconds();
+        if (left <= 0)
+            return 0;
+    }
+}
+
 static int wait_writable(int fd)
 {
-    struct pollfd p = { .fd = fd, .events = POLLOUT };
+    int revents = wait_for(fd, POLLOUT, 10.0);
 
-    return poll(&p, 1, 10000) == 1 && !(p.revents & (POLLERR | POLLHUP))
-               ? HNP_SUCCESS : HNP_ERR_IO;
+    return revents > 0 && !(revents & (POLLERR | POLLHUP)) ? HNP_SUCCESS
+                                                           : HNP_ERR_IO;
 }
 
 /* One sendmsg of what is left; the descriptors go with the first byte. */
@@ -123,6 +157,20 @@ static void take_fds(struct msghdr *msg, int *fds, int *nfds)
     }
 }
 
+uint8_t *dvm_inbuf_space(dvm_inbuf_t *in, size_t *avail)
+{
+    if (in->cap - in->len < DVM_READ_CHUNK) {
+        size_t cap = in->cap + DVM_READ_CHUNK;
+        uint8_t *grown = realloc(in->data, cap);
+        if (grown == NULL)
+            return NULL;
+        in->data = grown;
+        in->cap = cap;
+    }
+    *avail = in->cap - in->len;
+    return in->data + in->len;
+}
+
 long dvm_recv_some(int fd, dvm_inbuf_t *in, int *fds, int *nfds)
 {
     union {
@@ -133,16 +181,9 @@ long dvm_recv_some(int fd, dvm_inbuf_t *in, int *fds, int *nfds)
     struct iovec iov;
     ssize_t n;
 
-    if (in->cap - in->len < 65536) {
-        size_t cap = in->cap + 65536;
-        uint8_t *grown = realloc(in->data, cap);
-        if (grown == NULL)
-            return -2;
-        in->data = grown;
-        in->cap = cap;
-    }
-    iov.iov_base = in->data + in->len;
-    iov.iov_len = in->cap - in->len;
+    iov.iov_base = dvm_inbuf_space(in, &iov.iov_len);
+    if (iov.iov_base == NULL)
+        return -2;
     msg.msg_iov = &iov;
     msg.msg_iovlen = 1;
     msg.msg_control = control.space;
@@ -210,16 +251,42 @@ int dvm_accept_hello(const uint8_t secret[HNP_SECRET_LEN], const uint8_t *body,
     return HNP_SUCCESS;
 }
 
-/* Wait for one whole frame on blocking @p fd into @p in. */
-static const uint8_t *read_frame(int fd, dvm_inbuf_t *in, size_t *len)
+bool dvm_accept_proof(const uint8_t secret[HNP_SECRET_LEN],
+                      const hnp_auth_transcript_t *t, const uint8_t *body,
+                      size_t len)
+{
+    return len == HNP_PROOF_LEN &&
+           hnp_auth_proof_check(secret, t, HNP_AUTH_CONNECTOR, body);
+}
+
+int dvm_client_check_reply(const uint8_t secret[HNP_SECRET_LEN],
+                           hnp_auth_transcript_t *t, const uint8_t *body,
+                           size_t len)
+{
+    if (len != HNP_REPLY_LEN ||
+        hnp_hello_check(body, HNP_HELLO_LEN, 0, &t->acceptor, NULL, 0) !=
+            HNP_SUCCESS ||
+        !hnp_auth_proof_check(secret, t, HNP_AUTH_ACCEPTOR,
+                              body + HNP_HELLO_LEN))
+        return HNP_ERR_BAD_PARAM;
+    return HNP_SUCCESS;
+}
+
+/* Wait for one whole frame on blocking @p fd into @p in; *timed_out
+ * says whether the DVM did not answer in time. */
+static const uint8_t *read_frame(int fd, dvm_inbuf_t *in, size_t *len,
+                                 bool *timed_out)
 {
     bool bad;
     const uint8_t *body;
 
+    *timed_out = false;
     while ((body = dvm_inbuf_frame(in, len, &bad)) == NULL && !bad) {
-        struct pollfd p = { .fd = fd, .events = POLLIN };
-        if (poll(&p, 1, 30000) != 1)
+        int revents = wait_for(fd, POLLIN, DVM_ANSWER_SECONDS);
+        if (revents <= 0) {
+            *timed_out = revents == 0;
             return NULL;
+        }
         long n = dvm_recv_some(fd, in, NULL, NULL);
         if (n == 0 || n < -1)
             return NULL;
@@ -235,6 +302,7 @@ int dvm_client_handshake(int fd, const uint8_t secret[HNP_SECRET_LEN],
     dvm_inbuf_t in = { 0 };
     const uint8_t *body;
     size_t len = 0;
+    bool timed_out = false;
     int rc = HNP_ERROR;
 
     t.connector.version = HNP_PROTOCOL_VERSION;
@@ -242,16 +310,17 @@ int dvm_client_handshake(int fd, const uint8_t secret[HNP_SECRET_LEN],
     hnp_auth_nonce(t.connector.nonce);
     hnp_hello_encode(&t.connector, hello);
     if (dvm_send_frame(fd, hello, sizeof(hello), NULL, 0) != HNP_SUCCESS ||
-        (body = read_frame(fd, &in, &len)) == NULL) {
-        hnp_err_set(err, errlen, "the DVM closed the connection during the "
-                    "handshake (a wrong secret, or another user's DVM)");
+        (body = read_frame(fd, &in, &len, &timed_out)) == NULL) {
+        if (timed_out)
+            hnp_err_set(err, errlen, "the DVM did not answer the handshake "
+                        "within %d s", DVM_ANSWER_SECONDS);
+        else
+            hnp_err_set(err, errlen, "the DVM closed the connection during "
+                        "the handshake (a wrong secret, or another user's "
+                        "DVM)");
         goto out;
     }
-    if (len != HNP_REPLY_LEN ||
-        hnp_hello_check(body, HNP_HELLO_LEN, 0, &t.acceptor, NULL, 0) !=
-            HNP_SUCCESS ||
-        !hnp_auth_proof_check(secret, &t, HNP_AUTH_ACCEPTOR,
-                              body + HNP_HELLO_LEN)) {
+    if (dvm_client_check_reply(secret, &t, body, len) != HNP_SUCCESS) {
         hnp_err_set(err, errlen, "the DVM could not prove that it knows the "
                     "secret of the file");
         goto out;

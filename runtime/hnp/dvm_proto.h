@@ -42,6 +42,9 @@ long dvm_recv_some(int fd, dvm_inbuf_t *in, int *fds, int *nfds);
  *  frame is longer than HNP_DVM_MAX_MESSAGE). dvm_inbuf_drop() it after. */
 const uint8_t *dvm_inbuf_frame(const dvm_inbuf_t *in, size_t *len, bool *bad);
 void dvm_inbuf_drop(dvm_inbuf_t *in, size_t body_len);
+/** Room for the next read at the end of @p in (grown as needed): where,
+ *  and how many bytes in *avail; NULL when out of memory. */
+uint8_t *dvm_inbuf_space(dvm_inbuf_t *in, size_t *avail);
 void dvm_inbuf_release(dvm_inbuf_t *in);
 
 /** The acceptor's answer to a client's hello @p body: its hello and proof
@@ -50,6 +53,15 @@ void dvm_inbuf_release(dvm_inbuf_t *in);
 int dvm_accept_hello(const uint8_t secret[HNP_SECRET_LEN], const uint8_t *body,
                      size_t len, hnp_auth_transcript_t *t,
                      uint8_t reply[HNP_REPLY_LEN]);
+/** Whether @p body is the client's proof for transcript @p t. */
+bool dvm_accept_proof(const uint8_t secret[HNP_SECRET_LEN],
+                      const hnp_auth_transcript_t *t, const uint8_t *body,
+                      size_t len);
+/** The client's check of the acceptor's hello and proof @p body (its own
+ *  hello is in t->connector; t->acceptor is filled in). */
+int dvm_client_check_reply(const uint8_t secret[HNP_SECRET_LEN],
+                           hnp_auth_transcript_t *t, const uint8_t *body,
+                           size_t len);
 /** The client's side of the handshake on connected @p fd, blocking. */
 int dvm_client_handshake(int fd, const uint8_t secret[HNP_SECRET_LEN],
                          char *err, size_t errlen);

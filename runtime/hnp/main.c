@@ -324,7 +324,8 @@ int main(int argc, char **argv)
     if (!args.help && !args.version && !args.dvm &&
         (args.dvm_uri != NULL || args.dvm_jobs || args.dvm_stop ||
          getenv("HNP_DVM_URI") != NULL)) {
-        status = hnp_dvm_client(&args, argc, words);
+        status = hnp_dvm_client(&args, hnp_mca_params(setup.mca), argc,
+                                words);
         goto out;
     }
     if (hnp_setup_register_frameworks(&setup, err, sizeof(err)) !=

@@ -25,7 +25,15 @@ int hnp_wire_dvm_request_pack(hnp_buffer_t *buf,
     pack_strings(buf, m->argv, m->argc);
     hnp_pack_string(buf, m->cwd);
     pack_strings(buf, m->env, m->nenv);
+    pack_strings(buf, m->mca, 2 * m->nmca);
     return hnp_buffer_status(buf);
+}
+
+static void free_strings(char **v, uint32_t n)
+{
+    for (uint32_t i = 0; v != NULL && i < n; i++)
+        free(v[i]);
+    free(v);
 }
 
 /* A count of strings (4 bytes each at least) and the strings, into a new
@@ -52,6 +60,23 @@ static int unpack_strings(hnp_reader_t *rd, uint32_t *n, char ***out)
     return hnp_reader_status(rd);
 }
 
+/* Names and values: an even count of strings, or none kept. */
+static int unpack_mca(hnp_reader_t *rd, hnp_wire_dvm_request_t *m)
+{
+    uint32_t n = 0;
+    int rc = unpack_strings(rd, &n, &m->mca);
+
+    if (rc == HNP_SUCCESS && n % 2 != 0)
+        rc = HNP_ERR_BAD_PARAM; /* a name without its value */
+    if (rc != HNP_SUCCESS) {
+        free_strings(m->mca, n);
+        m->mca = NULL;
+        n = 0;
+    }
+    m->nmca = n / 2;
+    return rc;
+}
+
 static bool known_request(const hnp_wire_dvm_request_t *m)
 {
     if (m->kind == HNP_DVM_SUBMIT)
@@ -72,6 +97,8 @@ int hnp_wire_dvm_request_unpack(hnp_reader_t *rd, hnp_wire_dvm_request_t *m)
         m->cwd = hnp_unpack_string(rd);
     if (rc == HNP_SUCCESS)
         rc = unpack_strings(rd, &m->nenv, &m->env);
+    if (rc == HNP_SUCCESS)
+        rc = unpack_mca(rd, m);
     if (rc == HNP_SUCCESS && hnp_reader_status(rd) != HNP_SUCCESS)
         rc = HNP_ERR_TRUNCATED;
     if (rc == HNP_SUCCESS && !known_request(m))
@@ -81,18 +108,12 @@ int hnp_wire_dvm_request_unpack(hnp_reader_t *rd, hnp_wire_dvm_request_t *m)
     return rc;
 }
 
-static void free_strings(char **v, uint32_t n)
-{
-    for (uint32_t i = 0; v != NULL && i < n; i++)
-        free(v[i]);
-    free(v);
-}
-
 void hnp_wire_dvm_request_clear(hnp_wire_dvm_request_t *m)
 {
     free_strings(m->argv, m->argc);
     free(m->cwd);
     free_strings(m->env, m->nenv);
+    free_strings(m->mca, 2 * m->nmca);
     memset(m, 0, sizeof(*m));
 }
 

@@ -55,6 +55,9 @@ typedef struct hnp_wire_dvm_request {
     char *cwd;       /**< "" (or NULL when packing): none */
     uint32_t nenv;
     char **env;      /**< [nenv], NULL-terminated once unpacked */
+    uint32_t nmca;
+    char **mca;      /**< [2 * nmca]: the client's --mca and --tune values,
+                          name then value; NULL-terminated once unpacked */
 } hnp_wire_dvm_request_t;
 
 typedef struct hnp_wire_dvm_reply {

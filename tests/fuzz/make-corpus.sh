@@ -13,7 +13,8 @@ set -eu
 
 out=${1:-$(dirname "$0")/corpus}
 mkdir -p "$out/frame" "$out/buffer" "$out/messages" "$out/oob" \
-    "$out/exchange" "$out/params" "$out/uri" "$out/hosts" "$out/pmi_server"
+    "$out/exchange" "$out/params" "$out/uri" "$out/hosts" "$out/pmi_server" \
+    "$out/dvm"
 
 # Each argument is one byte, in hex.
 bytes() {
@@ -125,9 +126,41 @@ launch() { # jobid 1, 2 ranks on nodes a (4 slots) and bc (5), universe 9,
 { bytes 15; u32 3; } >"$md/kill-daemon"
 { bytes 16; u32 70000; bytes 1; } >"$md/job-end"
 { bytes 17 01 00; u32 0; u32 2; str "-n"; str "hostname"; str "/tmp"; u32 1;
-  str "PATH=/bin"; } >"$md/dvm-submit"
+  str "PATH=/bin"; u32 2; str btl; str "self,tcp"; } >"$md/dvm-submit"
 { bytes 18 03; u32 9; u32 143; str "terminated"; } >"$md/dvm-reply"
 { bytes 19; u32 327683; } >"$md/collective"
+
+# fuzz_dvm: a byte (bits 0-3 reads of 1 + 13 * n bytes, bit 4 the
+# client's side, bit 5 an honest peer), then the socket's bytes: frames of
+# a u32 length and a body. A body is written to a file first, to count it.
+vd=$out/dvm
+body=$(mktemp)
+trap 'rm -f "$body"' EXIT
+dvmframe() { "$@" >"$body"; u32 "$(wc -c <"$body")"; cat "$body"; }
+client_hello() { hello 2 4294967280; }
+zero_proof() { for _ in 1 2 3 4 5 6 7 8; do u32 0; done; }
+submit() { bytes 01 00; u32 0; u32 2; str -n; str 2; str hostname; str /tmp
+           u32 1; str PATH=/bin; u32 2; str btl; str tcp; }
+list() { bytes 03 00; u32 0; u32 0; str ""; u32 0; u32 0; }
+reply() { bytes "$1"; u32 7; u32 "$2"; str "$3"; }
+{ bytes 20; dvmframe client_hello; dvmframe zero_proof; dvmframe submit
+  dvmframe list; } >"$vd/hnp-honest-bytewise"
+{ bytes 2f; dvmframe client_hello; dvmframe zero_proof; dvmframe submit
+  dvmframe list; dvmframe bytes 02 00 00 00 00 02; } >"$vd/hnp-honest-big-reads"
+# a parameter's name without its value (this leaked what was read)
+odd_mca() { bytes 01 00; u32 0; u32 1; str x; str /; u32 0; u32 1; str btl; }
+{ bytes 20; dvmframe client_hello; dvmframe zero_proof; dvmframe odd_mca; } >"$vd/hnp-mca-name-alone"
+{ bytes 03; dvmframe client_hello; dvmframe zero_proof; dvmframe list; } >"$vd/hnp-stranger-guesses"
+{ bytes 05; dvmframe hello 2 3; } >"$vd/hnp-daemon-hello"
+{ bytes 05; text "GET / HTTP/1.0"; bytes 0d 0a 0d 0a; } >"$vd/hnp-http"
+{ bytes 21; dvmframe client_hello; dvmframe zero_proof; u32 4194305; } >"$vd/hnp-oversize"
+{ bytes 22; dvmframe client_hello; dvmframe zero_proof; u32 0; u32 100; text short; } >"$vd/hnp-empty-and-truncated"
+# the HNP's hello and proof: one frame
+hnp_answer() { hello 2 0; zero_proof; }
+{ bytes 33; dvmframe hnp_answer; } >"$vd/client-honest-reply"
+{ bytes 30; dvmframe hnp_answer; dvmframe reply 01 0 "waiting"
+  dvmframe reply 02 0 ""; dvmframe reply 03 143 ""; } >"$vd/client-honest-job"
+{ bytes 10; dvmframe hnp_answer; dvmframe reply 03 0 ""; } >"$vd/client-forged-reply"
 
 # fuzz_oob: a configuration byte (bits 0-1 the OOB's vpid of 0 1 2 5,
 # bits 2-4 the vpid the peer claims, bit 5 the peer does the handshake

@@ -63,6 +63,21 @@ HNPTEST_VALUE=forty-two submit -n 1 --wdir "$tmp" -x HNPTEST_VALUE sh -c 'pwd; e
 expect_status 0 "--wdir and -x"
 expect_in "$tmp/out" "^$tmp\$" "--wdir"
 expect_in "$tmp/out" "^value=forty-two\$" "-x from the client's environment"
+# --mca and --tune of a client: Open MPI's are the job's (to its ranks, over
+# the client's OMPI_MCA_*), hnp's are the DVM's (its own value only)
+printf 'coll_tuned_use_dynamic_rules = 1\n' >"$tmp/job.tune"
+OMPI_MCA_btl=self OMPI_MCA_pml=ob1 submit --mca btl self,tcp --tune "$tmp/job.tune" \
+    -n 1 sh -c 'echo "btl=$OMPI_MCA_btl pml=$OMPI_MCA_pml rules=$OMPI_MCA_coll_tuned_use_dynamic_rules"'
+expect_status 0 "--mca and --tune of Open MPI's given to a client"
+expect_in "$tmp/out" "^btl=self,tcp pml=ob1 rules=1\$" "Open MPI's --mca, --tune and OMPI_MCA_* reach the job's ranks"
+submit --mca routed_radix_degree 3 -n 1 true
+expect_status 1 "--mca of the DVM's routing given to a client"
+expect_in "$tmp/err" "routed_radix_degree 3: .*give it to hnp --dvm" "the refusal names the parameter and where it belongs"
+submit --mca rte_heartbeat_interval "$HNP_MCA_rte_heartbeat_interval" -n 1 true
+expect_status 0 "--mca of the value the DVM runs with"
+submit --mca no_such_thing 1 -n 1 true
+expect_status 1 "--mca of a name nobody has"
+expect_in "$tmp/err" "no_such_thing" "the unknown name"
 submit -n 1 /no/such/program
 expect_status 127 "a program that does not exist"
 submit -n 99 hostname

@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # The fuzz targets (tests/fuzz/): the wire codec, the runtime messages, the
-# PMI codec and server, the exchanges, the packed parameters, contact URIs
-# and host lists. Always: checks that the
+# PMI codec and server, the exchanges, the packed parameters, contact URIs,
+# host lists and the DVM's local socket. Always: checks that the
 # checked-in seed corpus is what make-corpus.sh writes, and replays it
 # through the replay programs `make check` built. Then, when clang can build
 # with -fsanitize=fuzzer,address,undefined, builds real libFuzzer binaries
@@ -17,7 +17,7 @@ set -eu
 
 : "${top_srcdir:?run me through make check, or set top_srcdir}"
 : "${top_builddir:?run me through make check, or set top_builddir}"
-TARGETS="frame buffer pmi messages oob exchange params uri hosts pmi_server"
+TARGETS="frame buffer pmi messages oob exchange params uri hosts pmi_server dvm"
 FUZZ_SECONDS=${HNP_FUZZ_SECONDS:-8}
 FUZZ_CC=${HNP_FUZZ_CC:-clang}
 STEP_TIMEOUT=60
@@ -111,6 +111,7 @@ target_sources() {
              "$s/components/pmi/simple/server.c" \
              "$s/components/pmi/simple/commands.c $s/runtime/wire/buffer.c" ;;
     *)
+        [ "$1" != dvm ] || echo "$s/runtime/hnp/dvm_proto.c"
         echo "$s/runtime/wire/buffer.c $s/runtime/wire/frame.c" \
              "$s/components/pmi/simple/parse.c $s/components/pmi/simple/kvs.c" \
              $(ls "$s"/runtime/wire/*.c | grep -v -e '/buffer\.c$' -e '/frame\.c$')

@@ -168,7 +168,8 @@ static bool equal_dvm_request(const void *a, const void *b)
            x->signo == y->signo && x->argc == y->argc &&
            same_strings(x->argv, y->argv, x->argc) &&
            same_string(x->cwd, y->cwd) && x->nenv == y->nenv &&
-           same_strings(x->env, y->env, x->nenv);
+           same_strings(x->env, y->env, x->nenv) && x->nmca == y->nmca &&
+           same_strings(x->mca, y->mca, 2 * x->nmca);
 }
 
 static bool equal_dvm_reply(const void *a, const void *b)

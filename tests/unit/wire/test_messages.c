@@ -648,19 +648,25 @@ static void test_dvm_request(void **state)
 {
     char *argv[] = { "-n", "2", "hostname", NULL };
     char *env[] = { "PATH=/bin", "A=b=c", NULL };
+    char *mca[] = { "btl", "self,tcp", "rte_heartbeat_interval", "5", NULL };
     hnp_wire_dvm_request_t submit = {
         .kind = HNP_DVM_SUBMIT, .flags = HNP_DVM_NOWAIT, .argc = 3,
-        .argv = argv, .cwd = "/home/u", .nenv = 2, .env = env,
+        .argv = argv, .cwd = "/home/u", .nenv = 2, .env = env, .nmca = 2,
+        .mca = mca,
     };
     hnp_wire_dvm_request_t sig = { .kind = HNP_DVM_SIGNAL, .signo = 2 };
     hnp_wire_dvm_request_t list = { .kind = HNP_DVM_LIST };
     static const uint8_t golden_list[] = { 3, 0, U32(0), U32(0), U32(0),
-                                           U32(0) };
+                                           U32(0), U32(0) };
     /* a submission without a word, an unknown kind, a count of strings
      * no message could hold */
     static const uint8_t empty_submit[] = { 1, 0, U32(0), U32(0), U32(0),
-                                            U32(0) };
-    static const uint8_t unknown[] = { 9, 0, U32(0), U32(0), U32(0), U32(0) };
+                                            U32(0), U32(0) };
+    static const uint8_t unknown[] = { 9, 0, U32(0), U32(0), U32(0), U32(0),
+                                       U32(0) };
+    /* a parameter's name without its value */
+    static const uint8_t odd_mca[] = { 3, 0, U32(0), U32(0), U32(0), U32(0),
+                                       U32(1), U32(1), 'x' };
     static const uint8_t huge[] = { 1, 0, U32(0), U32(0x40000000), U32(0) };
 
     (void)state;
@@ -673,6 +679,8 @@ static void test_dvm_request(void **state)
     check_refused(&dvm_request_codec, unknown, sizeof(unknown),
                   HNP_ERR_BAD_PARAM);
     check_refused(&dvm_request_codec, huge, sizeof(huge), HNP_ERR_TRUNCATED);
+    check_refused(&dvm_request_codec, odd_mca, sizeof(odd_mca),
+                  HNP_ERR_BAD_PARAM);
 }
 
 static void test_dvm_reply(void **state)
