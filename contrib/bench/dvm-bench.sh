@@ -162,8 +162,13 @@ stop_dvm
 # ------------------------------------------------ 3. memory, descriptors
 start_dvm 4
 hnp_pid=$(sed -n 's/^pid //p' "$URI")
+# (the loop's status is its last test's, which pipefail would make the
+# script's: the first hnpd found, whatever the others are)
 daemon=$(for p in $(pgrep -f -- "hnpd --vpid 2 --node ${NAME}2 "); do
-             [ "$(cat "/proc/$p/comm")" = hnpd ] && echo "$p"; done | head -n 1)
+             if [ "$(cat "/proc/$p/comm" 2>/dev/null)" = hnpd ]; then
+                 echo "$p"; break
+             fi
+         done)
 figures() { # AFTER
     record hnp_rss 4 "$1" "$(awk '/^VmRSS/ { print $2 }' "/proc/$hnp_pid/status")" kB
     record hnp_fds 4 "$1" "$(ls "/proc/$hnp_pid/fd" | wc -l)" fds
