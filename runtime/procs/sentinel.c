@@ -38,6 +38,20 @@
 #include "hnp_log.h"
 #include "sentinel.h"
 
+/* A build with AddressSanitizer forks the sentinel: the sanitizer cannot
+ * follow a second process running on a stack of its own in shared
+ * memory (it reports the switch, and its allocator state is shared). */
+#if defined(__SANITIZE_ADDRESS__)
+#define SENTINEL_SHARES_MEMORY 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SENTINEL_SHARES_MEMORY 0
+#endif
+#endif
+#ifndef SENTINEL_SHARES_MEMORY
+#define SENTINEL_SHARES_MEMORY 1
+#endif
+
 #ifndef SYS_close_range
 #define SYS_close_range 436
 #endif
@@ -334,6 +348,30 @@ static int sentinel_child(void *arg)
     sentinel_watch(SENTINEL_FD, parent, bits);
 }
 
+/* The child in its parent's memory (clone), or in a copy of it (fork)
+ * where sharing is not possible: a sanitizer's build, or a tool that
+ * follows memory and refuses such a clone (EINVAL, as valgrind does). */
+static pid_t sentinel_start_child(char *sp, sentinel_start_t *start,
+                                  bool *shared)
+{
+    pid_t pid;
+
+    *shared = false;
+#if SENTINEL_SHARES_MEMORY
+    pid = clone(sentinel_child, sp, CLONE_VM | SIGCHLD, start);
+    if (pid >= 0 || errno != EINVAL) {
+        *shared = pid >= 0;
+        return pid;
+    }
+#else
+    (void)sp;
+#endif
+    pid = fork();
+    if (pid == 0)
+        _exit(sentinel_child(start));
+    return pid;
+}
+
 /* The child, on a stack of its own in its parent's memory (left mapped:
  * the child may outlive any owner of it here). What it is told sits at
  * the top of that stack, which nothing of the parent's reuses. Returns
@@ -361,10 +399,11 @@ static pid_t sentinel_clone(int read_fd)
     sentinel_start_t *start = (sentinel_start_t *)(void *)(stack + top);
     start->read_fd = read_fd;
     start->parent = getpid();
-    pid_t pid = clone(sentinel_child, stack + top, CLONE_VM | SIGCHLD, start);
+    bool shared = false;
+    pid_t pid = sentinel_start_child(stack + top, start, &shared);
     int saved = errno;
     close(ready[1]);
-    if (pid < 0)
+    if (pid < 0 || !shared)
         (void)munmap(stack, SENTINEL_STACK);
     else
         while (read(ready[0], &byte, 1) < 0 && errno == EINTR)
