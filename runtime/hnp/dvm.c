@@ -5,8 +5,11 @@
  * the socket's address and the secret a client proves it knows); then
  * clients: each is checked to be this user (SO_PEERCRED), proves the
  * secret with the runtime's handshake within oob_tcp_handshake_timeout,
- * and submits one job or asks for the list or the stop. Jobs run one at a
- * time in the order they came.
+ * and submits one job or asks for the list or the stop. Jobs run side by
+ * side on the slots the others leave free; one that does not fit waits,
+ * in the order they came (or is refused: --dvm-nowait). Jobs that use the
+ * pmi components run one at a time: a daemon serves them one job at a
+ * time. The messages of the jobs name their job: each goes to its job.
  */
 #include "config.h"
 
@@ -45,6 +48,9 @@ typedef struct dvm_conn {
     hnp_dvm_job_t *job;         /* submitted: waiting or running */
     bool end_sent, end_sent_now;
     hnp_rte_timer_t *end_timer; /* its processes did not all report */
+    hnp_rte_timer_t *conclude_timer;
+    bool running;
+    uint32_t *taken;            /* [nnodes]: the slots it holds */
 } dvm_conn_t;
 
 struct hnp_dvm {
@@ -62,10 +68,12 @@ struct hnp_dvm {
     bool *lost;                 /* [nnodes] */
     uint32_t alive;
     dvm_conn_t *conns;
-    dvm_conn_t *running;
     dvm_conn_t *queue;
-    hnp_rte_timer_t *conclude_timer;
-    int saved[3];               /* the HNP's own stdin, stdout, stderr */
+    uint32_t nrunning;
+    bool gathering;             /* a running job may_gather */
+    uint32_t *free_slots;       /* [nnodes] */
+    uint32_t *pmi_jobs;         /* [nnodes]: running jobs there with pmi */
+    uint32_t *avail;            /* [nnodes]: scratch, what a job may take */
 };
 
 static void start_next(hnp_dvm_t *dvm);
@@ -91,10 +99,6 @@ uint32_t hnp_dvm_daemons_alive(const hnp_dvm_t *dvm)
     return dvm->alive;
 }
 
-const int *hnp_dvm_saved_stdio(const hnp_dvm_t *dvm)
-{
-    return dvm->saved;
-}
 
 /* ------------------------------------------------------------ replies */
 
@@ -111,19 +115,55 @@ static void reply(dvm_conn_t *c, uint8_t kind, uint32_t jobid, int status,
 
 /* ------------------------------------------------------------ the jobs */
 
-/* A job's messages that come between jobs (late, from a job ended by a
- * timer) are dropped, not held for the next job. */
-static void drop_message(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
-                         const void *data, size_t len, void *cbdata)
+static dvm_conn_t *running_job(hnp_dvm_t *dvm, uint32_t jobid)
 {
-    (void)data;
-    (void)len;
-    (void)cbdata;
-    HNP_VERBOSE(rte->log, 2, "message %u from vpid %u for no job dropped",
-                tag, src);
+    for (dvm_conn_t *c = dvm->conns; c != NULL; c = c->next)
+        if (c->running && hnp_dvm_job_of(c->job)->jobid == jobid)
+            return c;
+    return NULL;
 }
 
-void hnp_dvm_between_jobs(hnp_dvm_t *dvm)
+static dvm_conn_t *conn_of(hnp_dvm_t *dvm, const hnp_job_t *job)
+{
+    for (dvm_conn_t *c = dvm->conns; c != NULL; c = c->next)
+        if (c->job != NULL && hnp_dvm_job_of(c->job) == job)
+            return c;
+    return NULL;
+}
+
+/* A message about a job (its first word names it) goes to that job's
+ * handler, hnp's messages meanwhile to the job's client. One of a job
+ * that has ended (late, or ended by a timer) is dropped. */
+static void deliver(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
+                    const void *data, size_t len, void *cbdata)
+{
+    hnp_dvm_t *dvm = cbdata;
+    dvm_conn_t *c;
+    hnp_rte_recv_fn fn = NULL;
+    hnp_reader_t rd;
+    uint32_t jobid;
+
+    hnp_reader_init(&rd, data, len);
+    jobid = hnp_unpack_u32(&rd);
+    if (rd.failed) {
+        HNP_WARN(rte->log, "a message (tag %u) from vpid %u too short to "
+                 "name its job", tag, src);
+        return;
+    }
+    c = running_job(dvm, jobid);
+    if (c != NULL)
+        fn = hnp_job_handler(hnp_dvm_job_of(c->job), tag);
+    if (fn == NULL) {
+        HNP_VERBOSE(rte->log, 2, "message %u of job %u from vpid %u dropped: "
+                    "no such job runs", tag, jobid, src);
+        return;
+    }
+    hnp_dvm_job_log_to(c->job);
+    fn(rte, src, tag, data, len, hnp_dvm_job_of(c->job));
+    hnp_dvm_job_log_to(NULL);
+}
+
+void hnp_dvm_route_messages(hnp_dvm_t *dvm)
 {
     static const uint32_t tags[] = { HNP_TAG_IOF, HNP_TAG_PROC_EXIT,
                                      HNP_TAG_PMI_ABORT,
@@ -132,7 +172,7 @@ void hnp_dvm_between_jobs(hnp_dvm_t *dvm)
                                      HNP_TAG_STATE_REPLY };
 
     for (size_t i = 0; i < sizeof(tags) / sizeof(tags[0]); i++)
-        hnp_rte_recv(dvm->rte, tags[i], drop_message, dvm);
+        hnp_rte_recv(dvm->rte, tags[i], deliver, dvm);
 }
 
 static void send_job_end(hnp_dvm_t *dvm, uint32_t jobid, bool now)
@@ -148,29 +188,50 @@ static void send_job_end(hnp_dvm_t *dvm, uint32_t jobid, bool now)
     hnp_buffer_release(&buf);
 }
 
-/* The running job's processes are gone (or will not report): its client
- * gets the status, then the next job starts. */
+/* Its slots back to the DVM (those of a node lost stay lost). */
+static void give_back_slots(hnp_dvm_t *dvm, dvm_conn_t *c)
+{
+    for (uint32_t n = 0; c->taken != NULL && n < dvm->runtime->map.nnodes;
+         n++)
+        if (!dvm->lost[n])
+            dvm->free_slots[n] += c->taken[n];
+    free(c->taken);
+    c->taken = NULL;
+    for (uint32_t n = 0; hnp_dvm_job_needs_pmi(c->job) &&
+                         n < dvm->runtime->map.nnodes; n++)
+        if (hnp_dvm_job_uses_node(c->job, n) && dvm->pmi_jobs[n] > 0)
+            dvm->pmi_jobs[n]--;
+    c->running = false;
+    dvm->nrunning--;
+    /* the all-gathers' series start again with the next such job */
+    if (hnp_dvm_job_may_gather(c->job) || dvm->nrunning == 0)
+        hnp_rte_collectives_forget(dvm->rte);
+    if (hnp_dvm_job_may_gather(c->job))
+        dvm->gathering = false;
+}
+
+/* A running job's processes are gone (or will not report): its client
+ * gets the status, its slots go to the jobs waiting. */
 static void conclude(hnp_rte_t *rte, void *cbdata)
 {
-    hnp_dvm_t *dvm = cbdata;
-    dvm_conn_t *c = dvm->running;
+    dvm_conn_t *c = cbdata;
+    hnp_dvm_t *dvm = c->dvm;
     uint32_t jobid;
     int status;
 
     (void)rte;
-    hnp_rte_timer_destroy(dvm->conclude_timer);
-    dvm->conclude_timer = NULL;
-    if (c == NULL)
-        return;
+    hnp_rte_timer_destroy(c->conclude_timer);
+    c->conclude_timer = NULL;
     hnp_rte_timer_destroy(c->end_timer);
     c->end_timer = NULL;
+    if (!c->running)
+        return;
     jobid = hnp_dvm_job_of(c->job)->jobid;
+    give_back_slots(dvm, c); /* while it has its map */
     status = hnp_dvm_job_conclude(c->job);
-    hnp_rte_collectives_forget(dvm->rte);
     reply(c, HNP_DVM_DONE, jobid, status, NULL);
     hnp_dvm_job_destroy(c->job);
     c->job = NULL;
-    dvm->running = NULL;
     if (c->fd < 0)
         conn_close(c);
     start_next(dvm);
@@ -184,14 +245,14 @@ static void end_timed_out(hnp_rte_t *rte, void *cbdata)
              "counting it as ended", hnp_dvm_job_of(c->job)->jobid);
     hnp_rte_timer_destroy(c->end_timer);
     c->end_timer = NULL;
-    conclude(rte, c->dvm);
+    conclude(rte, c);
 }
 
 void hnp_dvm_job_ending(hnp_dvm_t *dvm, hnp_job_t *job)
 {
-    dvm_conn_t *c = dvm->running;
+    dvm_conn_t *c = conn_of(dvm, job);
 
-    if (c == NULL || hnp_dvm_job_of(c->job) != job)
+    if (c == NULL || !c->running)
         return;
     if (!c->end_sent || (job->kill_now && !c->end_sent_now)) {
         send_job_end(dvm, job->jobid, job->kill_now);
@@ -200,9 +261,9 @@ void hnp_dvm_job_ending(hnp_dvm_t *dvm, hnp_job_t *job)
     }
     if (!job->launched || job->procs_exited >= job->map.nprocs) {
         /* from the event loop, not from inside the message handler */
-        if (dvm->conclude_timer == NULL)
-            dvm->conclude_timer = hnp_rte_timer_create(dvm->rte, 0, conclude,
-                                                       dvm);
+        if (c->conclude_timer == NULL)
+            c->conclude_timer = hnp_rte_timer_create(dvm->rte, 0, conclude,
+                                                     c);
         return;
     }
     if (c->end_timer == NULL)
@@ -211,33 +272,75 @@ void hnp_dvm_job_ending(hnp_dvm_t *dvm, hnp_job_t *job)
                                             end_timed_out, c);
 }
 
+/* The slots @p c's job may take now, in dvm->avail: the free ones, but
+ * none of a node where a job with the pmi components runs if it has them
+ * too (a daemon serves them to one job at a time). */
+static void available(hnp_dvm_t *dvm, dvm_conn_t *c)
+{
+    bool pmi = hnp_dvm_job_needs_pmi(c->job);
+
+    for (uint32_t n = 0; n < dvm->runtime->map.nnodes; n++)
+        dvm->avail[n] = pmi && dvm->pmi_jobs[n] > 0 ? 0 : dvm->free_slots[n];
+}
+
+/* Whether @p c's job runs now: it maps onto the slots available to it,
+ * and if it may take part in all-gathers no other such job runs. */
+static bool place(hnp_dvm_t *dvm, dvm_conn_t *c)
+{
+    const hnp_job_map_t *map;
+
+    if (hnp_dvm_job_may_gather(c->job) && dvm->gathering)
+        return false;
+    available(dvm, c);
+    if (hnp_dvm_job_place(c->job, dvm->avail) != HNP_SUCCESS)
+        return false;
+    map = &hnp_dvm_job_of(c->job)->map;
+    c->taken = calloc(dvm->runtime->map.nnodes + 1, sizeof(uint32_t));
+    if (c->taken == NULL)
+        return false;
+    for (uint32_t n = 0; n < dvm->runtime->map.nnodes && n < map->nnodes;
+         n++) {
+        uint32_t want = map->local_size[n];
+        /* --oversubscribe may place more ranks than there are slots */
+        c->taken[n] = want < dvm->free_slots[n] ? want : dvm->free_slots[n];
+        dvm->free_slots[n] -= c->taken[n];
+        if (want > 0 && hnp_dvm_job_needs_pmi(c->job))
+            dvm->pmi_jobs[n]++;
+    }
+    return true;
+}
+
 static void launch(hnp_dvm_t *dvm, dvm_conn_t *c)
 {
     hnp_job_t *job = hnp_dvm_job_of(c->job);
     char err[1024] = "";
 
-    dvm->running = c;
+    c->running = true;
+    dvm->nrunning++;
+    if (hnp_dvm_job_may_gather(c->job))
+        dvm->gathering = true;
     c->end_sent = c->end_sent_now = false;
     reply(c, HNP_DVM_STARTED, job->jobid, 0, NULL);
+    hnp_dvm_job_log_to(c->job);
     if (hnp_dvm_job_launch(c->job, err, sizeof(err)) != HNP_SUCCESS)
         hnp_job_abort(job, 1, err[0] != '\0' ? err : "cannot launch the job");
+    hnp_dvm_job_log_to(NULL);
 }
 
+/* The jobs waiting start, first come first, while the first fits. */
 static void start_next(hnp_dvm_t *dvm)
 {
-    dvm_conn_t *c = dvm->queue;
-
-    if (dvm->running != NULL)
-        return;
     if (dvm->stopping) {
-        hnp_job_abort(dvm->runtime, 0, NULL);
+        if (dvm->nrunning == 0)
+            hnp_job_abort(dvm->runtime, 0, NULL);
         return;
     }
-    if (c == NULL)
-        return;
-    dvm->queue = c->next_wait;
-    c->next_wait = NULL;
-    launch(dvm, c);
+    while (dvm->queue != NULL && place(dvm, dvm->queue)) {
+        dvm_conn_t *c = dvm->queue;
+        dvm->queue = c->next_wait;
+        c->next_wait = NULL;
+        launch(dvm, c);
+    }
 }
 
 static void enqueue(hnp_dvm_t *dvm, dvm_conn_t *c)
@@ -257,6 +360,26 @@ static void dequeue(hnp_dvm_t *dvm, dvm_conn_t *c)
             c->next_wait = NULL;
             return;
         }
+}
+
+/* Why @p c's job does not start now, with the figures. */
+static void say_why_not(hnp_dvm_t *dvm, dvm_conn_t *c, char *why, size_t len)
+{
+    uint32_t nfree, total, jobid = hnp_dvm_job_of(c->job)->jobid;
+    bool shared = false;
+
+    available(dvm, c);
+    hnp_dvm_job_free_slots(c->job, dvm->avail, &nfree, &total);
+    for (uint32_t n = 0; n < dvm->runtime->map.nnodes; n++)
+        shared |= dvm->avail[n] < dvm->free_slots[n];
+    snprintf(why, len, "job %u needs %u slots, %u free of %u%s%s%s", jobid,
+             hnp_dvm_job_ranks(c->job), nfree, total,
+             shared ? " (a node running a job with the pmi components takes "
+                      "no other such job)" : "",
+             hnp_dvm_job_may_gather(c->job) && dvm->gathering
+                 ? "; a job that may use MPI runs (such jobs run one at a "
+                   "time)" : "",
+             dvm->queue != NULL ? "; jobs submitted before it wait" : "");
 }
 
 static void submit(hnp_dvm_t *dvm, dvm_conn_t *c, hnp_wire_dvm_request_t *req)
@@ -281,17 +404,11 @@ static void submit(hnp_dvm_t *dvm, dvm_conn_t *c, hnp_wire_dvm_request_t *req)
         reply(c, HNP_DVM_REFUSED, jobid, 1, err);
         return;
     }
-    if (dvm->running == NULL && dvm->queue == NULL) {
+    if (dvm->queue == NULL && place(dvm, c)) {
         launch(dvm, c);
         return;
     }
-    hnp_job_t *running = dvm->running != NULL
-                             ? hnp_dvm_job_of(dvm->running->job) : NULL;
-    snprintf(why, sizeof(why), "job %u needs %u slots; the DVM runs one job "
-             "at a time and job %u (%u ranks) holds it%s", jobid,
-             hnp_dvm_job_ranks(c->job), running != NULL ? running->jobid : 0,
-             running != NULL ? running->map.nprocs : 0,
-             dvm->queue != NULL ? ", with more jobs waiting" : "");
+    say_why_not(dvm, c, why, sizeof(why));
     if (nowait) {
         reply(c, HNP_DVM_REFUSED, jobid, 1, why);
         hnp_dvm_job_destroy(c->job);
@@ -300,6 +417,19 @@ static void submit(hnp_dvm_t *dvm, dvm_conn_t *c, hnp_wire_dvm_request_t *req)
     }
     enqueue(dvm, c);
     reply(c, HNP_DVM_QUEUED, jobid, 0, why);
+}
+
+static size_t list_append(char **text, size_t *cap, size_t len,
+                          const char *line)
+{
+    if (len + strlen(line) + 2 > *cap) {
+        char *grown = realloc(*text, *cap * 2 + strlen(line));
+        if (grown == NULL)
+            return len;
+        *text = grown;
+        *cap = *cap * 2 + strlen(line);
+    }
+    return len + (size_t)snprintf(*text + len, *cap - len, "%s\n", line);
 }
 
 static void list_jobs(hnp_dvm_t *dvm, dvm_conn_t *c)
@@ -315,18 +445,19 @@ static void list_jobs(hnp_dvm_t *dvm, dvm_conn_t *c)
         return;
     len = (size_t)snprintf(text, cap, "%-8s %6s %6s %-8s %8s %s\n", "JOBID",
                            "RANKS", "NODES", "STATE", "AGE", "COMMAND");
-    for (dvm_conn_t *q = dvm->running; q != NULL; q = q == dvm->running
-                                                         ? dvm->queue
-                                                         : q->next_wait) {
-        hnp_dvm_job_describe(q->job, q == dvm->running ? "running"
-                             : "waiting", t, line, sizeof(line));
-        if (len + strlen(line) + 2 > cap) {
-            char *grown = realloc(text, cap *= 2);
-            if (grown == NULL)
-                break;
-            text = grown;
-        }
-        len += (size_t)snprintf(text + len, cap - len, "%s\n", line);
+    /* the running ones by job id, then the waiting in their order */
+    for (uint32_t id = 1, seen = 0; seen < dvm->nrunning &&
+                                    id <= dvm->last_jobid; id++) {
+        dvm_conn_t *q = running_job(dvm, id);
+        if (q == NULL)
+            continue;
+        seen++;
+        hnp_dvm_job_describe(q->job, "running", t, line, sizeof(line));
+        len = list_append(&text, &cap, len, line);
+    }
+    for (dvm_conn_t *q = dvm->queue; q != NULL; q = q->next_wait) {
+        hnp_dvm_job_describe(q->job, "waiting", t, line, sizeof(line));
+        len = list_append(&text, &cap, len, line);
     }
     reply(c, HNP_DVM_LISTING, 0, 0, text);
     free(text);
@@ -336,7 +467,7 @@ static void client_signal(hnp_dvm_t *dvm, dvm_conn_t *c, int sig)
 {
     if (c->job == NULL || sig <= 0 || sig >= NSIG)
         return;
-    if (c != dvm->running) {
+    if (!c->running) {
         /* not started: ended by what would have ended hnp */
         if (sig != SIGINT && sig != SIGTERM && sig != SIGHUP)
             return;
@@ -345,13 +476,16 @@ static void client_signal(hnp_dvm_t *dvm, dvm_conn_t *c, int sig)
               "interrupted before it started");
         hnp_dvm_job_destroy(c->job);
         c->job = NULL;
+        start_next(dvm); /* those behind it may fit */
         return;
     }
+    hnp_dvm_job_log_to(c->job);
     if (sig == SIGSTOP || sig == SIGTSTP || sig == SIGCONT)
         hnp_job_control(hnp_dvm_job_of(c->job), sig == SIGCONT ? SIGCONT
                                                                : SIGSTOP);
     else
         hnp_job_signal(hnp_dvm_job_of(c->job), sig);
+    hnp_dvm_job_log_to(NULL);
 }
 
 static void serve_request(dvm_conn_t *c, const uint8_t *body, size_t len)
@@ -422,7 +556,7 @@ static void client_gone(dvm_conn_t *c, const char *why)
 
     if (c->state != CONN_READY)
         HNP_WARN(dvm->rte->log, "a connection to the DVM dropped: %s", why);
-    if (c->job != NULL && c == dvm->running) {
+    if (c->job != NULL && c->running) {
         hnp_job_t *job = hnp_dvm_job_of(c->job);
         char msg[256];
         snprintf(msg, sizeof(msg), "job %u: its client went away; killing "
@@ -439,6 +573,7 @@ static void client_gone(dvm_conn_t *c, const char *why)
         return;
     }
     conn_close(c);
+    start_next(dvm); /* a job waiting behind its job may fit now */
 }
 
 static void on_readable(evutil_socket_t fd, short what, void *arg)
@@ -498,6 +633,9 @@ static void conn_close(dvm_conn_t *c)
         close(c->fds[i]);
     hnp_rte_timer_destroy(c->deadline);
     hnp_rte_timer_destroy(c->end_timer);
+    hnp_rte_timer_destroy(c->conclude_timer);
+    if (c->running)
+        give_back_slots(dvm, c);
     hnp_dvm_job_destroy(c->job);
     dvm_inbuf_release(&c->in);
     free(c);
@@ -621,7 +759,7 @@ void hnp_dvm_ready(hnp_dvm_t *dvm)
 
     if (dvm->ready || dvm->runtime->ending)
         return;
-    hnp_dvm_between_jobs(dvm);
+    hnp_dvm_route_messages(dvm);
     if (make_socket(dvm, err, sizeof(err)) != HNP_SUCCESS ||
         write_report(dvm, err, sizeof(err)) != HNP_SUCCESS) {
         hnp_job_abort(dvm->runtime, 1, err);
@@ -631,12 +769,7 @@ void hnp_dvm_ready(hnp_dvm_t *dvm)
     if (!dvm->args->quiet)
         HNP_INFO(dvm->rte->log, "the DVM serves %u nodes; its contact is in "
                  "%s", dvm->runtime->map.nnodes, dvm->args->report_uri);
-    if (hnp_dvm_detached())
-        for (int i = 0; i < 3; i++) { /* /dev/null now, between jobs */
-            if (dvm->saved[i] >= 0)
-                close(dvm->saved[i]);
-            dvm->saved[i] = fcntl(i, F_DUPFD_CLOEXEC, 3);
-        }
+    hnp_dvm_detached();
 }
 
 /* ------------------------------------------------------------ events */
@@ -656,30 +789,53 @@ void hnp_dvm_stop(hnp_dvm_t *dvm, const char *why)
         hnp_dvm_job_destroy(c->job);
         c->job = NULL;
     }
-    if (dvm->running != NULL) {
-        hnp_job_t *job = hnp_dvm_job_of(dvm->running->job);
-        char msg[256];
-        snprintf(msg, sizeof(msg), "job %u: %s", job->jobid, why);
-        hnp_job_abort(job, 128 + SIGTERM, msg);
-        return; /* the runtime ends once the job has (start_next) */
-    }
-    hnp_job_abort(dvm->runtime, 0, NULL);
+    for (dvm_conn_t *c = dvm->conns; c != NULL; c = c->next)
+        if (c->running) {
+            hnp_job_t *job = hnp_dvm_job_of(c->job);
+            char msg[256];
+            snprintf(msg, sizeof(msg), "job %u: %s", job->jobid, why);
+            hnp_dvm_job_log_to(c->job);
+            hnp_job_abort(job, 128 + SIGTERM, msg);
+            hnp_dvm_job_log_to(NULL);
+        }
+    /* the runtime ends once the jobs have (start_next) */
+    if (dvm->nrunning == 0)
+        hnp_job_abort(dvm->runtime, 0, NULL);
 }
 
-void hnp_dvm_failure(hnp_dvm_t *dvm, uint32_t jobid, int status,
-                     const char *message)
+/* Every running job with ranks on @p node (all of them: UINT32_MAX) ends
+ * with @p status, saying @p why to its client. */
+static void end_jobs_on(hnp_dvm_t *dvm, uint32_t node, int status,
+                        const char *why)
 {
-    hnp_job_t *running = dvm->running != NULL
-                             ? hnp_dvm_job_of(dvm->running->job) : NULL;
+    for (dvm_conn_t *c = dvm->conns; c != NULL; c = c->next) {
+        if (!c->running || (node != UINT32_MAX &&
+                            !hnp_dvm_job_uses_node(c->job, node)))
+            continue;
+        hnp_dvm_job_log_to(c->job);
+        hnp_job_abort(hnp_dvm_job_of(c->job), status, why);
+        hnp_dvm_job_log_to(NULL);
+    }
+}
+
+void hnp_dvm_failure(hnp_dvm_t *dvm, hnp_vpid_t src, uint32_t jobid,
+                     int status, const char *message)
+{
+    dvm_conn_t *c = jobid != 0 ? running_job(dvm, jobid) : NULL;
 
     if (!dvm->ready) {
         hnp_job_abort(dvm->runtime, status, message);
         return;
     }
-    /* 0: a daemon's own failure, which ends what runs on it */
-    if (running != NULL && (jobid == 0 || jobid == running->jobid))
-        hnp_job_abort(running, status, message);
-    else if (jobid != 0)
+    /* 0: a daemon's own failure, which ends what runs on its node */
+    if (jobid == 0 && dvm->nrunning > 0) {
+        end_jobs_on(dvm, src >= 1 && src <= dvm->runtime->map.nnodes
+                             ? src - 1 : UINT32_MAX, status, message);
+    } else if (c != NULL) {
+        hnp_dvm_job_log_to(c->job);
+        hnp_job_abort(hnp_dvm_job_of(c->job), status, message);
+        hnp_dvm_job_log_to(NULL);
+    } else if (jobid != 0)
         HNP_WARN(dvm->rte->log, "job %u, which has ended: %s", jobid,
                  message);
     else
@@ -692,8 +848,7 @@ void hnp_dvm_daemon_lost(hnp_dvm_t *dvm, hnp_vpid_t vpid, const char *why)
 
     if (!dvm->ready || dvm->rte->core->dvm_on_daemon_loss ==
                            HNP_DVM_LOSS_STOP) {
-        if (dvm->running != NULL)
-            hnp_job_abort(hnp_dvm_job_of(dvm->running->job), 1, why);
+        end_jobs_on(dvm, UINT32_MAX, 1, why);
         if (dvm->ready)
             hnp_dvm_stop(dvm, "a daemon died (dvm_on_daemon_loss stop)");
         else
@@ -703,13 +858,11 @@ void hnp_dvm_daemon_lost(hnp_dvm_t *dvm, hnp_vpid_t vpid, const char *why)
     if (vpid == 0 || node >= dvm->runtime->map.nnodes || dvm->lost[node])
         return;
     dvm->lost[node] = true;
+    dvm->free_slots[node] = 0;
     dvm->alive--;
-    if (dvm->running != NULL &&
-        hnp_dvm_job_uses_node(dvm->running->job, node))
-        hnp_job_abort(hnp_dvm_job_of(dvm->running->job), 1, why);
-    else
-        HNP_WARN(dvm->rte->log, "%s; the DVM serves on with %u nodes", why,
-                 dvm->alive);
+    HNP_WARN(dvm->rte->log, "%s; the DVM serves on with %u nodes", why,
+             dvm->alive);
+    end_jobs_on(dvm, node, 1, why);
     if (dvm->alive == 0)
         hnp_dvm_stop(dvm, "no daemon left");
 }
@@ -730,7 +883,18 @@ int hnp_dvm_create(hnp_dvm_t **out, hnp_job_t *runtime,
     hnp_dvm_t *dvm = calloc(1, sizeof(*dvm));
 
     if (dvm == NULL ||
-        (dvm->lost = calloc(runtime->map.nnodes + 1, sizeof(bool))) == NULL) {
+        (dvm->lost = calloc(runtime->map.nnodes + 1, sizeof(bool))) == NULL ||
+        (dvm->free_slots = calloc(runtime->map.nnodes + 1,
+                                  sizeof(uint32_t))) == NULL ||
+        (dvm->pmi_jobs = calloc(runtime->map.nnodes + 1,
+                                sizeof(uint32_t))) == NULL ||
+        (dvm->avail = calloc(runtime->map.nnodes + 1, sizeof(uint32_t))) ==
+            NULL) {
+        if (dvm != NULL) {
+            free(dvm->lost);
+            free(dvm->free_slots);
+            free(dvm->pmi_jobs);
+        }
         free(dvm);
         hnp_err_set(err, errlen, "out of memory");
         return HNP_ERR_NOMEM;
@@ -740,8 +904,9 @@ int hnp_dvm_create(hnp_dvm_t **out, hnp_job_t *runtime,
     dvm->args = args;
     dvm->listen_fd = -1;
     dvm->alive = runtime->map.nnodes;
+    for (uint32_t n = 0; n < runtime->map.nnodes; n++)
+        dvm->free_slots[n] = runtime->map.node_slots[n];
     for (int i = 0; i < 3; i++) {
-        dvm->saved[i] = fcntl(i, F_DUPFD_CLOEXEC, 3);
         dvm->sigev[i] = evsignal_new(dvm->rte->base, signals[i], on_signal,
                                      dvm);
         if (dvm->sigev[i] != NULL)
@@ -757,18 +922,16 @@ void hnp_dvm_destroy(hnp_dvm_t *dvm)
 {
     if (dvm == NULL)
         return;
-    hnp_rte_timer_destroy(dvm->conclude_timer);
-    dvm->conclude_timer = NULL;
-    if (dvm->running != NULL) /* the daemons are gone, and its ranks */
-        conclude(dvm->rte, dvm);
-    hnp_rte_timer_destroy(dvm->conclude_timer);
+    for (dvm_conn_t *c = dvm->conns, *next; c != NULL; c = next) {
+        next = c->next; /* conclude may close c */
+        if (c->running) /* the daemons are gone, and its ranks */
+            conclude(dvm->rte, c);
+    }
     while (dvm->conns != NULL)
         conn_close(dvm->conns);
     for (int i = 0; i < 3; i++) {
         if (dvm->sigev[i] != NULL)
             event_free(dvm->sigev[i]);
-        if (dvm->saved[i] >= 0)
-            close(dvm->saved[i]);
     }
     if (dvm->listen_ev != NULL)
         event_free(dvm->listen_ev);
@@ -784,6 +947,9 @@ void hnp_dvm_destroy(hnp_dvm_t *dvm)
     free(dvm->dir);
     free(dvm->report_path);
     free(dvm->lost);
+    free(dvm->free_slots);
+    free(dvm->pmi_jobs);
+    free(dvm->avail);
     dvm->runtime->dvm = NULL;
     free(dvm);
 }

@@ -137,7 +137,7 @@ static void on_failure(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
     HNP_VERBOSE(rte->log, 1, "failure of job %u reported by vpid %u",
                 failure.jobid, src);
     if (((hnp_job_t *)cbdata)->dvm != NULL) {
-        hnp_dvm_failure(((hnp_job_t *)cbdata)->dvm, failure.jobid,
+        hnp_dvm_failure(((hnp_job_t *)cbdata)->dvm, src, failure.jobid,
                         failure.status != 0 ? failure.status : 1,
                         failure.message);
     } else if (failure.jobid != 0 &&
@@ -529,7 +529,7 @@ void hnp_job_finish(hnp_job_t *job)
 
 void hnp_job_register_launch_reports(hnp_job_t *job)
 {
-    hnp_rte_recv(job->rte, HNP_TAG_PROCS_STARTED, on_daemon_reached, job);
+    hnp_job_recv(job, HNP_TAG_PROCS_STARTED, on_daemon_reached);
 }
 
 /* A launcher whose system knows why the job failed (Slurm took a node

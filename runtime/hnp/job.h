@@ -30,6 +30,8 @@ struct hnp_state_report;
 struct hnp_spawn_note;
 struct hnp_dvm;
 
+#define HNP_JOB_MAX_RECV 8
+
 typedef struct hnp_job {
     hnp_rte_t *rte;
     const hnp_args_t *args;
@@ -83,6 +85,12 @@ typedef struct hnp_job {
     struct hnp_state_report *state_report; /* --timeout's, being gathered */
     struct hnp_spawn_note *notes;    /* [nprocs], or NULL: what daemons said
                                         of the children they are starting */
+    const int *stdio;                /* a DVM job's client's stdin, stdout,
+                                        stderr; NULL: hnp's own */
+    struct hnp_job_recv {            /* a DVM job's message handlers */
+        uint32_t tag;
+        hnp_rte_recv_fn fn;
+    } recv[HNP_JOB_MAX_RECV];
 } hnp_job_t;
 
 /** Start the job: spawn, exchange, launch. Runs from the event loop. */
@@ -112,6 +120,16 @@ void hnp_job_notes_release(hnp_job_t *job);
 
 /* io.c: output and exits of the processes */
 void hnp_job_register_io(hnp_job_t *job);
+/** The job's stdin, stdout or stderr (@p i: 0, 1, 2): its client's in a
+ *  DVM, hnp's own otherwise. */
+int hnp_job_stdio(const hnp_job_t *job, int i);
+/** Messages with @p tag about this job go to @p fn (cbdata: the job). A
+ *  standalone job's are the tag's; in a DVM, where several jobs run and
+ *  every such message names its job first, the DVM hands each to the
+ *  job it names (hnp_dvm_deliver). */
+void hnp_job_recv(hnp_job_t *job, uint32_t tag, hnp_rte_recv_fn fn);
+/** The handler @p job posted for @p tag, or NULL. */
+hnp_rte_recv_fn hnp_job_handler(const hnp_job_t *job, uint32_t tag);
 double hnp_job_now(const hnp_job_t *job);
 /** Whether a message about job @p jobid from @p src is @p job's; one of
  *  another job (a late one of a job already ended) is dropped, logged as

@@ -195,7 +195,7 @@ int hnp_job_report_state(hnp_job_t *job)
     HNP_INFO(job->rte->log, "the job ran longer than --timeout %g s; asking "
              "its daemons for the %s of its ranks", job->args->timeout,
              job->args->get_stack_traces ? "state and stacks" : "state");
-    hnp_rte_recv(job->rte, HNP_TAG_STATE_REPLY, on_state_reply, job);
+    hnp_job_recv(job, HNP_TAG_STATE_REPLY, on_state_reply);
     hnp_buffer_init(&buf);
     rc = hnp_wire_state_request_pack(&buf, &req);
     if (rc == HNP_SUCCESS)
