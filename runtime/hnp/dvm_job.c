@@ -238,9 +238,9 @@ static int map_job(hnp_dvm_job_t *j, char *err, size_t errlen)
         rc = note_eligible(j, &pool);
     if (rc == HNP_SUCCESS && !req.oversubscribe && req.np > j->total_slots) {
         hnp_err_set(err, errlen, "job %u needs %u slots and can never run: "
-                    "the DVM has %u on the nodes it may use (--oversubscribe "
-                    "allows more ranks than slots)", j->job.jobid, req.np,
-                    j->total_slots);
+                    "the DVM has %u slots on the nodes it may use "
+                    "(--oversubscribe allows more ranks than slots)",
+                    j->job.jobid, req.np, j->total_slots);
         rc = HNP_ERR_NOT_AVAILABLE;
     }
     if (rc == HNP_SUCCESS)
