@@ -7,11 +7,12 @@
  * end. The client's stdin, stdout and stderr reach the HNP with the
  * submission (runtime/wire/dvm.h): the job's output is written to them as
  * a standalone hnp writes its own, and the client exits with the job's
- * status. Jobs run side by side on the slots the others leave free (those
- * that use the pmi components one at a time); a job that does not fit
+ * status. Jobs run side by side on the slots the others leave free (one
+ * job a node; one that may use MPI alone); a job that does not fit
  * waits, first come first (--dvm-wait), or is refused (--dvm-nowait).
  *
- * dvm.c: the server (report file, socket, clients, the queue);
+ * dvm.c: the server (report file, socket, clients);
+ * dvm_sched.c: the jobs (free slots, the queue, the running jobs);
  * dvm_job.c: one submitted job, from its command line to its release;
  * dvm_proto.c: the socket's frames and handshake, both ends;
  * dvm_detach.c: --daemonize;
@@ -96,8 +97,8 @@ void hnp_dvm_job_free_slots(const hnp_dvm_job_t *j, const uint32_t *avail,
  *  one job at a time: such jobs do not share a node). */
 bool hnp_dvm_job_needs_pmi(const hnp_dvm_job_t *j);
 /** Whether it may take part in the pmi components' all-gathers (it links
- *  an MPI or another library, or runs other programs): the runtime's
- *  all-gathers are not told apart by job, so one such job at a time. */
+ *  an MPI or another library, or runs other programs): every daemon takes
+ *  part in them for the one job it holds, so such a job runs alone. */
 bool hnp_dvm_job_may_gather(const hnp_dvm_job_t *j);
 /** The client's stderr, where hnp's messages about the job go. */
 FILE *hnp_dvm_job_err_file(const hnp_dvm_job_t *j);

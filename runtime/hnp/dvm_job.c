@@ -349,6 +349,7 @@ hnp_dvm_job_t *hnp_dvm_job_create(hnp_dvm_t *dvm, uint32_t jobid,
     j->job.stdio = j->fds;
     if (j->fds[2] >= 0 && (j->err_file = fdopen(dup(j->fds[2]), "w")) != NULL)
         setvbuf(j->err_file, NULL, _IOLBF, 0);
+    j->job.log_file = j->err_file;
     if (read_command_line(j, err, errlen) != HNP_SUCCESS) {
         hnp_dvm_job_destroy(j);
         return NULL;

@@ -547,11 +547,16 @@ static void explain_failure(hnp_job_t *job)
 
 void hnp_job_abort(hnp_job_t *job, int status, const char *message)
 {
+    FILE *own = hnp_log_get_file();
+
     if (job->ending)
         return;
+    if (job->log_file != NULL) /* a DVM job's: its client's stderr */
+        hnp_log_set_file(job->log_file);
     explain_failure(job);
     if (message != NULL)
         HNP_ERROR_LOG(job->rte->log, "%s", message);
+    hnp_log_set_file(own);
     if (job->exit_status == 0)
         job->exit_status = status;
     end_job(job);

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <time.h>
 
 #include "wire/stats.h"
@@ -87,6 +88,8 @@ typedef struct hnp_job {
                                         of the children they are starting */
     const int *stdio;                /* a DVM job's client's stdin, stdout,
                                         stderr; NULL: hnp's own */
+    FILE *log_file;                  /* a DVM job's: where hnp's messages
+                                        about it go; NULL: hnp's own */
     struct hnp_job_recv {            /* a DVM job's message handlers */
         uint32_t tag;
         hnp_rte_recv_fn fn;
