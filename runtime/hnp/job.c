@@ -385,9 +385,19 @@ static void end_job(hnp_job_t *job)
                                           end_timed_out, job);
 }
 
+FILE *hnp_job_log_begin(const hnp_job_t *job)
+{
+    FILE *own = hnp_log_get_file();
+
+    if (job->log_file != NULL)
+        hnp_log_set_file(job->log_file);
+    return own;
+}
+
 static void job_timed_out(hnp_rte_t *rte, void *cbdata)
 {
     hnp_job_t *job = cbdata;
+    FILE *own = hnp_job_log_begin(job);
     char msg[128];
 
     (void)rte;
@@ -397,11 +407,14 @@ static void job_timed_out(hnp_rte_t *rte, void *cbdata)
     job->exit_status = 124;
     if ((job->args->report_state_on_timeout ||
          job->args->get_stack_traces) &&
-        hnp_job_report_state(job) == HNP_SUCCESS)
+        hnp_job_report_state(job) == HNP_SUCCESS) {
+        hnp_log_set_file(own);
         return;
+    }
     snprintf(msg, sizeof(msg), "the job ran longer than --timeout %g s; "
              "killing it", job->args->timeout);
     hnp_job_abort(job, 124, msg);
+    hnp_log_set_file(own);
 }
 
 void hnp_job_arm_timeout(hnp_job_t *job)
@@ -547,12 +560,11 @@ static void explain_failure(hnp_job_t *job)
 
 void hnp_job_abort(hnp_job_t *job, int status, const char *message)
 {
-    FILE *own = hnp_log_get_file();
+    FILE *own;
 
     if (job->ending)
         return;
-    if (job->log_file != NULL) /* a DVM job's: its client's stderr */
-        hnp_log_set_file(job->log_file);
+    own = hnp_job_log_begin(job);
     explain_failure(job);
     if (message != NULL)
         HNP_ERROR_LOG(job->rte->log, "%s", message);

@@ -101,6 +101,9 @@ int hnp_job_start(hnp_job_t *job, char *err, size_t errlen);
 /** Abort: say why (NULL: nothing to say), kill everything, end with
  *  @p status. */
 void hnp_job_abort(hnp_job_t *job, int status, const char *message);
+/** hnp's messages go where the job's go (a DVM job's: its client's
+ *  stderr) until hnp_log_set_file() of what this returns. */
+FILE *hnp_job_log_begin(const hnp_job_t *job);
 /** Plan the HNP's descriptors before launch (fdjob.c): run fewer agents
  *  or admit fewer handshakes at once, or refuse with the figures. */
 int hnp_job_plan_fds(hnp_job_t *job, char *err, size_t errlen);

@@ -130,12 +130,14 @@ static void report_and_kill(hnp_job_t *job)
 static void deadline_reached(hnp_rte_t *rte, void *cbdata)
 {
     hnp_job_t *job = cbdata;
+    FILE *own = hnp_job_log_begin(job);
 
     (void)rte;
     HNP_WARN(job->rte->log, "%u of %u daemons did not say how their ranks "
              "are within %g s", job->ndaemons - job->state_report->replies,
              job->ndaemons, STACK_LIMIT_SECONDS + ANSWER_SLACK_SECONDS);
     report_and_kill(job);
+    hnp_log_set_file(own);
 }
 
 static void on_state_reply(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,

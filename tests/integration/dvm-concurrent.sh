@@ -102,6 +102,12 @@ echo "still B" >&8
 wait_lines "$tmp/B.out" '^still B' 1
 [ "$(cat "$tmp/B.out")" = "$(printf 'ready B\nstill B')" ] || fail "job B's output touched: $(cat "$tmp/B.out")"
 [ -s "$tmp/B.err" ] && fail "job B's client got another job's messages: $(cat "$tmp/B.err")"
+# A --timeout (a timer of the HNP's, no daemon's message) ends its job,
+# said to its client only.
+run_hnp --dvm-uri "$uri" --timeout 1 -n 1 cat "$tmp/fifo"
+expect_status 124 "a job past its --timeout"
+expect_in "$tmp/err" "longer than --timeout 1" "the --timeout told to its client"
+[ -s "$tmp/B.err" ] && fail "job B's client got another job's --timeout: $(cat "$tmp/B.err")"
 
 # ------------------------------------------------ --dvm-nowait, waiting
 # B holds 1 slot of 4: a job of 1 rank is taken at once even with nowait.
