@@ -114,6 +114,9 @@ void pmi_pmix_queue_drain(pmi_pmix_server_t *srv);
 /* pmi_pmix_server.c: the server module handed to PMIx_server_init. */
 extern pmix_server_module_t pmi_pmix_server_module;
 pmi_pmix_job_t *pmi_pmix_job_find(const char *nspace);
+/* Direct-modex requests that came before their job was registered here:
+ * served now (@p registered) or refused; @p nspace NULL: all of them. */
+void pmi_pmix_dmodex_release_held(const char *nspace, bool registered);
 void pmi_pmix_dmodex_serve(hnp_rte_t *rte, hnp_rte_request_t *req,
                            hnp_vpid_t src, uint32_t rank, const void *data,
                            size_t len, void *cbdata);

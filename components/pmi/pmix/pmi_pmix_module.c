@@ -196,6 +196,7 @@ static void server_stop(void)
     /* Answer what libpmix already handed over while it can take answers;
      * what comes after is dropped (pmi_pmix_live()). */
     pmi_pmix_queue_drain(srv);
+    pmi_pmix_dmodex_release_held(NULL, false);
     srv->running = false;
     pmi_pmix_guard_stop(&srv->guard);
     if (srv->serving)
@@ -263,6 +264,7 @@ static int pmix_job_start(hnp_rte_t *rte, const hnp_pmi_job_t *job,
     pj->next = pmi_pmix_server.jobs;
     pmi_pmix_server.jobs = pj;
     *state = pj;
+    pmi_pmix_dmodex_release_held(pj->nspace, true);
     return HNP_SUCCESS;
 }
 
@@ -387,6 +389,7 @@ static void pmix_job_end(void *state)
         release_wait(pj, &proc);
     }
     release_wait(pj, NULL);
+    pmi_pmix_dmodex_release_held(pj->nspace, false);
     for (pmi_pmix_job_t **p = &pmi_pmix_server.jobs; *p != NULL;
          p = &(*p)->next) {
         if (*p == pj) {

@@ -349,20 +349,87 @@ static void dmodex_reply_post(pmix_status_t status, char *data, size_t sz,
     pmi_pmix_queue_post(&pmi_pmix_server, &r->call, dmodex_reply_run);
 }
 
+/* A request for a job not registered here yet: a rank of another node
+ * may ask before this daemon has the launch (Open MPI's async modex asks
+ * at once). Held until the job is registered, or ends here. */
+typedef struct dmodex_held {
+    struct dmodex_held *next;
+    hnp_rte_request_t *req;
+    uint32_t rank;
+    pmix_nspace_t nspace;
+} dmodex_held_t;
+
+#define DMODEX_HELD_MAX 65536 /* beyond, a request is refused at once */
+
+static dmodex_held_t *dmodex_held;
+static size_t dmodex_nheld;
+
+static void dmodex_serve_now(hnp_rte_request_t *req, uint32_t rank,
+                             const char *nspace);
+
+static bool dmodex_hold(hnp_rte_request_t *req, uint32_t rank,
+                        const char *nspace)
+{
+    dmodex_held_t *h;
+
+    if (dmodex_nheld >= DMODEX_HELD_MAX || strlen(nspace) > PMIX_MAX_NSLEN ||
+        (h = calloc(1, sizeof(*h))) == NULL)
+        return false;
+    h->req = req;
+    h->rank = rank;
+    PMIX_LOAD_NSPACE(h->nspace, nspace);
+    h->next = dmodex_held;
+    dmodex_held = h;
+    dmodex_nheld++;
+    return true;
+}
+
+void pmi_pmix_dmodex_release_held(const char *nspace, bool registered)
+{
+    dmodex_held_t **p = &dmodex_held;
+
+    while (*p != NULL) {
+        dmodex_held_t *h = *p;
+        if (nspace != NULL && !PMIX_CHECK_NSPACE(h->nspace, nspace)) {
+            p = &h->next;
+            continue;
+        }
+        *p = h->next;
+        dmodex_nheld--;
+        if (registered)
+            dmodex_serve_now(h->req, h->rank, h->nspace);
+        else
+            hnp_rte_reply(h->req, HNP_ERR_NOT_FOUND, NULL, 0);
+        free(h);
+    }
+}
+
 void pmi_pmix_dmodex_serve(hnp_rte_t *rte, hnp_rte_request_t *req,
                            hnp_vpid_t src, uint32_t rank, const void *data,
                            size_t len, void *cbdata)
 {
     const char *nspace = data;
-    dmodex_reply_t *r = calloc(1, sizeof(*r));
-    pmix_proc_t proc;
 
     (void)rte;
     (void)src;
     (void)cbdata;
-    if (r == NULL || len == 0 || nspace[len - 1] != '\0' ||
-        pmi_pmix_job_find(nspace) == NULL) {
-        free(r);
+    if (len == 0 || nspace[len - 1] != '\0') {
+        hnp_rte_reply(req, HNP_ERR_NOT_FOUND, NULL, 0);
+        return;
+    }
+    if (pmi_pmix_job_find(nspace) != NULL)
+        dmodex_serve_now(req, rank, nspace);
+    else if (!dmodex_hold(req, rank, nspace))
+        hnp_rte_reply(req, HNP_ERR_NOT_FOUND, NULL, 0);
+}
+
+static void dmodex_serve_now(hnp_rte_request_t *req, uint32_t rank,
+                             const char *nspace)
+{
+    dmodex_reply_t *r = calloc(1, sizeof(*r));
+    pmix_proc_t proc;
+
+    if (r == NULL) {
         hnp_rte_reply(req, HNP_ERR_NOT_FOUND, NULL, 0);
         return;
     }
