@@ -6,7 +6,7 @@
  * clients: each is checked to be this user (SO_PEERCRED), proves the
  * secret with the runtime's handshake within oob_tcp_handshake_timeout,
  * and submits one job or asks for the list or the stop. Jobs run one at a
- * time in the order they came.
+ * time in the order they came. Failures and lost daemons: dvm_loss.c.
  */
 #include "config.h"
 
@@ -25,48 +25,9 @@
 
 #include "dvm.h"
 #include "dvm_proto.h"
+#include "dvm_server.h"
 #include "hnp_buffer.h"
 #include "wire/control.h"
-
-typedef enum { CONN_HELLO, CONN_PROOF, CONN_READY } conn_state_t;
-
-typedef struct dvm_conn {
-    struct dvm_conn *next;      /* dvm->conns */
-    struct dvm_conn *next_wait; /* dvm->queue */
-    hnp_dvm_t *dvm;
-    int fd;                     /* -1: the client went away */
-    struct event *ev;
-    conn_state_t state;
-    hnp_auth_transcript_t t;
-    dvm_inbuf_t in;
-    int fds[HNP_DVM_MAX_FDS];   /* came with the submission */
-    int nfds;
-    hnp_rte_timer_t *deadline;  /* the handshake's */
-    hnp_dvm_job_t *job;         /* submitted: waiting or running */
-    bool end_sent, end_sent_now;
-    hnp_rte_timer_t *end_timer; /* its processes did not all report */
-} dvm_conn_t;
-
-struct hnp_dvm {
-    hnp_job_t *runtime;
-    hnp_rte_t *rte;
-    const hnp_args_t *args;
-    char *dir;                  /* private: the socket lives in it */
-    char *socket_path;
-    char *report_path;          /* written, removed at the end */
-    int listen_fd;
-    struct event *listen_ev;
-    struct event *sigev[3];
-    bool ready, stopping;
-    uint32_t last_jobid;
-    bool *lost;                 /* [nnodes] */
-    uint32_t alive;
-    dvm_conn_t *conns;
-    dvm_conn_t *running;
-    dvm_conn_t *queue;
-    hnp_rte_timer_t *conclude_timer;
-    int saved[3];               /* the HNP's own stdin, stdout, stderr */
-};
 
 static void start_next(hnp_dvm_t *dvm);
 static void conn_close(dvm_conn_t *c);
@@ -662,95 +623,6 @@ void hnp_dvm_stop(hnp_dvm_t *dvm, const char *why)
         return; /* the runtime ends once the job has (start_next) */
     }
     hnp_job_abort(dvm->runtime, 0, NULL);
-}
-
-void hnp_dvm_failure(hnp_dvm_t *dvm, uint32_t jobid, int status,
-                     const char *message)
-{
-    hnp_job_t *running = dvm->running != NULL
-                             ? hnp_dvm_job_of(dvm->running->job) : NULL;
-
-    if (!dvm->ready) {
-        hnp_job_abort(dvm->runtime, status, message);
-        return;
-    }
-    /* 0: a daemon's own failure, which ends what runs on it */
-    if (running != NULL && (jobid == 0 || jobid == running->jobid))
-        hnp_job_abort(running, status, message);
-    else if (jobid != 0)
-        HNP_WARN(dvm->rte->log, "job %u, which has ended: %s", jobid,
-                 message);
-    else
-        HNP_WARN(dvm->rte->log, "%s", message);
-}
-
-/* Node @p node is no longer served; whether the running job used it. */
-static bool lose_node(hnp_dvm_t *dvm, uint32_t node)
-{
-    dvm->lost[node] = true;
-    dvm->alive--;
-    return dvm->running != NULL &&
-           hnp_dvm_job_uses_node(dvm->running->job, node);
-}
-
-/* The daemons below @p vpid in the routing tree reach the HNP only
- * through it: they leave when it goes (their route is gone), so they are
- * lost too, named after @p msg's first @p at bytes; whether the running
- * job used one of them. */
-static bool lose_subtree(hnp_dvm_t *dvm, hnp_vpid_t vpid, char *msg,
-                         size_t len, size_t at)
-{
-    const hnp_tree_t *tree = &dvm->rte->routing_tree;
-    uint32_t n = hnp_tree_descendants(tree, vpid, NULL, 0), named = 0;
-    hnp_vpid_t *below = calloc((size_t)n + 1, sizeof(*below));
-    bool hit = false;
-
-    if (below != NULL)
-        n = hnp_tree_descendants(tree, vpid, below, n);
-    for (uint32_t i = 0; below != NULL && i < n; i++) {
-        uint32_t node = below[i] - 1;
-        if (below[i] == 0 || node >= dvm->runtime->map.nnodes ||
-            dvm->lost[node])
-            continue;
-        hit |= lose_node(dvm, node);
-        if (at < len)
-            at += (size_t)snprintf(msg + at, len - at, "%s%s", named++
-                                   ? ", " : "; unreachable below it in the "
-                                   "routing tree, so lost too: ",
-                                   hnp_rte_node_name(dvm->rte, below[i]));
-    }
-    free(below);
-    return hit;
-}
-
-void hnp_dvm_daemon_lost(hnp_dvm_t *dvm, hnp_vpid_t vpid, const char *why)
-{
-    uint32_t node = vpid - 1;
-
-    if (!dvm->ready || dvm->rte->core->dvm_on_daemon_loss ==
-                           HNP_DVM_LOSS_STOP) {
-        if (dvm->running != NULL)
-            hnp_job_abort(hnp_dvm_job_of(dvm->running->job), 1, why);
-        if (dvm->ready)
-            hnp_dvm_stop(dvm, "a daemon died (dvm_on_daemon_loss stop)");
-        else
-            hnp_job_abort(dvm->runtime, 1, why);
-        return;
-    }
-    if (vpid == 0 || node >= dvm->runtime->map.nnodes || dvm->lost[node])
-        return;
-    char msg[2048];
-    bool hit = lose_node(dvm, node);
-    size_t at = (size_t)snprintf(msg, sizeof(msg), "%s", why);
-
-    hit |= lose_subtree(dvm, vpid, msg, sizeof(msg), at);
-    if (hit)
-        hnp_job_abort(hnp_dvm_job_of(dvm->running->job), 1, msg);
-    else
-        HNP_WARN(dvm->rte->log, "%s; the DVM serves on with %u nodes", msg,
-                 dvm->alive);
-    if (dvm->alive == 0)
-        hnp_dvm_stop(dvm, "no daemon left");
 }
 
 static void on_signal(evutil_socket_t sig, short what, void *arg)
