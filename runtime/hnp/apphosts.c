@@ -193,3 +193,15 @@ int hnp_apphosts_place(const hnp_args_t *args, const hnp_nodelist_t *nodes,
     *fixed = out;
     return HNP_SUCCESS;
 }
+
+void hnp_apps_number(hnp_args_t *args, uint32_t nprocs)
+{
+    uint32_t next = 0;
+
+    if (args->napps == 1 && args->apps[0].np == 0)
+        args->apps[0].np = nprocs;
+    for (size_t a = 0; a < args->napps; a++) {
+        args->apps[a].first_rank = next;
+        next += args->apps[a].np;
+    }
+}

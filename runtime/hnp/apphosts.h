@@ -42,4 +42,8 @@ int hnp_apphosts_place(const hnp_args_t *args, const hnp_nodelist_t *nodes,
                        const hnp_map_request_t *req, uint32_t **fixed,
                        char *err, size_t errlen);
 
+/* Ranks are consecutive over the app contexts; the only app context of a
+ * job that gave no -n gets all @p nprocs ranks the map made. */
+void hnp_apps_number(hnp_args_t *args, uint32_t nprocs);
+
 #endif /* HNP_APPHOSTS_H */

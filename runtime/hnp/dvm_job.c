@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "apphosts.h"
 #include "dvm.h"
 #include "prelaunch.h"
 #include "wire/dvm.h"
@@ -142,19 +143,6 @@ static int onto_dvm_nodes(hnp_dvm_t *dvm, hnp_job_map_t *map, char *err,
     return rc;
 }
 
-/* Ranks are consecutive over the app contexts (as main.c numbers them). */
-static void number_apps(hnp_args_t *args, uint32_t nprocs)
-{
-    uint32_t next = 0;
-
-    if (args->napps == 1 && args->apps[0].np == 0)
-        args->apps[0].np = nprocs;
-    for (size_t a = 0; a < args->napps; a++) {
-        args->apps[a].first_rank = next;
-        next += args->apps[a].np;
-    }
-}
-
 static int map_job(hnp_dvm_job_t *j, char *err, size_t errlen)
 {
     hnp_rte_t *rte = hnp_dvm_rte(j->dvm);
@@ -182,7 +170,7 @@ static int map_job(hnp_dvm_job_t *j, char *err, size_t errlen)
         rc = onto_dvm_nodes(j->dvm, &j->job.map, err, errlen);
     if (rc != HNP_SUCCESS)
         return rc;
-    number_apps(args, j->job.map.nprocs);
+    hnp_apps_number(args, j->job.map.nprocs);
     if (args->stdin_target >= (int64_t)j->job.map.nprocs) {
         hnp_err_set(err, errlen, "--stdin %lld: the job has ranks 0 to %u",
                     (long long)args->stdin_target, j->job.map.nprocs - 1);

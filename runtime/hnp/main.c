@@ -41,20 +41,6 @@ static int local_node(hnp_nodelist_t *nodes, bool hwthreads)
     return hnp_nodelist_add(nodes, host, cores > 0 ? (uint32_t)cores : 1, true);
 }
 
-/* Ranks are consecutive over the app contexts; the only app context of a
- * job that gave no -n gets every rank the map made. */
-static void number_apps(hnp_args_t *args, uint32_t nprocs)
-{
-    uint32_t next = 0;
-
-    if (args->napps == 1 && args->apps[0].np == 0)
-        args->apps[0].np = nprocs;
-    for (size_t a = 0; a < args->napps; a++) {
-        args->apps[a].first_rank = next;
-        next += args->apps[a].np;
-    }
-}
-
 static void add_allocated(void *ctx, const char *node, uint32_t slots)
 {
     hnp_nodelist_add(ctx, node, slots, slots > 0);
@@ -181,7 +167,7 @@ static int build_map(hnp_args_t *args, hnp_rte_t *rte, hnp_job_map_t *map,
     free(fixed);
     /* Before the map is shown: it names each rank's app context. */
     if (rc == HNP_SUCCESS)
-        number_apps(args, map->nprocs);
+        hnp_apps_number(args, map->nprocs);
     if (rc == HNP_SUCCESS && args->mapping.display_map)
         hnp_mapping_print_map(args, map, stdout);
     if (rc == HNP_SUCCESS && args->stdin_target >= (int64_t)map->nprocs) {
