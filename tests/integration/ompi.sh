@@ -39,10 +39,15 @@ for exchange in gather_scatter flood; do
     check_ring 64 "64 Open MPI ranks on 16 nodes, exchange $exchange"
 done
 # The direct modex: no data in MPI_Init's fence, each rank's data asked of
-# its daemon when a peer first needs it, across nodes.
+# its daemon when a peer first needs it, across nodes. One rank a node:
+# with two, a rank's early get of its neighbour's key can race the
+# neighbour's commit inside libpmix 4.2 (the server finds the key's
+# remote-scope copy and answers "not found" without asking us), and
+# MPI_Init fails with "PML add procs failed"; mpirun.openmpi fails the
+# same way, 17 runs in 40 on one node with these two settings.
 run_hnp "${OMPI_X[@]}" -x OMPI_MCA_pmix_base_async_modex=1 -x OMPI_MCA_pmix_base_collect_data=0 \
-    -N 2 --host "$(hosts 4)" "$tmp/mpi_ring" "$prefix"
-check_ring 8 "8 Open MPI ranks on 4 nodes, direct modex"
+    -N 1 --host "$(hosts 8)" "$tmp/mpi_ring" "$prefix"
+check_ring 8 "8 Open MPI ranks on 8 nodes, direct modex"
 assert_no_leftovers "Open MPI jobs"
 assert_no_files_left "Open MPI jobs"
 
