@@ -48,6 +48,8 @@ typedef void (*hnp_log_handler_fn)(void *ctx, hnp_log_severity_t sev,
 
 /** Send messages to @p fp (not closed by the facility); NULL means stderr. */
 HNP_EXPORT void hnp_log_set_file(FILE *fp);
+/** The file set now (NULL: stderr), to put back after a hnp_log_set_file(). */
+HNP_EXPORT FILE *hnp_log_get_file(void);
 /** Send messages to @p fn instead of a file; NULL restores the file sink. */
 HNP_EXPORT void hnp_log_set_handler(hnp_log_handler_fn fn, void *ctx);
 /** The handler set now (NULL: the file sink), to put back after a

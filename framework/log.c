@@ -42,6 +42,11 @@ void hnp_log_set_file(FILE *fp)
     logger.file = fp;
 }
 
+FILE *hnp_log_get_file(void)
+{
+    return logger.file;
+}
+
 void hnp_log_set_handler(hnp_log_handler_fn fn, void *ctx)
 {
     logger.handler = fn;

@@ -5,8 +5,8 @@
  * the socket's address and the secret a client proves it knows); then
  * clients: each is checked to be this user (SO_PEERCRED), proves the
  * secret with the runtime's handshake within oob_tcp_handshake_timeout,
- * and submits one job or asks for the list or the stop. Jobs run one at a
- * time in the order they came. Failures and lost daemons: dvm_loss.c.
+ * and submits one job or asks for the list or the stop. What becomes of
+ * the jobs is dvm_sched.c's.
  */
 #include "config.h"
 
@@ -25,12 +25,11 @@
 
 #include "dvm.h"
 #include "dvm_proto.h"
-#include "dvm_server.h"
 #include "hnp_buffer.h"
 #include "wire/control.h"
 
-static void start_next(hnp_dvm_t *dvm);
-static void conn_close(dvm_conn_t *c);
+#include "dvm_server.h"
+
 
 hnp_rte_t *hnp_dvm_rte(const hnp_dvm_t *dvm)
 {
@@ -52,15 +51,11 @@ uint32_t hnp_dvm_daemons_alive(const hnp_dvm_t *dvm)
     return dvm->alive;
 }
 
-const int *hnp_dvm_saved_stdio(const hnp_dvm_t *dvm)
-{
-    return dvm->saved;
-}
 
 /* ------------------------------------------------------------ replies */
 
-static void reply(dvm_conn_t *c, uint8_t kind, uint32_t jobid, int status,
-                  const char *text)
+void dvm_reply(dvm_conn_t *c, uint8_t kind, uint32_t jobid, int status,
+               const char *text)
 {
     hnp_wire_dvm_reply_t m = { .kind = kind, .jobid = jobid,
                                .status = status, .text = (char *)text };
@@ -68,251 +63,6 @@ static void reply(dvm_conn_t *c, uint8_t kind, uint32_t jobid, int status,
     if (c->fd >= 0 && dvm_send_reply(c->fd, &m) != HNP_SUCCESS)
         HNP_VERBOSE(c->dvm->rte->log, 1, "a client went away before its "
                     "answer");
-}
-
-/* ------------------------------------------------------------ the jobs */
-
-/* A job's messages that come between jobs (late, from a job ended by a
- * timer) are dropped, not held for the next job. */
-static void drop_message(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
-                         const void *data, size_t len, void *cbdata)
-{
-    (void)data;
-    (void)len;
-    (void)cbdata;
-    HNP_VERBOSE(rte->log, 2, "message %u from vpid %u for no job dropped",
-                tag, src);
-}
-
-void hnp_dvm_between_jobs(hnp_dvm_t *dvm)
-{
-    static const uint32_t tags[] = { HNP_TAG_IOF, HNP_TAG_PROC_EXIT,
-                                     HNP_TAG_PMI_ABORT,
-                                     HNP_TAG_PROCS_STARTED,
-                                     HNP_TAG_STDIN_ACK,
-                                     HNP_TAG_STATE_REPLY };
-
-    for (size_t i = 0; i < sizeof(tags) / sizeof(tags[0]); i++)
-        hnp_rte_recv(dvm->rte, tags[i], drop_message, dvm);
-}
-
-static void send_job_end(hnp_dvm_t *dvm, uint32_t jobid, bool now)
-{
-    hnp_wire_job_end_t m = { .jobid = jobid, .now = now };
-    hnp_buffer_t buf;
-
-    hnp_buffer_init(&buf);
-    if (hnp_wire_job_end_pack(&buf, &m) != HNP_SUCCESS ||
-        hnp_rte_xcast(dvm->rte, HNP_TAG_JOB_END, buf.data, buf.len) !=
-            HNP_SUCCESS)
-        HNP_WARN(dvm->rte->log, "cannot send the end of job %u", jobid);
-    hnp_buffer_release(&buf);
-}
-
-/* The running job's processes are gone (or will not report): its client
- * gets the status, then the next job starts. */
-static void conclude(hnp_rte_t *rte, void *cbdata)
-{
-    hnp_dvm_t *dvm = cbdata;
-    dvm_conn_t *c = dvm->running;
-    uint32_t jobid;
-    int status;
-
-    (void)rte;
-    hnp_rte_timer_destroy(dvm->conclude_timer);
-    dvm->conclude_timer = NULL;
-    if (c == NULL)
-        return;
-    hnp_rte_timer_destroy(c->end_timer);
-    c->end_timer = NULL;
-    jobid = hnp_dvm_job_of(c->job)->jobid;
-    status = hnp_dvm_job_conclude(c->job);
-    hnp_rte_collectives_forget(dvm->rte);
-    reply(c, HNP_DVM_DONE, jobid, status, NULL);
-    hnp_dvm_job_destroy(c->job);
-    c->job = NULL;
-    dvm->running = NULL;
-    if (c->fd < 0)
-        conn_close(c);
-    start_next(dvm);
-}
-
-static void end_timed_out(hnp_rte_t *rte, void *cbdata)
-{
-    dvm_conn_t *c = cbdata;
-
-    HNP_WARN(rte->log, "job %u: not every process reported its end; "
-             "counting it as ended", hnp_dvm_job_of(c->job)->jobid);
-    hnp_rte_timer_destroy(c->end_timer);
-    c->end_timer = NULL;
-    conclude(rte, c->dvm);
-}
-
-void hnp_dvm_job_ending(hnp_dvm_t *dvm, hnp_job_t *job)
-{
-    dvm_conn_t *c = dvm->running;
-
-    if (c == NULL || hnp_dvm_job_of(c->job) != job)
-        return;
-    if (!c->end_sent || (job->kill_now && !c->end_sent_now)) {
-        send_job_end(dvm, job->jobid, job->kill_now);
-        c->end_sent = true;
-        c->end_sent_now = job->kill_now;
-    }
-    if (!job->launched || job->procs_exited >= job->map.nprocs) {
-        /* from the event loop, not from inside the message handler */
-        if (dvm->conclude_timer == NULL)
-            dvm->conclude_timer = hnp_rte_timer_create(dvm->rte, 0, conclude,
-                                                       dvm);
-        return;
-    }
-    if (c->end_timer == NULL)
-        c->end_timer = hnp_rte_timer_create(dvm->rte,
-                                            dvm->rte->core->kill_grace + 10.0,
-                                            end_timed_out, c);
-}
-
-static void launch(hnp_dvm_t *dvm, dvm_conn_t *c)
-{
-    hnp_job_t *job = hnp_dvm_job_of(c->job);
-    char err[1024] = "";
-
-    dvm->running = c;
-    c->end_sent = c->end_sent_now = false;
-    reply(c, HNP_DVM_STARTED, job->jobid, 0, NULL);
-    if (hnp_dvm_job_launch(c->job, err, sizeof(err)) != HNP_SUCCESS)
-        hnp_job_abort(job, 1, err[0] != '\0' ? err : "cannot launch the job");
-}
-
-static void start_next(hnp_dvm_t *dvm)
-{
-    dvm_conn_t *c = dvm->queue;
-
-    if (dvm->running != NULL)
-        return;
-    if (dvm->stopping) {
-        hnp_job_abort(dvm->runtime, 0, NULL);
-        return;
-    }
-    if (c == NULL)
-        return;
-    dvm->queue = c->next_wait;
-    c->next_wait = NULL;
-    launch(dvm, c);
-}
-
-static void enqueue(hnp_dvm_t *dvm, dvm_conn_t *c)
-{
-    dvm_conn_t **at = &dvm->queue;
-
-    while (*at != NULL)
-        at = &(*at)->next_wait;
-    *at = c;
-}
-
-static void dequeue(hnp_dvm_t *dvm, dvm_conn_t *c)
-{
-    for (dvm_conn_t **at = &dvm->queue; *at != NULL; at = &(*at)->next_wait)
-        if (*at == c) {
-            *at = c->next_wait;
-            c->next_wait = NULL;
-            return;
-        }
-}
-
-static void submit(hnp_dvm_t *dvm, dvm_conn_t *c, hnp_wire_dvm_request_t *req)
-{
-    int none[3] = { -1, -1, -1 };
-    char err[1024] = "", why[512];
-    bool nowait = (req->flags & HNP_DVM_NOWAIT) != 0; /* req is taken */
-    uint32_t jobid;
-
-    if (c->job != NULL || dvm->stopping || dvm->last_jobid == UINT32_MAX) {
-        reply(c, HNP_DVM_REFUSED, 0, dvm->stopping ? 128 + SIGTERM : 1,
-              dvm->stopping ? "the DVM is stopping"
-              : c->job != NULL ? "one job a connection"
-                               : "the DVM has used every job id");
-        return;
-    }
-    memcpy(none, c->fds, sizeof(int) * (size_t)c->nfds);
-    c->nfds = 0;
-    jobid = ++dvm->last_jobid;
-    c->job = hnp_dvm_job_create(dvm, jobid, req, none, err, sizeof(err));
-    if (c->job == NULL) {
-        reply(c, HNP_DVM_REFUSED, jobid, 1, err);
-        return;
-    }
-    if (dvm->running == NULL && dvm->queue == NULL) {
-        launch(dvm, c);
-        return;
-    }
-    hnp_job_t *running = dvm->running != NULL
-                             ? hnp_dvm_job_of(dvm->running->job) : NULL;
-    snprintf(why, sizeof(why), "job %u needs %u slots; the DVM runs one job "
-             "at a time and job %u (%u ranks) holds it%s", jobid,
-             hnp_dvm_job_ranks(c->job), running != NULL ? running->jobid : 0,
-             running != NULL ? running->map.nprocs : 0,
-             dvm->queue != NULL ? ", with more jobs waiting" : "");
-    if (nowait) {
-        reply(c, HNP_DVM_REFUSED, jobid, 1, why);
-        hnp_dvm_job_destroy(c->job);
-        c->job = NULL;
-        return;
-    }
-    enqueue(dvm, c);
-    reply(c, HNP_DVM_QUEUED, jobid, 0, why);
-}
-
-static void list_jobs(hnp_dvm_t *dvm, dvm_conn_t *c)
-{
-    struct timespec now;
-    size_t cap = 4096, len = 0;
-    char *text = malloc(cap), line[1024];
-    double t;
-
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    t = (double)now.tv_sec + (double)now.tv_nsec / 1e9;
-    if (text == NULL)
-        return;
-    len = (size_t)snprintf(text, cap, "%-8s %6s %6s %-8s %8s %s\n", "JOBID",
-                           "RANKS", "NODES", "STATE", "AGE", "COMMAND");
-    for (dvm_conn_t *q = dvm->running; q != NULL; q = q == dvm->running
-                                                         ? dvm->queue
-                                                         : q->next_wait) {
-        hnp_dvm_job_describe(q->job, q == dvm->running ? "running"
-                             : "waiting", t, line, sizeof(line));
-        if (len + strlen(line) + 2 > cap) {
-            char *grown = realloc(text, cap *= 2);
-            if (grown == NULL)
-                break;
-            text = grown;
-        }
-        len += (size_t)snprintf(text + len, cap - len, "%s\n", line);
-    }
-    reply(c, HNP_DVM_LISTING, 0, 0, text);
-    free(text);
-}
-
-static void client_signal(hnp_dvm_t *dvm, dvm_conn_t *c, int sig)
-{
-    if (c->job == NULL || sig <= 0 || sig >= NSIG)
-        return;
-    if (c != dvm->running) {
-        /* not started: ended by what would have ended hnp */
-        if (sig != SIGINT && sig != SIGTERM && sig != SIGHUP)
-            return;
-        dequeue(dvm, c);
-        reply(c, HNP_DVM_REFUSED, hnp_dvm_job_of(c->job)->jobid, 128 + sig,
-              "interrupted before it started");
-        hnp_dvm_job_destroy(c->job);
-        c->job = NULL;
-        return;
-    }
-    if (sig == SIGSTOP || sig == SIGTSTP || sig == SIGCONT)
-        hnp_job_control(hnp_dvm_job_of(c->job), sig == SIGCONT ? SIGCONT
-                                                               : SIGSTOP);
-    else
-        hnp_job_signal(hnp_dvm_job_of(c->job), sig);
 }
 
 static void serve_request(dvm_conn_t *c, const uint8_t *body, size_t len)
@@ -324,21 +74,21 @@ static void serve_request(dvm_conn_t *c, const uint8_t *body, size_t len)
     if (hnp_wire_dvm_request_unpack(&rd, &req) != HNP_SUCCESS) {
         HNP_WARN(c->dvm->rte->log, "a malformed request from a client; "
                  "closing its connection");
-        conn_close(c);
+        dvm_conn_close(c);
         return;
     }
     switch (req.kind) {
     case HNP_DVM_SUBMIT:
-        submit(c->dvm, c, &req);
+        dvm_submit(c->dvm, c, &req);
         break;
     case HNP_DVM_SIGNAL:
-        client_signal(c->dvm, c, req.signo);
+        dvm_client_signal(c->dvm, c, req.signo);
         break;
     case HNP_DVM_LIST:
-        list_jobs(c->dvm, c);
+        dvm_list_jobs(c->dvm, c);
         break;
     default:
-        reply(c, HNP_DVM_STOPPING, 0, 0, NULL);
+        dvm_reply(c, HNP_DVM_STOPPING, 0, 0, NULL);
         hnp_dvm_stop(c->dvm, "stopped by hnp --dvm-stop");
         break;
     }
@@ -381,7 +131,7 @@ static void client_gone(dvm_conn_t *c, const char *why)
 
     if (c->state != CONN_READY)
         HNP_WARN(dvm->rte->log, "a connection to the DVM dropped: %s", why);
-    if (c->job != NULL && c == dvm->running) {
+    if (c->job != NULL && c->running) {
         hnp_job_t *job = hnp_dvm_job_of(c->job);
         char msg[256];
         snprintf(msg, sizeof(msg), "job %u: its client went away; killing "
@@ -397,7 +147,8 @@ static void client_gone(dvm_conn_t *c, const char *why)
             hnp_job_abort(job, 1, msg);
         return;
     }
-    conn_close(c);
+    dvm_conn_close(c);
+    dvm_start_next(dvm); /* a job waiting behind its job may fit now */
 }
 
 static void on_readable(evutil_socket_t fd, short what, void *arg)
@@ -439,7 +190,7 @@ static void handshake_timed_out(hnp_rte_t *rte, void *cbdata)
     client_gone(c, "no handshake in time");
 }
 
-static void conn_close(dvm_conn_t *c)
+void dvm_conn_close(dvm_conn_t *c)
 {
     hnp_dvm_t *dvm = c->dvm;
 
@@ -448,7 +199,7 @@ static void conn_close(dvm_conn_t *c)
             *at = c->next;
             break;
         }
-    dequeue(dvm, c);
+    dvm_dequeue(dvm, c);
     if (c->ev != NULL)
         event_free(c->ev);
     if (c->fd >= 0)
@@ -457,6 +208,9 @@ static void conn_close(dvm_conn_t *c)
         close(c->fds[i]);
     hnp_rte_timer_destroy(c->deadline);
     hnp_rte_timer_destroy(c->end_timer);
+    hnp_rte_timer_destroy(c->conclude_timer);
+    if (c->running)
+        dvm_give_back_slots(dvm, c);
     hnp_dvm_job_destroy(c->job);
     dvm_inbuf_release(&c->in);
     free(c);
@@ -504,7 +258,7 @@ static void on_accept(evutil_socket_t lfd, short what, void *arg)
     c->next = dvm->conns;
     dvm->conns = c;
     if (c->ev == NULL || event_add(c->ev, NULL) != 0)
-        conn_close(c);
+        dvm_conn_close(c);
 }
 
 /* ------------------------------------------------------------ the socket */
@@ -580,7 +334,7 @@ void hnp_dvm_ready(hnp_dvm_t *dvm)
 
     if (dvm->ready || dvm->runtime->ending)
         return;
-    hnp_dvm_between_jobs(dvm);
+    hnp_dvm_route_messages(dvm);
     if (make_socket(dvm, err, sizeof(err)) != HNP_SUCCESS ||
         write_report(dvm, err, sizeof(err)) != HNP_SUCCESS) {
         hnp_job_abort(dvm->runtime, 1, err);
@@ -590,40 +344,10 @@ void hnp_dvm_ready(hnp_dvm_t *dvm)
     if (!dvm->args->quiet)
         HNP_INFO(dvm->rte->log, "the DVM serves %u nodes; its contact is in "
                  "%s", dvm->runtime->map.nnodes, dvm->args->report_uri);
-    if (hnp_dvm_detached())
-        for (int i = 0; i < 3; i++) { /* /dev/null now, between jobs */
-            if (dvm->saved[i] >= 0)
-                close(dvm->saved[i]);
-            dvm->saved[i] = fcntl(i, F_DUPFD_CLOEXEC, 3);
-        }
+    hnp_dvm_detached();
 }
 
 /* ------------------------------------------------------------ events */
-
-void hnp_dvm_stop(hnp_dvm_t *dvm, const char *why)
-{
-    if (dvm->stopping)
-        return;
-    dvm->stopping = true;
-    HNP_VERBOSE(dvm->rte->log, 1, "the DVM stops: %s", why);
-    while (dvm->queue != NULL) {
-        dvm_conn_t *c = dvm->queue;
-        dvm->queue = c->next_wait;
-        c->next_wait = NULL;
-        reply(c, HNP_DVM_REFUSED, hnp_dvm_job_of(c->job)->jobid,
-              128 + SIGTERM, "the DVM was stopped before the job started");
-        hnp_dvm_job_destroy(c->job);
-        c->job = NULL;
-    }
-    if (dvm->running != NULL) {
-        hnp_job_t *job = hnp_dvm_job_of(dvm->running->job);
-        char msg[256];
-        snprintf(msg, sizeof(msg), "job %u: %s", job->jobid, why);
-        hnp_job_abort(job, 128 + SIGTERM, msg);
-        return; /* the runtime ends once the job has (start_next) */
-    }
-    hnp_job_abort(dvm->runtime, 0, NULL);
-}
 
 static void on_signal(evutil_socket_t sig, short what, void *arg)
 {
@@ -641,7 +365,18 @@ int hnp_dvm_create(hnp_dvm_t **out, hnp_job_t *runtime,
     hnp_dvm_t *dvm = calloc(1, sizeof(*dvm));
 
     if (dvm == NULL ||
-        (dvm->lost = calloc(runtime->map.nnodes + 1, sizeof(bool))) == NULL) {
+        (dvm->lost = calloc(runtime->map.nnodes + 1, sizeof(bool))) == NULL ||
+        (dvm->free_slots = calloc(runtime->map.nnodes + 1,
+                                  sizeof(uint32_t))) == NULL ||
+        (dvm->pmi_jobs = calloc(runtime->map.nnodes + 1,
+                                sizeof(uint32_t))) == NULL ||
+        (dvm->avail = calloc(runtime->map.nnodes + 1, sizeof(uint32_t))) ==
+            NULL) {
+        if (dvm != NULL) {
+            free(dvm->lost);
+            free(dvm->free_slots);
+            free(dvm->pmi_jobs);
+        }
         free(dvm);
         hnp_err_set(err, errlen, "out of memory");
         return HNP_ERR_NOMEM;
@@ -651,8 +386,9 @@ int hnp_dvm_create(hnp_dvm_t **out, hnp_job_t *runtime,
     dvm->args = args;
     dvm->listen_fd = -1;
     dvm->alive = runtime->map.nnodes;
+    for (uint32_t n = 0; n < runtime->map.nnodes; n++)
+        dvm->free_slots[n] = runtime->map.node_slots[n];
     for (int i = 0; i < 3; i++) {
-        dvm->saved[i] = fcntl(i, F_DUPFD_CLOEXEC, 3);
         dvm->sigev[i] = evsignal_new(dvm->rte->base, signals[i], on_signal,
                                      dvm);
         if (dvm->sigev[i] != NULL)
@@ -668,18 +404,16 @@ void hnp_dvm_destroy(hnp_dvm_t *dvm)
 {
     if (dvm == NULL)
         return;
-    hnp_rte_timer_destroy(dvm->conclude_timer);
-    dvm->conclude_timer = NULL;
-    if (dvm->running != NULL) /* the daemons are gone, and its ranks */
-        conclude(dvm->rte, dvm);
-    hnp_rte_timer_destroy(dvm->conclude_timer);
+    for (dvm_conn_t *c = dvm->conns, *next; c != NULL; c = next) {
+        next = c->next; /* conclude may close c */
+        if (c->running) /* the daemons are gone, and its ranks */
+            dvm_conclude(dvm->rte, c);
+    }
     while (dvm->conns != NULL)
-        conn_close(dvm->conns);
+        dvm_conn_close(dvm->conns);
     for (int i = 0; i < 3; i++) {
         if (dvm->sigev[i] != NULL)
             event_free(dvm->sigev[i]);
-        if (dvm->saved[i] >= 0)
-            close(dvm->saved[i]);
     }
     if (dvm->listen_ev != NULL)
         event_free(dvm->listen_ev);
@@ -695,6 +429,9 @@ void hnp_dvm_destroy(hnp_dvm_t *dvm)
     free(dvm->dir);
     free(dvm->report_path);
     free(dvm->lost);
+    free(dvm->free_slots);
+    free(dvm->pmi_jobs);
+    free(dvm->avail);
     dvm->runtime->dvm = NULL;
     free(dvm);
 }

@@ -7,10 +7,12 @@
  * end. The client's stdin, stdout and stderr reach the HNP with the
  * submission (runtime/wire/dvm.h): the job's output is written to them as
  * a standalone hnp writes its own, and the client exits with the job's
- * status. Jobs run one at a time, in the order they came; others wait
- * (--dvm-wait) or are refused (--dvm-nowait).
+ * status. Jobs run side by side on the slots the others leave free (one
+ * job a node; one that may use MPI alone); a job that does not fit
+ * waits, first come first (--dvm-wait), or is refused (--dvm-nowait).
  *
- * dvm.c: the server (report file, socket, clients, the queue);
+ * dvm.c: the server (report file, socket, clients);
+ * dvm_sched.c: the jobs (free slots, the queue, the running jobs);
  * dvm_job.c: one submitted job, from its command line to its release;
  * dvm_proto.c: the socket's frames and handshake, both ends;
  * dvm_params.c: a client's --mca and --tune values;
@@ -22,6 +24,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "args.h"
 #include "job.h"
@@ -42,12 +45,12 @@ void hnp_dvm_destroy(hnp_dvm_t *dvm);
 void hnp_dvm_ready(hnp_dvm_t *dvm);
 /** End every job, then the daemons and the HNP (SIGTERM, --dvm-stop). */
 void hnp_dvm_stop(hnp_dvm_t *dvm, const char *why);
-/** A daemon reported a fatal error of job @p jobid (0: its own, which
- *  ends the running job): that job ends; one already ended is not
- *  another's. */
-void hnp_dvm_failure(hnp_dvm_t *dvm, uint32_t jobid, int status,
-                     const char *message);
-/** Daemon @p vpid is gone: the job with ranks on its node ends, new jobs
+/** Daemon @p src reported a fatal error of job @p jobid (0: its own,
+ *  which ends the jobs with ranks on its node): that job ends; one
+ *  already ended is not another's. */
+void hnp_dvm_failure(hnp_dvm_t *dvm, hnp_vpid_t src, uint32_t jobid,
+                     int status, const char *message);
+/** Daemon @p vpid is gone: the jobs with ranks on its node end, new jobs
  *  use the other nodes (dvm_on_daemon_loss continue), or the DVM ends. */
 void hnp_dvm_daemon_lost(hnp_dvm_t *dvm, hnp_vpid_t vpid, const char *why);
 /** @p job ends (finished, failed, interrupted): its end goes to the
@@ -78,13 +81,30 @@ uint32_t hnp_dvm_job_ranks(const hnp_dvm_job_t *j);
 /** One line for --dvm-jobs. */
 void hnp_dvm_job_describe(const hnp_dvm_job_t *j, const char *state,
                           double now, char *buf, size_t len);
-/** Launch it: the client's stdio becomes the HNP's, the handlers the
- *  job's, the launch goes down the tree. */
+/** Launch it (placed): its output to its client's stdout and stderr, its
+ *  stdin from the client's, the launch down the tree. */
 int hnp_dvm_job_launch(hnp_dvm_job_t *j, char *err, size_t errlen);
-/** Its processes are gone: output flushed, --timing, the HNP's stdio its
- *  own again. Returns the status for the client. */
+/** Its processes are gone: output flushed, --timing. Returns the status
+ *  for the client. */
 int hnp_dvm_job_conclude(hnp_dvm_job_t *j);
 void hnp_dvm_job_destroy(hnp_dvm_job_t *j);
+/** Map it onto the slots @p avail ([DVM nodes]) says are free, as its
+ *  options ask: HNP_SUCCESS, or it does not fit now (the map unchanged). */
+int hnp_dvm_job_place(hnp_dvm_job_t *j, const uint32_t *avail);
+/** Of the nodes the job may use, the slots @p avail has free, and all. */
+void hnp_dvm_job_free_slots(const hnp_dvm_job_t *j, const uint32_t *avail,
+                            uint32_t *nfree, uint32_t *total);
+/** Whether its processes use the pmi components (a daemon serves them to
+ *  one job at a time: such jobs do not share a node). */
+bool hnp_dvm_job_needs_pmi(const hnp_dvm_job_t *j);
+/** Whether it may take part in the pmi components' all-gathers (it links
+ *  an MPI or another library, or runs other programs): every daemon takes
+ *  part in them for the one job it holds, so such a job runs alone. */
+bool hnp_dvm_job_may_gather(const hnp_dvm_job_t *j);
+/** The client's stderr, where hnp's messages about the job go. */
+FILE *hnp_dvm_job_err_file(const hnp_dvm_job_t *j);
+/** hnp's messages go to @p j's client's stderr until called with NULL. */
+void hnp_dvm_job_log_to(const hnp_dvm_job_t *j);
 /** Whether the job has ranks on node @p node (0-based). */
 bool hnp_dvm_job_uses_node(const hnp_dvm_job_t *j, uint32_t node);
 
@@ -105,10 +125,9 @@ hnp_rte_t *hnp_dvm_rte(const hnp_dvm_t *dvm);
 const hnp_job_map_t *hnp_dvm_nodes(const hnp_dvm_t *dvm);
 bool hnp_dvm_node_lost(const hnp_dvm_t *dvm, uint32_t node);
 uint32_t hnp_dvm_daemons_alive(const hnp_dvm_t *dvm);
-/** The handlers of a job's messages between jobs: dropped. */
-void hnp_dvm_between_jobs(hnp_dvm_t *dvm);
-/** The HNP's own stdin, stdout, stderr, saved at start. */
-const int *hnp_dvm_saved_stdio(const hnp_dvm_t *dvm);
+/** The tags of the jobs' messages go to the DVM, which hands each to the
+ *  running job it names (or drops it: a late one of a job ended). */
+void hnp_dvm_route_messages(hnp_dvm_t *dvm);
 
 /* ------------------------------------------------------------ client */
 

@@ -3,8 +3,11 @@
  * One job submitted into a persistent runtime (dvm.h): its command line
  * read as hnp reads one, in the client's directory and environment; its
  * map onto the nodes the DVM holds (node i stays daemon i + 1, a node
- * without ranks gets none); its launch with the client's stdio in place
- * of the HNP's; its conclusion and release.
+ * without ranks gets none), first over all of the DVM's slots (whether it
+ * could ever run), then over the slots other jobs leave free (whether it
+ * runs now); its launch, its output and hnp's messages about it written
+ * to its client's stdout and stderr, its stdin read from the client's;
+ * its conclusion and release.
  */
 #include "config.h"
 
@@ -29,8 +32,12 @@ struct hnp_dvm_job {
     hnp_wire_dvm_request_t req; /* owns the words args points into */
     char **argv;                /* "hnp", the request's words, NULL */
     int fds[3];                 /* the client's stdin, stdout, stderr */
-    bool stdio_taken;           /* they are the HNP's 0, 1, 2 now */
+    FILE *err_file;             /* fds[2], for hnp's messages */
     bool released;              /* hnp_job_release() done */
+    bool needs_pmi;             /* its processes use the pmi components */
+    bool may_gather;            /* and may take part in their all-gathers */
+    bool *eligible;             /* [DVM nodes]: --host, --hostfile allow */
+    uint32_t total_slots;       /* of the eligible nodes */
     char *output_dir;           /* --output-filename made absolute */
     struct timespec submitted;
     double mapped_at;
@@ -65,9 +72,41 @@ static int served_nodes(hnp_dvm_t *dvm, hnp_nodelist_t *pool)
     return rc;
 }
 
-/* --host and --hostfile of a submitted job choose among the DVM's nodes. */
-static int job_nodes(hnp_dvm_job_t *j, hnp_nodelist_t *pool, char *err,
-                     size_t errlen)
+static uint32_t dvm_node_index(hnp_dvm_t *dvm, const char *name)
+{
+    const hnp_job_map_t *all = hnp_dvm_nodes(dvm);
+    uint32_t d = 0;
+
+    while (d < all->nnodes && strcmp(all->node_names[d], name) != 0)
+        d++;
+    return d;
+}
+
+/* Of @p pool, the slots @p free says are free, and only nodes with some. */
+static void keep_free(hnp_dvm_t *dvm, hnp_nodelist_t *pool,
+                      const uint32_t *avail)
+{
+    size_t kept = 0;
+
+    for (size_t i = 0; i < pool->count; i++) {
+        hnp_node_t *node = &pool->nodes[i];
+        uint32_t d = dvm_node_index(dvm, node->name);
+        uint32_t n = d < hnp_dvm_nodes(dvm)->nnodes ? avail[d] : 0;
+        if (n == 0) {
+            free(node->name);
+            continue;
+        }
+        if (node->slots == 0 || node->slots > n)
+            node->slots = n;
+        pool->nodes[kept++] = *node;
+    }
+    pool->count = kept;
+}
+
+/* --host and --hostfile of a submitted job choose among the DVM's nodes;
+ * with @p free, of their slots only those free. */
+static int job_nodes(hnp_dvm_job_t *j, hnp_nodelist_t *pool,
+                     const uint32_t *avail, char *err, size_t errlen)
 {
     hnp_nodelist_t wanted = { NULL, 0, 0 };
     int rc = served_nodes(j->dvm, pool);
@@ -85,7 +124,27 @@ static int job_nodes(hnp_dvm_job_t *j, hnp_nodelist_t *pool, char *err,
         rc = hnp_nodelist_filter(pool, &wanted, "the DVM's nodes", err,
                                  errlen);
     hnp_nodelist_free(&wanted);
+    if (rc == HNP_SUCCESS && avail != NULL)
+        keep_free(j->dvm, pool, avail);
     return rc;
+}
+
+/* Which of the DVM's nodes the job may use, and their slots. */
+static int note_eligible(hnp_dvm_job_t *j, const hnp_nodelist_t *pool)
+{
+    const hnp_job_map_t *all = hnp_dvm_nodes(j->dvm);
+
+    j->eligible = calloc(all->nnodes + 1, sizeof(bool));
+    if (j->eligible == NULL)
+        return HNP_ERR_NOMEM;
+    for (size_t i = 0; i < pool->count; i++) {
+        uint32_t d = dvm_node_index(j->dvm, pool->nodes[i].name);
+        if (d < all->nnodes && !j->eligible[d]) {
+            j->eligible[d] = true;
+            j->total_slots += all->node_slots[d];
+        }
+    }
+    return HNP_SUCCESS;
 }
 
 /* The map the mapper made over the job's nodes, renumbered onto all of
@@ -162,7 +221,16 @@ static int map_job(hnp_dvm_job_t *j, char *err, size_t errlen)
     }
     rc = hnp_mapping_node_capacity(args, rte->core->topo_file, err, errlen);
     if (rc == HNP_SUCCESS)
-        rc = job_nodes(j, &pool, err, errlen);
+        rc = job_nodes(j, &pool, NULL, err, errlen);
+    if (rc == HNP_SUCCESS)
+        rc = note_eligible(j, &pool);
+    if (rc == HNP_SUCCESS && !req.oversubscribe && req.np > j->total_slots) {
+        hnp_err_set(err, errlen, "job %u needs %u slots and can never run: "
+                    "the DVM has %u slots on the nodes it may use "
+                    "(--oversubscribe allows more ranks than slots)",
+                    j->job.jobid, req.np, j->total_slots);
+        rc = HNP_ERR_NOT_AVAILABLE;
+    }
     if (rc == HNP_SUCCESS)
         rc = hnp_job_map_build(&pool, &req, &j->job.map, err, errlen);
     hnp_nodelist_free(&pool);
@@ -265,63 +333,138 @@ hnp_dvm_job_t *hnp_dvm_job_create(hnp_dvm_t *dvm, uint32_t jobid,
     j->job.rte = hnp_dvm_rte(dvm);
     j->job.args = &j->args;
     j->job.start = j->submitted;
+    for (int i = 0; i < 3; i++) /* the client may have closed one */
+        if (j->fds[i] < 0)
+            j->fds[i] = open("/dev/null", (i == 0 ? O_RDONLY : O_WRONLY) |
+                                              O_CLOEXEC);
+    j->job.stdio = j->fds;
+    if (j->fds[2] >= 0 && (j->err_file = fdopen(dup(j->fds[2]), "w")) != NULL)
+        setvbuf(j->err_file, NULL, _IOLBF, 0);
+    j->job.log_file = j->err_file;
     if (read_command_line(j, err, errlen) != HNP_SUCCESS) {
         hnp_dvm_job_destroy(j);
         return NULL;
     }
+    char pmi[256] = "";
+    hnp_prelaunch_pmi_names(&j->args, &hnp_dvm_rte(dvm)->pmi, pmi,
+                            sizeof(pmi));
+    j->needs_pmi = pmi[0] != '\0';
+    j->may_gather = j->needs_pmi && !hnp_prelaunch_all_plain(&j->args);
     j->mapped_at = hnp_job_now(&j->job);
     return j;
 }
 
-/* The client's stdin, stdout and stderr become the HNP's while the job
- * runs: the output code writes the job's output and hnp's messages to
- * them as a standalone hnp would to its own. */
-static int take_stdio(hnp_dvm_job_t *j)
+void hnp_dvm_job_log_to(const hnp_dvm_job_t *j)
 {
-    for (int i = 0; i < 3; i++)
-        if (j->fds[i] >= 0 && dup2(j->fds[i], i) < 0)
-            return HNP_ERR_IO;
-    j->stdio_taken = true;
+    static FILE *own;       /* the HNP's, put back after */
+    static unsigned depth;
+
+    if (j != NULL) {
+        if (depth++ == 0)
+            own = hnp_log_get_file();
+        if (j->err_file != NULL)
+            hnp_log_set_file(j->err_file);
+        return;
+    }
+    if (depth > 0 && --depth == 0)
+        hnp_log_set_file(own);
+}
+
+bool hnp_dvm_job_needs_pmi(const hnp_dvm_job_t *j)
+{
+    return j->needs_pmi;
+}
+
+bool hnp_dvm_job_may_gather(const hnp_dvm_job_t *j)
+{
+    return j->may_gather;
+}
+
+FILE *hnp_dvm_job_err_file(const hnp_dvm_job_t *j)
+{
+    return j->err_file;
+}
+
+void hnp_dvm_job_free_slots(const hnp_dvm_job_t *j, const uint32_t *avail,
+                            uint32_t *nfree, uint32_t *total)
+{
+    *nfree = 0;
+    *total = j->total_slots;
+    for (uint32_t d = 0; d < hnp_dvm_nodes(j->dvm)->nnodes; d++)
+        if (j->eligible[d])
+            *nfree += avail[d];
+}
+
+int hnp_dvm_job_place(hnp_dvm_job_t *j, const uint32_t *avail)
+{
+    hnp_args_t *args = &j->args;
+    hnp_nodelist_t pool = { NULL, 0, 0 };
+    hnp_job_map_t map = { 0 };
+    hnp_map_request_t req = {
+        .np = j->job.map.nprocs, .npernode = args->npernode,
+        .policy = args->map_by, .ranking = args->mapping.ranking,
+        .oversubscribe = args->oversubscribe, .default_slots = 1,
+    };
+    char err[512];
+    int rc = job_nodes(j, &pool, avail, err, sizeof(err));
+
+    if (rc == HNP_SUCCESS && pool.count == 0)
+        rc = HNP_ERR_NOT_AVAILABLE;
+    if (rc == HNP_SUCCESS)
+        rc = hnp_job_map_build(&pool, &req, &map, err, sizeof(err));
+    hnp_nodelist_free(&pool);
+    if (rc == HNP_SUCCESS)
+        rc = onto_dvm_nodes(j->dvm, &map, err, sizeof(err));
+    if (rc != HNP_SUCCESS) {
+        hnp_job_map_free(&map);
+        return rc;
+    }
+    hnp_job_map_free(&j->job.map);
+    j->job.map = map;
     return HNP_SUCCESS;
 }
 
-static void give_back_stdio(hnp_dvm_job_t *j)
+/* --display-map, to the client's stdout. */
+static void display_map(hnp_dvm_job_t *j)
 {
-    const int *saved = hnp_dvm_saved_stdio(j->dvm);
+    int fd = dup(j->fds[1]);
+    FILE *out = fd >= 0 ? fdopen(fd, "w") : NULL;
 
-    if (!j->stdio_taken)
+    if (out == NULL) {
+        if (fd >= 0)
+            close(fd);
         return;
-    fflush(stdout);
-    fflush(stderr);
-    for (int i = 0; i < 3; i++)
-        if (saved[i] >= 0)
-            dup2(saved[i], i);
-    j->stdio_taken = false;
+    }
+    hnp_mapping_print_map(&j->args, &j->job.map, out);
+    fclose(out);
 }
 
 int hnp_dvm_job_launch(hnp_dvm_job_t *j, char *err, size_t errlen)
 {
     hnp_job_t *job = &j->job;
-    int rc = take_stdio(j);
+    int rc;
 
     job->ndaemons = hnp_dvm_daemons_alive(j->dvm);
     job->wdir = strdup(j->req.cwd[0] != '\0' ? j->req.cwd : "/");
-    if (rc != HNP_SUCCESS || job->wdir == NULL) {
-        hnp_err_set(err, errlen, "cannot take the client's stdio");
-        return rc != HNP_SUCCESS ? rc : HNP_ERR_NOMEM;
+    if (job->wdir == NULL) {
+        hnp_err_set(err, errlen, "out of memory");
+        return HNP_ERR_NOMEM;
     }
     rc = hnp_job_output_init(job, err, errlen);
     if (rc != HNP_SUCCESS)
         return rc;
     if (j->args.mapping.display_map)
-        hnp_mapping_print_map(&j->args, &job->map, stdout);
+        display_map(j);
     hnp_job_register_io(job);
     hnp_job_register_launch_reports(job);
-    /* daemons without ranks hear of the job's all-gathers from the HNP */
-    job->rte->announce_collectives = false;
-    for (uint32_t n = 0; n < job->map.nnodes; n++)
-        if (job->map.local_size[n] == 0 && !hnp_dvm_node_lost(j->dvm, n))
-            job->rte->announce_collectives = true;
+    /* daemons without ranks hear of the job's all-gathers from the HNP
+     * (one job that may gather at a time: dvm.c) */
+    if (j->may_gather) {
+        job->rte->announce_collectives = false;
+        for (uint32_t n = 0; n < job->map.nnodes; n++)
+            if (job->map.local_size[n] == 0 && !hnp_dvm_node_lost(j->dvm, n))
+                job->rte->announce_collectives = true;
+    }
     hnp_job_arm_timeout(job);
     hnp_job_send_launch(job);
     return HNP_SUCCESS;
@@ -336,21 +479,24 @@ static void print_timing(const hnp_dvm_job_t *j)
             { HNP_MARK_PROCS_EXITED, "all processes exited" },
         };
     const hnp_job_t *job = &j->job;
+    FILE *out = j->err_file;
     uint32_t used = 0;
 
+    if (out == NULL)
+        return;
     for (uint32_t n = 0; n < job->map.nnodes; n++)
         used += job->map.local_size[n] > 0;
-    fprintf(stderr, "hnp: timing for job %u of the DVM, %u processes on %u "
+    fprintf(out, "hnp: timing for job %u of the DVM, %u processes on %u "
             "of its %u nodes (seconds since submission):\n", job->jobid,
             job->map.nprocs, used, job->map.nnodes);
-    fprintf(stderr, "hnp:   %-36s %9.3f\n", "submitted", 0.0);
-    fprintf(stderr, "hnp:   %-36s %9.3f\n", "mapped", j->mapped_at);
+    fprintf(out, "hnp:   %-36s %9.3f\n", "submitted", 0.0);
+    fprintf(out, "hnp:   %-36s %9.3f\n", "mapped", j->mapped_at);
     for (size_t m = 0; m < sizeof(marks) / sizeof(marks[0]); m++) {
         if (job->marks[marks[m].mark] > 0)
-            fprintf(stderr, "hnp:   %-36s %9.3f\n", marks[m].name,
+            fprintf(out, "hnp:   %-36s %9.3f\n", marks[m].name,
                     job->marks[marks[m].mark]);
         else
-            fprintf(stderr, "hnp:   %-36s %9s\n", marks[m].name, "-");
+            fprintf(out, "hnp:   %-36s %9s\n", marks[m].name, "-");
     }
 }
 
@@ -359,15 +505,13 @@ int hnp_dvm_job_conclude(hnp_dvm_job_t *j)
     hnp_job_t *job = &j->job;
     int status = job->exit_status;
 
-    if (j->stdio_taken) {
+    if (job->output != NULL) {
         hnp_job_output_flush(job);
         if (j->args.timing)
             print_timing(j);
     }
     hnp_job_release(job);
     j->released = true;
-    hnp_dvm_between_jobs(j->dvm);
-    give_back_stdio(j);
     return status;
 }
 
@@ -393,7 +537,6 @@ void hnp_dvm_job_destroy(hnp_dvm_job_t *j)
 {
     if (j == NULL)
         return;
-    give_back_stdio(j);
     if (!j->released)
         hnp_job_release(&j->job);
     for (int i = 0; i < 3; i++)
@@ -401,6 +544,9 @@ void hnp_dvm_job_destroy(hnp_dvm_job_t *j)
             close(j->fds[i]);
     if (j->parsed)
         hnp_args_free(&j->args);
+    if (j->err_file != NULL)
+        fclose(j->err_file);
+    free(j->eligible);
     hnp_wire_dvm_request_clear(&j->req);
     free(j->output_dir);
     free(j->argv);

@@ -1,17 +1,19 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The persistent runtime's server state, shared by its files (dvm.c:
- * clients and jobs; dvm_loss.c: failures and lost daemons). Private to
- * hnp. */
+/*
+ * Inside the DVM's server (dvm.h): its state and its connections, shared
+ * by dvm.c (the socket, the clients, the server's life), dvm_sched.c
+ * (the jobs: free slots, the queue, running jobs and their messages) and
+ * dvm_loss.c (failures and lost daemons).
+ */
 #ifndef HNP_DVM_SERVER_H
 #define HNP_DVM_SERVER_H
 
+#include <event2/event.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "dvm.h"
 #include "dvm_proto.h"
-
-struct event;
 
 typedef enum { CONN_HELLO, CONN_PROOF, CONN_READY } conn_state_t;
 
@@ -30,6 +32,9 @@ typedef struct dvm_conn {
     hnp_dvm_job_t *job;         /* submitted: waiting or running */
     bool end_sent, end_sent_now;
     hnp_rte_timer_t *end_timer; /* its processes did not all report */
+    hnp_rte_timer_t *conclude_timer;
+    bool running;
+    uint32_t *taken;            /* [nnodes]: the slots it holds */
 } dvm_conn_t;
 
 struct hnp_dvm {
@@ -47,10 +52,38 @@ struct hnp_dvm {
     bool *lost;                 /* [nnodes] */
     uint32_t alive;
     dvm_conn_t *conns;
-    dvm_conn_t *running;
     dvm_conn_t *queue;
-    hnp_rte_timer_t *conclude_timer;
-    int saved[3];               /* the HNP's own stdin, stdout, stderr */
+    uint32_t nrunning;
+    bool gathering;             /* a running job may_gather */
+    uint32_t *free_slots;       /* [nnodes] */
+    uint32_t *pmi_jobs;         /* [nnodes]: running jobs there with pmi */
+    uint32_t *avail;            /* [nnodes]: scratch, what a job may take */
 };
 
-#endif
+/* dvm.c */
+/** Send @p c's client a reply (nothing if it went away). */
+void dvm_reply(dvm_conn_t *c, uint8_t kind, uint32_t jobid, int status,
+               const char *text);
+/** Forget @p c: its socket, descriptors, timers and job (its slots back). */
+void dvm_conn_close(dvm_conn_t *c);
+
+/* dvm_sched.c */
+/** The running job @p jobid's connection, or NULL. */
+dvm_conn_t *dvm_running_job(hnp_dvm_t *dvm, uint32_t jobid);
+/** Take @p req (taken over) of @p c: run it now, queue it or refuse it. */
+void dvm_submit(hnp_dvm_t *dvm, dvm_conn_t *c, hnp_wire_dvm_request_t *req);
+/** Answer --dvm-jobs. */
+void dvm_list_jobs(hnp_dvm_t *dvm, dvm_conn_t *c);
+/** The client of @p c got signal @p sig: its job's, or it ends it. */
+void dvm_client_signal(hnp_dvm_t *dvm, dvm_conn_t *c, int sig);
+/** The jobs waiting start while the first fits; a stopping DVM whose
+ *  jobs have all ended ends. */
+void dvm_start_next(hnp_dvm_t *dvm);
+void dvm_dequeue(hnp_dvm_t *dvm, dvm_conn_t *c);
+/** A running job's slots back to the DVM. */
+void dvm_give_back_slots(hnp_dvm_t *dvm, dvm_conn_t *c);
+/** A running job is over: its client told, its slots to those waiting.
+ *  A timer's callback (@p cbdata: the connection). */
+void dvm_conclude(hnp_rte_t *rte, void *cbdata);
+
+#endif /* HNP_DVM_SERVER_H */

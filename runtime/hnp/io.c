@@ -196,8 +196,41 @@ static void on_pmi_abort(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
 
 void hnp_job_register_io(hnp_job_t *job)
 {
-    hnp_rte_recv(job->rte, HNP_TAG_PMI_ABORT, on_pmi_abort, job);
+    hnp_job_recv(job, HNP_TAG_PMI_ABORT, on_pmi_abort);
     hnp_rte_recv(job->rte, HNP_TAG_REPORT, on_report, job);
-    hnp_rte_recv(job->rte, HNP_TAG_IOF, on_iof, job);
-    hnp_rte_recv(job->rte, HNP_TAG_PROC_EXIT, on_proc_exit, job);
+    hnp_job_recv(job, HNP_TAG_IOF, on_iof);
+    hnp_job_recv(job, HNP_TAG_PROC_EXIT, on_proc_exit);
+}
+
+int hnp_job_stdio(const hnp_job_t *job, int i)
+{
+    return job->stdio != NULL ? job->stdio[i] : i;
+}
+
+void hnp_job_recv(hnp_job_t *job, uint32_t tag, hnp_rte_recv_fn fn)
+{
+    size_t i = 0;
+
+    if (job->dvm == NULL || job->holds_runtime) {
+        hnp_rte_recv(job->rte, tag, fn, job);
+        return;
+    }
+    while (i < HNP_JOB_MAX_RECV && job->recv[i].fn != NULL &&
+           job->recv[i].tag != tag)
+        i++;
+    if (i == HNP_JOB_MAX_RECV) {
+        HNP_WARN(job->rte->log, "job %u: too many kinds of message; tag %u "
+                 "not taken", job->jobid, tag);
+        return;
+    }
+    job->recv[i].tag = tag;
+    job->recv[i].fn = fn;
+}
+
+hnp_rte_recv_fn hnp_job_handler(const hnp_job_t *job, uint32_t tag)
+{
+    for (size_t i = 0; i < HNP_JOB_MAX_RECV && job->recv[i].fn != NULL; i++)
+        if (job->recv[i].tag == tag)
+            return job->recv[i].fn;
+    return NULL;
 }

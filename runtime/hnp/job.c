@@ -137,7 +137,7 @@ static void on_failure(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
     HNP_VERBOSE(rte->log, 1, "failure of job %u reported by vpid %u",
                 failure.jobid, src);
     if (((hnp_job_t *)cbdata)->dvm != NULL) {
-        hnp_dvm_failure(((hnp_job_t *)cbdata)->dvm, failure.jobid,
+        hnp_dvm_failure(((hnp_job_t *)cbdata)->dvm, src, failure.jobid,
                         failure.status != 0 ? failure.status : 1,
                         failure.message);
     } else if (failure.jobid != 0 &&
@@ -385,9 +385,19 @@ static void end_job(hnp_job_t *job)
                                           end_timed_out, job);
 }
 
+FILE *hnp_job_log_begin(const hnp_job_t *job)
+{
+    FILE *own = hnp_log_get_file();
+
+    if (job->log_file != NULL)
+        hnp_log_set_file(job->log_file);
+    return own;
+}
+
 static void job_timed_out(hnp_rte_t *rte, void *cbdata)
 {
     hnp_job_t *job = cbdata;
+    FILE *own = hnp_job_log_begin(job);
     char msg[128];
 
     (void)rte;
@@ -397,11 +407,14 @@ static void job_timed_out(hnp_rte_t *rte, void *cbdata)
     job->exit_status = 124;
     if ((job->args->report_state_on_timeout ||
          job->args->get_stack_traces) &&
-        hnp_job_report_state(job) == HNP_SUCCESS)
+        hnp_job_report_state(job) == HNP_SUCCESS) {
+        hnp_log_set_file(own);
         return;
+    }
     snprintf(msg, sizeof(msg), "the job ran longer than --timeout %g s; "
              "killing it", job->args->timeout);
     hnp_job_abort(job, 124, msg);
+    hnp_log_set_file(own);
 }
 
 void hnp_job_arm_timeout(hnp_job_t *job)
@@ -529,7 +542,7 @@ void hnp_job_finish(hnp_job_t *job)
 
 void hnp_job_register_launch_reports(hnp_job_t *job)
 {
-    hnp_rte_recv(job->rte, HNP_TAG_PROCS_STARTED, on_daemon_reached, job);
+    hnp_job_recv(job, HNP_TAG_PROCS_STARTED, on_daemon_reached);
 }
 
 /* A launcher whose system knows why the job failed (Slurm took a node
@@ -547,11 +560,15 @@ static void explain_failure(hnp_job_t *job)
 
 void hnp_job_abort(hnp_job_t *job, int status, const char *message)
 {
+    FILE *own;
+
     if (job->ending)
         return;
+    own = hnp_job_log_begin(job);
     explain_failure(job);
     if (message != NULL)
         HNP_ERROR_LOG(job->rte->log, "%s", message);
+    hnp_log_set_file(own);
     if (job->exit_status == 0)
         job->exit_status = status;
     end_job(job);

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <time.h>
 
 #include "wire/stats.h"
@@ -29,6 +30,8 @@ struct hnp_job_stdin;
 struct hnp_state_report;
 struct hnp_spawn_note;
 struct hnp_dvm;
+
+#define HNP_JOB_MAX_RECV 8
 
 typedef struct hnp_job {
     hnp_rte_t *rte;
@@ -83,6 +86,14 @@ typedef struct hnp_job {
     struct hnp_state_report *state_report; /* --timeout's, being gathered */
     struct hnp_spawn_note *notes;    /* [nprocs], or NULL: what daemons said
                                         of the children they are starting */
+    const int *stdio;                /* a DVM job's client's stdin, stdout,
+                                        stderr; NULL: hnp's own */
+    FILE *log_file;                  /* a DVM job's: where hnp's messages
+                                        about it go; NULL: hnp's own */
+    struct hnp_job_recv {            /* a DVM job's message handlers */
+        uint32_t tag;
+        hnp_rte_recv_fn fn;
+    } recv[HNP_JOB_MAX_RECV];
 } hnp_job_t;
 
 /** Start the job: spawn, exchange, launch. Runs from the event loop. */
@@ -90,6 +101,9 @@ int hnp_job_start(hnp_job_t *job, char *err, size_t errlen);
 /** Abort: say why (NULL: nothing to say), kill everything, end with
  *  @p status. */
 void hnp_job_abort(hnp_job_t *job, int status, const char *message);
+/** hnp's messages go where the job's go (a DVM job's: its client's
+ *  stderr) until hnp_log_set_file() of what this returns. */
+FILE *hnp_job_log_begin(const hnp_job_t *job);
 /** Plan the HNP's descriptors before launch (fdjob.c): run fewer agents
  *  or admit fewer handshakes at once, or refuse with the figures. */
 int hnp_job_plan_fds(hnp_job_t *job, char *err, size_t errlen);
@@ -112,6 +126,16 @@ void hnp_job_notes_release(hnp_job_t *job);
 
 /* io.c: output and exits of the processes */
 void hnp_job_register_io(hnp_job_t *job);
+/** The job's stdin, stdout or stderr (@p i: 0, 1, 2): its client's in a
+ *  DVM, hnp's own otherwise. */
+int hnp_job_stdio(const hnp_job_t *job, int i);
+/** Messages with @p tag about this job go to @p fn (cbdata: the job). A
+ *  standalone job's are the tag's; in a DVM, where several jobs run and
+ *  every such message names its job first, the DVM hands each to the
+ *  job it names (hnp_dvm_deliver). */
+void hnp_job_recv(hnp_job_t *job, uint32_t tag, hnp_rte_recv_fn fn);
+/** The handler @p job posted for @p tag, or NULL. */
+hnp_rte_recv_fn hnp_job_handler(const hnp_job_t *job, uint32_t tag);
 double hnp_job_now(const hnp_job_t *job);
 /** Whether a message about job @p jobid from @p src is @p job's; one of
  *  another job (a late one of a job already ended) is dropped, logged as

@@ -176,7 +176,7 @@ static int open_sinks(hnp_job_t *job, char *err, size_t errlen)
         to->job = job;
         to->stream = s == 0 ? HNP_STDOUT : HNP_STDERR;
         to->sink = hnp_sink_create(job->rte->base,
-                                   s == 0 ? STDOUT_FILENO : STDERR_FILENO,
+                                   hnp_job_stdio(job, s + 1),
                                    &cb);
         if (to->sink == NULL) {
             hnp_err_set(err, errlen, "out of memory");

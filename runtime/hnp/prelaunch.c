@@ -126,7 +126,11 @@ static bool runs_others(void *ctx, const char *sym)
     return false;
 }
 
-uint32_t hnp_program_pmi_uses(const char *prog)
+static char *app_program(const hnp_app_t *app);
+
+/* The interfaces @p prog's libraries serve (0: only the C runtime's);
+ * PMI_ANY when that cannot be told or it runs or loads other programs. */
+static uint32_t linked_pmi(const char *prog)
 {
     const char *preload = getenv("LD_PRELOAD");
     char *path;
@@ -140,10 +144,28 @@ uint32_t hnp_program_pmi_uses(const char *prog)
         uses.any ||
         hnp_elf_imports_each(path, runs_others, &runs) != HNP_SUCCESS || runs)
         uses.mask = PMI_ANY;
-    else if (uses.mask == 0) /* by itself, it can speak PMI-1/2 */
-        uses.mask = HNP_PMI_SERVES_PMI1 | HNP_PMI_SERVES_PMI2;
     free(path);
     return uses.mask;
+}
+
+uint32_t hnp_program_pmi_uses(const char *prog)
+{
+    uint32_t mask = linked_pmi(prog);
+
+    /* by itself, it can speak PMI-1/2 */
+    return mask != 0 ? mask : HNP_PMI_SERVES_PMI1 | HNP_PMI_SERVES_PMI2;
+}
+
+bool hnp_prelaunch_all_plain(const hnp_args_t *args)
+{
+    for (size_t a = 0; a < args->napps; a++) {
+        char *prog = app_program(&args->apps[a]);
+        bool plain = prog != NULL && linked_pmi(prog) == 0;
+        free(prog);
+        if (!plain)
+            return false;
+    }
+    return true;
 }
 
 /* The file the daemons will run for @p app, as they look for it: a bare

@@ -130,12 +130,14 @@ static void report_and_kill(hnp_job_t *job)
 static void deadline_reached(hnp_rte_t *rte, void *cbdata)
 {
     hnp_job_t *job = cbdata;
+    FILE *own = hnp_job_log_begin(job);
 
     (void)rte;
     HNP_WARN(job->rte->log, "%u of %u daemons did not say how their ranks "
              "are within %g s", job->ndaemons - job->state_report->replies,
              job->ndaemons, STACK_LIMIT_SECONDS + ANSWER_SLACK_SECONDS);
     report_and_kill(job);
+    hnp_log_set_file(own);
 }
 
 static void on_state_reply(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
@@ -195,7 +197,7 @@ int hnp_job_report_state(hnp_job_t *job)
     HNP_INFO(job->rte->log, "the job ran longer than --timeout %g s; asking "
              "its daemons for the %s of its ranks", job->args->timeout,
              job->args->get_stack_traces ? "state and stacks" : "state");
-    hnp_rte_recv(job->rte, HNP_TAG_STATE_REPLY, on_state_reply, job);
+    hnp_job_recv(job, HNP_TAG_STATE_REPLY, on_state_reply);
     hnp_buffer_init(&buf);
     rc = hnp_wire_state_request_pack(&buf, &req);
     if (rc == HNP_SUCCESS)

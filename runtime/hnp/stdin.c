@@ -83,7 +83,7 @@ static void stdin_read(evutil_socket_t fd, short what, void *arg)
     (void)what;
     if (job->in->done || job->ending)
         return;
-    n = read(STDIN_FILENO, chunk, sizeof(chunk));
+    n = read(hnp_job_stdio(job, 0), chunk, sizeof(chunk));
     if (n < 0 && (errno == EAGAIN || errno == EINTR))
         return;
     if (send_chunk(job, chunk, n > 0 ? (size_t)n : 0, n <= 0) != HNP_SUCCESS ||
@@ -132,26 +132,26 @@ static void on_stdin_ack(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
 
 /* A terminal hnp does not own (hnp in the background) is left alone:
  * reading it would stop hnp with SIGTTIN. */
-static bool stdin_usable(void)
+static bool stdin_usable(int fd)
 {
-    return !isatty(STDIN_FILENO) || tcgetpgrp(STDIN_FILENO) == getpgrp();
+    return !isatty(fd) || tcgetpgrp(fd) == getpgrp();
 }
 
-static bool stdin_pollable(void)
+static bool stdin_pollable(int fd)
 {
     struct stat st;
 
-    if (fstat(STDIN_FILENO, &st) != 0)
+    if (fstat(fd, &st) != 0)
         return false;
     return S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) ||
-           (S_ISCHR(st.st_mode) && isatty(STDIN_FILENO));
+           (S_ISCHR(st.st_mode) && isatty(fd));
 }
 
 int hnp_job_stdin_start(hnp_job_t *job)
 {
     struct hnp_job_stdin *in;
 
-    if (job->args->stdin_target == HNP_STDIN_NONE || !stdin_usable())
+    if (job->args->stdin_target == HNP_STDIN_NONE || !stdin_usable(hnp_job_stdio(job, 0)))
         return HNP_SUCCESS;
     if (job->args->stdin_target >= (int64_t)job->map.nprocs)
         return HNP_SUCCESS; /* checked when the arguments were read */
@@ -161,10 +161,10 @@ int hnp_job_stdin_start(hnp_job_t *job)
         return HNP_ERR_NOMEM;
     }
     job->in = in;
-    hnp_rte_recv(job->rte, HNP_TAG_STDIN_ACK, on_stdin_ack, job);
+    hnp_job_recv(job, HNP_TAG_STDIN_ACK, on_stdin_ack);
     /* epoll refuses regular files and /dev/null: read those from a timer. */
-    if (stdin_pollable())
-        in->readable = event_new(job->rte->base, STDIN_FILENO,
+    if (stdin_pollable(hnp_job_stdio(job, 0)))
+        in->readable = event_new(job->rte->base, hnp_job_stdio(job, 0),
                                  EV_READ | EV_PERSIST, stdin_read, job);
     if (in->readable != NULL && event_add(in->readable, NULL) != 0) {
         event_free(in->readable);

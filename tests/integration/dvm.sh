@@ -4,7 +4,8 @@
 # into it (hnp --dvm-uri): output, exit statuses and stdin as a standalone
 # hnp gives them; a failing job, an interrupted client, a SIGKILLed client
 # and a daemon killed mid-run each end their job only, the DVM serving on;
-# a job waits for a running one (or is refused with --dvm-nowait); a wrong
+# a job waits for slots a running one holds (or is refused with
+# --dvm-nowait); a wrong
 # secret, a stranger on the socket and another user are refused; and
 # --dvm-stop leaves nothing behind.
 . "$top_srcdir/tests/integration/lib.sh"
@@ -102,20 +103,21 @@ submit -n 2 sh -c 'echo "after $HNP_RANK"'
 expect_status 0 "a job after a SIGKILLed client"
 
 # ------------------------------------------------ waiting, --dvm-nowait
-start_hnp --dvm-uri "$uri" -n 2 "$tmp/spin.sh"
-wait_ready 2
+# a job on every slot: the next one does not fit
+start_hnp --dvm-uri "$uri" -N 1 "$tmp/spin.sh"
+wait_ready 16
 first=$hnp_pid
 run_hnp --dvm-uri "$uri" --dvm-jobs
 expect_status 0 "--dvm-jobs"
 expect_in "$tmp/out" "running.*spin.sh" "the running job listed"
 run_hnp --dvm-uri "$uri" --dvm-nowait -n 1 hostname
-expect_status 1 "--dvm-nowait while a job runs"
-expect_in "$tmp/err" "job [0-9]* (2 ranks) holds it" "the refusal's figures"
+expect_status 1 "--dvm-nowait while a job holds every slot"
+expect_in "$tmp/err" "needs 1 slots, 0 free of 16" "the refusal's figures"
 timeout -k 5 60 "$HNP" --dvm-uri "$uri" -n 1 sh -c 'echo second job ran' >"$tmp/waiting.out" 2>"$tmp/waiting.err" &
 waiter=$!
 for _ in $(seq 100); do grep -q waiting "$tmp/waiting.err" && break; sleep 0.1; done
 expect_in "$tmp/waiting.err" "waiting: job" "the waiting job told"
-[ -s "$tmp/waiting.out" ] && fail "a job ran while another held the DVM"
+[ -s "$tmp/waiting.out" ] && fail "a job ran while another held every slot"
 kill -TERM "$first"
 wait "$first" || true
 status=0; wait "$waiter" || status=$?
