@@ -9,18 +9,7 @@
 . "$top_srcdir/tests/integration/lib.sh"
 . "$top_srcdir/tests/integration/ompi-lib.sh"
 
-tc="$top_srcdir/contrib/testcluster/testcluster.sh"
-[ "$(id -u)" = 0 ] || skip "the test cluster needs root"
-# The cluster goes whatever happens: an up that failed leaves what it
-# built for inspection, and down with nothing up is harmless.
-cluster_down() { timeout 60 bash "$tc" down >/dev/null 2>&1 || true; cleanup; }
-trap cluster_down EXIT
-up_status=0
-timeout 300 bash "$tc" up 4 >"$tmp/up.log" 2>&1 || up_status=$?
-[ "$up_status" = 77 ] && skip "$(tail -n 1 "$tmp/up.log")"
-[ "$up_status" = 0 ] || { cat "$tmp/up.log"; fail "the test cluster did not come up"; }
-eval "$(bash "$tc" env)"
-unset HNP_MCA_plm_rsh_agent
+cluster_up 4
 # The daemons run from this build tree, which every node sees; they need
 # no library path (the runtime is in the programs).
 agent=ssh

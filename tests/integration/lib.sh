@@ -191,3 +191,20 @@ expect_in() { # FILE PATTERN WHAT
         echo "--- $1"; cat "$1"; fail "$3: no line matches '$2'"
     }
 }
+
+# cluster_up N: the real test cluster (contrib/testcluster: sshd and Slurm
+# in network namespaces) with N nodes, its environment in this shell and
+# no local agent; taken down at exit whatever happens (an up that failed
+# leaves what it built for inspection; down with nothing up is harmless).
+# Skips where it cannot be made (not root, no namespaces).
+cluster_up() {
+    local up_status=0
+    tc="$top_srcdir/contrib/testcluster/testcluster.sh"
+    [ "$(id -u)" = 0 ] || skip "the test cluster needs root"
+    trap 'timeout 60 bash "$tc" down >/dev/null 2>&1 || true; cleanup' EXIT
+    timeout 300 bash "$tc" up "$1" >"$tmp/up.log" 2>&1 || up_status=$?
+    [ "$up_status" = 77 ] && skip "$(tail -n 1 "$tmp/up.log")"
+    [ "$up_status" = 0 ] || { cat "$tmp/up.log"; fail "the test cluster did not come up"; }
+    eval "$(bash "$tc" env)"
+    unset HNP_MCA_plm_rsh_agent
+}
