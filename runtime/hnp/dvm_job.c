@@ -176,17 +176,7 @@ static int onto_dvm_nodes(hnp_dvm_t *dvm, hnp_job_map_t *map, char *err,
             rc = HNP_ERR_NOMEM;
     }
     if (rc == HNP_SUCCESS) {
-        for (uint32_t r = 0; r < map->nprocs; r++)
-            map->node_of[r] = index[map->node_of[r]];
-        for (uint32_t n = 0; n < map->nnodes; n++)
-            free(map->node_names[n]);
-        free(map->node_names);
-        free(map->local_size);
-        free(map->node_slots);
-        map->node_names = names;
-        map->local_size = size;
-        map->node_slots = slots;
-        map->nnodes = all->nnodes;
+        hnp_job_map_adopt_nodes(map, index, all->nnodes, names, size, slots);
         names = NULL;
         size = slots = NULL;
     } else {

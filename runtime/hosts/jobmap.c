@@ -413,15 +413,27 @@ static int permute_nodes(hnp_job_map_t *map, const uint32_t *new_of)
         size[new_of[n]] = map->local_size[n];
         slots[new_of[n]] = map->node_slots[n];
     }
+    for (uint32_t n = 0; n < map->nnodes; n++)
+        map->node_names[n] = NULL; /* moved into names */
+    hnp_job_map_adopt_nodes(map, new_of, map->nnodes, names, size, slots);
+    return HNP_SUCCESS;
+}
+
+void hnp_job_map_adopt_nodes(hnp_job_map_t *map, const uint32_t *new_of,
+                             uint32_t nnodes, char **names, uint32_t *size,
+                             uint32_t *slots)
+{
     for (uint32_t r = 0; r < map->nprocs; r++)
         map->node_of[r] = new_of[map->node_of[r]];
+    for (uint32_t n = 0; n < map->nnodes; n++)
+        free(map->node_names[n]);
     free(map->node_names);
     free(map->local_size);
     free(map->node_slots);
     map->node_names = names;
     map->local_size = size;
     map->node_slots = slots;
-    return HNP_SUCCESS;
+    map->nnodes = nnodes;
 }
 
 int hnp_job_map_order_nodes(hnp_job_map_t *map, const hnp_nodelist_t *order)

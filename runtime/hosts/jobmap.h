@@ -64,6 +64,12 @@ void hnp_job_map_free(hnp_job_map_t *map);
  *  stays on its node, with its local rank. */
 int hnp_job_map_order_nodes(hnp_job_map_t *map, const hnp_nodelist_t *order);
 
+/** Give the map new per-node arrays of @p nnodes nodes (taken over; the
+ *  old ones are freed): rank r's node n becomes @p new_of[n]. */
+void hnp_job_map_adopt_nodes(hnp_job_map_t *map, const uint32_t *new_of,
+                             uint32_t nnodes, char **names, uint32_t *size,
+                             uint32_t *slots);
+
 /** The ranks on node @p node in increasing order (out has local_size[node]
  *  room); returns how many. */
 uint32_t hnp_job_map_ranks_on(const hnp_job_map_t *map, uint32_t node,
