@@ -37,10 +37,14 @@ void world_stop(world_t *w, hnp_vpid_t vpid);
 void world_turn(world_t *w);
 double world_now(void);
 
-/** Turn the loops until @p cond holds; fail the test after @p secs. */
+/** Turn the loops until @p cond holds; fail the test after @p secs, but
+ *  never before WORLD_WAIT_FLOOR seconds (a starved process on a loaded
+ *  machine must not fail a test whose state only comes late). */
+#define WORLD_WAIT_FLOOR 60.0
 #define WORLD_RUN_UNTIL(w, cond, secs)                                     \
     do {                                                                   \
-        double deadline_ = world_now() + (secs);                           \
+        double deadline_ = world_now() + ((secs) > WORLD_WAIT_FLOOR        \
+                                              ? (secs) : WORLD_WAIT_FLOOR); \
         while (!(cond) && world_now() < deadline_)                         \
             world_turn(w);                                                 \
         if (!(cond))                                                       \

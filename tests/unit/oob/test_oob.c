@@ -306,7 +306,8 @@ static void test_handshake_timeout(void **state)
     node_start(w, &b, 1);
     oob_set_handshake_timeout(b.oob, 0.1);
     int fd = raw_connect(uri_port(hnp_oob_uri(b.oob)));
-    RUN_UNTIL(w, hnp_oob_num_connections(b.oob) == 1, 5);
+    /* Not a wait for the one connection: on a starved process its 0.1 s
+     * may be over before the loop looks; the maximum says it was there. */
     RUN_UNTIL(w, log_has(w, HNP_LOG_WARN, "not completed within", NULL), 5);
     assert_int_equal(hnp_oob_num_connections(b.oob), 0);
     assert_int_equal(hnp_oob_max_connections(b.oob), 1);
