@@ -5,6 +5,7 @@
 # the HNP keeps connections to its tree neighbours only); a job that
 # cannot fit is refused before anything starts, with the figures; and
 # hnp --plan shows both, and that 4,096 nodes fit in 1,024 descriptors;
+# the exchange chosen by default follows the HNP's descriptor limit;
 # a node whose daemon cannot hold its ranks is refused before they start.
 . "$top_srcdir/tests/integration/lib.sh"
 
@@ -47,6 +48,19 @@ run_hnp --plan --host "$(hosts 8)" -N 1 /bin/true
 expect_in "$tmp/out" "^exchange: gather_scatter (offered for 8 daemons" "the exchange chosen for 8 nodes"
 ( ulimit -n 1024; run_hnp --plan --mca exchange gather_scatter --host "$(hosts 4096)" -N 1 /bin/true; echo "$status" >"$tmp/status" )
 expect_in "$tmp/out" "4096 connections to daemons.*does NOT fit" "gather_scatter at 4096 nodes"
+
+# ...and where the HNP's descriptors hold a connection per daemon four
+# times over, 1,024 nodes keep gather_scatter, whose daemons use less CPU;
+# with a limit of 1,024 they get flood, and from 2,048 nodes on flood runs
+# whatever the limit.
+if [ "$hard" = unlimited ] || [ "$hard" -ge 8192 ]; then
+    ( ulimit -n 8192; run_hnp --plan --host "$(hosts 1024)" -N 1 /bin/true; echo "$status" >"$tmp/status" )
+    expect_in "$tmp/out" "^exchange: gather_scatter (offered for 1024 daemons" "the exchange chosen for 1024 nodes with 8192 descriptors"
+    ( ulimit -n 8192; run_hnp --plan --host "$(hosts 2048)" -N 1 /bin/true; echo "$status" >"$tmp/status" )
+    expect_in "$tmp/out" "^exchange: flood (offered for 2048 daemons" "the exchange chosen for 2048 nodes with 8192 descriptors"
+fi
+( ulimit -n 1024; run_hnp --plan --host "$(hosts 1024)" -N 1 /bin/true; echo "$status" >"$tmp/status" )
+expect_in "$tmp/out" "^exchange: flood (offered for 1024 daemons" "the exchange chosen for 1024 nodes with 1024 descriptors"
 
 # 4. A node's ranks are checked against its daemon's limit before any
 # starts: 200 ranks on one node under ulimit -n 300 (3 descriptors a rank

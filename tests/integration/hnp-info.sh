@@ -34,8 +34,11 @@ for var in $(env | sed -n 's/^\(HNP_MCA_[A-Za-z0-9_]*\)=.*/\1/p'); do
 done
 
 # An uninstalled build keeps its components in the build tree, not in the
-# installed component directory.
-if [ "${HNP_DLOPEN:-yes}" = yes ]; then
+# installed component directory; the routed ones are loadable modules only
+# when the in-tree components are not built in.
+routed_loadable=no
+[ "${HNP_DLOPEN:-yes}" = yes ] && [ "${HNP_BUILTIN:-yes}" = no ] && routed_loadable=yes
+if [ $routed_loadable = yes ]; then
     component_path=""
     for c in direct radix binomial; do
         component_path="$component_path${component_path:+:}$top_builddir/components/routed/$c/.libs"
@@ -141,7 +144,7 @@ for c in direct radix binomial; do
     grep -qx "mca:routed:$c:interface:[0-9]*\.[0-9]*\.[0-9]*" "$tmp/out" ||
         fail "no interface version for routed $c"
     path=$(sed -n "s/^mca:routed:$c:path://p" "$tmp/out")
-    if [ "${HNP_DLOPEN:-yes}" = yes ]; then
+    if [ $routed_loadable = yes ]; then
         case "$path" in
         */mca_routed_$c.so) ;;
         *) fail "routed $c comes from '$path', expected its .so" ;;
@@ -171,7 +174,7 @@ run_info
 expect_status 0
 expect_out "Framework routed"
 expect_out "radix"
-if [ "${HNP_DLOPEN:-yes}" = yes ]; then
+if [ $routed_loadable = yes ]; then
     expect_out "/mca_routed_radix.so"
 else
     expect_out "built in"

@@ -11,7 +11,9 @@
 
 /*
  * Below gather_scatter (20) for small jobs, and above it from
- * exchange_flood_min_nodes daemons on (the module's job_priority). It
+ * exchange_flood_min_nodes daemons on, or where gather_scatter's
+ * connections would crowd the HNP's descriptors (the module's
+ * job_priority). It
  * pays off when the spawn tree is deep,
  * as plm prsh builds it: each process then talks to δ + 1 others and
  * sends O(N) bytes. Under plm rsh the spawn tree is flat, the HNP is
@@ -26,12 +28,16 @@
  *   64 nodes: 0.49 / 0.44 s;  128: 0.78 / 0.75;  256: 1.32 / 1.18;
  *   512: 2.38 / 2.26;  1024: 4.98 / 5.05 (daemons' CPU: flood 5-15 %
  *   more at every size). Wall time does not separate them; what does is
- *   the HNP's connections: N with gather_scatter, 32 to 55 with flood.
- * From 256 on, gather_scatter's 256+ descriptors no longer leave room in
- * the usual 1,024 for agents, handshakes and output files as jobs grow;
- * below it its slightly cheaper daemons win.
+ *   the HNP's connections (N with gather_scatter, 32 to 55 with flood)
+ *   and the CPU: at 1,024 daemons, 5 runs each interleaved, every
+ *   process of the launch used 4.95 s with gather_scatter against 5.34 s
+ *   with flood (less in each pair). So flood is chosen from 2,048 daemons
+ *   on, where gather_scatter's tables, all sent by the HNP, grow like N²,
+ *   and below that only where gather_scatter's connections would take
+ *   more than a quarter of the HNP's descriptor limit
+ *   (exchange_flood_module.c): with a limit of 1,024, from 257 daemons on.
  */
-#define EXCHANGE_FLOOD_MIN_NODES_DEFAULT "256"
+#define EXCHANGE_FLOOD_MIN_NODES_DEFAULT "2048"
 
 static const uint32_t flood_tags[] = { FLOOD_TAG_ENTRIES, 0 };
 
@@ -68,8 +74,10 @@ static int flood_register_params(const hnp_mca_component_t *self,
                 "gather_scatter when no exchange is named and the spawn "
                 "tree is not flat (plm prsh): the HNP then holds "
                 "connections to its tree neighbours only, not one per "
-                "daemon. 0: only when named (--mca exchange flood). "
-                "hnp --plan shows the choice.",
+                "daemon. Below it, flood is chosen where gather_scatter's "
+                "connections would take more than a quarter of the HNP's "
+                "descriptor limit. 0: only when named (--mca exchange "
+                "flood). hnp --plan shows the choice.",
         .level = 4,
         .storage = &exchange_flood_min_nodes,
     };

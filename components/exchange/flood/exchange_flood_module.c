@@ -12,7 +12,9 @@
  */
 #include "config.h"
 
+#include <stdint.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 
 #include "exchange_flood_internal.h"
 
@@ -226,19 +228,38 @@ static void flood_finalize(struct hnp_rte *rte)
  * so that it receives what it lacks in one message when it reports instead
  * of a trickle while it still waits for its own subtree.
  */
+/* How many of the HNP's descriptors gather_scatter's connections may take:
+ * one in FLOOD_FD_SHARE. */
+#define FLOOD_FD_SHARE 4
+
+/* The HNP's descriptor limit; it has raised its soft limit to the hard one
+ * by the time it chooses. */
+static uint64_t hnp_descriptor_limit(void)
+{
+    struct rlimit rl;
+
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+        return UINT64_MAX;
+    return (uint64_t)rl.rlim_cur;
+}
+
 /*
- * Above gather_scatter from exchange_flood_min_nodes daemons on, where the
- * spawn tree is not flat: flooding then keeps the HNP's connections to its
- * tree neighbours, where gather_scatter makes it hold one per daemon (a
- * 4,096-node job would need 4,096 descriptors). Under a flat tree the HNP
- * is every daemon's parent anyway, and gather_scatter's single table per
- * daemon is cheaper.
+ * Above gather_scatter where the spawn tree is not flat and either the job
+ * has exchange_flood_min_nodes daemons or more, or gather_scatter's
+ * connection per daemon would take more than a quarter of the HNP's
+ * descriptors (a 4,096-node job would need 4,096). Flooding keeps the
+ * HNP's connections to its tree neighbours, but costs the daemons more
+ * CPU (more and smaller messages, each with its MAC and system calls), so
+ * gather_scatter runs wherever its descriptors fit and its tables, all
+ * sent by the HNP, are not yet the larger cost. Under a flat tree the HNP
+ * is every daemon's parent anyway.
  */
 static int flood_job_priority(const hnp_exchange_job_t *job, int priority)
 {
-    if (exchange_flood_min_nodes > 0 &&
-        job->ndaemons >= exchange_flood_min_nodes &&
-        job->hnp_children < job->ndaemons)
+    if (exchange_flood_min_nodes == 0 || job->hnp_children >= job->ndaemons)
+        return priority;
+    if (job->ndaemons >= exchange_flood_min_nodes ||
+        (uint64_t)job->ndaemons * FLOOD_FD_SHARE > hnp_descriptor_limit())
         return EXCHANGE_FLOOD_SCALE_PRIORITY;
     return priority;
 }
