@@ -39,6 +39,7 @@ typedef struct hnp_rte_gather {
     hnp_rte_t *rte;
     uint32_t id;
     uint32_t jobid;              /* 0: an empty contribution */
+    uint32_t owner;              /* an empty one's job here, 0: unknown */
     uint32_t serial;             /* its job's (hnp_rte_job_t::serial) */
     bool ended;                  /* of a job that ended: errors are no one's */
     size_t len;
@@ -111,8 +112,8 @@ static void gather_now(evutil_socket_t fd, short what, void *arg)
         HNP_VERBOSE(rte->log, 1, "all-gather %u of an ended job: %s", g->id,
                     hnp_strerror(rc));
     else
-        hnp_rte_fail_job(rte, hnp_rte_job_only(rte), 1, "node %s: cannot "
-                         "take part in all-gather %u: %s",
+        hnp_rte_fail_job(rte, g->owner != 0 ? g->owner : hnp_rte_job_only(rte),
+                         1, "node %s: cannot take part in all-gather %u: %s",
                          hnp_rte_node_name(rte, rte->self), g->id,
                          hnp_strerror(rc));
     gather_unlink(g);
@@ -129,6 +130,7 @@ static int gather_later(hnp_rte_t *rte, uint32_t id, const hnp_rte_job_t *job,
         return HNP_ERR_NOMEM;
     g->rte = rte;
     g->id = id;
+    g->owner = job != NULL ? job->jobid : 0;
     g->ended = ended;
     g->len = len;
     if (cb != NULL) {
@@ -207,7 +209,8 @@ static void loose_prune(hnp_rte_t *rte)
 /* Join with nothing the last seq of @p s heard of, unless this process
  * has joined it, or one after it, already. A series goes in order: the
  * seqs before it were joined, or need nobody any more. */
-static void join_seen(hnp_rte_t *rte, hnp_rte_series_t *s)
+static void join_seen(hnp_rte_t *rte, const hnp_rte_job_t *job,
+                      hnp_rte_series_t *s)
 {
     uint32_t seq, id;
 
@@ -218,9 +221,9 @@ static void join_seen(hnp_rte_t *rte, hnp_rte_series_t *s)
     s->joined = s->seen;
     HNP_VERBOSE(rte->log, 2, "joining all-gather %u (series %u, seq %u) with "
                 "nothing", id, s->series, seq);
-    if (gather_later(rte, id, NULL, s->ended, NULL, 0, NULL) != HNP_SUCCESS)
-        hnp_rte_fail_job(rte, hnp_rte_job_only(rte), 1, "out of memory "
-                         "joining all-gather %u", id);
+    if (gather_later(rte, id, job, s->ended, NULL, 0, NULL) != HNP_SUCCESS)
+        hnp_rte_fail_job(rte, job != NULL ? job->jobid : 0, 1, "out of "
+                         "memory joining all-gather %u", id);
 }
 
 void hnp_rte_collectives_adopt(hnp_rte_t *rte, hnp_rte_job_t *job)
@@ -234,7 +237,7 @@ void hnp_rte_collectives_adopt(hnp_rte_t *rte, hnp_rte_job_t *job)
             job->series[i].seen = s->seen;
         loose_drop(rte, s);
         if (job->nlocal == 0)
-            join_seen(rte, &job->series[i]);
+            join_seen(rte, job, &job->series[i]);
     }
     loose_prune(rte);
 }
@@ -272,7 +275,7 @@ void hnp_rte_collectives_job_end(hnp_rte_t *rte, hnp_rte_job_t *job)
         hnp_rte_series_t *s = &job->series[i];
         /* the others may wait for this daemon, whose ranks are gone */
         s->ended = true;
-        join_seen(rte, s);
+        join_seen(rte, job, s);
         /* kept even if nothing was heard of it: a job may end here (its
          * ranks here gone) while its ranks elsewhere still gather */
         keep_ended(rte, s);
@@ -374,7 +377,7 @@ void hnp_rte_collective_seen(hnp_rte_t *rte, uint32_t id)
      * join with nothing. */
     if (rte->is_hnp || (job != NULL && job->nlocal == 0) ||
         (job == NULL && s->ended))
-        join_seen(rte, s);
+        join_seen(rte, job, s);
 }
 
 size_t hnp_rte_allgather_max(const hnp_rte_t *rte)
