@@ -216,6 +216,10 @@ static void test_allgather_refusals(void **state)
                      HNP_SUCCESS);
     WORLD_RUN_UNTIL(w, fake_ngathers == 1, 5);
     assert_non_null(fake_gather_find(UINT32_MAX));
+    /* it waits for daemon 2, which never holds the job: its end says so */
+    hnp_rte_job_end(w->rte[1], 65535);
+    assert_true(r.complete);
+    assert_int_equal(r.status, HNP_ERR_UNREACHABLE);
     free(big);
 }
 
