@@ -20,7 +20,11 @@
  * such as accounting, tracing or a site's prolog and epilog), init() then,
  * in every daemon of the job; in every daemon that runs ranks of the job
  * (a daemon without ranks of its own calls no job hook), each one is
- * called in its one application job:
+ * called in each application job, with a state of that job's own. A
+ * daemon of a runtime that outlives its jobs (hnp --dvm) holds several
+ * jobs at once, on the same node: a component keeps everything of a job
+ * (keys, namespaces, fences, requests, directories) in that job's state,
+ * and names the job in every runtime service it calls:
  *
  *  1. job_start() with what the daemon knows of the job
  *     (hnp_pmi_job_t): every rank's node, every node's name, this node's
@@ -68,8 +72,18 @@ extern "C" {
 #endif
 
 /* 2.0: nodes are numbered from 1, as everywhere in hnp (hnp_pmi_job_t);
- *      HNP_PMI_NEEDS_EVERY_JOB. */
-#define HNP_PMI_INTERFACE_VERSION HNP_MCA_VERSION(2, 0, 0)
+ *      HNP_PMI_NEEDS_EVERY_JOB.
+ * 3.0: a daemon may hold several jobs at once (hnp --dvm runs MPI jobs
+ *      side by side, on the same nodes): job_start() may be called again
+ *      before the previous job's job_end(), each job with a state of its
+ *      own, and the runtime services a component calls for a job name it
+ *      (hnp_pmi_job_t::jobid): hnp_rte_allgather(rte, jobid, series,
+ *      seq, ...), hnp_rte_request(rte, service, jobid, rank, ...), the
+ *      serve callback gets the jobid of the request, hnp_rte_abort_job(rte,
+ *      jobid, rank, ...), hnp_rte_proc_state(rte, jobid, rank, state); a
+ *      failure of one job is hnp_rte_fail_job(rte, jobid, ...). A 2.x
+ *      component is refused. */
+#define HNP_PMI_INTERFACE_VERSION HNP_MCA_VERSION(3, 0, 0)
 
 struct hnp_rte;
 
@@ -119,7 +133,8 @@ typedef struct hnp_pmi_job {
      *  all under it, after job_end(). */
     const char *tmpdir;
     /** The series of this component's all-gathers in this job
-     *  (hnp_rte_allgather()): the same on every daemon. */
+     *  (hnp_rte_allgather()): the same on every daemon, and no other live
+     *  job's. */
     uint32_t series;
     /** The largest contribution hnp_rte_allgather() carries per daemon. */
     size_t max_allgather_bytes;

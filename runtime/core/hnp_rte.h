@@ -178,7 +178,9 @@ HNP_EXPORT void hnp_rte_free_hostlist(char **names, size_t count);
 
 /** Report a fatal failure: in a daemon it goes straight to the HNP, which
  *  ends the job with @p status and the message (or, when it cannot be
- *  sent, it is logged here). */
+ *  sent, it is logged here). A daemon holding several jobs reports it as
+ *  its own failure: a component's failure of one job is
+ *  hnp_rte_fail_job(). */
 HNP_EXPORT void hnp_rte_fail(hnp_rte_t *rte, int status, const char *fmt, ...)
                __attribute__((format(printf, 3, 4)));
 
@@ -193,31 +195,39 @@ HNP_EXPORT void hnp_rte_report(hnp_rte_t *rte, const char *fmt, ...)
 
 /*
  * Services of a daemon to the components that serve the application
- * processes of its node (the pmi framework), during a job: between the
- * job_start() and the job_end() of hnp_pmi.h. Elsewhere they fail with
- * HNP_ERR_BAD_PARAM (or do nothing).
+ * processes of its node (the pmi framework), for a job between its
+ * job_start() and its job_end() of hnp_pmi.h. A daemon may hold several
+ * jobs at once (a runtime that outlives its jobs, hnp --dvm): every
+ * service names its job (hnp_pmi_job_t::jobid), and one job's
+ * all-gathers, requests, abort and wire-up states never touch another's.
+ * For a job this daemon does not hold they fail with HNP_ERR_BAD_PARAM
+ * (or do nothing).
  */
 
 /**
- * All-gather number @p seq of @p series (hnp_pmi_job_t::series) among the
- * daemons of the job, over the selected exchange component: @p data
- * (copied, at most hnp_pmi_job_t::max_allgather_bytes) is this daemon's
- * contribution, and @p cb learns every daemon's, then completion, as
- * hnp_allgather.h says. Every daemon of the job calls it once per seq, in
- * increasing seq from 0; a daemon without ranks of its own, and the HNP,
- * join with an empty contribution (zero bytes) when they see the others'.
- * The callbacks run from the event loop, never inside this call.
+ * All-gather number @p seq of @p series (hnp_pmi_job_t::series, one of
+ * job @p jobid's) among the runtime's daemons, over the selected exchange
+ * component: @p data (copied, at most hnp_pmi_job_t::max_allgather_bytes)
+ * is this daemon's contribution, and @p cb learns every daemon's, then
+ * completion, as hnp_allgather.h says. Every daemon of the job calls it
+ * once per seq, in increasing seq from 0; a daemon without ranks of the
+ * job, and the HNP, join with an empty contribution (zero bytes) when
+ * they see the others'. The callbacks run from the event loop, never
+ * inside this call, and only while the job is held here: after its
+ * job_end() none comes.
  */
-HNP_EXPORT int hnp_rte_allgather(hnp_rte_t *rte, uint32_t series,
-                                 uint32_t seq, const void *data, size_t len,
+HNP_EXPORT int hnp_rte_allgather(hnp_rte_t *rte, uint32_t jobid,
+                                 uint32_t series, uint32_t seq,
+                                 const void *data, size_t len,
                                  const hnp_exchange_callbacks_t *cb);
 
 typedef struct hnp_rte_request hnp_rte_request_t;
-/** A request for @p rank of the job arrived from daemon @p src: answer it
- *  with hnp_rte_reply(), now or later from the event loop. */
+/** A request for @p rank of job @p jobid arrived from daemon @p src:
+ *  answer it with hnp_rte_reply(), now or later from the event loop. */
 typedef void (*hnp_rte_serve_fn)(hnp_rte_t *rte, hnp_rte_request_t *req,
-                                 hnp_vpid_t src, uint32_t rank,
-                                 const void *data, size_t len, void *cbdata);
+                                 hnp_vpid_t src, uint32_t jobid,
+                                 uint32_t rank, const void *data, size_t len,
+                                 void *cbdata);
 /** The answer to hnp_rte_request(): @p status HNP_SUCCESS with the
  *  server's @p data, or the error of the server, of the way there or of
  *  the job's end. Called once, from the event loop. */
@@ -225,26 +235,40 @@ typedef void (*hnp_rte_reply_fn)(hnp_rte_t *rte, int status,
                                  const void *data, size_t len, void *cbdata);
 
 /** Serve requests of @p service (a tag of the caller's framework range)
- *  in this daemon; NULL stops. Requests that arrive before are held. */
+ *  in this daemon, for every job it holds; NULL stops. Requests that
+ *  arrive before are held, as are those for a job whose launch has not
+ *  reached this daemon yet. */
 HNP_EXPORT int hnp_rte_serve(hnp_rte_t *rte, uint32_t service,
                              hnp_rte_serve_fn fn, void *cbdata);
 /**
- * Ask the daemon that hosts @p rank of the job, through its
+ * Ask the daemon that hosts @p rank of job @p jobid, through its
  * hnp_rte_serve() handler for @p service, with @p data (copied). @p fn
- * gets the answer, or an error if the daemon or the job ends first;
- * never inside this call. The daemon hosting the rank may be this one.
+ * gets the answer, or an error if the daemon or the job ends first (a
+ * request reaching a daemon where the job has ended is answered
+ * HNP_ERR_NOT_FOUND); never inside this call. The daemon hosting the
+ * rank may be this one.
  */
 HNP_EXPORT int hnp_rte_request(hnp_rte_t *rte, uint32_t service,
-                               uint32_t rank, const void *data, size_t len,
+                               uint32_t jobid, uint32_t rank,
+                               const void *data, size_t len,
                                hnp_rte_reply_fn fn, void *cbdata);
-/** Answer @p req (exactly once) and free it. @p data is copied. */
+/** Answer @p req (exactly once) and free it. @p data is copied. An
+ *  answer after the job's end here is dropped (the requester learnt of
+ *  the end). */
 HNP_EXPORT void hnp_rte_reply(hnp_rte_request_t *req, int status,
                               const void *data, size_t len);
 
-/** End the job as @p rank asked (MPI_Abort): hnp exits with @p code and
- *  prints @p msg (may be NULL) with the rank and its node. */
-HNP_EXPORT void hnp_rte_abort_job(hnp_rte_t *rte, uint32_t rank, int code,
-                                  const char *msg);
+/** End job @p jobid as its @p rank asked (MPI_Abort): the job's client
+ *  (hnp) exits with @p code and prints @p msg (may be NULL) with the rank
+ *  and its node. Other jobs run on. */
+HNP_EXPORT void hnp_rte_abort_job(hnp_rte_t *rte, uint32_t jobid,
+                                  uint32_t rank, int code, const char *msg);
+
+/** hnp_rte_fail() of job @p jobid alone (0: the daemon's own failure):
+ *  the HNP ends that job, and only that one, with @p status. */
+HNP_EXPORT void hnp_rte_fail_job(hnp_rte_t *rte, uint32_t jobid, int status,
+                                 const char *fmt, ...)
+               __attribute__((format(printf, 4, 5)));
 
 /** Where a rank is in its wire-up, as its component sees it. */
 typedef enum hnp_rte_proc_state {
@@ -252,10 +276,11 @@ typedef enum hnp_rte_proc_state {
     HNP_RTE_PROC_FINALIZED = 2, /**< it finalized (MPI_Finalize) */
 } hnp_rte_proc_state_t;
 
-/** Tell the runtime that @p rank reached @p state. A rank that exits
- *  CONNECTED but not FINALIZED ends the job with an error that names it,
- *  whatever its exit status, as mpirun does. */
-HNP_EXPORT void hnp_rte_proc_state(hnp_rte_t *rte, uint32_t rank,
+/** Tell the runtime that @p rank of job @p jobid reached @p state. A
+ *  rank that exits CONNECTED but not FINALIZED ends its job with an error
+ *  that names it, whatever its exit status, as mpirun does. */
+HNP_EXPORT void hnp_rte_proc_state(hnp_rte_t *rte, uint32_t jobid,
+                                   uint32_t rank,
                                    hnp_rte_proc_state_t state);
 
 /* ------------------------------------------------------ scratch directories */

@@ -6,11 +6,16 @@
  * loop, as any message to oneself), whose hnp_rte_serve() handler answers
  * with hnp_rte_reply(); HNP_TAG_REPLY goes back to the requester.
  *
+ * A request names its job: the serving daemon looks up that job's
+ * hosts, a request for a job whose launch has not reached it yet waits
+ * for it (launches reach a daemon in the order of their ids), one for a
+ * job that has ended here is answered HNP_ERR_NOT_FOUND.
+ *
  * Every callback runs from the event loop: answers as they arrive,
- * requests held for a service once it is posted, failures when the way
- * to the serving daemon is lost. At the job's end, the requests still
- * waiting fail at once and those held for a service are refused; an
- * answer a service gives after that is dropped.
+ * requests held for a service (or their job's launch) once it is posted,
+ * failures when the way to the serving daemon is lost. At a job's end,
+ * its requests still waiting fail at once and those held for a service
+ * are refused; an answer a service gives after that is dropped.
  */
 #include "config.h"
 
@@ -19,13 +24,14 @@
 #include <string.h>
 
 #include "hnp_buffer.h"
-#include "rte.h"
+#include "job.h"
 #include "wire/request.h"
 
 /* A request of this daemon's, waiting for its answer. */
 typedef struct pending {
     struct pending *next;
     uint32_t id;
+    uint32_t jobid;
     hnp_vpid_t target;
     int failed; /* HNP_SUCCESS while waiting, else the error to report */
     hnp_rte_reply_fn fn;
@@ -36,7 +42,8 @@ typedef struct pending {
 struct hnp_rte_request {
     struct hnp_rte_request *next; /* while held */
     hnp_rte_t *rte;
-    uint32_t serial;              /* the job it came in (rte->job_serial) */
+    uint32_t jobid;
+    uint32_t serial;              /* its job's here, once handed over */
     hnp_vpid_t src;
     uint32_t id;
     uint32_t service;
@@ -57,6 +64,8 @@ struct hnp_rte_requests {
     pending_t *pending;       /* newest first */
     hnp_rte_request_t *held;  /* in arrival order */
     uint32_t next_id;         /* unique over this daemon's life */
+    uint32_t last_jobid;      /* the highest job id begun here */
+    bool listening;
     struct event *due;        /* runs what became ready (requests_due) */
     bool scheduled;
 };
@@ -95,7 +104,8 @@ void hnp_rte_reply(hnp_rte_request_t *req, int status, const void *data,
     if (req == NULL)
         return;
     rte = req->rte;
-    if (rte->job != NULL && req->serial == rte->job_serial)
+    const hnp_rte_job_t *job = hnp_rte_job_find(rte, req->jobid);
+    if (job != NULL && req->serial == job->serial)
         send_reply(rte, req->src, req->id, status, data, len);
     else
         HNP_VERBOSE(rte->log, 2, "answer to request %u of vpid %u dropped: "
@@ -134,11 +144,15 @@ static pending_t *take_failed(struct hnp_rte_requests *r)
     return NULL;
 }
 
-/* The first held request whose service is posted now, taken off. */
-static hnp_rte_request_t *take_servable(struct hnp_rte_requests *r)
+/* The first held request whose service is posted and whose job is held
+ * now, taken off. */
+static hnp_rte_request_t *take_servable(hnp_rte_t *rte)
 {
+    struct hnp_rte_requests *r = rte->requests;
+
     for (hnp_rte_request_t **q = &r->held; *q != NULL; q = &(*q)->next)
-        if (find_service(r, (*q)->service) != NULL) {
+        if (find_service(r, (*q)->service) != NULL &&
+            hnp_rte_job_find(rte, (*q)->jobid) != NULL) {
             hnp_rte_request_t *found = *q;
             *q = found->next;
             found->next = NULL;
@@ -150,8 +164,19 @@ static hnp_rte_request_t *take_servable(struct hnp_rte_requests *r)
 static void hand_over(hnp_rte_t *rte, hnp_rte_request_t *req)
 {
     service_t *sv = find_service(rte->requests, req->service);
+    const hnp_rte_job_t *job = hnp_rte_job_find(rte, req->jobid);
 
-    sv->fn(rte, req, req->src, req->rank, req->data, req->len, sv->cbdata);
+    if (hnp_rte_job_host(rte, req->jobid, req->rank) != rte->self) {
+        HNP_VERBOSE(rte->log, 1, "request %u of vpid %u refused: rank %u of "
+                    "job %u is not on this node", req->id, req->src,
+                    req->rank, req->jobid);
+        send_reply(rte, req->src, req->id, HNP_ERR_BAD_PARAM, NULL, 0);
+        free(req);
+        return;
+    }
+    req->serial = job->serial;
+    sv->fn(rte, req, req->src, req->jobid, req->rank, req->data, req->len,
+           sv->cbdata);
 }
 
 /* What became ready since: failures to report, held requests whose
@@ -171,16 +196,17 @@ static void requests_due(evutil_socket_t fd, short what, void *arg)
         p->fn(rte, p->failed, NULL, 0, p->cbdata);
         free(p);
     }
-    while ((req = take_servable(r)) != NULL)
+    while ((req = take_servable(rte)) != NULL)
         hand_over(rte, req);
 }
 
 /* ------------------------------------------------------------ serving */
 
-static bool held_for(const struct hnp_rte_requests *r, uint32_t service)
+static bool held_for(const struct hnp_rte_requests *r, uint32_t service,
+                     uint32_t jobid)
 {
     for (const hnp_rte_request_t *q = r->held; q != NULL; q = q->next)
-        if (q->service == service)
+        if (q->service == service && (jobid == 0 || q->jobid == jobid))
             return true;
     return false;
 }
@@ -198,6 +224,7 @@ static void on_request(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
                        const void *data, size_t len, void *cbdata)
 {
     struct hnp_rte_requests *r = rte->requests;
+    const hnp_rte_job_t *job;
     hnp_wire_request_t m;
     hnp_rte_request_t *req;
 
@@ -206,28 +233,31 @@ static void on_request(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
     if (!HNP_RTE_UNPACK(rte, src, "request",
                         hnp_wire_request_unpack, data, len, &m))
         return;
-    if (hnp_rte_job_host(rte, m.rank) != rte->self) {
-        HNP_VERBOSE(rte->log, 1, "request %u of vpid %u refused: rank %u is "
-                    "not on this node", m.id, src, m.rank);
-        send_reply(rte, src, m.id, HNP_ERR_BAD_PARAM, NULL, 0);
+    job = hnp_rte_job_find(rte, m.jobid);
+    if (job == NULL && m.jobid <= r->last_jobid) {
+        HNP_VERBOSE(rte->log, 1, "request %u of vpid %u refused: job %u has "
+                    "ended here", m.id, src, m.jobid);
+        send_reply(rte, src, m.id, HNP_ERR_NOT_FOUND, NULL, 0);
         return;
     }
     if ((req = malloc(sizeof(*req) + m.len)) == NULL) {
         send_reply(rte, src, m.id, HNP_ERR_NOMEM, NULL, 0);
         return;
     }
-    *req = (hnp_rte_request_t){ .rte = rte, .serial = rte->job_serial,
-                                .src = src, .id = m.id, .service = m.service,
+    *req = (hnp_rte_request_t){ .rte = rte, .jobid = m.jobid, .src = src,
+                                .id = m.id, .service = m.service,
                                 .rank = m.rank, .len = m.len };
     if (m.len > 0)
         memcpy(req->data, m.data, m.len);
-    /* Behind those of its service that wait still, in arrival order. */
-    if (find_service(r, m.service) != NULL && !held_for(r, m.service)) {
+    /* Behind those of its service and job that wait still, in arrival
+     * order; until its job's launch reaches this daemon. */
+    if (job != NULL && find_service(r, m.service) != NULL &&
+        !held_for(r, m.service, m.jobid)) {
         hand_over(rte, req);
         return;
     }
     hold(rte, req);
-    if (find_service(r, m.service) != NULL)
+    if (job != NULL && find_service(r, m.service) != NULL)
         schedule(rte);
 }
 
@@ -257,7 +287,7 @@ int hnp_rte_serve(hnp_rte_t *rte, uint32_t service, hnp_rte_serve_fn fn,
     (*sv)->tag = service;
     (*sv)->fn = fn;
     (*sv)->cbdata = cbdata;
-    if (held_for(r, service))
+    if (held_for(r, service, 0))
         schedule(rte);
     return HNP_SUCCESS;
 }
@@ -295,21 +325,21 @@ static void on_reply(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
     free(p);
 }
 
-int hnp_rte_request(hnp_rte_t *rte, uint32_t service, uint32_t rank,
-                    const void *data, size_t len, hnp_rte_reply_fn fn,
-                    void *cbdata)
+int hnp_rte_request(hnp_rte_t *rte, uint32_t service, uint32_t jobid,
+                    uint32_t rank, const void *data, size_t len,
+                    hnp_rte_reply_fn fn, void *cbdata)
 {
     struct hnp_rte_requests *r;
     hnp_vpid_t target;
-    hnp_wire_request_t m = { .service = service, .rank = rank, .data = data,
-                             .len = len };
+    hnp_wire_request_t m = { .jobid = jobid, .service = service,
+                             .rank = rank, .data = data, .len = len };
     hnp_buffer_t buf;
     pending_t *p;
     int rc;
 
     if (rte == NULL || fn == NULL || service < HNP_TAG_PLM_FIRST ||
         service > HNP_TAG_USER_LAST || (len > 0 && data == NULL) ||
-        (target = hnp_rte_job_host(rte, rank)) == HNP_VPID_INVALID)
+        (target = hnp_rte_job_host(rte, jobid, rank)) == HNP_VPID_INVALID)
         return HNP_ERR_BAD_PARAM;
     r = rte->requests;
     if ((p = calloc(1, sizeof(*p))) == NULL)
@@ -324,8 +354,8 @@ int hnp_rte_request(hnp_rte_t *rte, uint32_t service, uint32_t rank,
         free(p);
         return rc;
     }
-    *p = (pending_t){ .next = r->pending, .id = m.id, .target = target,
-                      .fn = fn, .cbdata = cbdata };
+    *p = (pending_t){ .next = r->pending, .id = m.id, .jobid = jobid,
+                      .target = target, .fn = fn, .cbdata = cbdata };
     r->pending = p;
     return HNP_SUCCESS;
 }
@@ -351,34 +381,66 @@ void hnp_rte_requests_lost(hnp_rte_t *rte, hnp_vpid_t vpid)
 
 /* ------------------------------------------------------------ the job */
 
-int hnp_rte_requests_job_begin(hnp_rte_t *rte)
+int hnp_rte_requests_job_begin(hnp_rte_t *rte, uint32_t jobid)
 {
-    int rc = hnp_rte_recv(rte, HNP_TAG_REQUEST, on_request, NULL);
+    struct hnp_rte_requests *r = rte->requests;
+    int rc = HNP_SUCCESS;
 
-    if (rc == HNP_SUCCESS)
-        rc = hnp_rte_recv(rte, HNP_TAG_REPLY, on_reply, NULL);
-    if (rc != HNP_SUCCESS)
-        hnp_rte_recv(rte, HNP_TAG_REQUEST, NULL, NULL);
+    if (!r->listening) {
+        rc = hnp_rte_recv(rte, HNP_TAG_REQUEST, on_request, NULL);
+        if (rc == HNP_SUCCESS)
+            rc = hnp_rte_recv(rte, HNP_TAG_REPLY, on_reply, NULL);
+        if (rc != HNP_SUCCESS) {
+            hnp_rte_recv(rte, HNP_TAG_REQUEST, NULL, NULL);
+            return rc;
+        }
+        r->listening = true;
+    }
+    if (jobid > r->last_jobid)
+        r->last_jobid = jobid;
+    /* requests that came before its launch */
+    if (r->held != NULL)
+        schedule(rte);
     return rc;
 }
 
-void hnp_rte_requests_job_end(hnp_rte_t *rte)
+/* The first of @p job's pending requests, taken off. */
+static pending_t *take_of_job(struct hnp_rte_requests *r, uint32_t jobid)
+{
+    for (pending_t **p = &r->pending; *p != NULL; p = &(*p)->next)
+        if ((*p)->jobid == jobid) {
+            pending_t *found = *p;
+            *p = found->next;
+            return found;
+        }
+    return NULL;
+}
+
+static hnp_rte_request_t *take_held_of_job(struct hnp_rte_requests *r,
+                                           uint32_t jobid)
+{
+    for (hnp_rte_request_t **q = &r->held; *q != NULL; q = &(*q)->next)
+        if ((*q)->jobid == jobid) {
+            hnp_rte_request_t *found = *q;
+            *q = found->next;
+            return found;
+        }
+    return NULL;
+}
+
+void hnp_rte_requests_job_end(hnp_rte_t *rte, const hnp_rte_job_t *job)
 {
     struct hnp_rte_requests *r = rte->requests;
     hnp_rte_request_t *req;
     pending_t *p;
 
-    hnp_rte_recv(rte, HNP_TAG_REQUEST, NULL, NULL);
-    hnp_rte_recv(rte, HNP_TAG_REPLY, NULL, NULL);
-    /* rte->job is gone: what the callbacks ask now is refused */
-    while ((p = r->pending) != NULL) {
-        r->pending = p->next;
+    /* the job is gone: what the callbacks ask of it now is refused */
+    while ((p = take_of_job(r, job->jobid)) != NULL) {
         p->fn(rte, p->failed != HNP_SUCCESS ? p->failed : HNP_ERR_UNREACHABLE,
               NULL, 0, p->cbdata);
         free(p);
     }
-    while ((req = r->held) != NULL) {
-        r->held = req->next;
+    while ((req = take_held_of_job(r, job->jobid)) != NULL) {
         send_reply(rte, req->src, req->id, HNP_ERR_UNREACHABLE, NULL, 0);
         free(req);
     }

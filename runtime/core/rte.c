@@ -581,8 +581,9 @@ static void fail_as(hnp_rte_t *rte, uint32_t jobid, int status,
     hnp_buffer_release(&buf);
 }
 
-/* A pmi component's failure is its job's: the one this daemon's runtime
- * services hold (hnp_rte_job_begin()), if any. */
+/* A pmi component's failure is its job's when this daemon holds one job
+ * (hnp_rte_job_begin()); of several, it names the job itself
+ * (hnp_rte_fail_job()). */
 void hnp_rte_fail(hnp_rte_t *rte, int status, const char *fmt, ...)
 {
     char message[2048];
@@ -591,7 +592,7 @@ void hnp_rte_fail(hnp_rte_t *rte, int status, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(message, sizeof(message), fmt, ap);
     va_end(ap);
-    fail_as(rte, hnp_rte_job_id(rte), status, message);
+    fail_as(rte, hnp_rte_job_only(rte), status, message);
 }
 
 void hnp_rte_fail_job(hnp_rte_t *rte, uint32_t jobid, int status,

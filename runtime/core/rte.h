@@ -156,11 +156,11 @@ struct hnp_rte {
                                    ranks; tell them of each all-gather */
     bool finalized;             /* the modules' finalize hooks have run */
     struct hnp_rte_heartbeat *heartbeat;
-    struct hnp_rte_job *job;    /* the application job here (job.c), or
-                                   NULL: none has begun, or it ended */
-    uint32_t job_serial;        /* jobs begun here so far */
-    /* All-gathers of the application jobs, by series, that this process
-     * saw and may have to join with nothing (job.c) */
+    struct hnp_rte_job *jobs;   /* the application jobs held here (job.c) */
+    uint32_t job_serial;        /* jobs begun (a daemon) or ended (the
+                                   HNP) here so far */
+    /* All-gathers of series no live job here owns (yet, or any more),
+     * that this process heard of (collective.c) */
     struct hnp_rte_series *series;
     size_t nseries;
     struct hnp_rte_gather *gathers; /* all-gathers to start from the loop */
@@ -248,50 +248,58 @@ int hnp_rte_xcast(hnp_rte_t *rte, uint32_t tag, const void *data, size_t len);
 int hnp_rte_send_spawn_children(hnp_rte_t *rte, uint32_t tag,
                                 const void *data, size_t len);
 
-/* job.c: an application job in a daemon (the pmi framework's services) */
+/* job.c: the application jobs of a daemon (the pmi framework's services) */
 /** At launch, before the pmi components' job_start: @p node_of (copied)
  *  gives each of the @p nprocs ranks' node (node n is daemon vpid n + 1);
- *  @p nlocal ranks run on this node. A daemon without ranks calls it too
- *  (nlocal 0): it then joins the job's all-gathers with nothing. */
+ *  @p nlocal ranks run on this node; the job owns @p nseries series of
+ *  all-gathers (hnp_rte_job_series(jobid, nseries, i), i < nseries). A
+ *  daemon without ranks calls it too (nlocal 0): it then joins the job's
+ *  all-gathers with nothing. Several jobs may be held at once.
+ *  HNP_ERR_EXISTS: a live job here owns one of its series. */
 int hnp_rte_job_begin(hnp_rte_t *rte, uint32_t jobid, uint32_t nprocs,
-                      const uint32_t *node_of, uint32_t nlocal);
-/** After every component's job_end: requests waiting for an answer fail
- *  (their fn is called now, with HNP_ERR_UNREACHABLE), requests held for
- *  a service are refused, the ranks' states are forgotten, and answers to
- *  requests a service still holds are dropped. Nothing when no job. */
-void hnp_rte_job_end(hnp_rte_t *rte);
-/** The id of the job hnp_rte_job_begin() began here; 0: none. */
-uint32_t hnp_rte_job_id(const hnp_rte_t *rte);
-/** hnp_rte_fail() of job @p jobid (0: the daemon's own failure): the HNP
- *  ends that job, and only that one. */
-void hnp_rte_fail_job(hnp_rte_t *rte, uint32_t jobid, int status,
-                      const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-/** @p rank of the job reached HNP_RTE_PROC_CONNECTED and not
+                      const uint32_t *node_of, uint32_t nlocal,
+                      uint32_t nseries);
+/** After every component's job_end: the job's requests waiting for an
+ *  answer fail (their fn is called now, with HNP_ERR_UNREACHABLE), its
+ *  requests held for a service are refused, its ranks' states are
+ *  forgotten, its all-gathers others wait for are joined with nothing,
+ *  and answers to its requests a service still holds are dropped.
+ *  Nothing when the job is not held. */
+void hnp_rte_job_end(hnp_rte_t *rte, uint32_t jobid);
+/** Series @p i of the @p nseries of job @p jobid: 1..65535, the same on
+ *  every daemon; the series of jobs less than 65535 / nseries ids apart
+ *  differ. */
+uint32_t hnp_rte_job_series(uint32_t jobid, uint32_t nseries, uint32_t i);
+/** The one job held here, or 0 (none, or several). */
+uint32_t hnp_rte_job_only(const hnp_rte_t *rte);
+/** @p rank of job @p jobid reached HNP_RTE_PROC_CONNECTED and not
  *  HNP_RTE_PROC_FINALIZED here: its exit is an error. */
-bool hnp_rte_proc_unfinalized(const hnp_rte_t *rte, uint32_t rank);
+bool hnp_rte_proc_unfinalized(const hnp_rte_t *rte, uint32_t jobid,
+                              uint32_t rank);
 /** The largest contribution hnp_rte_allgather() takes: what the driver
  *  gives as hnp_pmi_job_t::max_allgather_bytes. */
 size_t hnp_rte_allgather_max(const hnp_rte_t *rte);
-/** The daemon hosting @p rank of the job, or HNP_VPID_INVALID. */
-hnp_vpid_t hnp_rte_job_host(const hnp_rte_t *rte, uint32_t rank);
+/** The daemon hosting @p rank of job @p jobid, or HNP_VPID_INVALID. */
+hnp_vpid_t hnp_rte_job_host(const hnp_rte_t *rte, uint32_t jobid,
+                            uint32_t rank);
 /** Free what job.c holds (hnp_rte_destroy). */
 void hnp_rte_job_destroy(hnp_rte_t *rte);
-/** The HNP of a runtime that outlives its jobs, at a job's end: how far
- *  it joined each series of all-gathers is forgotten (the next job's are
- *  others, wire-up series are per job). */
-void hnp_rte_collectives_forget(hnp_rte_t *rte);
+/** The HNP of a runtime that outlives its jobs, at job @p jobid's end
+ *  (it owned @p nseries series): how far it joined them is kept a while
+ *  as an ended job's, then forgotten, so that the HNP holds nothing per
+ *  job. */
+void hnp_rte_collectives_forget(hnp_rte_t *rte, uint32_t jobid,
+                                uint32_t nseries);
 /** A daemon: join with nothing the all-gathers the HNP announces
- *  (HNP_TAG_COLLECTIVE) while it holds a job without ranks here. */
+ *  (HNP_TAG_COLLECTIVE) of the jobs it holds without ranks here. */
 int hnp_rte_collectives_listen(hnp_rte_t *rte);
 
 /* request.c: requests to the daemon that hosts a rank */
 int hnp_rte_requests_create(hnp_rte_t *rte);
 void hnp_rte_requests_destroy(hnp_rte_t *rte);
-/** The job begins: listen for requests and answers. */
-int hnp_rte_requests_job_begin(hnp_rte_t *rte);
-/** The job ends (see hnp_rte_job_end()). */
-void hnp_rte_requests_job_end(hnp_rte_t *rte);
+/** Job @p jobid begins: listen for requests and answers (once), and
+ *  serve those that waited for its launch. */
+int hnp_rte_requests_job_begin(hnp_rte_t *rte, uint32_t jobid);
 /** Direct neighbour @p vpid is gone: the requests to it, or routed
  *  through it, fail (from the loop). */
 void hnp_rte_requests_lost(hnp_rte_t *rte, hnp_vpid_t vpid);

@@ -368,14 +368,11 @@ int hnp_dvm_create(hnp_dvm_t **out, hnp_job_t *runtime,
         (dvm->lost = calloc(runtime->map.nnodes + 1, sizeof(bool))) == NULL ||
         (dvm->free_slots = calloc(runtime->map.nnodes + 1,
                                   sizeof(uint32_t))) == NULL ||
-        (dvm->pmi_jobs = calloc(runtime->map.nnodes + 1,
-                                sizeof(uint32_t))) == NULL ||
         (dvm->avail = calloc(runtime->map.nnodes + 1, sizeof(uint32_t))) ==
             NULL) {
         if (dvm != NULL) {
             free(dvm->lost);
             free(dvm->free_slots);
-            free(dvm->pmi_jobs);
         }
         free(dvm);
         hnp_err_set(err, errlen, "out of memory");
@@ -430,7 +427,6 @@ void hnp_dvm_destroy(hnp_dvm_t *dvm)
     free(dvm->report_path);
     free(dvm->lost);
     free(dvm->free_slots);
-    free(dvm->pmi_jobs);
     free(dvm->avail);
     dvm->runtime->dvm = NULL;
     free(dvm);

@@ -94,13 +94,12 @@ int hnp_dvm_job_place(hnp_dvm_job_t *j, const uint32_t *avail);
 /** Of the nodes the job may use, the slots @p avail has free, and all. */
 void hnp_dvm_job_free_slots(const hnp_dvm_job_t *j, const uint32_t *avail,
                             uint32_t *nfree, uint32_t *total);
-/** Whether its processes use the pmi components (a daemon serves them to
- *  one job at a time: such jobs do not share a node). */
+/** Whether its processes use the pmi components. */
 bool hnp_dvm_job_needs_pmi(const hnp_dvm_job_t *j);
-/** Whether it may take part in the pmi components' all-gathers (it links
- *  an MPI or another library, or runs other programs): every daemon takes
- *  part in them for the one job it holds, so such a job runs alone. */
-bool hnp_dvm_job_may_gather(const hnp_dvm_job_t *j);
+/** It has the pmi components (its ranks may take part in all-gathers,
+ *  which every daemon joins) and leaves a live daemon without ranks:
+ *  such daemons hear of its all-gathers from the HNP. */
+bool hnp_dvm_job_leaves_daemons_out(const hnp_dvm_job_t *j);
 /** The client's stderr, where hnp's messages about the job go. */
 FILE *hnp_dvm_job_err_file(const hnp_dvm_job_t *j);
 /** hnp's messages go to @p j's client's stderr until called with NULL. */

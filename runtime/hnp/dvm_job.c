@@ -35,7 +35,6 @@ struct hnp_dvm_job {
     FILE *err_file;             /* fds[2], for hnp's messages */
     bool released;              /* hnp_job_release() done */
     bool needs_pmi;             /* its processes use the pmi components */
-    bool may_gather;            /* and may take part in their all-gathers */
     bool *eligible;             /* [DVM nodes]: --host, --hostfile allow */
     uint32_t total_slots;       /* of the eligible nodes */
     char *output_dir;           /* --output-filename made absolute */
@@ -339,7 +338,6 @@ hnp_dvm_job_t *hnp_dvm_job_create(hnp_dvm_t *dvm, uint32_t jobid,
     hnp_prelaunch_pmi_names(&j->args, &hnp_dvm_rte(dvm)->pmi, pmi,
                             sizeof(pmi));
     j->needs_pmi = pmi[0] != '\0';
-    j->may_gather = j->needs_pmi && !hnp_prelaunch_all_plain(&j->args);
     j->mapped_at = hnp_job_now(&j->job);
     return j;
 }
@@ -365,9 +363,14 @@ bool hnp_dvm_job_needs_pmi(const hnp_dvm_job_t *j)
     return j->needs_pmi;
 }
 
-bool hnp_dvm_job_may_gather(const hnp_dvm_job_t *j)
+bool hnp_dvm_job_leaves_daemons_out(const hnp_dvm_job_t *j)
 {
-    return j->may_gather;
+    const hnp_job_t *job = &j->job;
+
+    for (uint32_t n = 0; j->needs_pmi && n < job->map.nnodes; n++)
+        if (job->map.local_size[n] == 0 && !hnp_dvm_node_lost(j->dvm, n))
+            return true;
+    return false;
 }
 
 FILE *hnp_dvm_job_err_file(const hnp_dvm_job_t *j)
@@ -447,14 +450,9 @@ int hnp_dvm_job_launch(hnp_dvm_job_t *j, char *err, size_t errlen)
         display_map(j);
     hnp_job_register_io(job);
     hnp_job_register_launch_reports(job);
-    /* daemons without ranks hear of the job's all-gathers from the HNP
-     * (one job that may gather at a time: dvm.c) */
-    if (j->may_gather) {
-        job->rte->announce_collectives = false;
-        for (uint32_t n = 0; n < job->map.nnodes; n++)
-            if (job->map.local_size[n] == 0 && !hnp_dvm_node_lost(j->dvm, n))
-                job->rte->announce_collectives = true;
-    }
+    /* daemons without ranks hear of the job's all-gathers from the HNP */
+    if (hnp_dvm_job_leaves_daemons_out(j))
+        job->rte->announce_collectives = true;
     hnp_job_arm_timeout(job);
     hnp_job_send_launch(job);
     return HNP_SUCCESS;

@@ -3,10 +3,12 @@
  * The DVM's jobs (dvm.h): each node's free slots; a job mapped onto those
  * free, run at once, or queued first come first (or refused with the
  * figures); the messages of the running jobs handed to the job they name;
- * a job's end, its slots back and the jobs waiting started. A daemon
- * serves the pmi components to one job at a time: jobs with them do not
- * share a node, and one that may use MPI runs alone, as every daemon
- * joins its all-gathers.
+ * a job's end, its slots back and the jobs waiting started. Jobs with
+ * the pmi components (MPI jobs) run side by side as any other, on the
+ * same nodes too: a daemon keeps each job's PMI state its own. Every
+ * daemon takes part in each job's all-gathers, in series of the job's
+ * own; two jobs whose series would be the same (ids 65535 / components
+ * apart, both running) do not run at once.
  */
 #include "config.h"
 
@@ -102,17 +104,25 @@ void dvm_give_back_slots(hnp_dvm_t *dvm, dvm_conn_t *c)
             dvm->free_slots[n] += c->taken[n];
     free(c->taken);
     c->taken = NULL;
-    for (uint32_t n = 0; hnp_dvm_job_needs_pmi(c->job) &&
-                         n < dvm->runtime->map.nnodes; n++)
-        if (hnp_dvm_job_uses_node(c->job, n) && dvm->pmi_jobs[n] > 0)
-            dvm->pmi_jobs[n]--;
     c->running = false;
     dvm->nrunning--;
-    /* the all-gathers' series start again with the next such job */
-    if (hnp_dvm_job_may_gather(c->job) || dvm->nrunning == 0)
-        hnp_rte_collectives_forget(dvm->rte);
-    if (hnp_dvm_job_may_gather(c->job))
-        dvm->gathering = false;
+    /* what the HNP joined of its all-gathers is the job's, and goes */
+    if (hnp_dvm_job_needs_pmi(c->job))
+        hnp_rte_collectives_forget(dvm->rte, hnp_dvm_job_of(c->job)->jobid,
+                                   (uint32_t)dvm->rte->pmi.count);
+    dvm_announce_collectives(dvm);
+}
+
+/* Daemons without ranks of a running job with the pmi components hear
+ * of its all-gathers from the HNP. */
+void dvm_announce_collectives(hnp_dvm_t *dvm)
+{
+    bool any = false;
+
+    for (dvm_conn_t *c = dvm->conns; c != NULL && !any; c = c->next)
+        any = c->running && hnp_dvm_job_needs_pmi(c->job) &&
+              hnp_dvm_job_leaves_daemons_out(c->job);
+    dvm->rte->announce_collectives = any;
 }
 
 /* A running job's processes are gone (or will not report): its client
@@ -177,28 +187,48 @@ void hnp_dvm_job_ending(hnp_dvm_t *dvm, hnp_job_t *job)
                                             end_timed_out, c);
 }
 
-/* The slots @p c's job may take now, in dvm->avail: the free ones, but
- * none of a node where a job with the pmi components runs if it has them
- * too (a daemon serves them to one job at a time). */
-static void available(hnp_dvm_t *dvm, dvm_conn_t *c)
+/* The slots @p c's job may take now, in dvm->avail: the free ones. */
+static void available(hnp_dvm_t *dvm)
 {
-    bool pmi = hnp_dvm_job_needs_pmi(c->job);
-
     for (uint32_t n = 0; n < dvm->runtime->map.nnodes; n++)
-        dvm->avail[n] = pmi && dvm->pmi_jobs[n] > 0 ? 0 : dvm->free_slots[n];
+        dvm->avail[n] = dvm->free_slots[n];
 }
 
-/* Whether @p c's job runs now: it maps onto the slots available to it;
- * a job that may take part in all-gathers runs alone, every daemon
- * taking part in them as one of its own. */
+/* Whether two jobs' series of all-gathers would be the same ones. */
+static bool series_clash(uint32_t a, uint32_t b, uint32_t nseries)
+{
+    for (uint32_t i = 0; i < nseries; i++)
+        for (uint32_t k = 0; k < nseries; k++)
+            if (hnp_rte_job_series(a, nseries, i) ==
+                hnp_rte_job_series(b, nseries, k))
+                return true;
+    return false;
+}
+
+/* The running job that @p c's would share series of all-gathers with,
+ * or 0: it waits for that one's end. */
+static uint32_t clashes_with(hnp_dvm_t *dvm, dvm_conn_t *c)
+{
+    uint32_t jobid = hnp_dvm_job_of(c->job)->jobid;
+    uint32_t nseries = (uint32_t)dvm->rte->pmi.count;
+
+    if (!hnp_dvm_job_needs_pmi(c->job))
+        return 0;
+    for (dvm_conn_t *o = dvm->conns; o != NULL; o = o->next)
+        if (o->running && hnp_dvm_job_needs_pmi(o->job) &&
+            series_clash(jobid, hnp_dvm_job_of(o->job)->jobid, nseries))
+            return hnp_dvm_job_of(o->job)->jobid;
+    return 0;
+}
+
+/* Whether @p c's job runs now: it maps onto the free slots. */
 static bool place(hnp_dvm_t *dvm, dvm_conn_t *c)
 {
     const hnp_job_map_t *map;
 
-    if (dvm->gathering ||
-        (hnp_dvm_job_may_gather(c->job) && dvm->nrunning > 0))
+    if (clashes_with(dvm, c) != 0)
         return false;
-    available(dvm, c);
+    available(dvm);
     if (hnp_dvm_job_place(c->job, dvm->avail) != HNP_SUCCESS)
         return false;
     map = &hnp_dvm_job_of(c->job)->map;
@@ -211,8 +241,6 @@ static bool place(hnp_dvm_t *dvm, dvm_conn_t *c)
         /* --oversubscribe may place more ranks than there are slots */
         c->taken[n] = want < dvm->free_slots[n] ? want : dvm->free_slots[n];
         dvm->free_slots[n] -= c->taken[n];
-        if (want > 0 && hnp_dvm_job_needs_pmi(c->job))
-            dvm->pmi_jobs[n]++;
     }
     return true;
 }
@@ -224,8 +252,7 @@ static void launch(hnp_dvm_t *dvm, dvm_conn_t *c)
 
     c->running = true;
     dvm->nrunning++;
-    if (hnp_dvm_job_may_gather(c->job))
-        dvm->gathering = true;
+    dvm_announce_collectives(dvm);
     c->end_sent = c->end_sent_now = false;
     dvm_reply(c, HNP_DVM_STARTED, job->jobid, 0, NULL);
     hnp_dvm_job_log_to(c->job);
@@ -273,19 +300,16 @@ void dvm_dequeue(hnp_dvm_t *dvm, dvm_conn_t *c)
 static void say_why_not(hnp_dvm_t *dvm, dvm_conn_t *c, char *why, size_t len)
 {
     uint32_t nfree, total, jobid = hnp_dvm_job_of(c->job)->jobid;
-    bool shared = false;
+    uint32_t clash = clashes_with(dvm, c);
+    char clash_why[160] = "";
 
-    available(dvm, c);
+    available(dvm);
     hnp_dvm_job_free_slots(c->job, dvm->avail, &nfree, &total);
-    for (uint32_t n = 0; n < dvm->runtime->map.nnodes; n++)
-        shared |= dvm->avail[n] < dvm->free_slots[n];
-    snprintf(why, len, "job %u needs %u slots, %u free of %u%s%s%s", jobid,
-             hnp_dvm_job_ranks(c->job), nfree, total,
-             shared ? " (a node running a job with the pmi components takes "
-                      "no other such job)" : "",
-             dvm->gathering ? "; a job that may use MPI runs, alone"
-             : hnp_dvm_job_may_gather(c->job) && dvm->nrunning > 0
-                 ? "; it may use MPI: it runs alone" : "",
+    if (clash != 0)
+        snprintf(clash_why, sizeof(clash_why), "; its MPI all-gathers would "
+                 "be numbered as those of job %u, which runs", clash);
+    snprintf(why, len, "job %u needs %u slots, %u free of %u%s%s", jobid,
+             hnp_dvm_job_ranks(c->job), nfree, total, clash_why,
              dvm->queue != NULL ? "; jobs submitted before it wait" : "");
 }
 

@@ -54,9 +54,7 @@ struct hnp_dvm {
     dvm_conn_t *conns;
     dvm_conn_t *queue;
     uint32_t nrunning;
-    bool gathering;             /* a running job may_gather */
     uint32_t *free_slots;       /* [nnodes] */
-    uint32_t *pmi_jobs;         /* [nnodes]: running jobs there with pmi */
     uint32_t *avail;            /* [nnodes]: scratch, what a job may take */
 };
 
@@ -72,6 +70,9 @@ void dvm_conn_close(dvm_conn_t *c);
 dvm_conn_t *dvm_running_job(hnp_dvm_t *dvm, uint32_t jobid);
 /** Take @p req (taken over) of @p c: run it now, queue it or refuse it. */
 void dvm_submit(hnp_dvm_t *dvm, dvm_conn_t *c, hnp_wire_dvm_request_t *req);
+/** Whether the HNP tells every daemon of each all-gather it hears of
+ *  (a running job that may gather leaves daemons without ranks). */
+void dvm_announce_collectives(hnp_dvm_t *dvm);
 /** Answer --dvm-jobs. */
 void dvm_list_jobs(hnp_dvm_t *dvm, dvm_conn_t *c);
 /** The client of @p c got signal @p sig: its job's, or it ends it. */

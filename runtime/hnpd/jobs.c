@@ -7,11 +7,10 @@
  * job's end came and its processes here are gone, or when the daemon
  * leaves.
  *
- * The runtime services of the pmi components (hnp_rte.h: the job's
- * all-gathers, requests, wire-up states) still hold one application job
- * a daemon, so a job that needs the pmi components is refused, with the
- * reason, while another such job is held here; jobs without them (a
- * script, /bin/true) may be held side by side.
+ * A daemon of a runtime that outlives its jobs (hnp --dvm) holds any
+ * number of them side by side, with the pmi components or without: the
+ * runtime services keep each one's all-gathers, requests and wire-up
+ * states its own (hnp_rte.h). A standalone hnp's daemon holds one.
  */
 #include "config.h"
 
@@ -54,14 +53,17 @@ void hnpd_job_release(hnpd_job_t *j)
 
 /* A runtime that outlives its jobs: a job whose processes here are all
  * gone is released at the next launch if its end has not come (it is on
- * its way behind the launch only if the HNP broke the order). */
+ * its way behind the launch only if the HNP broke the order). Not one
+ * whose PMI state lives on here (a job without ranks on this node, while
+ * it runs elsewhere): through it this daemon joins the job's all-gathers,
+ * which would wait for it for ever; it goes with the job's end. */
 static void release_finished(hnpd_t *d)
 {
     hnpd_job_t *j = d->jobs, *next;
 
     for (; d->persistent && j != NULL; j = next) {
         next = j->next;
-        if (hnp_odls_num_alive_job(d->odls, j->jobid) == 0)
+        if (j->pmi == NULL && hnp_odls_num_alive_job(d->odls, j->jobid) == 0)
             hnpd_job_release(j);
     }
 }
@@ -76,8 +78,6 @@ static const char *launch_conflict(const hnpd_t *d, const hnp_wire_launch_t *m,
             return "is already held here";
         if (!d->persistent)
             return "still runs here";
-        if (j->pmi != NULL && m->pmi != NULL && m->pmi[0] != '\0')
-            return "holds the pmi components here (one such job a daemon)";
     }
     return NULL;
 }

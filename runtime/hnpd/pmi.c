@@ -8,6 +8,11 @@
  * child_exited, and at the job's end job_end, then its scratch directory
  * goes. Scratch directories are the runtime's (hnp_rte_scratch_make()),
  * under one root private to this daemon, removed on every way out.
+ *
+ * A daemon of a runtime that outlives its jobs holds any number of jobs
+ * with the components at once (struct hnpd_pmi a job, the components'
+ * state a job); the runtime services keep each job's all-gathers,
+ * requests and states apart (hnp_rte_job_begin()).
  */
 #include "config.h"
 
@@ -112,11 +117,11 @@ static int start_module(hnpd_job_t *j, struct hnpd_pmi *p, size_t i,
                          sizeof(why));
     p->job.tmpdir = p->tmpdir[i];
     /* A series of its own for each component in each job, so that the
-     * all-gathers of a job that ended in the middle of one (an abort)
-     * never meet the next job's: 1, 2, ... for job 1, the next ones for
-     * job 2, around again after 65535. */
-    p->job.series = (uint32_t)((((uint64_t)p->job.jobid - 1) *
-                                    active->count + i) % 65535u) + 1;
+     * all-gathers of jobs side by side, or of a job that ended in the
+     * middle of one (an abort) and the next, never meet: 1, 2, ... for
+     * job 1, the next ones for job 2, around again after 65535. */
+    p->job.series = hnp_rte_job_series(p->job.jobid, (uint32_t)active->count,
+                                       (uint32_t)i);
     if (rc == HNP_SUCCESS)
         rc = active->modules[i]->job_start(d->rte, &p->job, &p->state[i], why,
                                            sizeof(why));
@@ -206,14 +211,15 @@ static int job_start(hnpd_job_t *j, const hnp_wire_launch_t *m, char *err,
     /* A node without ranks serves nobody, but it is still one of the
      * job's daemons: it joins the job's all-gathers with nothing. */
     if (j->nlocal == 0) {
-        rc = hnp_rte_job_begin(d->rte, m->jobid, m->nprocs, m->node_of, 0);
+        rc = hnp_rte_job_begin(d->rte, m->jobid, m->nprocs, m->node_of, 0,
+                               (uint32_t)active->count);
         p->rte_job = rc == HNP_SUCCESS;
         return rc;
     }
     rc = describe_job(j, p, m);
     if (rc == HNP_SUCCESS)
         rc = hnp_rte_job_begin(d->rte, m->jobid, m->nprocs, m->node_of,
-                               j->nlocal);
+                               j->nlocal, (uint32_t)active->count);
     p->rte_job = rc == HNP_SUCCESS;
     for (size_t i = 0; rc == HNP_SUCCESS && i < active->count; i++) {
         if (!named_in(m->pmi, active->names[i]))
@@ -323,7 +329,7 @@ void hnpd_pmi_child_exited(hnpd_job_t *j, uint32_t rank, pid_t pid,
         if (p->started[i] && d->rte->pmi.modules[i]->child_exited != NULL)
             d->rte->pmi.modules[i]->child_exited(p->state[i], rank,
                                                  wait_status, exec_errno);
-    if (p->rte_job && hnp_rte_proc_unfinalized(d->rte, rank))
+    if (p->rte_job && hnp_rte_proc_unfinalized(d->rte, j->jobid, rank))
         fail_unfinalized(j, rank, pid, wait_status);
 }
 
@@ -339,7 +345,7 @@ void hnpd_pmi_job_end(hnpd_job_t *j)
         if (p->started[i])
             d->rte->pmi.modules[i]->job_end(p->state[i]);
     if (p->rte_job)
-        hnp_rte_job_end(d->rte);
+        hnp_rte_job_end(d->rte, j->jobid);
     for (size_t i = 0; i < HNP_PMI_MAX_ACTIVE; i++) {
         hnp_rte_scratch_remove(d->rte, p->tmpdir[i]);
         free(p->tmpdir[i]);

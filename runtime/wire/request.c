@@ -9,6 +9,7 @@
 
 int hnp_wire_request_pack(hnp_buffer_t *buf, const hnp_wire_request_t *m)
 {
+    hnp_pack_u32(buf, m->jobid);
     hnp_pack_u32(buf, m->id);
     hnp_pack_u32(buf, m->service);
     hnp_pack_u32(buf, m->rank);
@@ -18,6 +19,7 @@ int hnp_wire_request_pack(hnp_buffer_t *buf, const hnp_wire_request_t *m)
 
 int hnp_wire_request_unpack(hnp_reader_t *rd, hnp_wire_request_t *m)
 {
+    m->jobid = hnp_unpack_u32(rd);
     m->id = hnp_unpack_u32(rd);
     m->service = hnp_unpack_u32(rd);
     m->rank = hnp_unpack_u32(rd);

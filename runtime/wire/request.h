@@ -4,10 +4,11 @@
  * (HNP_TAG_REQUEST, HNP_TAG_REPLY; hnp_rte_request() and hnp_rte_reply()):
  * the direct modex of PMIx, for one.
  *
- *   request: id u32 | service u32 | rank u32 | data blob
+ *   request: jobid u32 | id u32 | service u32 | rank u32 | data blob
  *   reply:   id u32 | status i32 | data blob
  *
- * The id is the requesting daemon's own, unique among its pending
+ * The job id names the job the rank is of (a daemon holds several at
+ * once). The id is the requesting daemon's own, unique among its pending
  * requests; the reply goes back to the daemon the request came from.
  * Contract of runtime/wire: see join.h. Nothing is allocated: the data
  * point into the reader's.
@@ -21,6 +22,7 @@
 #include "hnp_buffer.h"
 
 typedef struct hnp_wire_request {
+    uint32_t jobid;   /**< the job of the rank */
     uint32_t id;
     uint32_t service; /**< the tag the serving component posted */
     uint32_t rank;    /**< the rank of the job it is about */

@@ -94,7 +94,7 @@ launch() { # jobid 1, 2 ranks on nodes a (4 slots) and bc (5), universe 9,
 { bytes 00; launch; } >"$md/launch"
 { bytes 00; launch | dd bs=1 count=40 2>/dev/null; } >"$md/launch-truncated"
 { bytes 00; u32 1; u32 4294967295; u32 1; } >"$md/launch-huge-nprocs"
-{ bytes 0c; u32 7; u32 450; u32 3; u32 4; text key1; } >"$md/request"
+{ bytes 0c; u32 2; u32 7; u32 450; u32 3; u32 4; text key1; } >"$md/request"
 { bytes 0d; u32 7; bytes ff ff ff fe; u32 0; } >"$md/reply"
 { bytes 0e; u32 3; u32 0; u32 1500; u32 0; u32 2048; u32 0; u32 90000
   u32 0; u32 4096; u32 0; u32 700; u32 0; u32 1900; u32 0; u32 80

@@ -20,6 +20,7 @@ typedef struct fence {
     size_t len, cap;
     int status;         /* HNP_ERR_NOMEM once an append failed */
     uint32_t seq;
+    pmix_nspace_t nspace;  /* its job's: libpmix waits while it is here */
     const char *job_name;
     pmix_modex_cbfunc_t cbfunc;
     void *cbdata;
@@ -70,7 +71,12 @@ static void fence_complete(void *cbdata, int status)
 {
     fence_t *f = cbdata;
 
-    if (!pmi_pmix_live()) { /* libpmix is gone: nobody waits */
+    /* libpmix is gone, or the job ended here (its namespace was
+     * deregistered, and libpmix with it let go of the fence): nobody
+     * waits */
+    if (!pmi_pmix_live() || pmi_pmix_job_find(f->nspace) == NULL) {
+        HNP_VERBOSE(pmi_pmix_log(), 5, "pmix: fence %u of a job that has "
+                    "ended here: dropped", (unsigned)f->seq);
         fence_release(f);
         return;
     }
@@ -105,6 +111,7 @@ void pmi_pmix_fence_start(pmi_pmix_job_t *pj, const char *data, size_t len,
         rc = HNP_ERR_BAD_PARAM;
     } else if (f != NULL) {
         f->seq = pj->fence_seq++;
+        PMIX_LOAD_NSPACE(f->nspace, pj->nspace);
         f->job_name = job->name;
         f->cbfunc = cbfunc;
         f->cbdata = cbdata;
@@ -113,8 +120,8 @@ void pmi_pmix_fence_start(pmi_pmix_job_t *pj, const char *data, size_t len,
             .complete = fence_complete,
             .cbdata = f,
         };
-        rc = hnp_rte_allgather(pmi_pmix_server.rte, job->series, f->seq, data,
-                               len, &cb);
+        rc = hnp_rte_allgather(pmi_pmix_server.rte, job->jobid, job->series,
+                               f->seq, data, len, &cb);
         if (rc == HNP_SUCCESS)
             return;
         HNP_ERROR_LOG(pmi_pmix_log(), "pmix: job %s: fence %u: %s", job->name,

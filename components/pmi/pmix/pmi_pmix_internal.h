@@ -118,8 +118,8 @@ pmi_pmix_job_t *pmi_pmix_job_find(const char *nspace);
  * served now (@p registered) or refused; @p nspace NULL: all of them. */
 void pmi_pmix_dmodex_release_held(const char *nspace, bool registered);
 void pmi_pmix_dmodex_serve(hnp_rte_t *rte, hnp_rte_request_t *req,
-                           hnp_vpid_t src, uint32_t rank, const void *data,
-                           size_t len, void *cbdata);
+                           hnp_vpid_t src, uint32_t jobid, uint32_t rank,
+                           const void *data, size_t len, void *cbdata);
 
 /* pmi_pmix_fence.c */
 void pmi_pmix_fence_start(pmi_pmix_job_t *pj, const char *data, size_t len,

@@ -43,17 +43,21 @@ static void proc_op_run(pmi_pmix_call_t *call)
     proc_op_t *op = (proc_op_t *)call;
     hnp_rte_t *rte = pmi_pmix_server.rte;
     pmix_status_t answer = PMIX_SUCCESS;
+    pmi_pmix_job_t *pj = NULL;
 
     if (!pmi_pmix_live()) {
         op->cbfunc = NULL; /* libpmix is gone: nobody waits */
-    } else if (pmi_pmix_job_find(op->proc.nspace) == NULL) {
+    } else if ((pj = pmi_pmix_job_find(op->proc.nspace)) == NULL) {
         answer = PMIX_ERR_NOT_FOUND;
     } else if (op->kind == OP_CONNECTED) {
-        hnp_rte_proc_state(rte, op->proc.rank, HNP_RTE_PROC_CONNECTED);
+        hnp_rte_proc_state(rte, pj->job->jobid, op->proc.rank,
+                           HNP_RTE_PROC_CONNECTED);
     } else if (op->kind == OP_FINALIZED) {
-        hnp_rte_proc_state(rte, op->proc.rank, HNP_RTE_PROC_FINALIZED);
+        hnp_rte_proc_state(rte, pj->job->jobid, op->proc.rank,
+                           HNP_RTE_PROC_FINALIZED);
     } else {
-        hnp_rte_abort_job(rte, op->proc.rank, op->status, op->msg);
+        hnp_rte_abort_job(rte, pj->job->jobid, op->proc.rank, op->status,
+                          op->msg);
     }
     if (op->cbfunc != NULL)
         op->cbfunc(answer, op->cbdata);
@@ -282,7 +286,7 @@ static void dmodex_run(pmi_pmix_call_t *call)
     }
     if (pj != NULL && op->proc.rank < pj->job->nprocs)
         rc = hnp_rte_request(pmi_pmix_server.rte, PMI_PMIX_SERVICE_DMODEX,
-                             op->proc.rank, pj->nspace,
+                             pj->job->jobid, op->proc.rank, pj->nspace,
                              strlen(pj->nspace) + 1, dmodex_answered, op);
     if (rc != HNP_SUCCESS) {
         HNP_ERROR_LOG(pmi_pmix_log(),
@@ -405,10 +409,11 @@ void pmi_pmix_dmodex_release_held(const char *nspace, bool registered)
 }
 
 void pmi_pmix_dmodex_serve(hnp_rte_t *rte, hnp_rte_request_t *req,
-                           hnp_vpid_t src, uint32_t rank, const void *data,
-                           size_t len, void *cbdata)
+                           hnp_vpid_t src, uint32_t jobid, uint32_t rank,
+                           const void *data, size_t len, void *cbdata)
 {
     const char *nspace = data;
+    const pmi_pmix_job_t *pj;
 
     (void)rte;
     (void)src;
@@ -417,7 +422,10 @@ void pmi_pmix_dmodex_serve(hnp_rte_t *rte, hnp_rte_request_t *req,
         hnp_rte_reply(req, HNP_ERR_NOT_FOUND, NULL, 0);
         return;
     }
-    if (pmi_pmix_job_find(nspace) != NULL)
+    /* the namespace must be the job's the request names */
+    if ((pj = pmi_pmix_job_find(nspace)) != NULL && pj->job->jobid != jobid)
+        hnp_rte_reply(req, HNP_ERR_NOT_FOUND, NULL, 0);
+    else if (pj != NULL)
         dmodex_serve_now(req, rank, nspace);
     else if (!dmodex_hold(req, rank, nspace))
         hnp_rte_reply(req, HNP_ERR_NOT_FOUND, NULL, 0);

@@ -23,6 +23,7 @@ typedef struct simple_job {
     pmi_simple_server_t *srv;   /* NULL once the job ended */
     char *mapping;           /* PMI_process_mapping */
     char *node;              /* this node's name, for messages */
+    uint32_t jobid;
     uint32_t series;
     unsigned refs;
 } simple_job_t;
@@ -53,8 +54,9 @@ static void fence_learned(void *cbdata, hnp_vpid_t vpid, const void *data,
         return;
     if (pmi_simple_fence_merge(f->job->srv, f->seq, data, len, err,
                                sizeof(err)) != HNP_SUCCESS)
-        hnp_rte_fail(f->job->rte, 1, "node %s: the key-value data of vpid %u "
-                     "in PMI fence %u: %s", f->job->node, vpid, f->seq, err);
+        hnp_rte_fail_job(f->job->rte, f->job->jobid, 1, "node %s: the "
+                         "key-value data of vpid %u in PMI fence %u: %s",
+                         f->job->node, vpid, f->seq, err);
 }
 
 static void fence_complete(void *cbdata, int status)
@@ -74,19 +76,19 @@ static void fence_ready(void *ctx, uint32_t seq, const void *blob, size_t len)
     hnp_exchange_callbacks_t cb = { fence_learned, fence_complete, f };
 
     if (f == NULL) {
-        hnp_rte_fail(job->rte, 1, "node %s: out of memory in PMI fence %u",
-                     job->node, seq);
+        hnp_rte_fail_job(job->rte, job->jobid, 1, "node %s: out of memory "
+                         "in PMI fence %u", job->node, seq);
         return;
     }
     f->job = job;
     f->seq = seq;
     job->refs++;
-    if (hnp_rte_allgather(job->rte, job->series, seq, blob, len, &cb) !=
-        HNP_SUCCESS) {
+    if (hnp_rte_allgather(job->rte, job->jobid, job->series, seq, blob, len,
+                          &cb) != HNP_SUCCESS) {
         job->refs--;
         free(f);
-        hnp_rte_fail(job->rte, 1, "node %s: cannot start PMI fence %u",
-                     job->node, seq);
+        hnp_rte_fail_job(job->rte, job->jobid, 1, "node %s: cannot start "
+                         "PMI fence %u", job->node, seq);
     }
 }
 
@@ -97,39 +99,40 @@ static void rank_abort(void *ctx, uint32_t rank, int exit_code,
 {
     simple_job_t *job = ctx;
 
-    hnp_rte_abort_job(job->rte, rank, exit_code, msg);
+    hnp_rte_abort_job(job->rte, job->jobid, rank, exit_code, msg);
 }
 
 static void rank_error(void *ctx, uint32_t rank, int code, const char *msg)
 {
     simple_job_t *job = ctx;
 
-    hnp_rte_fail(job->rte, 1, "rank %u on node %s: PMI: %s (%s)", rank,
-                 job->node, msg != NULL ? msg : "protocol error",
-                 hnp_strerror(code));
+    hnp_rte_fail_job(job->rte, job->jobid, 1, "rank %u on node %s: PMI: %s "
+                     "(%s)", rank, job->node,
+                     msg != NULL ? msg : "protocol error",
+                     hnp_strerror(code));
 }
 
 static void rank_initialized(void *ctx, uint32_t rank)
 {
     simple_job_t *job = ctx;
 
-    hnp_rte_proc_state(job->rte, rank, HNP_RTE_PROC_CONNECTED);
+    hnp_rte_proc_state(job->rte, job->jobid, rank, HNP_RTE_PROC_CONNECTED);
 }
 
 static void rank_finalized(void *ctx, uint32_t rank)
 {
     simple_job_t *job = ctx;
 
-    hnp_rte_proc_state(job->rte, rank, HNP_RTE_PROC_FINALIZED);
+    hnp_rte_proc_state(job->rte, job->jobid, rank, HNP_RTE_PROC_FINALIZED);
 }
 
 static void rank_spawn(void *ctx, uint32_t rank)
 {
     simple_job_t *job = ctx;
 
-    hnp_rte_fail(job->rte, 1, "rank %u on node %s asked to spawn processes "
-                 "(MPI_Comm_spawn): hnp does not support it yet", rank,
-                 job->node);
+    hnp_rte_fail_job(job->rte, job->jobid, 1, "rank %u on node %s asked to "
+                     "spawn processes (MPI_Comm_spawn): hnp does not support "
+                     "it yet", rank, job->node);
 }
 
 /* Said once per rank (the server calls this at its first refused put), to
@@ -180,6 +183,7 @@ static int simple_job_start(hnp_rte_t *rte, const hnp_pmi_job_t *pj,
     if (job == NULL)
         return rc;
     job->rte = rte;
+    job->jobid = pj->jobid;
     job->series = pj->series;
     job->refs = 1;
     job->node = strdup(pj->node_names[pj->my_node]);

@@ -45,14 +45,15 @@ static void gather_deliver(evutil_socket_t fd, short what, void *arg)
     free(g);
 }
 
-int hnp_rte_allgather(hnp_rte_t *rte, uint32_t series, uint32_t seq,
-                      const void *data, size_t len,
+int hnp_rte_allgather(hnp_rte_t *rte, uint32_t jobid, uint32_t series,
+                      uint32_t seq, const void *data, size_t len,
                       const hnp_exchange_callbacks_t *cb)
 {
     gather_t *g = calloc(1, sizeof(*g));
 
     (void)rte;
-    if (series != doubles.series || seq != doubles.fences)
+    if (jobid != doubles.jobid || series != doubles.series ||
+        seq != doubles.fences)
         doubles.fence_order_wrong = true;
     doubles.fences++;
     g->data = malloc(len > 0 ? len : 1);
@@ -78,17 +79,19 @@ int hnp_rte_serve(hnp_rte_t *rte, uint32_t service, hnp_rte_serve_fn fn,
     return HNP_SUCCESS;
 }
 
-int hnp_rte_request(hnp_rte_t *rte, uint32_t service, uint32_t rank,
-                    const void *data, size_t len, hnp_rte_reply_fn fn,
-                    void *cbdata)
+int hnp_rte_request(hnp_rte_t *rte, uint32_t service, uint32_t jobid,
+                    uint32_t rank, const void *data, size_t len,
+                    hnp_rte_reply_fn fn, void *cbdata)
 {
     hnp_rte_request_t *req = calloc(1, sizeof(*req));
 
-    if (service != doubles.service || doubles.serve == NULL)
+    if (service != doubles.service || doubles.serve == NULL) {
+        free(req);
         return HNP_ERR_NOT_FOUND;
+    }
     req->fn = fn;
     req->cbdata = cbdata;
-    doubles.serve(rte, req, 1, rank, data, len, NULL);
+    doubles.serve(rte, req, 1, jobid, rank, data, len, NULL);
     return HNP_SUCCESS;
 }
 
@@ -99,20 +102,23 @@ void hnp_rte_reply(hnp_rte_request_t *req, int status, const void *data,
     free(req);
 }
 
-void hnp_rte_abort_job(hnp_rte_t *rte, uint32_t rank, int code,
-                       const char *msg)
+void hnp_rte_abort_job(hnp_rte_t *rte, uint32_t jobid, uint32_t rank,
+                       int code, const char *msg)
 {
     (void)rte;
     (void)msg;
     doubles.aborts++;
+    doubles.abort_jobid = jobid;
     doubles.abort_rank = rank;
     doubles.abort_code = code;
 }
 
-void hnp_rte_proc_state(hnp_rte_t *rte, uint32_t rank,
+void hnp_rte_proc_state(hnp_rte_t *rte, uint32_t jobid, uint32_t rank,
                         hnp_rte_proc_state_t state)
 {
     (void)rte;
+    if (jobid != doubles.jobid)
+        doubles.state_job_wrong = true;
     if (rank < PMIX_DOUBLES_MAX_RANKS)
         doubles.state[rank] |= (unsigned)state;
 }

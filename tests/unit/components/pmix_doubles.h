@@ -21,13 +21,15 @@ struct hnp_pmi_fork {
 
 typedef struct pmix_doubles {
     struct event_base *base;
+    uint32_t jobid;           /* the job's, to check what names it */
     uint32_t series;          /* the job's, to check the all-gathers */
     uint32_t fences;          /* all-gathers so far */
-    bool fence_order_wrong;   /* one came with another series or seq */
+    bool fence_order_wrong;   /* one came with another job, series or seq */
     uint32_t service;
     hnp_rte_serve_fn serve;
     int aborts, abort_code;
-    uint32_t abort_rank;
+    uint32_t abort_rank, abort_jobid;
+    bool state_job_wrong;     /* a rank's state named another job */
     unsigned state[PMIX_DOUBLES_MAX_RANKS]; /* HNP_RTE_PROC_* bits */
     int watches;              /* open fd watches */
     int scratch_dirs;         /* hnp_rte_scratch_make()'s, not removed */

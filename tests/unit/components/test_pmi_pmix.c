@@ -149,6 +149,7 @@ static void run_job(run_t *r)
         .tmpdir = tmpdir, .series = 3, .max_allgather_bytes = 1 << 20,
     };
     doubles_reset();
+    doubles.jobid = job.jobid;
     doubles.series = job.series;
     logged[0] = '\0';
     assert_int_equal(pmi_pmix_module.job_start(NULL, &job, &state, err,
@@ -223,6 +224,7 @@ static void test_ring_allreduce_barrier(void **unused)
                          HNP_RTE_PROC_CONNECTED | HNP_RTE_PROC_FINALIZED);
     }
     assert_int_equal(doubles.aborts, 0);
+    assert_false(doubles.state_job_wrong);
     assert_true(r.tmpdir_empty);
 }
 
@@ -253,6 +255,7 @@ static void test_abort_reaches_the_runtime(void **unused)
     run_job(&r);
     assert_int_equal(doubles.aborts, 1);
     assert_int_equal(doubles.abort_rank, 2);
+    assert_int_equal(doubles.abort_jobid, doubles.jobid);
     assert_int_equal(doubles.abort_code, 7);
     assert_true(r.tmpdir_empty);
 }
@@ -417,6 +420,7 @@ static void test_fence_is_an_allgather(void **unused)
     (void)unused;
     assert_non_null(mkdtemp(tmpdir));
     doubles_reset();
+    doubles.jobid = job.jobid;
     doubles.series = job.series;
     logged[0] = '\0';
     assert_int_equal(pmi_pmix_module.job_start(NULL, &job, &state, err,

@@ -369,12 +369,14 @@ static void test_iof_ack(void **state)
 static void test_request(void **state)
 {
     static const char key[] = "modex\0of rank 7\xff";
-    hnp_wire_request_t out = { .id = 41, .service = 400, .rank = 7,
-                               .data = key, .len = sizeof(key) - 1 };
-    hnp_wire_request_t empty = { .id = UINT32_MAX, .service = UINT32_MAX,
-                                 .rank = UINT32_MAX };
-    static const uint8_t golden[] = { U32(1), U32(401), U32(2), U32(1), 'k' };
-    hnp_wire_request_t g = { .id = 1, .service = 401, .rank = 2,
+    hnp_wire_request_t out = { .jobid = 70000, .id = 41, .service = 400,
+                               .rank = 7, .data = key,
+                               .len = sizeof(key) - 1 };
+    hnp_wire_request_t empty = { .jobid = UINT32_MAX, .id = UINT32_MAX,
+                                 .service = UINT32_MAX, .rank = UINT32_MAX };
+    static const uint8_t golden[] = { U32(3), U32(1), U32(401), U32(2),
+                                      U32(1), 'k' };
+    hnp_wire_request_t g = { .jobid = 3, .id = 1, .service = 401, .rank = 2,
                              .data = "k", .len = 1 };
 
     (void)state;
