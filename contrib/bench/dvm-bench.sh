@@ -5,7 +5,8 @@
 #   1. `hnp -N 1 /bin/true` started fresh against the same job submitted
 #      into a running DVM (hnp --dvm-uri), interleaved (fresh, DVM, fresh,
 #      ...), RUNS each: wall time, and for the DVM job the CPU it cost
-#      (client, HNP, every daemon and the ranks they reaped);
+#      (client, HNP, every daemon and the ranks they started: a cpuacct
+#      cgroup holding them all, else /proc's clock ticks);
 #   2. the throughput of small jobs (-n 4 on 4 nodes, /bin/true): JOBS jobs
 #      back to back from one client, then from 4 clients at once;
 #   3. the HNP's and a daemon's RSS and descriptors after 100 and after
@@ -91,14 +92,37 @@ echo "measure,nodes,run,value,unit" >"$CSV"
 URI=$WORK/dvm.uri
 NAME=b$$n
 
+# The DVM, its daemons, the ranks they start and the clients run in a
+# cpuacct cgroup where one can be made: the CPU a DVM job costs is then
+# the group's usage across the job, to the nanosecond. Without one it is
+# read from /proc in clock ticks (10 ms a process: it undercounts a job
+# whose daemons each spend less).
+CG=/sys/fs/cgroup/cpuacct/$ME-$$
+IN_CG=() # a command's prefix that runs it in the group
+if mkdir "$CG" 2>/dev/null; then
+    # shellcheck disable=SC2016 # $$ and $@ are the inner shell's
+    IN_CG=(sh -c 'echo $$ >"$1/cgroup.procs"; shift; exec "$@"' sh "$CG")
+else
+    CG=""
+fi
+cg_gone() {
+    [ -n "$CG" ] || return 0
+    local tries=0
+    while [ -s "$CG/cgroup.procs" ] && [ $tries -lt 100 ]; do
+        sleep 0.1; tries=$((tries + 1))
+    done
+    rmdir "$CG" 2>/dev/null || true
+}
 stop_dvm() { [ -s "$URI" ] && "$HNP" --dvm-uri "$URI" --dvm-stop >/dev/null 2>&1 || true; }
-trap 'stop_dvm; rm -rf "$WORK"' EXIT
+trap 'stop_dvm; cg_gone; rm -rf "$WORK"' EXIT
 start_dvm() { # N
     rm -f "$URI"
-    "$HNP" --dvm --report-uri "$URI" --daemonize -q --host "${NAME}[1-$1]" ||
+    "${IN_CG[@]}" "$HNP" --dvm --report-uri "$URI" --daemonize -q --host "${NAME}[1-$1]" ||
         die "the DVM on $1 nodes did not start"
 }
 record() { echo "$1,$2,$3,$4,$5" >>"$CSV"; }
+# CPU seconds of the group so far
+cg_cpu() { awk '{ printf "%.4f\n", $1 / 1e9 }' "$CG/cpuacct.usage"; }
 # CPU seconds (user + system, and of the reaped children) of pids
 cpu_of() {
     local hz total=0 p
@@ -131,10 +155,17 @@ for n in $NODES; do
     for r in $(seq "$RUNS"); do
         read -r wall _ <<<"$(timed "$HNP" -N 1 --host "${NAME}f[1-$n]" /bin/true)"
         record fresh_wall "$n" "$r" "$wall" s
-        read -r -a pids <<<"$(dvm_pids)"
-        before=$(cpu_of "${pids[@]}")
-        read -r wall client_cpu <<<"$(timed "$HNP" --dvm-uri "$URI" -N 1 /bin/true)"
-        after=$(cpu_of "${pids[@]}")
+        if [ -n "$CG" ]; then
+            before=$(cg_cpu)
+            read -r wall client_cpu <<<"$(timed "${IN_CG[@]}" "$HNP" --dvm-uri "$URI" -N 1 /bin/true)"
+            after=$(cg_cpu)
+            client_cpu=${client_cpu/#[0-9]*/0} # counted in the group
+        else
+            read -r -a pids <<<"$(dvm_pids)"
+            before=$(cpu_of "${pids[@]}")
+            read -r wall client_cpu <<<"$(timed "$HNP" --dvm-uri "$URI" -N 1 /bin/true)"
+            after=$(cpu_of "${pids[@]}")
+        fi
         record dvm_wall "$n" "$r" "$wall" s
         if [ "$client_cpu" = NA ]; then
             record dvm_cpu "$n" "$r" NA s
