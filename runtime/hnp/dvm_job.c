@@ -363,6 +363,11 @@ bool hnp_dvm_job_needs_pmi(const hnp_dvm_job_t *j)
     return j->needs_pmi;
 }
 
+bool hnp_dvm_job_may_gather(const hnp_dvm_job_t *j)
+{
+    return j->needs_pmi && !hnp_prelaunch_all_plain(&j->args);
+}
+
 bool hnp_dvm_job_leaves_daemons_out(const hnp_dvm_job_t *j)
 {
     const hnp_job_t *job = &j->job;

@@ -3,12 +3,9 @@
  * The DVM's jobs (dvm.h): each node's free slots; a job mapped onto those
  * free, run at once, or queued first come first (or refused with the
  * figures); the messages of the running jobs handed to the job they name;
- * a job's end, its slots back and the jobs waiting started. Jobs with
- * the pmi components (MPI jobs) run side by side as any other, on the
- * same nodes too: a daemon keeps each job's PMI state its own. Every
- * daemon takes part in each job's all-gathers, in series of the job's
- * own; two jobs whose series would be the same (ids 65535 / components
- * apart, both running) do not run at once.
+ * a job's end, its slots back and the jobs waiting started. A daemon
+ * keeps each job's PMI state its own, but jobs that may use MPI run one
+ * at a time (clashes_with), beside any others.
  */
 #include "config.h"
 
@@ -194,29 +191,16 @@ static void available(hnp_dvm_t *dvm)
         dvm->avail[n] = dvm->free_slots[n];
 }
 
-/* Whether two jobs' series of all-gathers would be the same ones. */
-static bool series_clash(uint32_t a, uint32_t b, uint32_t nseries)
-{
-    for (uint32_t i = 0; i < nseries; i++)
-        for (uint32_t k = 0; k < nseries; k++)
-            if (hnp_rte_job_series(a, nseries, i) ==
-                hnp_rte_job_series(b, nseries, k))
-                return true;
-    return false;
-}
-
-/* The running job that @p c's would share series of all-gathers with,
- * or 0: it waits for that one's end. */
+/* The running job that may use MPI that @p c's job, if it may too,
+ * waits for, or 0: such jobs run one at a time. Side by side, MPI jobs
+ * failed now and then (an MPICH job's shared memory set-up, Open MPI
+ * jobs waiting in MPI_Init's fence): that is not understood yet. */
 static uint32_t clashes_with(hnp_dvm_t *dvm, dvm_conn_t *c)
 {
-    uint32_t jobid = hnp_dvm_job_of(c->job)->jobid;
-    uint32_t nseries = (uint32_t)dvm->rte->pmi.count;
-
-    if (!hnp_dvm_job_needs_pmi(c->job))
+    if (!hnp_dvm_job_may_gather(c->job))
         return 0;
     for (dvm_conn_t *o = dvm->conns; o != NULL; o = o->next)
-        if (o->running && hnp_dvm_job_needs_pmi(o->job) &&
-            series_clash(jobid, hnp_dvm_job_of(o->job)->jobid, nseries))
+        if (o != c && o->running && hnp_dvm_job_may_gather(o->job))
             return hnp_dvm_job_of(o->job)->jobid;
     return 0;
 }
@@ -306,8 +290,8 @@ static void say_why_not(hnp_dvm_t *dvm, dvm_conn_t *c, char *why, size_t len)
     available(dvm);
     hnp_dvm_job_free_slots(c->job, dvm->avail, &nfree, &total);
     if (clash != 0)
-        snprintf(clash_why, sizeof(clash_why), "; its MPI all-gathers would "
-                 "be numbered as those of job %u, which runs", clash);
+        snprintf(clash_why, sizeof(clash_why), "; it may use MPI, as job "
+                 "%u which runs, and such jobs run one at a time", clash);
     snprintf(why, len, "job %u needs %u slots, %u free of %u%s%s", jobid,
              hnp_dvm_job_ranks(c->job), nfree, total, clash_why,
              dvm->queue != NULL ? "; jobs submitted before it wait" : "");
