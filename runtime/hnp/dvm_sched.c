@@ -191,17 +191,39 @@ static void available(hnp_dvm_t *dvm)
         dvm->avail[n] = dvm->free_slots[n];
 }
 
-/* The running job that may use MPI that @p c's job, if it may too,
- * waits for, or 0: such jobs run one at a time. Side by side, MPI jobs
- * failed now and then (an MPICH job's shared memory set-up, Open MPI
- * jobs waiting in MPI_Init's fence): that is not understood yet. */
+/* Jobs that may use MPI run one at a time: side by side, they failed now
+ * and then (an MPICH job's shared memory set-up, Open MPI jobs waiting in
+ * MPI_Init's fence), which is not understood yet. */
+static bool series_clash(uint32_t a, uint32_t b, uint32_t nseries)
+{
+    for (uint32_t i = 0; i < nseries; i++)
+        for (uint32_t k = 0; k < nseries; k++)
+            if (hnp_rte_job_series(a, nseries, i) ==
+                hnp_rte_job_series(b, nseries, k))
+                return true;
+    return false;
+}
+
+/* The running job @p c's job waits for, or 0. Jobs with the pmi
+ * components whose all-gathers would be numbered alike (ids 65535 / the
+ * components apart) do not run at once: a daemon would refuse the later. */
 static uint32_t clashes_with(hnp_dvm_t *dvm, dvm_conn_t *c)
 {
-    if (!hnp_dvm_job_may_gather(c->job))
+    uint32_t jobid = hnp_dvm_job_of(c->job)->jobid;
+    uint32_t nseries = (uint32_t)dvm->rte->pmi.count;
+    bool gathers = hnp_dvm_job_may_gather(c->job);
+
+    if (!hnp_dvm_job_needs_pmi(c->job))
         return 0;
-    for (dvm_conn_t *o = dvm->conns; o != NULL; o = o->next)
-        if (o != c && o->running && hnp_dvm_job_may_gather(o->job))
-            return hnp_dvm_job_of(o->job)->jobid;
+    for (dvm_conn_t *o = dvm->conns; o != NULL; o = o->next) {
+        uint32_t other;
+        if (o == c || !o->running || !hnp_dvm_job_needs_pmi(o->job))
+            continue;
+        other = hnp_dvm_job_of(o->job)->jobid;
+        if ((gathers && hnp_dvm_job_may_gather(o->job)) ||
+            series_clash(jobid, other, nseries))
+            return other;
+    }
     return 0;
 }
 
@@ -290,8 +312,8 @@ static void say_why_not(hnp_dvm_t *dvm, dvm_conn_t *c, char *why, size_t len)
     available(dvm);
     hnp_dvm_job_free_slots(c->job, dvm->avail, &nfree, &total);
     if (clash != 0)
-        snprintf(clash_why, sizeof(clash_why), "; it may use MPI, as job "
-                 "%u which runs, and such jobs run one at a time", clash);
+        snprintf(clash_why, sizeof(clash_why), "; it waits for job %u (jobs "
+                 "that may use MPI run one at a time)", clash);
     snprintf(why, len, "job %u needs %u slots, %u free of %u%s%s", jobid,
              hnp_dvm_job_ranks(c->job), nfree, total, clash_why,
              dvm->queue != NULL ? "; jobs submitted before it wait" : "");
