@@ -1,21 +1,23 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * What libpmix is told of a job (PMIx_server_register_nspace): the node
- * map and the proc map (PMIx_generate_regex/ppn), the job's sizes, each
- * node's peers, leader and size, each app, and each local rank's local
- * rank, node rank, node, host and app. A rank of another node gets its
- * node, host, local and node rank from the maps, which libpmix expands
- * itself (in the same order as here): given here too, each of the job's
- * ranks cost every daemon eight more entries (some 3 kB a rank of the
- * job), with a look-up of each key in libpmix's dictionary at set-up.
- * Every node's info is given: with this node's alone, Open MPI's direct
- * modex failed in 2 of 13 runs of ompi.sh's sanitized build ("PML add
- * procs failed: Not found"), in none of 10 with every node's. The maps
- * cannot go: the shared store (gds ds21) wants every rank's data. Open
- * MPI's MPI_Init fails without the local and node ranks, and silently
- * drops shared memory for TCP without the local peers or with a server
- * host name that is not in the node map: this node is named
- * job->node_names[job->my_node] in both.
+ * What libpmix is told of a job (PMIx_server_register_nspace): the job's
+ * sizes, this node's peers, leader and size, each app, each local rank's
+ * local rank, node rank, node, host and app, and every other rank's node
+ * and host. No node map or proc map (PMIX_NODE_MAP, PMIX_PROC_MAP), and
+ * no other node's info: libpmix 4.2's server expands the maps into a
+ * record of every rank and of every node of the job, and then, at each
+ * rank's PMIx_Init, copies every node's record into a reply and never
+ * frees the copy (some 2.7 kB a node for each rank that connects): with
+ * the maps a daemon grew by some 7 kB a rank of an Open MPI job. The
+ * shared store (gds ds21) still wants an entry for every rank of the job
+ * (its set-up fails at the first client otherwise): each other rank gets
+ * its node and host, which is what Open MPI asks of a peer. Open MPI's
+ * MPI_Init fails without the local and node ranks, and silently drops
+ * shared memory for TCP without the local peers or with a server host
+ * name that is not this node's: this node is named
+ * job->node_names[job->my_node] in both. Node and app info go under
+ * PMIX_NODE_INFO_ARRAY and PMIX_APP_INFO_ARRAY, the keys libpmix reads
+ * them from (PMIX_NODE_INFO and PMIX_APP_INFO only qualify a query).
  *
  * hnp numbers a job's nodes as the runtime's daemons; a runtime that
  * outlives its jobs has nodes where a job has no rank. PMIx is told only
@@ -126,32 +128,6 @@ static int layout_build(layout_t *l, const hnp_pmi_job_t *job)
     return HNP_SUCCESS;
 }
 
-/* "node0,node1,..." and "0,1;2,3;..." for the regex generators. */
-static int maps_generate(const hnp_pmi_job_t *job, const layout_t *l,
-                         char **node_map, char **proc_map)
-{
-    text_t nodes = { 0 }, procs = { 0 };
-    int rc = HNP_ERR_NOMEM;
-
-    for (uint32_t n = 0; n < job->nnodes; n++) {
-        if (l->pmix_id[n] == UINT32_MAX)
-            continue;
-        if (l->pmix_id[n] > 0) {
-            text_add(&nodes, ",");
-            text_add(&procs, ";");
-        }
-        text_add(&nodes, job->node_names[n + 1]);
-        text_add(&procs, l->peers[n].s != NULL ? l->peers[n].s : "");
-    }
-    if (!nodes.failed && !procs.failed &&
-        PMIx_generate_regex(nodes.s, node_map) == PMIX_SUCCESS &&
-        PMIx_generate_ppn(procs.s, proc_map) == PMIX_SUCCESS)
-        rc = HNP_SUCCESS;
-    free(nodes.s);
-    free(procs.s);
-    return rc;
-}
-
 /* An info whose value is an array of @p n infos (filled by the caller). */
 static pmix_info_t *info_array(pmix_info_t *info, const char *key, size_t n)
 {
@@ -167,7 +143,7 @@ static pmix_info_t *info_array(pmix_info_t *info, const char *key, size_t n)
 static void node_info(pmix_info_t *info, const hnp_pmi_job_t *job,
                       const layout_t *l, uint32_t n)
 {
-    pmix_info_t *a = info_array(info, PMIX_NODE_INFO,
+    pmix_info_t *a = info_array(info, PMIX_NODE_INFO_ARRAY,
                                 l->count[n] > 0 ? 6 : 3);
     uint32_t size = l->count[n];
 
@@ -184,7 +160,7 @@ static void node_info(pmix_info_t *info, const hnp_pmi_job_t *job,
 static void app_info(pmix_info_t *info, const hnp_pmi_app_t *app,
                      uint32_t appnum)
 {
-    pmix_info_t *a = info_array(info, PMIX_APP_INFO, 3);
+    pmix_info_t *a = info_array(info, PMIX_APP_INFO_ARRAY, 3);
 
     PMIx_Info_load(&a[0], PMIX_APPNUM, &appnum, PMIX_UINT32);
     PMIx_Info_load(&a[1], PMIX_APP_SIZE, &app->nprocs, PMIX_UINT32);
@@ -219,11 +195,43 @@ static void proc_info(pmix_info_t *info, const hnp_pmi_job_t *job,
     PMIx_Info_load(&a[7], PMIX_APP_RANK, &app_rank, PMIX_PROC_RANK);
 }
 
-/* The job-wide keys: 10 entries. */
-#define NSPACE_JOB_KEYS 10
+/* Another node's rank: its node and host. */
+static void peer_info(pmix_info_t *info, const hnp_pmi_job_t *job,
+                      const layout_t *l, uint32_t rank)
+{
+    pmix_info_t *a = info_array(info, PMIX_PROC_DATA, 3);
+    uint32_t node = job->node_of[rank] - 1; /* hnp's node - 1 */
+
+    PMIx_Info_load(&a[0], PMIX_RANK, &rank, PMIX_PROC_RANK);
+    PMIx_Info_load(&a[1], PMIX_NODEID, &l->pmix_id[node], PMIX_UINT32);
+    PMIx_Info_load(&a[2], PMIX_HOSTNAME, job->node_names[node + 1],
+                   PMIX_STRING);
+}
+
+/* "node0,node1,...": the job's nodes, in PMIx's numbering. */
+static char *node_list(const hnp_pmi_job_t *job, const layout_t *l)
+{
+    text_t nodes = { 0 };
+
+    for (uint32_t n = 0; n < job->nnodes; n++) {
+        if (l->pmix_id[n] == UINT32_MAX)
+            continue;
+        if (l->pmix_id[n] > 0)
+            text_add(&nodes, ",");
+        text_add(&nodes, job->node_names[n + 1]);
+    }
+    if (nodes.failed) {
+        free(nodes.s);
+        return NULL;
+    }
+    return nodes.s;
+}
+
+/* The job-wide keys: 9 entries. */
+#define NSPACE_JOB_KEYS 9
 
 static void job_info(pmix_info_t *info, const hnp_pmi_job_t *job,
-                     const layout_t *l, char *node_map, char *proc_map)
+                     const layout_t *l, char *nodes)
 {
     uint32_t napps = job->napps;
 
@@ -233,10 +241,9 @@ static void job_info(pmix_info_t *info, const hnp_pmi_job_t *job,
     PMIx_Info_load(&info[3], PMIX_MAX_PROCS, &job->universe_size, PMIX_UINT32);
     PMIx_Info_load(&info[4], PMIX_NUM_NODES, &l->nlisted, PMIX_UINT32);
     PMIx_Info_load(&info[5], PMIX_JOB_NUM_APPS, &napps, PMIX_UINT32);
-    PMIx_Info_load(&info[6], PMIX_NODE_MAP, node_map, PMIX_REGEX);
-    PMIx_Info_load(&info[7], PMIX_PROC_MAP, proc_map, PMIX_REGEX);
-    PMIx_Info_load(&info[8], PMIX_TMPDIR, job->tmpdir, PMIX_STRING);
-    PMIx_Info_load(&info[9], PMIX_NSDIR, job->tmpdir, PMIX_STRING);
+    PMIx_Info_load(&info[6], PMIX_TMPDIR, job->tmpdir, PMIX_STRING);
+    PMIx_Info_load(&info[7], PMIX_NSDIR, job->tmpdir, PMIX_STRING);
+    PMIx_Info_load(&info[8], PMIX_NODE_LIST, nodes, PMIX_STRING);
 }
 
 int pmi_pmix_nspace_register(const pmi_pmix_job_t *pj, char *err,
@@ -244,31 +251,38 @@ int pmi_pmix_nspace_register(const pmi_pmix_job_t *pj, char *err,
 {
     const hnp_pmi_job_t *job = pj->job;
     layout_t l = { 0 };
-    char *node_map = NULL, *proc_map = NULL;
     pmix_info_t *info = NULL;
     size_t ninfo = 0;
+    char *nodes = NULL;
     int rc = layout_build(&l, job);
 
-    if (rc == HNP_SUCCESS)
-        rc = maps_generate(job, &l, &node_map, &proc_map);
+    if (rc == HNP_SUCCESS && (nodes = node_list(job, &l)) == NULL)
+        rc = HNP_ERR_NOMEM;
     if (rc != HNP_SUCCESS) {
         snprintf(err, errlen, "pmix: job %s: %s", job->name,
                  rc == HNP_ERR_BAD_PARAM ? "a rank's node or this node is "
                                            "out of range"
-                                         : "cannot build the node map");
+                                         : "out of memory");
         goto out;
     }
-    ninfo = NSPACE_JOB_KEYS + l.nlisted + job->napps + job->nlocal;
+    ninfo = NSPACE_JOB_KEYS + 1 + job->napps + job->nprocs;
     PMIX_INFO_CREATE(info, ninfo);
-    job_info(info, job, &l, node_map, proc_map);
+    if (info == NULL) {
+        snprintf(err, errlen, "pmix: job %s: out of memory", job->name);
+        rc = HNP_ERR_NOMEM;
+        goto out;
+    }
+    job_info(info, job, &l, nodes);
     size_t i = NSPACE_JOB_KEYS;
-    for (uint32_t n = 0; n < job->nnodes; n++)
-        if (l.pmix_id[n] != UINT32_MAX)
-            node_info(&info[i++], job, &l, n);
+    node_info(&info[i++], job, &l, job->my_node - 1);
     for (uint32_t a = 0; a < job->napps; a++)
         app_info(&info[i++], &job->apps[a], a);
-    for (uint32_t k = 0; k < job->nlocal; k++)
-        proc_info(&info[i++], job, &l, job->local_ranks[k]);
+    for (uint32_t r = 0; r < job->nprocs; r++) {
+        if (job->node_of[r] == job->my_node)
+            proc_info(&info[i++], job, &l, r);
+        else
+            peer_info(&info[i++], job, &l, r);
+    }
 
     pmi_pmix_sync_t *sync = pmi_pmix_sync_create();
     pmix_status_t prc = sync == NULL ? PMIX_ERR_NOMEM
@@ -284,11 +298,10 @@ int pmi_pmix_nspace_register(const pmi_pmix_job_t *pj, char *err,
 out:
     if (info != NULL)
         PMIX_INFO_FREE(info, ninfo);
-    free(node_map);
-    free(proc_map);
+    free(nodes);
     layout_free(&l, job->nnodes);
     /* Registering a job leaves libpmix's temporaries (the packed job
-     * data, the expanded maps: some 6 kB a rank of the job, freed) in
+     * data, the info arrays: some 2 kB a rank of the job, freed) in
      * the heap's middle, where free() keeps them resident for the rest of
      * the daemon's life: hand them back now. */
     malloc_trim(0);
