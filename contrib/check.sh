@@ -100,24 +100,28 @@ wanted dlopen && build_and_check dlopen
 wanted static && build_and_check static --disable-dlopen
 wanted sanitizers && sanitizer_build
 
-# 2,048 simulated nodes (tests/integration/scale.sh), in the dlopen build
-# and alone: beside other tests it would starve them of the CPU. The
-# build's own run above skipped it; this run's result stands instead.
+# 2,048 simulated nodes (tests/integration/scale.sh), and an Open MPI job
+# of 256 nodes x 4 ranks (tests/integration/ompi-memory.sh at scale), in
+# the dlopen build and alone: beside other tests they would starve them
+# of the CPU. The build's own run above skipped scale.sh (this run's
+# result stands instead) and ran ompi-memory.sh small (both count).
 if wanted scale && wanted dlopen && [ -f "$top/_build/dlopen/Makefile" ]; then
-    echo "=== scale: tests/integration/scale.sh, alone"
     dir="$top/_build/dlopen"
-    (cd "$dir" && HNP_TEST_SCALE=1 timeout 1500 make check \
-        TESTS=tests/integration/scale.sh >scale.out 2>&1)
-    result=$(sed -n 's|^\([A-Z]*\): tests/integration/scale.sh$|\1|p' "$dir/scale.out")
-    skipped=$((skipped - 1))
-    grep -E '^[0-9]+ nodes, ' "$dir/tests/integration/scale.sh.log" 2>/dev/null
-    case $result in
-        PASS) echo "PASS: scale"; passed=$((passed + 1)) ;;
-        SKIP) tail -n 1 "$dir/tests/integration/scale.sh.log"
-              skipped=$((skipped + 1)) ;;
-        *) echo "FAIL: scale"; tail -n 40 "$dir/tests/integration/scale.sh.log" >&2
-           failed=$((failed + 1)) ;;
-    esac
+    for t in scale ompi-memory; do
+        echo "=== scale: tests/integration/$t.sh, alone"
+        (cd "$dir" && HNP_TEST_SCALE=1 timeout 1500 make check \
+            TESTS=tests/integration/$t.sh >$t.out 2>&1)
+        result=$(sed -n "s|^\([A-Z]*\): tests/integration/$t.sh\$|\1|p" "$dir/$t.out")
+        [ "$t" = scale ] && skipped=$((skipped - 1))
+        grep -E '^[0-9]+ nodes, |RssAnon' "$dir/tests/integration/$t.sh.log" 2>/dev/null
+        case $result in
+            PASS) echo "PASS: $t at scale"; passed=$((passed + 1)) ;;
+            SKIP) tail -n 1 "$dir/tests/integration/$t.sh.log"
+                  skipped=$((skipped + 1)) ;;
+            *) echo "FAIL: $t at scale"; tail -n 40 "$dir/tests/integration/$t.sh.log" >&2
+               failed=$((failed + 1)) ;;
+        esac
+    done
 fi
 
 # The tarball must build, install and pass its tests; the full suite has

@@ -13,18 +13,15 @@
 # needs.
 #
 # Then a third run with the pmix component serving the shell (a PMIx
-# server in every daemon, which a shell may need): every rank must see
-# its PMIx rank. libpmix's server holds some 4 kB a rank of the job in
-# every daemon at one rank a node (the maps libpmix expands, every rank's
-# entry, which its shared store wants), and 1.5 MB of its own: on one
-# machine standing in for a cluster that grows as the square of the nodes
-# (measured: 1,024 nodes took 5.1 GB of the machine and 57 s, 2,048
-# nodes 17.1 GB and 101 s). It runs on 512 nodes unless
-# HNP_TEST_SCALE_PMIX_NODES says otherwise: at 2,048 it once failed in a
-# full run, daemons not leaving after the shutdown with most of the
-# machine's memory taken (it passed in others); where the machine lacks
-# the memory the other runs go on and the test is skipped at the end, saying why. On a
-# real cluster each node pays its own share (some 8 MB at 2,048 ranks).
+# server in every daemon, which a shell may need), on as many nodes:
+# every rank must see its PMIx rank. libpmix's server holds some 2 kB a
+# rank of the job in every daemon (its record of each rank, which its
+# shared store wants) and 1.2 MB of its own: on one machine standing in
+# for a cluster that grows as the square of the nodes (measured: 1,024
+# nodes took 3.4 GB of the machine in the daemons). Where the machine
+# lacks the memory the other runs go on and the test is skipped at the
+# end, saying why; HNP_TEST_SCALE_PMIX_NODES sets fewer nodes. On a real
+# cluster each node pays its own share (some 5.5 MB at 2,048 ranks).
 #
 # On a machine shared by 2,048 daemons a process may wait many seconds for
 # a CPU: heartbeats, the handshake deadline and the launch deadline are
@@ -96,11 +93,10 @@ for exchange in flood gather_scatter; do
     scale_run "$nodes" "$exchange" ^pmix
 done
 
-# With the pmix component serving: 2 MB a node and 3.5 kB a rank of the
-# job in each daemon (measured 1.65 MB and 3.4 kB: 5.1 GB at 1,024 nodes,
-# 17.1 GB at 2,048, where 18.9 GB are asked).
-pmix_nodes=${HNP_TEST_SCALE_PMIX_NODES:-512}
-pmix_needed_kb=$((pmix_nodes * (2048 + 7 * pmix_nodes / 2)))
+# With the pmix component serving: 2 MB a node and 2.5 kB a rank of the
+# job in each daemon (measured 1.2 MB and 2.05 kB: 3.4 GB at 1,024 nodes).
+pmix_nodes=${HNP_TEST_SCALE_PMIX_NODES:-$nodes}
+pmix_needed_kb=$((pmix_nodes * (2048 + 5 * pmix_nodes / 2)))
 avail_kb=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo 2>/dev/null || echo 0)
 [ "${avail_kb:-0}" -ge "$pmix_needed_kb" ] ||
     skip "the runs without PMIx passed; with the pmix component serving," \
