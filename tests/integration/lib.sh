@@ -148,10 +148,18 @@ leftovers() {
         awk -v group="$group" -v me=$$ '$1 != me && $2 != group { print $1 }' || true
 }
 
-# Wait a little for stragglers, then fail naming them.
-assert_no_leftovers() {
-    for _ in $(seq 50); do
-        [ -z "$(leftovers)" ] && return 0
+# Wait a little for stragglers (50 looks 0.1 s apart, and SECONDS at
+# least where given: thousands of processes ending at once on a loaded
+# machine take longer), then fail naming them.
+assert_no_leftovers() { # WHAT [SECONDS]
+    local until=$((SECONDS + ${2:-0})) started=$SECONDS looks=0
+    while [ $looks -lt 50 ] || [ $SECONDS -lt $until ]; do
+        looks=$((looks + 1))
+        if [ -z "$(leftovers)" ]; then
+            [ $((SECONDS - started)) -lt 5 ] ||
+                echo "$1: the last processes left after $((SECONDS - started)) s"
+            return 0
+        fi
         sleep 0.1
     done
     ps -o pid,ppid,args -p "$(leftovers | paste -sd, -)" || true

@@ -85,7 +85,9 @@ scale_run() {
     [ "$(wc -l <"$tmp/out")" = "$n" ] ||
         fail "$what: $n lines expected, $(wc -l <"$tmp/out") arrived"
     expect_one_rank_per_node "$n"
-    assert_no_leftovers "$what"
+    # Thousands of daemons, sentinels and agents going at once, with
+    # gigabytes to hand back, on two cores: give them two minutes.
+    assert_no_leftovers "$what" 120
     echo "$what: $((SECONDS - started)) s"
 }
 
