@@ -2,8 +2,8 @@
 /*
  * What libpmix is told of a job (PMIx_server_register_nspace): the job's
  * sizes, this node's peers, leader and size, each app, each local rank's
- * local rank, node rank, node, host and app, and every other rank's node
- * and host. No node map or proc map (PMIX_NODE_MAP, PMIX_PROC_MAP), and
+ * local rank, node rank, node, host and app, and every other rank's
+ * host. No node map or proc map (PMIX_NODE_MAP, PMIX_PROC_MAP), and
  * no other node's info: libpmix 4.2's server expands the maps into a
  * record of every rank and of every node of the job, and then, at each
  * rank's PMIx_Init, copies every node's record into a reply and never
@@ -11,7 +11,7 @@
  * the maps a daemon grew by some 7 kB a rank of an Open MPI job. The
  * shared store (gds ds21) still wants an entry for every rank of the job
  * (its set-up fails at the first client otherwise): each other rank gets
- * its node and host, which is what Open MPI asks of a peer. Open MPI's
+ * its host, which is what Open MPI asks of a peer. Open MPI's
  * MPI_Init fails without the local and node ranks, and silently drops
  * shared memory for TCP without the local peers or with a server host
  * name that is not this node's: this node is named
@@ -195,16 +195,17 @@ static void proc_info(pmix_info_t *info, const hnp_pmi_job_t *job,
     PMIx_Info_load(&a[7], PMIX_APP_RANK, &app_rank, PMIX_PROC_RANK);
 }
 
-/* Another node's rank: its node and host. */
+/* Another node's rank: its host. (Its node id would cost libpmix a key
+ * more to file, some 1 us a rank of the job at set-up, and no rank of
+ * this node can read it from the shared store.) */
 static void peer_info(pmix_info_t *info, const hnp_pmi_job_t *job,
-                      const layout_t *l, uint32_t rank)
+                      uint32_t rank)
 {
-    pmix_info_t *a = info_array(info, PMIX_PROC_DATA, 3);
+    pmix_info_t *a = info_array(info, PMIX_PROC_DATA, 2);
     uint32_t node = job->node_of[rank] - 1; /* hnp's node - 1 */
 
     PMIx_Info_load(&a[0], PMIX_RANK, &rank, PMIX_PROC_RANK);
-    PMIx_Info_load(&a[1], PMIX_NODEID, &l->pmix_id[node], PMIX_UINT32);
-    PMIx_Info_load(&a[2], PMIX_HOSTNAME, job->node_names[node + 1],
+    PMIx_Info_load(&a[1], PMIX_HOSTNAME, job->node_names[node + 1],
                    PMIX_STRING);
 }
 
@@ -281,7 +282,7 @@ int pmi_pmix_nspace_register(const pmi_pmix_job_t *pj, char *err,
         if (job->node_of[r] == job->my_node)
             proc_info(&info[i++], job, &l, r);
         else
-            peer_info(&info[i++], job, &l, r);
+            peer_info(&info[i++], job, r);
     }
 
     pmi_pmix_sync_t *sync = pmi_pmix_sync_create();
