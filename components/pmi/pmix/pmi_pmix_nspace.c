@@ -247,6 +247,31 @@ static void job_info(pmix_info_t *info, const hnp_pmi_job_t *job,
     PMIx_Info_load(&info[8], PMIX_NODE_LIST, nodes, PMIX_STRING);
 }
 
+/* Everything registered of the job: its keys, this node's info, each
+ * app's, each rank's; NULL without memory. */
+static pmix_info_t *infos_build(const hnp_pmi_job_t *job, const layout_t *l,
+                                char *nodes, size_t *ninfo)
+{
+    pmix_info_t *info;
+    size_t i = NSPACE_JOB_KEYS;
+
+    *ninfo = NSPACE_JOB_KEYS + 1 + job->napps + job->nprocs;
+    PMIX_INFO_CREATE(info, *ninfo);
+    if (info == NULL)
+        return NULL;
+    job_info(info, job, l, nodes);
+    node_info(&info[i++], job, l, job->my_node - 1);
+    for (uint32_t a = 0; a < job->napps; a++)
+        app_info(&info[i++], &job->apps[a], a);
+    for (uint32_t r = 0; r < job->nprocs; r++) {
+        if (job->node_of[r] == job->my_node)
+            proc_info(&info[i++], job, l, r);
+        else
+            peer_info(&info[i++], job, r);
+    }
+    return info;
+}
+
 int pmi_pmix_nspace_register(const pmi_pmix_job_t *pj, char *err,
                              size_t errlen)
 {
@@ -266,25 +291,12 @@ int pmi_pmix_nspace_register(const pmi_pmix_job_t *pj, char *err,
                                          : "out of memory");
         goto out;
     }
-    ninfo = NSPACE_JOB_KEYS + 1 + job->napps + job->nprocs;
-    PMIX_INFO_CREATE(info, ninfo);
+    info = infos_build(job, &l, nodes, &ninfo);
     if (info == NULL) {
         snprintf(err, errlen, "pmix: job %s: out of memory", job->name);
         rc = HNP_ERR_NOMEM;
         goto out;
     }
-    job_info(info, job, &l, nodes);
-    size_t i = NSPACE_JOB_KEYS;
-    node_info(&info[i++], job, &l, job->my_node - 1);
-    for (uint32_t a = 0; a < job->napps; a++)
-        app_info(&info[i++], &job->apps[a], a);
-    for (uint32_t r = 0; r < job->nprocs; r++) {
-        if (job->node_of[r] == job->my_node)
-            proc_info(&info[i++], job, &l, r);
-        else
-            peer_info(&info[i++], job, r);
-    }
-
     pmi_pmix_sync_t *sync = pmi_pmix_sync_create();
     pmix_status_t prc = sync == NULL ? PMIX_ERR_NOMEM
         : PMIx_server_register_nspace(pj->nspace, (int)job->nlocal, info,
