@@ -82,8 +82,14 @@ extern "C" {
  *      serve callback gets the jobid of the request, hnp_rte_abort_job(rte,
  *      jobid, rank, ...), hnp_rte_proc_state(rte, jobid, rank, state); a
  *      failure of one job is hnp_rte_fail_job(rte, jobid, ...). A 2.x
- *      component is refused. */
-#define HNP_PMI_INTERFACE_VERSION HNP_MCA_VERSION(3, 0, 0)
+ *      component is refused.
+ * 4.0: dynamic jobs (MPI_Comm_spawn): a component asks for a new job with
+ *      hnp_rte_spawn(rte, parent_jobid, &hnp_spawn_request_t, cb, cbdata)
+ *      and learns another job of the family with hnp_rte_job_info();
+ *      hnp_pmi_job_t tells a spawned job's daemons its parent
+ *      (parent_jobid, parent_name) and the requester's opaque bytes
+ *      (spawn_component, spawn_data). A 3.x component is refused. */
+#define HNP_PMI_INTERFACE_VERSION HNP_MCA_VERSION(4, 0, 0)
 
 struct hnp_rte;
 
@@ -138,6 +144,17 @@ typedef struct hnp_pmi_job {
     uint32_t series;
     /** The largest contribution hnp_rte_allgather() carries per daemon. */
     size_t max_allgather_bytes;
+    /** A job started by hnp_rte_spawn() (MPI_Comm_spawn): its parent's
+     *  id and name; 0 and NULL for a job of the command line or of a DVM
+     *  client. */
+    uint32_t parent_jobid;
+    const char *parent_name;
+    /** The spawning component's name and hnp_spawn_request_t::data
+     *  (NULL and 0 when none): a component uses only bytes its own name
+     *  put there. */
+    const char *spawn_component;
+    const void *spawn_data;
+    size_t spawn_data_len;
 } hnp_pmi_job_t;
 
 /** One local rank about to be forked. */
