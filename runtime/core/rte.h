@@ -64,6 +64,10 @@ enum {
                               jobs: end one job here, keep serving */
     HNP_TAG_COLLECTIVE,    /* (in an xcast) an all-gather the HNP heard
                               of, for daemons without ranks to join */
+    HNP_TAG_SPAWN,         /* daemon -> HNP: a rank asks for a new job
+                              (hnp_rte_spawn) */
+    HNP_TAG_SPAWN_REPLY,   /* HNP -> daemon: its children started, or why
+                              not */
     HNP_TAG_CORE_MAX = 99,
 };
 

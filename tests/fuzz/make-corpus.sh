@@ -129,6 +129,20 @@ launch() { # jobid 1, 2 ranks on nodes a (4 slots) and bc (5), universe 9,
   str "PATH=/bin"; u32 2; str btl; str "self,tcp"; } >"$md/dvm-submit"
 { bytes 18 03; u32 9; u32 143; str "terminated"; } >"$md/dvm-reply"
 { bytes 19; u32 327683; } >"$md/collective"
+# 27 a spawn request: job 1's rank 0 asks, from /w, for 2 children of
+# "worker -v" with OMPI_PARENT_PORT set, on node a, by node, with 3 opaque
+# bytes of the pmix component; then one claiming 2^32-1 apps; 28 its
+# answer: job 2, named.
+spawn_request() {
+    u32 5; u32 1; u32 0; str /w; str node; str ""; str ""; str ""; bytes 00
+    str pmix; u32 3; bytes 01 02 03; u32 1
+    str worker; u32 1; str -v; u32 1; str OMPI_PARENT_PORT=1.0:7; u32 2
+    str a; str ""; str ""; str ""; str ""; str ""; str ""
+}
+{ bytes 1b; spawn_request; } >"$md/spawn-request"
+{ bytes 1b; u32 5; u32 1; u32 0; str ""; str ""; str ""; str ""; str ""
+  bytes 00; str ""; u32 0; u32 4294967295; } >"$md/spawn-request-huge-apps"
+{ bytes 1c; u32 5; u32 0; u32 2; str "hnp-2-abc"; str ""; } >"$md/spawn-reply"
 
 # fuzz_dvm: a byte (bits 0-3 reads of 1 + 13 * n bytes, bit 4 the
 # client's side, bit 5 an honest peer), then the socket's bytes: frames of
