@@ -169,6 +169,8 @@ struct hnp_rte {
     size_t nseries;
     struct hnp_rte_gather *gathers; /* all-gathers to start from the loop */
     struct hnp_rte_requests *requests; /* hnp_rte_request() (request.c) */
+    struct hnp_rte_spawns *spawns; /* hnp_rte_spawn() (dynjob.c), NULL
+                                      until the first */
     char *hnp_uri;              /* the HNP's contact (own copy) */
     /* The parameters every welcome carries, packed once: the HNP's own
      * (hnp_params_pack), or in a daemon those its parent forwarded, passed
@@ -307,6 +309,12 @@ int hnp_rte_requests_job_begin(hnp_rte_t *rte, uint32_t jobid);
 /** Direct neighbour @p vpid is gone: the requests to it, or routed
  *  through it, fail (from the loop). */
 void hnp_rte_requests_lost(hnp_rte_t *rte, hnp_vpid_t vpid);
+
+/* dynjob.c: a daemon's spawn requests (hnp_rte_spawn) */
+/** Job @p jobid ends here (hnp_rte_job_end): its spawns still waiting
+ *  for their answer fail now (HNP_ERR_UNREACHABLE). */
+void hnp_rte_spawns_job_end(hnp_rte_t *rte, uint32_t jobid);
+void hnp_rte_spawns_destroy(hnp_rte_t *rte);
 
 /* contacts.c: phase 2, the same in the HNP and in a daemon */
 /** Every spawn child of this process has joined (or it has none): offer

@@ -48,6 +48,10 @@ static int pack_launch(const hnp_job_t *job, hnp_buffer_t *buf)
         .output = (uint8_t)((args->merge_stderr ? HNP_LAUNCH_MERGE_STDERR : 0) |
                             (job->dvm != NULL ? HNP_LAUNCH_PERSISTENT : 0)),
         .napps = (uint32_t)args->napps,
+        .parent_jobid = job->parent_jobid,
+        .spawn_component = (char *)job->spawn_component,
+        .spawn_data = (void *)job->spawn_data,
+        .spawn_data_len = job->spawn_data_len,
     };
     int rc;
 

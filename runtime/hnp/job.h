@@ -42,6 +42,13 @@ typedef struct hnp_job {
      * it, which ends alone (HNP_TAG_JOB_END) and leaves the daemons up. */
     struct hnp_dvm *dvm;
     bool holds_runtime;
+    /* A job a rank's MPI_Comm_spawn started (spawn.c): its parent job, the
+     * requesting pmi component and its bytes for the daemons (borrowed
+     * from the request); 0 and NULL otherwise. */
+    uint32_t parent_jobid;
+    const char *spawn_component;
+    const void *spawn_data;
+    size_t spawn_data_len;
     hnp_job_map_t map;
     uint32_t ndaemons;
     uint32_t known;            /* daemons up (up_at[v] > 0) */

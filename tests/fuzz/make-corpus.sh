@@ -83,13 +83,14 @@ md=$out/messages
 str() { u32 ${#1}; text "$1"; }
 launch() { # jobid 1, 2 ranks on nodes a (4 slots) and bc (5), universe 9,
     # spread over the node, bound to cores, stdin to none, stderr merged
-    # into stdout, one app "x -v" in /w with A=1, pmi components "simple"
+    # into stdout, one app "x -v" in /w with A=1, pmi components "simple",
+    # not spawned
     u32 1; u32 2; u32 2; u32 0; u32 1
     str a; u32 4; str bc; u32 5; u32 9
     bytes 01 00; u32 0; u32 0; bytes 04 00; u32 0; u32 0
     bytes ff ff ff ff 01
     u32 1; u32 0; u32 2; u32 2; str x; str -v; str /w; u32 1; str A=1
-    str simple
+    str simple; u32 0; str ""; u32 0
 }
 { bytes 00; launch; } >"$md/launch"
 { bytes 00; launch | dd bs=1 count=40 2>/dev/null; } >"$md/launch-truncated"

@@ -99,6 +99,10 @@ static bool equal_launch(const void *a, const void *b)
         x->output != y->output || x->napps != y->napps ||
         x->universe_size != y->universe_size ||
         !same_string(x->pmi, y->pmi) ||
+        x->parent_jobid != y->parent_jobid ||
+        !same_string(x->spawn_component, y->spawn_component) ||
+        !same_bytes(x->spawn_data, x->spawn_data_len, y->spawn_data,
+                    y->spawn_data_len) ||
         !same_strings(x->node_names, y->node_names, x->nnodes))
         return false;
     for (uint32_t r = 0; r < x->nprocs; r++)

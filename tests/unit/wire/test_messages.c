@@ -174,7 +174,8 @@ static void test_launch(void **state)
                    5, specs },
         .stdin_target = HNP_STDIN_ALL, .output = HNP_LAUNCH_MERGE_STDERR,
         .napps = 2,
-        .apps = apps, .pmi = "simple,pmix",
+        .apps = apps, .pmi = "simple,pmix", .parent_jobid = 3,
+        .spawn_component = "pmix", .spawn_data = "ab", .spawn_data_len = 2,
     };
     hnp_wire_launch_app_t bare_app = { 0, 0, 1, argv0, NULL, 0, NULL };
     hnp_wire_launch_t bare = {
@@ -212,7 +213,7 @@ static void test_launch_layout(void **state)
         0xff, 0xff, 0xff, 0xff, HNP_LAUNCH_MERGE_STDERR,
         U32(1), U32(0), U32(2), U32(2), U32(1), 'x', U32(2), '-', 'v',
         U32(2), '/', 'w', U32(1), U32(3), 'A', '=', '1',
-        U32(1), 's',
+        U32(1), 's', U32(0), U32(0), U32(0),
     };
 
     (void)state;
