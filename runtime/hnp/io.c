@@ -30,8 +30,12 @@ double hnp_job_now(const hnp_job_t *job)
 
 void hnp_job_mark(hnp_job_t *job, enum hnp_phase_mark mark)
 {
-    if (job->marks[mark] == 0)
+    bool first = job->marks[mark] == 0;
+
+    if (first)
         job->marks[mark] = hnp_job_now(job);
+    if (first && mark == HNP_MARK_PROCS_STARTED && job->on_started != NULL)
+        job->on_started(job, job->started_ctx);
     /* a DVM serves once every daemon has the whole contact table */
     if (job->holds_runtime && mark == HNP_MARK_TABLE_EVERYWHERE)
         hnp_dvm_ready(job->dvm);
@@ -211,10 +215,10 @@ void hnp_job_recv(hnp_job_t *job, uint32_t tag, hnp_rte_recv_fn fn)
 {
     size_t i = 0;
 
-    if (job->dvm == NULL || job->holds_runtime) {
+    /* a standalone job's handlers are the tags'; they are kept too, for
+     * the messages of its family to be handed to it (dvm_sched.c) */
+    if (job->dvm == NULL || job->holds_runtime)
         hnp_rte_recv(job->rte, tag, fn, job);
-        return;
-    }
     while (i < HNP_JOB_MAX_RECV && job->recv[i].fn != NULL &&
            job->recv[i].tag != tag)
         i++;

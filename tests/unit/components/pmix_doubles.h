@@ -33,6 +33,7 @@ typedef struct pmix_doubles {
     unsigned state[PMIX_DOUBLES_MAX_RANKS]; /* HNP_RTE_PROC_* bits */
     int watches;              /* open fd watches */
     int scratch_dirs;         /* hnp_rte_scratch_make()'s, not removed */
+    uint32_t spawns;          /* hnp_rte_spawn()'s, refused (none here) */
 } pmix_doubles_t;
 
 extern pmix_doubles_t doubles;
