@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "apphosts.h"
 #include "dvm_server.h"
 #include "hnp_buffer.h"
 #include "wire/auth.h"
@@ -198,8 +199,55 @@ static int app_words(words_t *w, const hnp_wire_spawn_app_t *app,
     return HNP_SUCCESS;
 }
 
+static bool runs_daemon(const hnp_dvm_t *dvm, const char *name)
+{
+    const hnp_job_map_t *all = &dvm->runtime->map;
+
+    for (uint32_t n = 0; n < all->nnodes; n++)
+        if (strcmp(all->node_names[n], name) == 0 && !dvm->lost[n])
+            return true;
+    return false;
+}
+
+/* Each node @p hosts names runs a daemon; a node of a standalone hnp's
+ * allocation where its job has no rank runs none (hnp starts daemons
+ * where the job's map puts ranks), and is refused, naming it. */
+static int check_hosts(const hnp_dvm_t *dvm, const char *hosts, char *err,
+                       size_t errlen)
+{
+    hnp_nodelist_t want = { NULL, 0, 0 }, alloc = { NULL, 0, 0 };
+    const hnp_args_t *args = dvm->runtime->args;
+    int rc = hnp_nodelist_parse_hosts(&want, hosts, err, errlen);
+
+    for (size_t i = 0; rc == HNP_SUCCESS && i < want.count; i++) {
+        const char *name = want.nodes[i].name;
+        bool allocated = false;
+        if (runs_daemon(dvm, name))
+            continue;
+        if (dvm->family_only &&
+            hnp_apphosts_parse(args->hosts, args->hostfile, &alloc, err,
+                               errlen) == HNP_SUCCESS)
+            for (size_t k = 0; k < alloc.count && !allocated; k++)
+                allocated = strcmp(alloc.nodes[k].name, name) == 0;
+        if (allocated)
+            hnp_err_set(err, errlen, "node %s of the allocation runs no "
+                        "daemon: hnp starts daemons on the nodes where the "
+                        "job's ranks are (have the job use that node, e.g. "
+                        "with --map-by node, or spawn onto nodes it uses)",
+                        name);
+        else
+            hnp_err_set(err, errlen, "host %s is not in %s", name,
+                        hnp_dvm_noun(dvm));
+        rc = HNP_ERR_BAD_PARAM;
+    }
+    hnp_nodelist_free(&want);
+    hnp_nodelist_free(&alloc);
+    return rc;
+}
+
 /* What hnp_rte_spawn() leaves to later: new nodes. */
-static int refuse_unsupported(const hnp_wire_spawn_request_t *req, char *err,
+static int refuse_unsupported(const hnp_dvm_t *dvm,
+                              const hnp_wire_spawn_request_t *req, char *err,
                               size_t errlen)
 {
     for (uint32_t a = 0; a < req->napps; a++) {
@@ -212,6 +260,9 @@ static int refuse_unsupported(const hnp_wire_spawn_request_t *req, char *err,
                         app->add_hostfile[0] ? app->add_hostfile : "-");
             return HNP_ERR_BAD_PARAM;
         }
+        if (app->hosts[0] != '\0' &&
+            check_hosts(dvm, app->hosts, err, errlen) != HNP_SUCCESS)
+            return HNP_ERR_BAD_PARAM;
     }
     return HNP_SUCCESS;
 }
@@ -353,7 +404,7 @@ static int make_submission(hnp_dvm_t *dvm, const hnp_wire_spawn_request_t *req,
     const char *cwd;
     char here[4096];
     words_t w = { 0 }, e = { 0 };
-    int rc = refuse_unsupported(req, err, errlen);
+    int rc = refuse_unsupported(dvm, req, err, errlen);
 
     parent_context(dvm, req->parent_jobid, &env, &cwd);
     if (req->parent_wdir[0] != '\0')

@@ -4,9 +4,9 @@
  * the MPI library's rendezvous around it: this program spawns copies of
  * itself and each copy says what it was given.
  *
- *   pmix-spawn N [HOSTS [PROGRAM]]   spawn N children (on HOSTS, "" for
- *                                    any; PROGRAM instead of this one),
- *                                    print the outcome
+ *   pmix-spawn N [HOSTS [PROGRAM]]   rank 0 spawns N children (on HOSTS,
+ *                                    "" for any; PROGRAM instead of this
+ *                                    one), prints the outcome
  *   pmix-spawn child                 (what the children run) print rank,
  *                                    job size, host, SPAWN_TEST and cwd
  */
@@ -38,7 +38,7 @@ static int child(const pmix_proc_t *me)
     return 0;
 }
 
-static int parent(int argc, char **argv)
+static int parent(const pmix_proc_t *me, int argc, char **argv)
 {
     char *cargv[] = { argc > 3 ? argv[3] : argv[0], "child", NULL };
     char *env[] = { "SPAWN_TEST=given", NULL };
@@ -49,6 +49,8 @@ static int parent(int argc, char **argv)
     pmix_status_t rc;
     size_t ninfo = 0;
 
+    if (me->rank != 0) /* rank 0 spawns for the job */
+        return 0;
     if (getcwd(cwd, sizeof(cwd)) == NULL)
         strcpy(cwd, "/");
     memset(&app, 0, sizeof(app));
@@ -86,7 +88,7 @@ int main(int argc, char **argv)
     if (argc > 1 && strcmp(argv[1], "child") == 0)
         status = child(&me);
     else if (argc > 1)
-        status = parent(argc, argv);
+        status = parent(&me, argc, argv);
     else
         status = 2;
     fflush(stdout);
