@@ -4,19 +4,25 @@
  * the MPI library's rendezvous around it: this program spawns copies of
  * itself and each copy says what it was given.
  *
- *   pmix-spawn N [HOSTS [PROGRAM]]   rank 0 spawns N children (on HOSTS,
- *                                    "" for any; PROGRAM instead of this
- *                                    one), prints the outcome
- *   pmix-spawn child                 (what the children run) print rank,
- *                                    job size, host, SPAWN_TEST and cwd
+ *   pmix-spawn N [HOSTS [PROGRAM [MODE]]]
+ *                          rank 0 spawns N children (on HOSTS, "" for any;
+ *                          PROGRAM instead of this one, "" for this one),
+ *                          prints the outcome and exits
+ *   pmix-spawn child [MODE]
+ *                          (what the children run) print rank, job size,
+ *                          host, SPAWN_TEST and cwd; MODE "abort": child 0
+ *                          then aborts with status 5; MODE "outlive": each
+ *                          child first waits for its parent process to be
+ *                          gone (SPAWN_PARENT_PID) and says so
  */
 #include <pmix.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <unistd.h>
 
-static int child(const pmix_proc_t *me)
+static int child(const pmix_proc_t *me, const char *mode)
 {
     pmix_proc_t wild;
     pmix_value_t *val = NULL;
@@ -33,15 +39,26 @@ static int child(const pmix_proc_t *me)
     gethostname(host, sizeof(host));
     if (getcwd(cwd, sizeof(cwd)) == NULL)
         strcpy(cwd, "?");
+    if (strcmp(mode, "outlive") == 0) {
+        const char *pid = getenv("SPAWN_PARENT_PID");
+        while (pid != NULL && kill((pid_t)atol(pid), 0) == 0)
+            usleep(10000);
+        printf("child %u outlived its parent\n", me->rank);
+    }
     printf("child %u of %u on %s: SPAWN_TEST=%s cwd=%s\n", me->rank, size,
            host, var != NULL ? var : "(unset)", cwd);
+    fflush(stdout);
+    if (strcmp(mode, "abort") == 0 && me->rank == 0)
+        PMIx_Abort(5, "child 0 gives up", NULL, 0);
     return 0;
 }
 
 static int parent(const pmix_proc_t *me, int argc, char **argv)
 {
-    char *cargv[] = { argc > 3 ? argv[3] : argv[0], "child", NULL };
-    char *env[] = { "SPAWN_TEST=given", NULL };
+    char *cargv[] = { argc > 3 && argv[3][0] != '\0' ? argv[3] : argv[0],
+                      "child", argc > 4 ? argv[4] : "", NULL };
+    char pid[64];
+    char *env[] = { "SPAWN_TEST=given", pid, NULL };
     char cwd[4096];
     pmix_app_t app;
     pmix_info_t info[2];
@@ -51,6 +68,7 @@ static int parent(const pmix_proc_t *me, int argc, char **argv)
 
     if (me->rank != 0) /* rank 0 spawns for the job */
         return 0;
+    snprintf(pid, sizeof(pid), "SPAWN_PARENT_PID=%ld", (long)getpid());
     if (getcwd(cwd, sizeof(cwd)) == NULL)
         strcpy(cwd, "/");
     memset(&app, 0, sizeof(app));
@@ -86,7 +104,7 @@ int main(int argc, char **argv)
         return 1;
     }
     if (argc > 1 && strcmp(argv[1], "child") == 0)
-        status = child(&me);
+        status = child(&me, argc > 2 ? argv[2] : "");
     else if (argc > 1)
         status = parent(&me, argc, argv);
     else

@@ -5,7 +5,9 @@
 # of the program, standalone and in a DVM. The children run in the free
 # slots, on the parent's node and across simulated nodes, with the
 # environment and directory they were given; their output comes with the
-# parent's (--tag-output names their job); their exit status is hnp's;
+# parent's (--tag-output names their job); their exit status is hnp's, an
+# abort among them ends the family, and hnp waits for children whose
+# parent has exited;
 # a spawn that cannot be done (no such program, a host outside the
 # allocation, a node without a daemon, no free slot) returns an error to
 # the parent at once and hnp names the cause; nothing is left behind.
@@ -44,6 +46,21 @@ children_ok 2 2 "2 children on the host asked for"
     { cat "$tmp/out"; fail "PMIX_HOST ${prefix}n2 not honoured"; }
 assert_no_leftovers "spawned jobs"
 assert_no_files_left "spawned jobs"
+
+# The parent's processes exit first: hnp waits for the children, whose
+# output still comes, and exits 0 once they have.
+run_hnp --tag-output -n 1 --host "${prefix}n1:3" "$prog" 2 "" "" outlive
+expect_status 0 "children outliving their parent"
+[ "$(grep -c "^\[2,[01]\]<stdout>:child [01] outlived its parent$" "$tmp/out")" = 2 ] ||
+    { cat "$tmp/out" "$tmp/err"; fail "hnp did not wait for the children of a parent that exited"; }
+assert_no_leftovers "children outliving their parent"
+
+# A child's abort ends the family with its status, and hnp names it.
+run_hnp -n 1 --host "${prefix}n1:3" "$prog" 2 "" "" abort
+expect_status 5 "a child's abort"
+expect_in "$tmp/err" "job 2 (spawned by job 1): rank 0 on node ${prefix}n1 called abort with exit code 5: child 0 gives up" \
+    "a child's abort"
+assert_no_leftovers "a child's abort"
 
 # A child's exit status is hnp's: the children run "false" here.
 run_hnp -n 1 --host "${prefix}n1:2" "$prog" 1 "" /bin/false
