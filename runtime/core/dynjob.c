@@ -14,6 +14,7 @@
 #include "hnp_buffer.h"
 #include "job.h"
 #include "rte.h"
+#include "wire/auth.h"
 #include "wire/spawn.h"
 
 typedef struct spawn_pending {
@@ -205,4 +206,120 @@ void hnp_rte_spawns_destroy(hnp_rte_t *rte)
     }
     free(rte->spawns);
     rte->spawns = NULL;
+}
+
+/* ------------------------------------------------------------ job info */
+
+int hnp_rte_job_set_nodes(hnp_rte_t *rte, uint32_t jobid, uint32_t nnodes,
+                          char *const *names)
+{
+    hnp_rte_job_t *job = hnp_rte_job_find(rte, jobid);
+    char **copy;
+
+    if (job == NULL || job->node_names != NULL || names == NULL)
+        return HNP_ERR_BAD_PARAM;
+    if ((copy = calloc(nnodes + 1, sizeof(*copy))) == NULL)
+        return HNP_ERR_NOMEM;
+    for (uint32_t n = 0; n < nnodes; n++)
+        if ((copy[n] = strdup(names[n] != NULL ? names[n] : "")) == NULL) {
+            for (uint32_t k = 0; k < n; k++)
+                free(copy[k]);
+            free(copy);
+            return HNP_ERR_NOMEM;
+        }
+    job->node_names = copy;
+    job->nnodes = nnodes;
+    return HNP_SUCCESS;
+}
+
+typedef struct info_query {
+    hnp_rte_t *rte;
+    uint32_t jobid;
+    char *name;
+    hnp_rte_job_info_fn cb;
+    void *cbdata;
+    hnp_rte_timer_t *timer;
+} info_query_t;
+
+static hnp_rte_job_t *job_named(hnp_rte_t *rte, uint32_t jobid,
+                                const char *name)
+{
+    char each[HNP_AUTH_JOB_NAME_LEN];
+
+    if (jobid != 0)
+        return hnp_rte_job_find(rte, jobid);
+    for (hnp_rte_job_t *job = rte->jobs; job != NULL && name != NULL;
+         job = job->next) {
+        hnp_auth_job_name(rte->secret, job->jobid, each);
+        if (strcmp(each, name) == 0)
+            return job;
+    }
+    return NULL;
+}
+
+/* The job as hnp_rte_job_info_t tells it: nodes numbered from 1. */
+static int answer_info(hnp_rte_t *rte, const hnp_rte_job_t *job,
+                       hnp_rte_job_info_fn cb, void *cbdata)
+{
+    char name[HNP_AUTH_JOB_NAME_LEN];
+    uint32_t *node_of = calloc(job->nprocs + 1, sizeof(*node_of));
+    const char **names = calloc(job->nnodes + 2, sizeof(*names));
+    hnp_rte_job_info_t info = {
+        .jobid = job->jobid, .name = name, .nprocs = job->nprocs,
+        .nnodes = job->nnodes, .node_of = node_of,
+        .node_names = (const char *const *)names,
+    };
+
+    if (node_of == NULL || names == NULL) {
+        free(node_of);
+        free(names);
+        return HNP_ERR_NOMEM;
+    }
+    hnp_auth_job_name(rte->secret, job->jobid, name);
+    for (uint32_t r = 0; r < job->nprocs; r++)
+        node_of[r] = job->node_of[r] + 1;
+    for (uint32_t n = 0; n < job->nnodes; n++)
+        names[n + 1] = job->node_names[n];
+    cb(rte, HNP_SUCCESS, &info, cbdata);
+    free(node_of);
+    free(names);
+    return HNP_SUCCESS;
+}
+
+static void info_due(hnp_rte_t *rte, void *cbdata)
+{
+    info_query_t *q = cbdata;
+    const hnp_rte_job_t *job = job_named(rte, q->jobid, q->name);
+
+    hnp_rte_timer_destroy(q->timer);
+    if (job == NULL || job->node_names == NULL ||
+        answer_info(rte, job, q->cb, q->cbdata) != HNP_SUCCESS)
+        q->cb(rte, job == NULL ? HNP_ERR_NOT_FOUND : HNP_ERR_NOMEM, NULL,
+              q->cbdata);
+    free(q->name);
+    free(q);
+}
+
+/* Every daemon holds every live job of the runtime (each launch reaches
+ * all of them): the answer is this daemon's own, from the loop. */
+int hnp_rte_job_info(hnp_rte_t *rte, uint32_t jobid, const char *name,
+                     hnp_rte_job_info_fn cb, void *cbdata)
+{
+    info_query_t *q;
+
+    if (rte == NULL || cb == NULL || (jobid == 0 && name == NULL))
+        return HNP_ERR_BAD_PARAM;
+    if ((q = calloc(1, sizeof(*q))) == NULL ||
+        (name != NULL && (q->name = strdup(name)) == NULL)) {
+        free(q);
+        return HNP_ERR_NOMEM;
+    }
+    *q = (info_query_t){ .rte = rte, .jobid = jobid, .name = q->name,
+                         .cb = cb, .cbdata = cbdata };
+    if ((q->timer = hnp_rte_timer_create(rte, 0, info_due, q)) == NULL) {
+        free(q->name);
+        free(q);
+        return HNP_ERR_NOMEM;
+    }
+    return HNP_SUCCESS;
 }

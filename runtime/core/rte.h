@@ -265,6 +265,10 @@ int hnp_rte_send_spawn_children(hnp_rte_t *rte, uint32_t tag,
 int hnp_rte_job_begin(hnp_rte_t *rte, uint32_t jobid, uint32_t nprocs,
                       const uint32_t *node_of, uint32_t nlocal,
                       uint32_t nseries);
+/** The launch's node names of job @p jobid (copied; node n is daemon vpid
+ *  n + 1), for hnp_rte_job_info() of another job of the family. */
+int hnp_rte_job_set_nodes(hnp_rte_t *rte, uint32_t jobid, uint32_t nnodes,
+                          char *const *names);
 /** After every component's job_end: the job's requests waiting for an
  *  answer fail (their fn is called now, with HNP_ERR_UNREACHABLE), its
  *  requests held for a service are refused, its ranks' states are

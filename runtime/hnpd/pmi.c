@@ -241,6 +241,9 @@ static int job_start(hnpd_job_t *j, const hnp_wire_launch_t *m, char *err,
         rc = hnp_rte_job_begin(d->rte, m->jobid, m->nprocs, m->node_of, 0,
                                (uint32_t)active->count);
         p->rte_job = rc == HNP_SUCCESS;
+        if (rc == HNP_SUCCESS)
+            rc = hnp_rte_job_set_nodes(d->rte, m->jobid, m->nnodes,
+                                       m->node_names);
         return rc;
     }
     rc = describe_job(j, p, m);
@@ -248,6 +251,9 @@ static int job_start(hnpd_job_t *j, const hnp_wire_launch_t *m, char *err,
         rc = hnp_rte_job_begin(d->rte, m->jobid, m->nprocs, m->node_of,
                                j->nlocal, (uint32_t)active->count);
     p->rte_job = rc == HNP_SUCCESS;
+    if (rc == HNP_SUCCESS)
+        rc = hnp_rte_job_set_nodes(d->rte, m->jobid, m->nnodes,
+                                   m->node_names);
     for (size_t i = 0; rc == HNP_SUCCESS && i < active->count; i++) {
         if (!named_in(m->pmi, active->names[i]))
             continue;
