@@ -68,6 +68,9 @@ enum {
                               (hnp_rte_spawn) */
     HNP_TAG_SPAWN_REPLY,   /* HNP -> daemon: its children started, or why
                               not */
+    HNP_TAG_GATHER,        /* daemon -> HNP: its part of a collective
+                              across jobs (hnp_rte_gather_across) */
+    HNP_TAG_GATHER_REPLY,  /* HNP -> daemon: every part of it */
     HNP_TAG_CORE_MAX = 99,
 };
 
@@ -171,6 +174,8 @@ struct hnp_rte {
     struct hnp_rte_requests *requests; /* hnp_rte_request() (request.c) */
     struct hnp_rte_spawns *spawns; /* hnp_rte_spawn() (dynjob.c), NULL
                                       until the first */
+    struct hnp_rte_across *across; /* hnp_rte_gather_across() (across.c),
+                                      NULL until the first */
     char *hnp_uri;              /* the HNP's contact (own copy) */
     /* The parameters every welcome carries, packed once: the HNP's own
      * (hnp_params_pack), or in a daemon those its parent forwarded, passed
@@ -319,6 +324,8 @@ void hnp_rte_requests_lost(hnp_rte_t *rte, hnp_vpid_t vpid);
  *  for their answer fail now (HNP_ERR_UNREACHABLE). */
 void hnp_rte_spawns_job_end(hnp_rte_t *rte, uint32_t jobid);
 void hnp_rte_spawns_destroy(hnp_rte_t *rte);
+/* across.c */
+void hnp_rte_across_destroy(hnp_rte_t *rte);
 
 /* contacts.c: phase 2, the same in the HNP and in a daemon */
 /** Every spawn child of this process has joined (or it has none): offer

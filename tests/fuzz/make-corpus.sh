@@ -144,6 +144,13 @@ spawn_request() {
 { bytes 1b; u32 5; u32 1; u32 0; str ""; str ""; str ""; str ""; str ""
   bytes 00; str ""; u32 0; u32 4294967295; } >"$md/spawn-request-huge-apps"
 { bytes 1c; u32 5; u32 0; u32 2; str "hnp-2-abc"; str ""; } >"$md/spawn-reply"
+# 29 a daemon's part of a disconnect of job 1's every rank and job 2's
+# rank 3 (it hosts 2 of them, 3 bytes), then one claiming 2^32-1 members;
+# 30 the answer: every part's bytes.
+{ bytes 1d; u32 9; u32 2; u32 1; u32 4294967295; u32 2; u32 3; u32 2
+  str abc; } >"$md/gather"
+{ bytes 1d; u32 9; u32 4294967295; u32 1; u32 0; } >"$md/gather-huge-members"
+{ bytes 1e; u32 9; u32 0; str abcdef; } >"$md/gather-reply"
 
 # fuzz_dvm: a byte (bits 0-3 reads of 1 + 13 * n bytes, bit 4 the
 # client's side, bit 5 an honest peer), then the socket's bytes: frames of
