@@ -41,7 +41,9 @@
  * What needs the rest of the job goes through the runtime services
  * (hnp_rte.h): an all-gather among the job's daemons over the selected
  * `exchange` (hnp_rte_allgather(), the fence), a request to the daemon that
- * hosts a given rank (hnp_rte_request(), direct modex), ending the job with
+ * hosts a given rank (hnp_rte_request(), direct modex), the names of
+ * MPI_Publish_name held by the HNP (hnp_rte_name_publish() and its
+ * kin), ending the job with
  * a rank's exit code (hnp_rte_abort_job(), MPI_Abort), and telling the
  * runtime that a rank began and finished its wire-up
  * (hnp_rte_proc_state(), so that a rank that exits between the two is
@@ -82,8 +84,10 @@ extern "C" {
  *      serve callback gets the jobid of the request, hnp_rte_abort_job(rte,
  *      jobid, rank, ...), hnp_rte_proc_state(rte, jobid, rank, state); a
  *      failure of one job is hnp_rte_fail_job(rte, jobid, ...). A 2.x
- *      component is refused. */
-#define HNP_PMI_INTERFACE_VERSION HNP_MCA_VERSION(3, 0, 0)
+ *      component is refused.
+ * 3.1: the name service (MPI_Publish_name): hnp_rte_name_publish(),
+ *      hnp_rte_name_lookup(), hnp_rte_name_unpublish(). */
+#define HNP_PMI_INTERFACE_VERSION HNP_MCA_VERSION(3, 1, 0)
 
 struct hnp_rte;
 
