@@ -85,9 +85,15 @@ extern "C" {
  *      jobid, rank, ...), hnp_rte_proc_state(rte, jobid, rank, state); a
  *      failure of one job is hnp_rte_fail_job(rte, jobid, ...). A 2.x
  *      component is refused.
- * 3.1: the name service (MPI_Publish_name): hnp_rte_name_publish(),
- *      hnp_rte_name_lookup(), hnp_rte_name_unpublish(). */
-#define HNP_PMI_INTERFACE_VERSION HNP_MCA_VERSION(3, 1, 0)
+ * 4.0: dynamic jobs (MPI_Comm_spawn): a component asks for a new job with
+ *      hnp_rte_spawn(rte, parent_jobid, &hnp_spawn_request_t, cb, cbdata)
+ *      and learns another job of the family with hnp_rte_job_info();
+ *      hnp_pmi_job_t tells a spawned job's daemons its parent
+ *      (parent_jobid, parent_name) and the requester's opaque bytes
+ *      (spawn_component, spawn_data); the name service
+ *      (MPI_Publish_name): hnp_rte_name_publish(), hnp_rte_name_lookup(),
+ *      hnp_rte_name_unpublish(). A 3.x component is refused. */
+#define HNP_PMI_INTERFACE_VERSION HNP_MCA_VERSION(4, 0, 0)
 
 struct hnp_rte;
 
@@ -142,6 +148,17 @@ typedef struct hnp_pmi_job {
     uint32_t series;
     /** The largest contribution hnp_rte_allgather() carries per daemon. */
     size_t max_allgather_bytes;
+    /** A job started by hnp_rte_spawn() (MPI_Comm_spawn): its parent's
+     *  id and name; 0 and NULL for a job of the command line or of a DVM
+     *  client. */
+    uint32_t parent_jobid;
+    const char *parent_name;
+    /** The spawning component's name and hnp_spawn_request_t::data
+     *  (NULL and 0 when none): a component uses only bytes its own name
+     *  put there. */
+    const char *spawn_component;
+    const void *spawn_data;
+    size_t spawn_data_len;
 } hnp_pmi_job_t;
 
 /** One local rank about to be forked. */
