@@ -442,6 +442,7 @@ typedef struct hnp_rte_name {
     size_t len;
     uint32_t jobid;       /**< the publisher (answers) */
     uint32_t rank;
+    const char *job_name; /**< its job's name (hnp_pmi_job_t::name) */
 } hnp_rte_name_t;
 
 /** The answer: @p status HNP_SUCCESS (a lookup: with what was found, at

@@ -109,6 +109,7 @@ void hnp_rte_job_end(hnp_rte_t *rte, uint32_t jobid)
     HNP_VERBOSE(rte->log, 1, "job %u ends here", jobid);
     /* gone first: what the failed requests' callbacks ask is refused */
     hnp_rte_requests_job_end(rte, job);
+    hnp_rte_names_job_end(rte, jobid);
     hnp_rte_collectives_job_end(rte, job);
     job_free(job);
 }

@@ -64,6 +64,9 @@ enum {
                               jobs: end one job here, keep serving */
     HNP_TAG_COLLECTIVE,    /* (in an xcast) an all-gather the HNP heard
                               of, for daemons without ranks to join */
+    HNP_TAG_NAME,          /* daemon -> HNP: publish, look up, unpublish
+                              a name (names.c) */
+    HNP_TAG_NAME_REPLY,    /* HNP -> daemon: its answer */
     HNP_TAG_CORE_MAX = 99,
 };
 
@@ -165,6 +168,7 @@ struct hnp_rte {
     size_t nseries;
     struct hnp_rte_gather *gathers; /* all-gathers to start from the loop */
     struct hnp_rte_requests *requests; /* hnp_rte_request() (request.c) */
+    struct hnp_rte_names *names; /* the name service (names.c) */
     char *hnp_uri;              /* the HNP's contact (own copy) */
     /* The parameters every welcome carries, packed once: the HNP's own
      * (hnp_params_pack), or in a daemon those its parent forwarded, passed
@@ -303,6 +307,19 @@ int hnp_rte_requests_job_begin(hnp_rte_t *rte, uint32_t jobid);
 /** Direct neighbour @p vpid is gone: the requests to it, or routed
  *  through it, fail (from the loop). */
 void hnp_rte_requests_lost(hnp_rte_t *rte, hnp_vpid_t vpid);
+
+/* names.c: the name service (MPI_Publish_name) */
+/** The HNP holds the names and serves them; a daemon asks. */
+int hnp_rte_names_create(hnp_rte_t *rte);
+void hnp_rte_names_destroy(hnp_rte_t *rte);
+/** Job @p jobid ended: at the HNP its waiting lookups are answered "not
+ *  found" and its names go (those published to persist stay); at a
+ *  daemon its requests waiting for an answer fail (HNP_ERR_UNREACHABLE). */
+void hnp_rte_names_job_end(hnp_rte_t *rte, uint32_t jobid);
+/** The HNP: job @p jobid was spawned by job @p parent, whose family's
+ *  names it sees. */
+int hnp_rte_names_job_family(hnp_rte_t *rte, uint32_t jobid,
+                             uint32_t parent);
 
 /* contacts.c: phase 2, the same in the HNP and in a daemon */
 /** Every spawn child of this process has joined (or it has none): offer

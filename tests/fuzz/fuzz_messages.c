@@ -25,6 +25,7 @@
 #include "iof.h"
 #include "join.h"
 #include "launch.h"
+#include "name.h"
 #include "pmi_abort.h"
 #include "proc_exit.h"
 #include "dvm.h"
@@ -71,6 +72,7 @@ typedef union any_message {
     hnp_wire_xcast_t xcast;
     hnp_wire_state_request_t state_request;
     hnp_wire_state_reply_t state_reply;
+    hnp_wire_name_t name;
 } any_message_t;
 
 /* Each message's codec behind one signature (a call through a cast
@@ -123,6 +125,16 @@ CODEC_FUNCS(stdin)
 CODEC_FUNCS(stdin_ack)
 CODEC_FUNCS(xcast)
 CODEC_FUNCS(state_request)
+CODEC_FUNCS(name_request)
+CODEC_FUNCS(name_reply)
+static void clear_name_request(void *m)
+{
+    hnp_wire_name_clear(m);
+}
+static void clear_name_reply(void *m)
+{
+    hnp_wire_name_clear(m);
+}
 
 #define CODEC(name) { unpack_##name, pack_##name, clear_##name }
 #define CODEC_BORROWED(name) { unpack_##name, pack_##name, clear_nothing }
@@ -139,6 +151,7 @@ static const codec_t codecs[] = {
     CODEC(spawn_note),      CODEC_BORROWED(kill_daemon),
     CODEC_BORROWED(job_end), CODEC(dvm_request),    CODEC(dvm_reply),
     CODEC_BORROWED(collective), CODEC_BORROWED(procs_started),
+    CODEC(name_request),    CODEC(name_reply),
 };
 #define NCODECS (sizeof(codecs) / sizeof(codecs[0]))
 

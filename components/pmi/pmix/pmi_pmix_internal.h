@@ -121,6 +121,17 @@ void pmi_pmix_dmodex_serve(hnp_rte_t *rte, hnp_rte_request_t *req,
                            hnp_vpid_t src, uint32_t jobid, uint32_t rank,
                            const void *data, size_t len, void *cbdata);
 
+/* pmi_pmix_names.c: publish, lookup, unpublish (the server module's) */
+pmix_status_t pmi_pmix_publish(const pmix_proc_t *proc,
+                               const pmix_info_t info[], size_t ninfo,
+                               pmix_op_cbfunc_t cbfunc, void *cbdata);
+pmix_status_t pmi_pmix_lookup(const pmix_proc_t *proc, char **keys,
+                              const pmix_info_t info[], size_t ninfo,
+                              pmix_lookup_cbfunc_t cbfunc, void *cbdata);
+pmix_status_t pmi_pmix_unpublish(const pmix_proc_t *proc, char **keys,
+                                 const pmix_info_t info[], size_t ninfo,
+                                 pmix_op_cbfunc_t cbfunc, void *cbdata);
+
 /* pmi_pmix_fence.c */
 void pmi_pmix_fence_start(pmi_pmix_job_t *pj, const char *data, size_t len,
                           pmix_modex_cbfunc_t cbfunc, void *cbdata);

@@ -492,30 +492,6 @@ static pmix_status_t spawn(const pmix_proc_t *proc,
     return refuse(proc, "to spawn processes (MPI_Comm_spawn)");
 }
 
-static pmix_status_t publish(const pmix_proc_t *proc,
-                             const pmix_info_t info[], size_t ninfo,
-                             pmix_op_cbfunc_t cbfunc, void *cbdata)
-{
-    (void)info, (void)ninfo, (void)cbfunc, (void)cbdata;
-    return refuse(proc, "to publish a name (MPI_Publish_name)");
-}
-
-static pmix_status_t lookup(const pmix_proc_t *proc, char **keys,
-                            const pmix_info_t info[], size_t ninfo,
-                            pmix_lookup_cbfunc_t cbfunc, void *cbdata)
-{
-    (void)keys, (void)info, (void)ninfo, (void)cbfunc, (void)cbdata;
-    return refuse(proc, "to look up a name (MPI_Lookup_name)");
-}
-
-static pmix_status_t unpublish(const pmix_proc_t *proc, char **keys,
-                               const pmix_info_t info[], size_t ninfo,
-                               pmix_op_cbfunc_t cbfunc, void *cbdata)
-{
-    (void)keys, (void)info, (void)ninfo, (void)cbfunc, (void)cbdata;
-    return refuse(proc, "to unpublish a name (MPI_Unpublish_name)");
-}
-
 static pmix_status_t connect_procs(const pmix_proc_t procs[], size_t nprocs,
                                    const pmix_info_t info[], size_t ninfo,
                                    pmix_op_cbfunc_t cbfunc, void *cbdata)
@@ -569,9 +545,9 @@ pmix_server_module_t pmi_pmix_server_module = {
     .abort = client_abort,
     .fence_nb = fence_nb,
     .direct_modex = direct_modex,
-    .publish = publish,
-    .lookup = lookup,
-    .unpublish = unpublish,
+    .publish = pmi_pmix_publish,
+    .lookup = pmi_pmix_lookup,
+    .unpublish = pmi_pmix_unpublish,
     .spawn = spawn,
     .connect = connect_procs,
     .disconnect = disconnect_procs,
