@@ -387,9 +387,11 @@ HNP_EXPORT int hnp_rte_spawn(hnp_rte_t *rte, uint32_t parent_jobid,
                              const hnp_spawn_request_t *req,
                              hnp_rte_spawn_fn cb, void *cbdata);
 
-/** What a daemon is told of another job of the family (a PMIx server
- *  registers a namespace it must know for a connect, with no local rank
- *  of it). Valid during the callback only. */
+/** What a daemon knows of another job (a PMIx server registers a
+ *  namespace it must know for a connect, with no local rank of it): every
+ *  daemon holds every live job that uses the pmi components, ranks here
+ *  or not. Valid during the callback only. @c apps may be NULL (napps 0)
+ *  and @c parent_jobid 0 where the daemon was not told. */
 typedef struct hnp_rte_job_info {
     uint32_t jobid;
     const char *name;              /**< as hnp_pmi_job_t::name */
@@ -406,8 +408,8 @@ typedef void (*hnp_rte_job_info_fn)(hnp_rte_t *rte, int status,
                                     const hnp_rte_job_info_t *info,
                                     void *cbdata);
 
-/** Learn job @p jobid (by its id, or by @p name when @p jobid is 0) from
- *  the HNP: @p cb gets it, or HNP_ERR_NOT_FOUND (no such live job), once,
+/** Learn job @p jobid (by its id, or by @p name when @p jobid is 0):
+ *  @p cb gets it, or HNP_ERR_NOT_FOUND (no such live job here), once,
  *  from the event loop. */
 HNP_EXPORT int hnp_rte_job_info(hnp_rte_t *rte, uint32_t jobid,
                                 const char *name, hnp_rte_job_info_fn cb,

@@ -27,6 +27,7 @@
 #include "launch.h"
 #include "name.h"
 #include "pmi_abort.h"
+#include "spawn.h"
 #include "proc_exit.h"
 #include "dvm.h"
 #include "report.h"
@@ -72,6 +73,8 @@ typedef union any_message {
     hnp_wire_xcast_t xcast;
     hnp_wire_state_request_t state_request;
     hnp_wire_state_reply_t state_reply;
+    hnp_wire_spawn_request_t spawn_request;
+    hnp_wire_spawn_reply_t spawn_reply;
     hnp_wire_name_t name;
 } any_message_t;
 
@@ -110,6 +113,8 @@ CODEC_FUNCS(report) CLEAR_FUNC(report)
 CODEC_FUNCS(state_reply) CLEAR_FUNC(state_reply)
 CODEC_FUNCS(dvm_request) CLEAR_FUNC(dvm_request)
 CODEC_FUNCS(dvm_reply) CLEAR_FUNC(dvm_reply)
+CODEC_FUNCS(spawn_request) CLEAR_FUNC(spawn_request)
+CODEC_FUNCS(spawn_reply) CLEAR_FUNC(spawn_reply)
 CODEC_FUNCS(daemon_up)
 CODEC_FUNCS(signal)
 CODEC_FUNCS(shutdown)
@@ -151,6 +156,7 @@ static const codec_t codecs[] = {
     CODEC(spawn_note),      CODEC_BORROWED(kill_daemon),
     CODEC_BORROWED(job_end), CODEC(dvm_request),    CODEC(dvm_reply),
     CODEC_BORROWED(collective), CODEC_BORROWED(procs_started),
+    CODEC(spawn_request),   CODEC(spawn_reply),
     CODEC(name_request),    CODEC(name_reply),
 };
 #define NCODECS (sizeof(codecs) / sizeof(codecs[0]))

@@ -83,13 +83,14 @@ md=$out/messages
 str() { u32 ${#1}; text "$1"; }
 launch() { # jobid 1, 2 ranks on nodes a (4 slots) and bc (5), universe 9,
     # spread over the node, bound to cores, stdin to none, stderr merged
-    # into stdout, one app "x -v" in /w with A=1, pmi components "simple"
+    # into stdout, one app "x -v" in /w with A=1, pmi components "simple",
+    # not spawned
     u32 1; u32 2; u32 2; u32 0; u32 1
     str a; u32 4; str bc; u32 5; u32 9
     bytes 01 00; u32 0; u32 0; bytes 04 00; u32 0; u32 0
     bytes ff ff ff ff 01
     u32 1; u32 0; u32 2; u32 2; str x; str -v; str /w; u32 1; str A=1
-    str simple
+    str simple; u32 0; str ""; u32 0
 }
 { bytes 00; launch; } >"$md/launch"
 { bytes 00; launch | dd bs=1 count=40 2>/dev/null; } >"$md/launch-truncated"
@@ -129,16 +130,30 @@ launch() { # jobid 1, 2 ranks on nodes a (4 slots) and bc (5), universe 9,
   str "PATH=/bin"; u32 2; str btl; str "self,tcp"; } >"$md/dvm-submit"
 { bytes 18 03; u32 9; u32 143; str "terminated"; } >"$md/dvm-reply"
 { bytes 19; u32 327683; } >"$md/collective"
-# 27 the name service: rank 3 of job 2 publishes two names (session,
-# persistent), looks one up waiting 5 s; 28 the answer, with the
+# 27 a spawn request: job 1's rank 0 asks, from /w, for 2 children of
+# "worker -v" with OMPI_PARENT_PORT set, on node a, by node, with 3 opaque
+# bytes of the pmix component; then one claiming 2^32-1 apps; 28 its
+# answer: job 2, named.
+spawn_request() {
+    u32 5; u32 1; u32 0; str /w; str node; str ""; str ""; str ""; bytes 00
+    str pmix; u32 3; bytes 01 02 03; u32 1
+    str worker; u32 1; str -v; u32 1; str OMPI_PARENT_PORT=1.0:7; u32 2
+    str a; str ""; str ""; str ""; str ""; str ""; str ""
+}
+{ bytes 1b; spawn_request; } >"$md/spawn-request"
+{ bytes 1b; u32 5; u32 1; u32 0; str ""; str ""; str ""; str ""; str ""
+  bytes 00; str ""; u32 0; u32 4294967295; } >"$md/spawn-request-huge-apps"
+{ bytes 1c; u32 5; u32 0; u32 2; str "hnp-2-abc"; str ""; } >"$md/spawn-reply"
+# 29 the name service: rank 3 of job 2 publishes two names (session,
+# persistent), looks one up waiting 5 s; 30 the answer, with the
 # publisher; then a lookup of a count past its bytes.
-{ bytes 1b 01; u32 7; u32 2; u32 3; u32 3; u32 0; u32 2
+{ bytes 1d 01; u32 7; u32 2; u32 3; u32 3; u32 0; u32 2
   str ompi-svc; str "0.1:2"; str other; u32 0; } >"$md/name-publish"
-{ bytes 1b 02; u32 8; u32 2; u32 3; u32 4; u32 5000; u32 1
+{ bytes 1d 02; u32 8; u32 2; u32 3; u32 4; u32 5000; u32 1
   str ompi-svc; u32 0; } >"$md/name-lookup"
-{ bytes 1c; u32 8; u32 0; u32 1; str ompi-svc; u32 2; u32 3
+{ bytes 1e; u32 8; u32 0; u32 1; str ompi-svc; u32 2; u32 3
   str job-2; str "0.1:2"; } >"$md/name-reply"
-{ bytes 1b 02; u32 8; u32 2; u32 3; u32 4; u32 5000; u32 268435456
+{ bytes 1d 02; u32 8; u32 2; u32 3; u32 4; u32 5000; u32 268435456
   str k; } >"$md/name-lookup-huge-count"
 
 # fuzz_dvm: a byte (bits 0-3 reads of 1 + 13 * n bytes, bit 4 the

@@ -121,6 +121,11 @@ void pmi_pmix_dmodex_serve(hnp_rte_t *rte, hnp_rte_request_t *req,
                            hnp_vpid_t src, uint32_t jobid, uint32_t rank,
                            const void *data, size_t len, void *cbdata);
 
+/* pmi_pmix_dyn.c: MPI_Comm_spawn */
+pmix_status_t pmi_pmix_spawn(const pmix_proc_t *proc,
+                             const pmix_info_t job_info[], size_t ninfo,
+                             const pmix_app_t apps[], size_t napps,
+                             pmix_spawn_cbfunc_t cbfunc, void *cbdata);
 /* pmi_pmix_names.c: publish, lookup, unpublish (the server module's) */
 pmix_status_t pmi_pmix_publish(const pmix_proc_t *proc,
                                const pmix_info_t info[], size_t ninfo,

@@ -482,16 +482,6 @@ static pmix_status_t refuse(const pmix_proc_t *proc, const char *what)
     return PMIX_ERR_NOT_SUPPORTED;
 }
 
-static pmix_status_t spawn(const pmix_proc_t *proc,
-                           const pmix_info_t job_info[], size_t ninfo,
-                           const pmix_app_t apps[], size_t napps,
-                           pmix_spawn_cbfunc_t cbfunc, void *cbdata)
-{
-    (void)job_info, (void)ninfo, (void)apps, (void)napps;
-    (void)cbfunc, (void)cbdata;
-    return refuse(proc, "to spawn processes (MPI_Comm_spawn)");
-}
-
 static pmix_status_t connect_procs(const pmix_proc_t procs[], size_t nprocs,
                                    const pmix_info_t info[], size_t ninfo,
                                    pmix_op_cbfunc_t cbfunc, void *cbdata)
@@ -548,7 +538,7 @@ pmix_server_module_t pmi_pmix_server_module = {
     .publish = pmi_pmix_publish,
     .lookup = pmi_pmix_lookup,
     .unpublish = pmi_pmix_unpublish,
-    .spawn = spawn,
+    .spawn = pmi_pmix_spawn,
     .connect = connect_procs,
     .disconnect = disconnect_procs,
     .job_control = job_control,

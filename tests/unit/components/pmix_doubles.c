@@ -295,6 +295,15 @@ void pmix_doubles_scratch_clean(void)
         nftw(scratch_base, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
+/* No job is spawned here: the request is refused, as the runtime refuses
+ * one of a job it does not hold. */
+int hnp_rte_spawn(hnp_rte_t *rte, uint32_t parent_jobid,
+                  const hnp_spawn_request_t *req, hnp_rte_spawn_fn cb,
+                  void *cbdata)
+{
+    (void)rte, (void)parent_jobid, (void)req, (void)cb, (void)cbdata;
+    doubles.spawns++;
+    return HNP_ERR_BAD_PARAM;
 /* ------------------------------------------------------------ names */
 
 /* The HNP's name service, in this process: the runtime's own table

@@ -33,6 +33,7 @@ typedef struct pmix_doubles {
     unsigned state[PMIX_DOUBLES_MAX_RANKS]; /* HNP_RTE_PROC_* bits */
     int watches;              /* open fd watches */
     int scratch_dirs;         /* hnp_rte_scratch_make()'s, not removed */
+    uint32_t spawns;          /* hnp_rte_spawn()'s, refused (none here) */
     int name_calls;           /* hnp_rte_name_*() calls */
     int name_lookup_waited;   /* lookups held for a publish (PMIX_WAIT) */
 } pmix_doubles_t;

@@ -33,6 +33,7 @@
 #include "proc_exit.h"
 #include "report.h"
 #include "request.h"
+#include "spawn.h"
 #include "state.h"
 #include "stats.h"
 #include "stdin.h"
@@ -99,6 +100,10 @@ static bool equal_launch(const void *a, const void *b)
         x->output != y->output || x->napps != y->napps ||
         x->universe_size != y->universe_size ||
         !same_string(x->pmi, y->pmi) ||
+        x->parent_jobid != y->parent_jobid ||
+        !same_string(x->spawn_component, y->spawn_component) ||
+        !same_bytes(x->spawn_data, x->spawn_data_len, y->spawn_data,
+                    y->spawn_data_len) ||
         !same_strings(x->node_names, y->node_names, x->nnodes))
         return false;
     for (uint32_t r = 0; r < x->nprocs; r++)
@@ -322,6 +327,49 @@ static bool equal_stats(const void *a, const void *b)
            x->handshakes == y->handshakes;
 }
 
+static bool equal_spawn_app(const hnp_wire_spawn_app_t *x,
+                            const hnp_wire_spawn_app_t *y)
+{
+    return same_string(x->cmd, y->cmd) && x->argc == y->argc &&
+           same_strings(x->argv, y->argv, x->argc) && x->nenv == y->nenv &&
+           same_strings(x->env, y->env, x->nenv) &&
+           x->maxprocs == y->maxprocs && same_string(x->hosts, y->hosts) &&
+           same_string(x->hostfile, y->hostfile) &&
+           same_string(x->add_hosts, y->add_hosts) &&
+           same_string(x->add_hostfile, y->add_hostfile) &&
+           same_string(x->wdir, y->wdir) && same_string(x->path, y->path) &&
+           same_string(x->prefix, y->prefix);
+}
+
+static bool equal_spawn_request(const void *a, const void *b)
+{
+    const hnp_wire_spawn_request_t *x = a, *y = b;
+    bool same = x->reqid == y->reqid && x->parent_jobid == y->parent_jobid &&
+                x->parent_rank == y->parent_rank &&
+                same_string(x->parent_wdir, y->parent_wdir) &&
+                same_string(x->map_by, y->map_by) &&
+                same_string(x->rank_by, y->rank_by) &&
+                same_string(x->bind_to, y->bind_to) &&
+                same_string(x->ppr, y->ppr) &&
+                x->display_map == y->display_map &&
+                same_string(x->component, y->component) &&
+                same_bytes(x->data, x->data_len, y->data, y->data_len) &&
+                x->napps == y->napps;
+
+    for (uint32_t i = 0; same && i < x->napps; i++)
+        same = equal_spawn_app(&x->apps[i], &y->apps[i]);
+    return same;
+}
+
+static bool equal_spawn_reply(const void *a, const void *b)
+{
+    const hnp_wire_spawn_reply_t *x = a, *y = b;
+
+    return x->reqid == y->reqid && x->status == y->status &&
+           x->jobid == y->jobid && same_string(x->name, y->name) &&
+           same_string(x->err, y->err);
+}
+
 static bool equal_name_entries(const hnp_wire_name_t *x,
                                const hnp_wire_name_t *y, bool answer)
 {
@@ -419,6 +467,10 @@ CODEC_CALLS(stats)
 CODEC_CALLS(state_request)
 CODEC_CALLS(state_reply)
 CLEAR_CALL(state_reply)
+CODEC_CALLS(spawn_request)
+CLEAR_CALL(spawn_request)
+CODEC_CALLS(spawn_reply)
+CLEAR_CALL(spawn_reply)
 CODEC_CALLS(request)
 CODEC_CALLS(reply)
 
@@ -451,3 +503,6 @@ const codec_t state_reply_codec =
     CODEC(state_reply, clear_state_reply);
 const codec_t request_codec = CODEC(request, NULL);
 const codec_t reply_codec = CODEC(reply, NULL);
+const codec_t spawn_request_codec =
+    CODEC(spawn_request, clear_spawn_request);
+const codec_t spawn_reply_codec = CODEC(spawn_reply, clear_spawn_reply);

@@ -43,6 +43,7 @@
 #include "launch.h"
 #include "name.h"
 #include "pmi_abort.h"
+#include "spawn.h"
 #include "proc_exit.h"
 #include "report.h"
 #include "request.h"
@@ -174,7 +175,8 @@ static void test_launch(void **state)
                    5, specs },
         .stdin_target = HNP_STDIN_ALL, .output = HNP_LAUNCH_MERGE_STDERR,
         .napps = 2,
-        .apps = apps, .pmi = "simple,pmix",
+        .apps = apps, .pmi = "simple,pmix", .parent_jobid = 3,
+        .spawn_component = "pmix", .spawn_data = "ab", .spawn_data_len = 2,
     };
     hnp_wire_launch_app_t bare_app = { 0, 0, 1, argv0, NULL, 0, NULL };
     hnp_wire_launch_t bare = {
@@ -212,7 +214,7 @@ static void test_launch_layout(void **state)
         0xff, 0xff, 0xff, 0xff, HNP_LAUNCH_MERGE_STDERR,
         U32(1), U32(0), U32(2), U32(2), U32(1), 'x', U32(2), '-', 'v',
         U32(2), '/', 'w', U32(1), U32(3), 'A', '=', '1',
-        U32(1), 's',
+        U32(1), 's', U32(0), U32(0), U32(0),
     };
 
     (void)state;
@@ -754,6 +756,98 @@ static void test_dvm_request(void **state)
                   HNP_ERR_BAD_PARAM);
 }
 
+/* MPI_Comm_spawn_multiple's two commands, the second with everything. */
+static void test_spawn_request(void **state)
+{
+    char *argv[] = { "-v", "in put", NULL };
+    char *env[] = { "OMPI_PARENT_PORT=1.0:77", "OMPI_MCA_btl=self", NULL };
+    hnp_wire_spawn_app_t apps[2] = {
+        { .cmd = "worker", .maxprocs = 1 },
+        { .cmd = "/bin/other", .argc = 2, .argv = argv, .nenv = 2,
+          .env = env, .maxprocs = 16, .hosts = "a,b", .hostfile = "/h",
+          .add_hosts = "c", .add_hostfile = "/ah", .wdir = "/w",
+          .path = "/p", .prefix = "/opt/ompi" },
+    };
+    hnp_wire_spawn_request_t full = {
+        .reqid = 9, .parent_jobid = 1, .parent_rank = 3,
+        .parent_wdir = "/home/u", .map_by = "node", .rank_by = "slot",
+        .bind_to = "core", .ppr = "2:node", .display_map = 1,
+        .component = "simple", .data = "\x01\x00k", .data_len = 3,
+        .napps = 2, .apps = apps,
+    };
+    hnp_wire_spawn_request_t one = { .reqid = 1, .parent_jobid = 2,
+                                     .napps = 1, .apps = apps };
+    static const uint8_t golden[] = {
+        U32(1), U32(2), U32(0), U32(0), U32(0), U32(0), U32(0), U32(0), 0,
+        U32(0), U32(0), U32(1),
+        U32(6), 'w', 'o', 'r', 'k', 'e', 'r', U32(0), U32(0), U32(1),
+        U32(0), U32(0), U32(0), U32(0), U32(0), U32(0), U32(0),
+    };
+    /* no app; a program ""; maxprocs 0; 2^32-1 apps; data too long */
+    static const uint8_t no_app[] = {
+        U32(1), U32(2), U32(0), U32(0), U32(0), U32(0), U32(0), U32(0), 0,
+        U32(0), U32(0), U32(0),
+    };
+    static const uint8_t no_cmd[] = {
+        U32(1), U32(2), U32(0), U32(0), U32(0), U32(0), U32(0), U32(0), 0,
+        U32(0), U32(0), U32(1),
+        U32(0), U32(0), U32(0), U32(1),
+        U32(0), U32(0), U32(0), U32(0), U32(0), U32(0), U32(0),
+    };
+    uint8_t zero_procs[sizeof(golden)];
+    static const uint8_t huge_apps[] = {
+        U32(1), U32(2), U32(0), U32(0), U32(0), U32(0), U32(0), U32(0), 0,
+        U32(0), U32(0), U32(0xffffffffu),
+    };
+    static const uint8_t long_data[] = {
+        U32(1), U32(2), U32(0), U32(0), U32(0), U32(0), U32(0), U32(0), 0,
+        U32(0), U32(0x10001), 0,
+    };
+
+    (void)state;
+    memcpy(zero_procs, golden, sizeof(golden));
+    zero_procs[sizeof(golden) - 29] = 0; /* maxprocs' low byte */
+    check_message(&spawn_request_codec, &full);
+    check_message(&spawn_request_codec, &one);
+    check_golden(&spawn_request_codec, &one, golden, sizeof(golden));
+    check_refused(&spawn_request_codec, no_app, sizeof(no_app),
+                  HNP_ERR_BAD_PARAM);
+    check_refused(&spawn_request_codec, no_cmd, sizeof(no_cmd),
+                  HNP_ERR_BAD_PARAM);
+    check_refused(&spawn_request_codec, zero_procs, sizeof(zero_procs),
+                  HNP_ERR_BAD_PARAM);
+    check_refused(&spawn_request_codec, huge_apps, sizeof(huge_apps),
+                  HNP_ERR_BAD_PARAM);
+    check_refused(&spawn_request_codec, long_data, sizeof(long_data),
+                  HNP_ERR_TRUNCATED);
+    check_refused(&spawn_request_codec, golden, sizeof(golden) - 1,
+                  HNP_ERR_TRUNCATED);
+}
+
+static void test_spawn_reply(void **state)
+{
+    hnp_wire_spawn_reply_t ok = { .reqid = 4, .jobid = 2,
+                                  .name = "hnp-2-0123abcd" };
+    hnp_wire_spawn_reply_t refused = {
+        .reqid = 5, .status = HNP_ERR_NOT_FOUND,
+        .err = "no such program: ./nothere",
+    };
+    static const uint8_t golden[] = { U32(4), U32(0), U32(2), U32(1), 'n',
+                                      U32(0) };
+    static const uint8_t positive[] = { U32(4), U32(1), U32(2), U32(0),
+                                        U32(0) };
+    hnp_wire_spawn_reply_t g = { .reqid = 4, .jobid = 2, .name = "n" };
+
+    (void)state;
+    check_message(&spawn_reply_codec, &ok);
+    check_message(&spawn_reply_codec, &refused);
+    check_golden(&spawn_reply_codec, &g, golden, sizeof(golden));
+    check_refused(&spawn_reply_codec, positive, sizeof(positive),
+                  HNP_ERR_BAD_PARAM);
+    check_refused(&spawn_reply_codec, golden, sizeof(golden) - 2,
+                  HNP_ERR_TRUNCATED);
+}
+
 static void test_dvm_reply(void **state)
 {
     hnp_wire_dvm_reply_t done = { .kind = HNP_DVM_DONE, .jobid = 4000000000u,
@@ -791,6 +885,8 @@ int main(void)
         cmocka_unit_test(test_collective),
         cmocka_unit_test(test_dvm_request),
         cmocka_unit_test(test_dvm_reply),
+        cmocka_unit_test(test_spawn_request),
+        cmocka_unit_test(test_spawn_reply),
         cmocka_unit_test(test_iof),
         cmocka_unit_test(test_iof_ack),
         cmocka_unit_test(test_request),
