@@ -304,6 +304,8 @@ int hnp_rte_spawn(hnp_rte_t *rte, uint32_t parent_jobid,
     (void)rte, (void)parent_jobid, (void)req, (void)cb, (void)cbdata;
     doubles.spawns++;
     return HNP_ERR_BAD_PARAM;
+}
+
 /* ------------------------------------------------------------ names */
 
 /* The HNP's name service, in this process: the runtime's own table
