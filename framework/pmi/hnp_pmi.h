@@ -41,7 +41,9 @@
  * What needs the rest of the job goes through the runtime services
  * (hnp_rte.h): an all-gather among the job's daemons over the selected
  * `exchange` (hnp_rte_allgather(), the fence), a request to the daemon that
- * hosts a given rank (hnp_rte_request(), direct modex), ending the job with
+ * hosts a given rank (hnp_rte_request(), direct modex), the names of
+ * MPI_Publish_name held by the HNP (hnp_rte_name_publish() and its
+ * kin), ending the job with
  * a rank's exit code (hnp_rte_abort_job(), MPI_Abort), and telling the
  * runtime that a rank began and finished its wire-up
  * (hnp_rte_proc_state(), so that a rank that exits between the two is
@@ -88,7 +90,9 @@ extern "C" {
  *      and learns another job of the family with hnp_rte_job_info();
  *      hnp_pmi_job_t tells a spawned job's daemons its parent
  *      (parent_jobid, parent_name) and the requester's opaque bytes
- *      (spawn_component, spawn_data). A 3.x component is refused. */
+ *      (spawn_component, spawn_data); the name service
+ *      (MPI_Publish_name): hnp_rte_name_publish(), hnp_rte_name_lookup(),
+ *      hnp_rte_name_unpublish(). A 3.x component is refused. */
 #define HNP_PMI_INTERFACE_VERSION HNP_MCA_VERSION(4, 0, 0)
 
 struct hnp_rte;

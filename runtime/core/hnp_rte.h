@@ -446,6 +446,67 @@ HNP_EXPORT int hnp_rte_gather_across(hnp_rte_t *rte,
                                      uint32_t nmembers, uint32_t nlocal,
                                      const void *data, size_t len,
                                      hnp_rte_gather_fn cb, void *cbdata);
+/* ------------------------------------------------------------ names */
+
+/*
+ * The name service of MPI_Publish_name, MPI_Lookup_name and
+ * MPI_Unpublish_name (PMIx publish/lookup/unpublish, PMI-1 publish_name,
+ * PMI-2 name-publish, ...): the HNP holds the names, a component asks on
+ * behalf of rank @p rank of job @p jobid, a job this daemon holds. A name
+ * is seen by the publisher's job family (the job and the jobs it spawned,
+ * and theirs), or by every job of the runtime when published with
+ * HNP_RTE_NAME_SESSION or when `pmi_base_name_scope` is `session`. A
+ * name goes when its publisher's job ends, unless published with
+ * HNP_RTE_NAME_PERSIST (then it stays until unpublished or the runtime
+ * ends).
+ */
+enum {
+    HNP_RTE_NAME_SESSION = 1u << 0, /**< publish/look up/unpublish in the
+                                         session's scope, not the family's */
+    HNP_RTE_NAME_PERSIST = 1u << 1, /**< publish: outlive the job */
+    HNP_RTE_NAME_WAIT = 1u << 2,    /**< lookup: wait until every key is
+                                         published (or the timeout) */
+};
+
+/** A name and its value; in an answer, who published it. */
+typedef struct hnp_rte_name {
+    const char *key;      /**< 1..511 bytes */
+    const void *value;
+    size_t len;
+    uint32_t jobid;       /**< the publisher (answers) */
+    uint32_t rank;
+    const char *job_name; /**< its job's name (hnp_pmi_job_t::name) */
+} hnp_rte_name_t;
+
+/** The answer: @p status HNP_SUCCESS (a lookup: with what was found, at
+ *  least one, @p names valid during the call), HNP_ERR_EXISTS (a publish
+ *  of a name there already), HNP_ERR_NOT_FOUND (a lookup found none, or
+ *  its wait timed out; an unpublish of a name not there), or the error of
+ *  the way there or of the job's end. Called once, from the event loop. */
+typedef void (*hnp_rte_names_fn)(hnp_rte_t *rte, int status,
+                                 const hnp_rte_name_t *names, size_t count,
+                                 void *cbdata);
+
+/** Publish @p count (>= 1) names, all or none, with HNP_RTE_NAME_SESSION
+ *  and HNP_RTE_NAME_PERSIST as @p flags says. */
+HNP_EXPORT int hnp_rte_name_publish(hnp_rte_t *rte, uint32_t jobid,
+                                    uint32_t rank, const hnp_rte_name_t *names,
+                                    size_t count, unsigned flags,
+                                    hnp_rte_names_fn fn, void *cbdata);
+/** Look up @p count (>= 1) keys. Without HNP_RTE_NAME_WAIT the answer
+ *  comes at once with the keys found; with it, once every key is found,
+ *  or after @p timeout seconds (0: no bound but the job's end) with
+ *  HNP_ERR_NOT_FOUND. */
+HNP_EXPORT int hnp_rte_name_lookup(hnp_rte_t *rte, uint32_t jobid,
+                                   uint32_t rank, const char *const *keys,
+                                   size_t count, unsigned flags,
+                                   double timeout, hnp_rte_names_fn fn,
+                                   void *cbdata);
+/** Unpublish @p keys (@p count 0: every name the rank published). */
+HNP_EXPORT int hnp_rte_name_unpublish(hnp_rte_t *rte, uint32_t jobid,
+                                      uint32_t rank, const char *const *keys,
+                                      size_t count, unsigned flags,
+                                      hnp_rte_names_fn fn, void *cbdata);
 
 /* ------------------------------------------------------ scratch directories */
 

@@ -113,6 +113,7 @@ void hnp_rte_job_end(hnp_rte_t *rte, uint32_t jobid)
     /* gone first: what the failed requests' callbacks ask is refused */
     hnp_rte_requests_job_end(rte, job);
     hnp_rte_spawns_job_end(rte, jobid);
+    hnp_rte_names_job_end(rte, jobid);
     hnp_rte_collectives_job_end(rte, job);
     job_free(job);
 }

@@ -71,6 +71,9 @@ enum {
     HNP_TAG_GATHER,        /* daemon -> HNP: its part of a collective
                               across jobs (hnp_rte_gather_across) */
     HNP_TAG_GATHER_REPLY,  /* HNP -> daemon: every part of it */
+    HNP_TAG_NAME,          /* daemon -> HNP: publish, look up, unpublish
+                              a name (names.c) */
+    HNP_TAG_NAME_REPLY,    /* HNP -> daemon: its answer */
     HNP_TAG_CORE_MAX = 99,
 };
 
@@ -176,6 +179,7 @@ struct hnp_rte {
                                       until the first */
     struct hnp_rte_across *across; /* hnp_rte_gather_across() (across.c),
                                       NULL until the first */
+    struct hnp_rte_names *names; /* the name service (names.c) */
     char *hnp_uri;              /* the HNP's contact (own copy) */
     /* The parameters every welcome carries, packed once: the HNP's own
      * (hnp_params_pack), or in a daemon those its parent forwarded, passed
@@ -326,6 +330,18 @@ void hnp_rte_spawns_job_end(hnp_rte_t *rte, uint32_t jobid);
 void hnp_rte_spawns_destroy(hnp_rte_t *rte);
 /* across.c */
 void hnp_rte_across_destroy(hnp_rte_t *rte);
+/* names.c: the name service (MPI_Publish_name) */
+/** The HNP holds the names and serves them; a daemon asks. */
+int hnp_rte_names_create(hnp_rte_t *rte);
+void hnp_rte_names_destroy(hnp_rte_t *rte);
+/** Job @p jobid ended: at the HNP its waiting lookups are answered "not
+ *  found" and its names go (those published to persist stay); at a
+ *  daemon its requests waiting for an answer fail (HNP_ERR_UNREACHABLE). */
+void hnp_rte_names_job_end(hnp_rte_t *rte, uint32_t jobid);
+/** The HNP: job @p jobid was spawned by job @p parent, whose family's
+ *  names it sees. */
+int hnp_rte_names_job_family(hnp_rte_t *rte, uint32_t jobid,
+                             uint32_t parent);
 
 /* contacts.c: phase 2, the same in the HNP and in a daemon */
 /** Every spawn child of this process has joined (or it has none): offer

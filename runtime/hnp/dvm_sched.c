@@ -110,6 +110,9 @@ void dvm_give_back_slots(hnp_dvm_t *dvm, dvm_conn_t *c)
     c->taken = NULL;
     c->running = false;
     dvm->nrunning--;
+    /* its names go (those published to persist stay), its waiting
+     * lookups are answered */
+    hnp_rte_names_job_end(dvm->rte, hnp_dvm_job_of(c->job)->jobid);
     /* what the HNP joined of its all-gathers is the job's, and goes */
     if (hnp_dvm_job_needs_pmi(c->job))
         hnp_rte_collectives_forget(dvm->rte, hnp_dvm_job_of(c->job)->jobid,

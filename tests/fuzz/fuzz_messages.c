@@ -25,6 +25,7 @@
 #include "iof.h"
 #include "join.h"
 #include "launch.h"
+#include "name.h"
 #include "pmi_abort.h"
 #include "spawn.h"
 #include "gather.h"
@@ -75,6 +76,7 @@ typedef union any_message {
     hnp_wire_state_reply_t state_reply;
     hnp_wire_spawn_request_t spawn_request;
     hnp_wire_spawn_reply_t spawn_reply;
+    hnp_wire_name_t name;
     hnp_wire_gather_t gather;
     hnp_wire_gather_reply_t gather_reply;
 } any_message_t;
@@ -133,6 +135,16 @@ CODEC_FUNCS(stdin)
 CODEC_FUNCS(stdin_ack)
 CODEC_FUNCS(xcast)
 CODEC_FUNCS(state_request)
+CODEC_FUNCS(name_request)
+CODEC_FUNCS(name_reply)
+static void clear_name_request(void *m)
+{
+    hnp_wire_name_clear(m);
+}
+static void clear_name_reply(void *m)
+{
+    hnp_wire_name_clear(m);
+}
 
 #define CODEC(name) { unpack_##name, pack_##name, clear_##name }
 #define CODEC_BORROWED(name) { unpack_##name, pack_##name, clear_nothing }
@@ -150,6 +162,7 @@ static const codec_t codecs[] = {
     CODEC_BORROWED(job_end), CODEC(dvm_request),    CODEC(dvm_reply),
     CODEC_BORROWED(collective), CODEC_BORROWED(procs_started),
     CODEC(spawn_request),   CODEC(spawn_reply),
+    CODEC(name_request),    CODEC(name_reply),
     CODEC(gather),          CODEC_BORROWED(gather_reply),
 };
 #define NCODECS (sizeof(codecs) / sizeof(codecs[0]))

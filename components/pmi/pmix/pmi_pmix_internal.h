@@ -126,6 +126,16 @@ pmix_status_t pmi_pmix_spawn(const pmix_proc_t *proc,
                              const pmix_info_t job_info[], size_t ninfo,
                              const pmix_app_t apps[], size_t napps,
                              pmix_spawn_cbfunc_t cbfunc, void *cbdata);
+/* pmi_pmix_names.c: publish, lookup, unpublish (the server module's) */
+pmix_status_t pmi_pmix_publish(const pmix_proc_t *proc,
+                               const pmix_info_t info[], size_t ninfo,
+                               pmix_op_cbfunc_t cbfunc, void *cbdata);
+pmix_status_t pmi_pmix_lookup(const pmix_proc_t *proc, char **keys,
+                              const pmix_info_t info[], size_t ninfo,
+                              pmix_lookup_cbfunc_t cbfunc, void *cbdata);
+pmix_status_t pmi_pmix_unpublish(const pmix_proc_t *proc, char **keys,
+                                 const pmix_info_t info[], size_t ninfo,
+                                 pmix_op_cbfunc_t cbfunc, void *cbdata);
 
 /* pmi_pmix_connect.c: ranks of several jobs together */
 pmix_status_t pmi_pmix_connect(const pmix_proc_t procs[], size_t nprocs,

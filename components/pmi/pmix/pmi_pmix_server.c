@@ -498,30 +498,6 @@ static pmix_status_t refuse(const pmix_proc_t *proc, const char *what)
     return PMIX_ERR_NOT_SUPPORTED;
 }
 
-static pmix_status_t publish(const pmix_proc_t *proc,
-                             const pmix_info_t info[], size_t ninfo,
-                             pmix_op_cbfunc_t cbfunc, void *cbdata)
-{
-    (void)info, (void)ninfo, (void)cbfunc, (void)cbdata;
-    return refuse(proc, "to publish a name (MPI_Publish_name)");
-}
-
-static pmix_status_t lookup(const pmix_proc_t *proc, char **keys,
-                            const pmix_info_t info[], size_t ninfo,
-                            pmix_lookup_cbfunc_t cbfunc, void *cbdata)
-{
-    (void)keys, (void)info, (void)ninfo, (void)cbfunc, (void)cbdata;
-    return refuse(proc, "to look up a name (MPI_Lookup_name)");
-}
-
-static pmix_status_t unpublish(const pmix_proc_t *proc, char **keys,
-                               const pmix_info_t info[], size_t ninfo,
-                               pmix_op_cbfunc_t cbfunc, void *cbdata)
-{
-    (void)keys, (void)info, (void)ninfo, (void)cbfunc, (void)cbdata;
-    return refuse(proc, "to unpublish a name (MPI_Unpublish_name)");
-}
-
 static pmix_status_t job_control(const pmix_proc_t *requestor,
                                  const pmix_proc_t targets[], size_t ntargets,
                                  const pmix_info_t directives[], size_t ndirs,
@@ -555,9 +531,9 @@ pmix_server_module_t pmi_pmix_server_module = {
     .abort = client_abort,
     .fence_nb = fence_nb,
     .direct_modex = direct_modex,
-    .publish = publish,
-    .lookup = lookup,
-    .unpublish = unpublish,
+    .publish = pmi_pmix_publish,
+    .lookup = pmi_pmix_lookup,
+    .unpublish = pmi_pmix_unpublish,
     .spawn = pmi_pmix_spawn,
     .connect = pmi_pmix_connect,
     .disconnect = pmi_pmix_disconnect,

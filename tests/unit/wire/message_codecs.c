@@ -28,6 +28,7 @@
 #include "iof.h"
 #include "join.h"
 #include "launch.h"
+#include "name.h"
 #include "pmi_abort.h"
 #include "proc_exit.h"
 #include "report.h"
@@ -390,6 +391,65 @@ static bool equal_gather_reply(const void *a, const void *b)
     return x->reqid == y->reqid && x->status == y->status &&
            same_bytes(x->data, x->len, y->data, y->len);
 }
+
+static bool equal_name_entries(const hnp_wire_name_t *x,
+                               const hnp_wire_name_t *y, bool answer)
+{
+    if (x->count != y->count)
+        return false;
+    for (uint32_t i = 0; i < x->count; i++) {
+        const hnp_wire_name_entry_t *a = &x->entries[i], *b = &y->entries[i];
+        if (!same_string(a->key, b->key) ||
+            !same_bytes(a->value, a->len, b->value, b->len))
+            return false;
+        if (answer && (a->jobid != b->jobid || a->rank != b->rank ||
+                       !same_string(a->job_name, b->job_name)))
+            return false;
+    }
+    return true;
+}
+
+static bool equal_name_request(const void *a, const void *b)
+{
+    const hnp_wire_name_t *x = a, *y = b;
+
+    return x->op == y->op && x->id == y->id && x->jobid == y->jobid &&
+           x->rank == y->rank && x->flags == y->flags &&
+           x->timeout_ms == y->timeout_ms && equal_name_entries(x, y, false);
+}
+
+static bool equal_name_reply(const void *a, const void *b)
+{
+    const hnp_wire_name_t *x = a, *y = b;
+
+    return x->id == y->id && x->status == y->status &&
+           equal_name_entries(x, y, true);
+}
+
+static int pack_name_request(hnp_buffer_t *buf, const void *m)
+{
+    return hnp_wire_name_request_pack(buf, m);
+}
+static int unpack_name_request(hnp_reader_t *rd, void *m)
+{
+    return hnp_wire_name_request_unpack(rd, m);
+}
+static int pack_name_reply(hnp_buffer_t *buf, const void *m)
+{
+    return hnp_wire_name_reply_pack(buf, m);
+}
+static int unpack_name_reply(hnp_reader_t *rd, void *m)
+{
+    return hnp_wire_name_reply_unpack(rd, m);
+}
+static void clear_name(void *m) { hnp_wire_name_clear(m); }
+
+const codec_t name_request_codec = {
+    "name_request", sizeof(hnp_wire_name_t), pack_name_request,
+    unpack_name_request, clear_name, equal_name_request };
+const codec_t name_reply_codec = {
+    "name_reply", sizeof(hnp_wire_name_t), pack_name_reply,
+    unpack_name_reply, clear_name, equal_name_reply };
 
 CODEC_CALLS(join)
 CLEAR_CALL(join)

@@ -39,5 +39,7 @@ extern const codec_t spawn_request_codec;
 extern const codec_t spawn_reply_codec;
 extern const codec_t gather_codec;
 extern const codec_t gather_reply_codec;
+extern const codec_t name_request_codec;
+extern const codec_t name_reply_codec;
 
 #endif /* HNP_TEST_MESSAGE_CODECS_H */

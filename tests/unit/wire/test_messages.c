@@ -41,6 +41,7 @@
 #include "iof.h"
 #include "join.h"
 #include "launch.h"
+#include "name.h"
 #include "pmi_abort.h"
 #include "spawn.h"
 #include "gather.h"
@@ -591,6 +592,74 @@ static void test_pmi_abort(void **state)
     check_golden(&pmi_abort_codec, &g, golden, sizeof(golden));
 }
 
+static void test_name(void **state)
+{
+    hnp_wire_name_entry_t two[] = {
+        { .key = "ompi-port-svc", .value = "0.1:2:3", .len = 7 },
+        { .key = "other", .value = "", .len = 0 },
+    };
+    hnp_wire_name_t pub = { .op = HNP_WIRE_NAME_PUBLISH, .id = 7, .jobid = 2,
+                            .rank = 3, .flags = 3, .count = 2,
+                            .entries = two };
+    hnp_wire_name_entry_t key = { .key = "k" };
+    hnp_wire_name_t look = { .op = HNP_WIRE_NAME_LOOKUP, .id = UINT32_MAX,
+                             .jobid = UINT32_MAX, .rank = UINT32_MAX,
+                             .flags = 4, .timeout_ms = 600000, .count = 1,
+                             .entries = &key };
+    hnp_wire_name_t all = { .op = HNP_WIRE_NAME_UNPUBLISH, .id = 1,
+                            .jobid = 1 };
+    static const uint8_t golden[] = { 2, U32(1), U32(2), U32(3), U32(4),
+                                      U32(5), U32(1), U32(1), 'k', U32(0) };
+    hnp_wire_name_t g = { .op = 2, .id = 1, .jobid = 2, .rank = 3,
+                          .flags = 4, .timeout_ms = 5, .count = 1,
+                          .entries = &key };
+    /* a lookup of nothing, an unknown op, an empty key, a count past
+     * what the bytes can hold */
+    static const uint8_t no_keys[] = { 2, U32(1), U32(2), U32(3), U32(4),
+                                       U32(5), U32(0) };
+    static const uint8_t bad_op[] = { 9, U32(1), U32(2), U32(3), U32(4),
+                                      U32(5), U32(1), U32(1), 'k', U32(0) };
+    static const uint8_t empty_key[] = { 1, U32(1), U32(2), U32(3), U32(4),
+                                         U32(5), U32(1), U32(0), U32(0) };
+    static const uint8_t huge[] = { 2, U32(1), U32(2), U32(3), U32(4),
+                                    U32(5), U32(0x10000000), U32(1), 'k' };
+
+    (void)state;
+    check_message(&name_request_codec, &pub);
+    check_message(&name_request_codec, &look);
+    check_message(&name_request_codec, &all);
+    check_golden(&name_request_codec, &g, golden, sizeof(golden));
+    check_refused(&name_request_codec, no_keys, sizeof(no_keys),
+                  HNP_ERR_BAD_PARAM);
+    check_refused(&name_request_codec, bad_op, sizeof(bad_op),
+                  HNP_ERR_BAD_PARAM);
+    check_refused(&name_request_codec, empty_key, sizeof(empty_key),
+                  HNP_ERR_BAD_PARAM);
+    check_refused(&name_request_codec, huge, sizeof(huge), HNP_ERR_TRUNCATED);
+}
+
+static void test_name_reply(void **state)
+{
+    hnp_wire_name_entry_t found[] = {
+        { .key = "svc", .jobid = 4, .rank = 1, .job_name = "job-4",
+          .value = "port\0x", .len = 6 },
+    };
+    hnp_wire_name_t ok = { .id = 7, .status = 0, .count = 1,
+                           .entries = found };
+    hnp_wire_name_t missing = { .id = UINT32_MAX, .status = -4 };
+    static const uint8_t golden[] = { U32(9), 0xff, 0xff, 0xff, 0xfc,
+                                      U32(0) };
+    hnp_wire_name_t g = { .id = 9, .status = -4 };
+    static const uint8_t positive[] = { U32(9), U32(1), U32(0) };
+
+    (void)state;
+    check_message(&name_reply_codec, &ok);
+    check_message(&name_reply_codec, &missing);
+    check_golden(&name_reply_codec, &g, golden, sizeof(golden));
+    check_refused(&name_reply_codec, positive, sizeof(positive),
+                  HNP_ERR_BAD_PARAM);
+}
+
 static void test_stats(void **state)
 {
     hnp_wire_stats_t s = { 3, 1500, 2048, 90000, 4096, 700, 1900, 80, 4 };
@@ -876,6 +945,8 @@ int main(void)
         cmocka_unit_test(test_failure),
         cmocka_unit_test(test_spawn_note),
         cmocka_unit_test(test_pmi_abort),
+        cmocka_unit_test(test_name),
+        cmocka_unit_test(test_name_reply),
         cmocka_unit_test(test_stats),
         cmocka_unit_test(test_state_request),
         cmocka_unit_test(test_state_reply),
