@@ -41,7 +41,9 @@
  * What needs the rest of the job goes through the runtime services
  * (hnp_rte.h): an all-gather among the job's daemons over the selected
  * `exchange` (hnp_rte_allgather(), the fence), a request to the daemon that
- * hosts a given rank (hnp_rte_request(), direct modex), ending the job with
+ * hosts a given rank (hnp_rte_request(), direct modex), the names of
+ * MPI_Publish_name held by the HNP (hnp_rte_name_publish() and its
+ * kin), ending the job with
  * a rank's exit code (hnp_rte_abort_job(), MPI_Abort), and telling the
  * runtime that a rank began and finished its wire-up
  * (hnp_rte_proc_state(), so that a rank that exits between the two is
@@ -82,8 +84,16 @@ extern "C" {
  *      serve callback gets the jobid of the request, hnp_rte_abort_job(rte,
  *      jobid, rank, ...), hnp_rte_proc_state(rte, jobid, rank, state); a
  *      failure of one job is hnp_rte_fail_job(rte, jobid, ...). A 2.x
- *      component is refused. */
-#define HNP_PMI_INTERFACE_VERSION HNP_MCA_VERSION(3, 0, 0)
+ *      component is refused.
+ * 4.0: dynamic jobs (MPI_Comm_spawn): a component asks for a new job with
+ *      hnp_rte_spawn(rte, parent_jobid, &hnp_spawn_request_t, cb, cbdata)
+ *      and learns another job of the family with hnp_rte_job_info();
+ *      hnp_pmi_job_t tells a spawned job's daemons its parent
+ *      (parent_jobid, parent_name) and the requester's opaque bytes
+ *      (spawn_component, spawn_data); the name service
+ *      (MPI_Publish_name): hnp_rte_name_publish(), hnp_rte_name_lookup(),
+ *      hnp_rte_name_unpublish(). A 3.x component is refused. */
+#define HNP_PMI_INTERFACE_VERSION HNP_MCA_VERSION(4, 0, 0)
 
 struct hnp_rte;
 
@@ -138,6 +148,17 @@ typedef struct hnp_pmi_job {
     uint32_t series;
     /** The largest contribution hnp_rte_allgather() carries per daemon. */
     size_t max_allgather_bytes;
+    /** A job started by hnp_rte_spawn() (MPI_Comm_spawn): its parent's
+     *  id and name; 0 and NULL for a job of the command line or of a DVM
+     *  client. */
+    uint32_t parent_jobid;
+    const char *parent_name;
+    /** The spawning component's name and hnp_spawn_request_t::data
+     *  (NULL and 0 when none): a component uses only bytes its own name
+     *  put there. */
+    const char *spawn_component;
+    const void *spawn_data;
+    size_t spawn_data_len;
 } hnp_pmi_job_t;
 
 /** One local rank about to be forked. */

@@ -283,6 +283,231 @@ HNP_EXPORT void hnp_rte_proc_state(hnp_rte_t *rte, uint32_t jobid,
                                    uint32_t rank,
                                    hnp_rte_proc_state_t state);
 
+/* ------------------------------------------------------------ dynamic jobs */
+
+/*
+ * MPI_Comm_spawn and friends: a rank asks its daemon's pmi component for a
+ * new job; the component describes it with the request below, neutral of
+ * any interface (PMIx info keys, PMI-1/2 info words), and hands it to
+ * hnp_rte_spawn(). The request goes to the HNP, which maps the new job
+ * onto the free slots of the nodes it holds with the usual mapper, starts
+ * it down the routing tree as any job, and answers once every child was
+ * started (or at the first failure). The new job belongs to the family of
+ * its parent: its output goes where the parent's goes, its exit codes
+ * count toward hnp's status, an abort in any job of the family ends the
+ * family, and none of its processes outlives the parent job.
+ */
+
+/** One program of a spawn (an MPI_Comm_spawn_multiple command). Strings
+ *  and arrays are the caller's, read during hnp_rte_spawn() only. */
+typedef struct hnp_spawn_app {
+    /** The program as the rank named it; a name without '/' is searched
+     *  along @c path, else the PATH of the children's environment. */
+    const char *cmd;
+    /** Its arguments after the program (NULL-terminated, may be NULL). */
+    char *const *argv;
+    /** "NAME=VALUE" set in every child of this app on top of the
+     *  environment a rank of the parent's job gets (NULL-terminated, may
+     *  be NULL): OMPI_PARENT_PORT, OMPI_MCA_*, PMIx_Spawn's env. */
+    char *const *env;
+    uint32_t maxprocs;        /**< children of this app, >= 1 */
+    /** Nodes the children may go to, "a,b,c" (a name may repeat; "a:2"
+     *  is not a slot count here), each of the allocation (PMIX_HOST,
+     *  MPICH's host/hosts); NULL: any node of the allocation. */
+    const char *hosts;
+    /** A hostfile naming the nodes as @c hosts does (PMIX_HOSTFILE,
+     *  MPICH's hostfile), read at the HNP; NULL: none. */
+    const char *hostfile;
+    /** Nodes to add to the allocation for this spawn (PMIX_ADD_HOST,
+     *  PMIX_ADD_HOSTFILE); not supported yet: a request carrying one is
+     *  refused naming them. NULL: none. */
+    const char *add_hosts;
+    const char *add_hostfile;
+    /** The children's working directory; NULL: the parent rank's
+     *  (@c parent_wdir of the request). */
+    const char *wdir;
+    /** A search path for @c cmd (MPICH's "path" info), NULL: none. */
+    const char *path;
+    /** An installation prefix (PMIX_PREFIX): PREFIX/bin is searched
+     *  first, PREFIX/lib prepended to LD_LIBRARY_PATH. NULL: none. */
+    const char *prefix;
+} hnp_spawn_app_t;
+
+/** A spawn request: the programs and the job-level directives. */
+typedef struct hnp_spawn_request {
+    uint32_t napps;                /**< >= 1 */
+    const hnp_spawn_app_t *apps;   /**< [napps], children ranked in order */
+    uint32_t parent_rank;          /**< the rank that asked, of the parent */
+    /** The asking rank's working directory, for relative paths and apps
+     *  without @c wdir; NULL: the parent job's. */
+    const char *parent_wdir;
+    /** As hnp's options of the same names say; NULL: the parent job's. */
+    const char *map_by;            /**< --map-by (PMIX_MAPBY) */
+    const char *rank_by;           /**< --rank-by (PMIX_RANKBY) */
+    const char *bind_to;           /**< --bind-to (PMIX_BINDTO) */
+    const char *ppr;               /**< "N:resource" (PMIX_PPR) */
+    bool display_map;              /**< --display-map (PMIX_DISPLAY_MAP) */
+    /** Opaque bytes of the requesting component for the new job (PMI-1/2
+     *  preput keys, ...): every daemon of the new job finds them in
+     *  hnp_pmi_job_t::spawn_data, with the requester's name in
+     *  hnp_pmi_job_t::spawn_component. At most HNP_SPAWN_DATA_MAX. */
+    const void *data;
+    size_t data_len;
+    /** The requesting component's name (hnp_pmi_job_t::spawn_component
+     *  on the new job's daemons); NULL with no @c data. */
+    const char *component;
+    void *reserved[4];             /**< room to grow; NULL */
+} hnp_spawn_request_t;
+
+#define HNP_SPAWN_DATA_MAX (64u * 1024u)
+
+/**
+ * The end of a spawn: @p status HNP_SUCCESS with the new job's id and
+ * name (hnp_pmi_job_t::name on its daemons: its PMIx namespace, its
+ * KVS name), every child started; or a negative HNP_ERR_* code with
+ * @p err, a line for the rank naming the cause (HNP_ERR_NOT_FOUND "no
+ * such program: X on node N"; HNP_ERR_BAD_PARAM "host X is not in the
+ * allocation"; HNP_ERR_NOT_AVAILABLE "no free slot: N children asked
+ * for, F of S slots free"; ...), which hnp prints too. Called once,
+ * from the event loop, never inside hnp_rte_spawn(); also when the
+ * parent job ends first (HNP_ERR_UNREACHABLE).
+ */
+typedef void (*hnp_rte_spawn_fn)(hnp_rte_t *rte, int status, uint32_t jobid,
+                                 const char *name, const char *err,
+                                 void *cbdata);
+
+/**
+ * Ask for a new job, child of job @p parent_jobid (a job this daemon
+ * holds), as @p req says (copied: the caller may free it on return).
+ * HNP_ERR_BAD_PARAM, with nothing sent and @p cb never called: a
+ * request malformed at the source (no app, maxprocs 0, a NULL cmd,
+ * data too long) or a job this daemon does not hold.
+ */
+HNP_EXPORT int hnp_rte_spawn(hnp_rte_t *rte, uint32_t parent_jobid,
+                             const hnp_spawn_request_t *req,
+                             hnp_rte_spawn_fn cb, void *cbdata);
+
+/** What a daemon knows of another job (a PMIx server registers a
+ *  namespace it must know for a connect, with no local rank of it): every
+ *  daemon holds every live job that uses the pmi components, ranks here
+ *  or not. Valid during the callback only. @c apps may be NULL (napps 0)
+ *  and @c parent_jobid 0 where the daemon was not told. */
+typedef struct hnp_rte_job_info {
+    uint32_t jobid;
+    const char *name;              /**< as hnp_pmi_job_t::name */
+    uint32_t nprocs;
+    uint32_t nnodes;
+    const uint32_t *node_of;       /**< [nprocs] each rank's node, 1.. */
+    const char *const *node_names; /**< [nnodes + 1], [0] NULL */
+    uint32_t napps;
+    const struct hnp_pmi_app *apps; /**< [napps] (hnp_pmi.h) */
+    uint32_t parent_jobid;         /**< 0: none */
+} hnp_rte_job_info_t;
+
+typedef void (*hnp_rte_job_info_fn)(hnp_rte_t *rte, int status,
+                                    const hnp_rte_job_info_t *info,
+                                    void *cbdata);
+
+/** Learn job @p jobid (by its id, or by @p name when @p jobid is 0):
+ *  @p cb gets it, or HNP_ERR_NOT_FOUND (no such live job here), once,
+ *  from the event loop. */
+HNP_EXPORT int hnp_rte_job_info(hnp_rte_t *rte, uint32_t jobid,
+                                const char *name, hnp_rte_job_info_fn cb,
+                                void *cbdata);
+
+/** A participant of a collective across jobs: @c rank of job @c jobid, or
+ *  every rank of it (HNP_RTE_ALL_RANKS). */
+typedef struct hnp_rte_member {
+    uint32_t jobid;
+    uint32_t rank;
+} hnp_rte_member_t;
+
+#define HNP_RTE_ALL_RANKS UINT32_MAX
+
+/** The end of hnp_rte_gather_across(): HNP_SUCCESS with every daemon's
+ *  data, concatenated in no particular order, or an error. */
+typedef void (*hnp_rte_gather_fn)(hnp_rte_t *rte, int status,
+                                  const void *data, size_t len,
+                                  void *cbdata);
+
+/**
+ * A collective among ranks of several jobs of a family (a PMIx connect,
+ * disconnect, or fence over several namespaces): every daemon hosting
+ * some of @p members calls it once, with the same members (in any order),
+ * the number of them it hosts (@p nlocal, > 0) and its @p data (copied;
+ * may be empty). Once the daemons' counts add up to the members' (a
+ * job's every rank counts its size), @p cb gets the concatenation of
+ * every daemon's data, once, from the event loop; an error if a job ends
+ * first or the counts do not add up. Collectives with the same members
+ * complete in the order they were started.
+ */
+HNP_EXPORT int hnp_rte_gather_across(hnp_rte_t *rte,
+                                     const hnp_rte_member_t *members,
+                                     uint32_t nmembers, uint32_t nlocal,
+                                     const void *data, size_t len,
+                                     hnp_rte_gather_fn cb, void *cbdata);
+/* ------------------------------------------------------------ names */
+
+/*
+ * The name service of MPI_Publish_name, MPI_Lookup_name and
+ * MPI_Unpublish_name (PMIx publish/lookup/unpublish, PMI-1 publish_name,
+ * PMI-2 name-publish, ...): the HNP holds the names, a component asks on
+ * behalf of rank @p rank of job @p jobid, a job this daemon holds. A name
+ * is seen by the publisher's job family (the job and the jobs it spawned,
+ * and theirs), or by every job of the runtime when published with
+ * HNP_RTE_NAME_SESSION or when `pmi_base_name_scope` is `session`. A
+ * name goes when its publisher's job ends, unless published with
+ * HNP_RTE_NAME_PERSIST (then it stays until unpublished or the runtime
+ * ends).
+ */
+enum {
+    HNP_RTE_NAME_SESSION = 1u << 0, /**< publish/look up/unpublish in the
+                                         session's scope, not the family's */
+    HNP_RTE_NAME_PERSIST = 1u << 1, /**< publish: outlive the job */
+    HNP_RTE_NAME_WAIT = 1u << 2,    /**< lookup: wait until every key is
+                                         published (or the timeout) */
+};
+
+/** A name and its value; in an answer, who published it. */
+typedef struct hnp_rte_name {
+    const char *key;      /**< 1..511 bytes */
+    const void *value;
+    size_t len;
+    uint32_t jobid;       /**< the publisher (answers) */
+    uint32_t rank;
+    const char *job_name; /**< its job's name (hnp_pmi_job_t::name) */
+} hnp_rte_name_t;
+
+/** The answer: @p status HNP_SUCCESS (a lookup: with what was found, at
+ *  least one, @p names valid during the call), HNP_ERR_EXISTS (a publish
+ *  of a name there already), HNP_ERR_NOT_FOUND (a lookup found none, or
+ *  its wait timed out; an unpublish of a name not there), or the error of
+ *  the way there or of the job's end. Called once, from the event loop. */
+typedef void (*hnp_rte_names_fn)(hnp_rte_t *rte, int status,
+                                 const hnp_rte_name_t *names, size_t count,
+                                 void *cbdata);
+
+/** Publish @p count (>= 1) names, all or none, with HNP_RTE_NAME_SESSION
+ *  and HNP_RTE_NAME_PERSIST as @p flags says. */
+HNP_EXPORT int hnp_rte_name_publish(hnp_rte_t *rte, uint32_t jobid,
+                                    uint32_t rank, const hnp_rte_name_t *names,
+                                    size_t count, unsigned flags,
+                                    hnp_rte_names_fn fn, void *cbdata);
+/** Look up @p count (>= 1) keys. Without HNP_RTE_NAME_WAIT the answer
+ *  comes at once with the keys found; with it, once every key is found,
+ *  or after @p timeout seconds (0: no bound but the job's end) with
+ *  HNP_ERR_NOT_FOUND. */
+HNP_EXPORT int hnp_rte_name_lookup(hnp_rte_t *rte, uint32_t jobid,
+                                   uint32_t rank, const char *const *keys,
+                                   size_t count, unsigned flags,
+                                   double timeout, hnp_rte_names_fn fn,
+                                   void *cbdata);
+/** Unpublish @p keys (@p count 0: every name the rank published). */
+HNP_EXPORT int hnp_rte_name_unpublish(hnp_rte_t *rte, uint32_t jobid,
+                                      uint32_t rank, const char *const *keys,
+                                      size_t count, unsigned flags,
+                                      hnp_rte_names_fn fn, void *cbdata);
+
 /* ------------------------------------------------------ scratch directories */
 
 /** hnp_rte_scratch_make() flags. */

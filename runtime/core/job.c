@@ -31,6 +31,9 @@ static void job_free(hnp_rte_job_t *job)
 {
     if (job == NULL)
         return;
+    for (uint32_t n = 0; job->node_names != NULL && n < job->nnodes; n++)
+        free(job->node_names[n]);
+    free(job->node_names);
     free(job->node_of);
     free(job->state);
     free(job->series);
@@ -109,6 +112,8 @@ void hnp_rte_job_end(hnp_rte_t *rte, uint32_t jobid)
     HNP_VERBOSE(rte->log, 1, "job %u ends here", jobid);
     /* gone first: what the failed requests' callbacks ask is refused */
     hnp_rte_requests_job_end(rte, job);
+    hnp_rte_spawns_job_end(rte, jobid);
+    hnp_rte_names_job_end(rte, jobid);
     hnp_rte_collectives_job_end(rte, job);
     job_free(job);
 }

@@ -39,6 +39,8 @@ struct hnp_rte_job {
                                   node's ranks */
     uint32_t nseries;
     hnp_rte_series_t *series;  /* [nseries] */
+    uint32_t nnodes;           /* the launch's nodes (hnp_rte_job_set_nodes) */
+    char **node_names;         /* [nnodes], owned; NULL until set */
 };
 typedef struct hnp_rte_job hnp_rte_job_t;
 

@@ -92,6 +92,12 @@ static const hnp_param_enum_value_t dvm_loss_values[] = {
     { NULL, 0 },
 };
 
+static const hnp_param_enum_value_t name_scope_values[] = {
+    { "family", HNP_NAME_SCOPE_FAMILY },
+    { "session", HNP_NAME_SCOPE_SESSION },
+    { NULL, 0 },
+};
+
 int hnp_core_params_register(hnp_params_t *params, hnp_core_params_t *core,
                              char *err, size_t errlen)
 {
@@ -214,6 +220,16 @@ int hnp_core_params_register(hnp_params_t *params, hnp_core_params_t *core,
                   "dies: continue (the jobs with ranks on its node end, the "
                   "others run on, new jobs use the remaining nodes) or stop "
                   "(every job and the DVM end)" },
+        { .framework = "pmi", .component = "base", .name = "name_scope",
+          .type = HNP_PARAM_ENUM, .default_value = "family", .level = 4,
+          .enum_values = name_scope_values, .storage = &core->name_scope,
+          .help = "Who sees a name an MPI process publishes "
+                  "(MPI_Publish_name, PMIx_Publish): family (the jobs of "
+                  "its job family: its job, the jobs it spawned and the job "
+                  "that spawned it) or session (every job of the runtime, "
+                  "as a persistent runtime's jobs need to connect to each "
+                  "other). A process may ask for the session's scope "
+                  "itself (PMIX_RANGE_SESSION)" },
     };
 
     for (size_t i = 0; i < sizeof(descs) / sizeof(descs[0]); i++) {

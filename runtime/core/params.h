@@ -37,10 +37,13 @@ typedef struct hnp_core_params {
     bool forward_job_control;    /* rte_forward_job_control */
     unsigned daemon_log_rate;    /* rte_daemon_log_rate */
     int dvm_on_daemon_loss;      /* dvm_on_daemon_loss: HNP_DVM_LOSS_* */
+    int name_scope;              /* pmi_base_name_scope: HNP_NAME_SCOPE_* */
 } hnp_core_params_t;
 
 /* What a persistent runtime (hnp --dvm) does when a daemon dies. */
 enum { HNP_DVM_LOSS_CONTINUE, HNP_DVM_LOSS_STOP };
+/* Who sees a published name (MPI_Publish_name). */
+enum { HNP_NAME_SCOPE_FAMILY, HNP_NAME_SCOPE_SESSION };
 
 int hnp_core_params_register(hnp_params_t *params, hnp_core_params_t *core,
                              char *err, size_t errlen);

@@ -64,6 +64,16 @@ enum {
                               jobs: end one job here, keep serving */
     HNP_TAG_COLLECTIVE,    /* (in an xcast) an all-gather the HNP heard
                               of, for daemons without ranks to join */
+    HNP_TAG_SPAWN,         /* daemon -> HNP: a rank asks for a new job
+                              (hnp_rte_spawn) */
+    HNP_TAG_SPAWN_REPLY,   /* HNP -> daemon: its children started, or why
+                              not */
+    HNP_TAG_GATHER,        /* daemon -> HNP: its part of a collective
+                              across jobs (hnp_rte_gather_across) */
+    HNP_TAG_GATHER_REPLY,  /* HNP -> daemon: every part of it */
+    HNP_TAG_NAME,          /* daemon -> HNP: publish, look up, unpublish
+                              a name (names.c) */
+    HNP_TAG_NAME_REPLY,    /* HNP -> daemon: its answer */
     HNP_TAG_CORE_MAX = 99,
 };
 
@@ -165,6 +175,11 @@ struct hnp_rte {
     size_t nseries;
     struct hnp_rte_gather *gathers; /* all-gathers to start from the loop */
     struct hnp_rte_requests *requests; /* hnp_rte_request() (request.c) */
+    struct hnp_rte_spawns *spawns; /* hnp_rte_spawn() (dynjob.c), NULL
+                                      until the first */
+    struct hnp_rte_across *across; /* hnp_rte_gather_across() (across.c),
+                                      NULL until the first */
+    struct hnp_rte_names *names; /* the name service (names.c) */
     char *hnp_uri;              /* the HNP's contact (own copy) */
     /* The parameters every welcome carries, packed once: the HNP's own
      * (hnp_params_pack), or in a daemon those its parent forwarded, passed
@@ -259,6 +274,10 @@ int hnp_rte_send_spawn_children(hnp_rte_t *rte, uint32_t tag,
 int hnp_rte_job_begin(hnp_rte_t *rte, uint32_t jobid, uint32_t nprocs,
                       const uint32_t *node_of, uint32_t nlocal,
                       uint32_t nseries);
+/** The launch's node names of job @p jobid (copied; node n is daemon vpid
+ *  n + 1), for hnp_rte_job_info() of another job of the family. */
+int hnp_rte_job_set_nodes(hnp_rte_t *rte, uint32_t jobid, uint32_t nnodes,
+                          char *const *names);
 /** After every component's job_end: the job's requests waiting for an
  *  answer fail (their fn is called now, with HNP_ERR_UNREACHABLE), its
  *  requests held for a service are refused, its ranks' states are
@@ -303,6 +322,26 @@ int hnp_rte_requests_job_begin(hnp_rte_t *rte, uint32_t jobid);
 /** Direct neighbour @p vpid is gone: the requests to it, or routed
  *  through it, fail (from the loop). */
 void hnp_rte_requests_lost(hnp_rte_t *rte, hnp_vpid_t vpid);
+
+/* dynjob.c: a daemon's spawn requests (hnp_rte_spawn) */
+/** Job @p jobid ends here (hnp_rte_job_end): its spawns still waiting
+ *  for their answer fail now (HNP_ERR_UNREACHABLE). */
+void hnp_rte_spawns_job_end(hnp_rte_t *rte, uint32_t jobid);
+void hnp_rte_spawns_destroy(hnp_rte_t *rte);
+/* across.c */
+void hnp_rte_across_destroy(hnp_rte_t *rte);
+/* names.c: the name service (MPI_Publish_name) */
+/** The HNP holds the names and serves them; a daemon asks. */
+int hnp_rte_names_create(hnp_rte_t *rte);
+void hnp_rte_names_destroy(hnp_rte_t *rte);
+/** Job @p jobid ended: at the HNP its waiting lookups are answered "not
+ *  found" and its names go (those published to persist stay); at a
+ *  daemon its requests waiting for an answer fail (HNP_ERR_UNREACHABLE). */
+void hnp_rte_names_job_end(hnp_rte_t *rte, uint32_t jobid);
+/** The HNP: job @p jobid was spawned by job @p parent, whose family's
+ *  names it sees. */
+int hnp_rte_names_job_family(hnp_rte_t *rte, uint32_t jobid,
+                             uint32_t parent);
 
 /* contacts.c: phase 2, the same in the HNP and in a daemon */
 /** Every spawn child of this process has joined (or it has none): offer

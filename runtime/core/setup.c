@@ -51,7 +51,8 @@ int hnp_rte_create(hnp_rte_t **out, hnp_setup_t *setup, bool is_hnp,
         hnp_err_set(err, errlen, "out of memory");
         goto fail;
     }
-    if (hnp_rte_requests_create(rte) != HNP_SUCCESS) {
+    if (hnp_rte_requests_create(rte) != HNP_SUCCESS ||
+        hnp_rte_names_create(rte) != HNP_SUCCESS) {
         hnp_err_set(err, errlen, "out of memory");
         goto fail;
     }
@@ -97,6 +98,9 @@ void hnp_rte_destroy(hnp_rte_t *rte)
     hnp_rte_scratch_release(rte);
     hnp_rte_job_destroy(rte);
     hnp_rte_requests_destroy(rte);
+    hnp_rte_spawns_destroy(rte);
+    hnp_rte_across_destroy(rte);
+    hnp_rte_names_destroy(rte);
     hnp_rte_release_trees(&rte->spawn_tree, &rte->routing_tree);
     if (rte->launcher != NULL)
         hnp_launcher_destroy(rte->launcher);

@@ -211,7 +211,12 @@ void dvm_conn_close(dvm_conn_t *c)
     hnp_rte_timer_destroy(c->conclude_timer);
     if (c->running)
         dvm_give_back_slots(dvm, c);
+    if (c->spawn_reqid != 0)
+        dvm_spawn_answer(c, HNP_ERR_UNREACHABLE, "the job ended before its "
+                         "processes started");
     hnp_dvm_job_destroy(c->job);
+    free(c->spawn_component);
+    free(c->spawn_data);
     dvm_inbuf_release(&c->in);
     free(c);
 }
@@ -358,10 +363,8 @@ static void on_signal(evutil_socket_t sig, short what, void *arg)
 
 /* ------------------------------------------------------------ life */
 
-int hnp_dvm_create(hnp_dvm_t **out, hnp_job_t *runtime,
-                   const hnp_args_t *args, char *err, size_t errlen)
+static hnp_dvm_t *dvm_new(hnp_job_t *runtime, const hnp_args_t *args)
 {
-    static const int signals[3] = { SIGINT, SIGTERM, SIGHUP };
     hnp_dvm_t *dvm = calloc(1, sizeof(*dvm));
 
     if (dvm == NULL ||
@@ -375,8 +378,7 @@ int hnp_dvm_create(hnp_dvm_t **out, hnp_job_t *runtime,
             free(dvm->free_slots);
         }
         free(dvm);
-        hnp_err_set(err, errlen, "out of memory");
-        return HNP_ERR_NOMEM;
+        return NULL;
     }
     dvm->runtime = runtime;
     dvm->rte = runtime->rte;
@@ -385,6 +387,67 @@ int hnp_dvm_create(hnp_dvm_t **out, hnp_job_t *runtime,
     dvm->alive = runtime->map.nnodes;
     for (uint32_t n = 0; n < runtime->map.nnodes; n++)
         dvm->free_slots[n] = runtime->map.node_slots[n];
+    return dvm;
+}
+
+int hnp_dvm_create_family(hnp_dvm_t **out, hnp_job_t *runtime, char *err,
+                          size_t errlen)
+{
+    hnp_dvm_t *dvm = dvm_new(runtime, runtime->args);
+
+    if (dvm == NULL || dvm_spawn_listen(dvm) != HNP_SUCCESS ||
+        dvm_gather_listen(dvm) != HNP_SUCCESS) {
+        if (dvm != NULL)
+            hnp_dvm_destroy(dvm);
+        hnp_err_set(err, errlen, "out of memory");
+        return HNP_ERR_NOMEM;
+    }
+    dvm->family_only = true;
+    dvm->ready = true;
+    /* the runtime's own ranks hold their slots */
+    for (uint32_t n = 0; n < runtime->map.nnodes; n++) {
+        uint32_t used = runtime->map.local_size[n];
+        dvm->free_slots[n] = used < dvm->free_slots[n]
+                                 ? dvm->free_slots[n] - used : 0;
+    }
+    dvm->last_jobid = runtime->jobid;
+    runtime->family = dvm;
+    *out = dvm;
+    return HNP_SUCCESS;
+}
+
+bool hnp_dvm_is_family(const hnp_dvm_t *dvm)
+{
+    return dvm->family_only;
+}
+
+const char *hnp_dvm_noun(const hnp_dvm_t *dvm)
+{
+    return dvm->family_only ? "the allocation" : "the DVM";
+}
+
+bool hnp_dvm_family_holds(hnp_dvm_t *dvm)
+{
+    if (!dvm->family_only || dvm->runtime->ending ||
+        !dvm_has_children(dvm, dvm->runtime->jobid))
+        return false;
+    dvm->runtime_waits = true;
+    return true;
+}
+
+int hnp_dvm_create(hnp_dvm_t **out, hnp_job_t *runtime,
+                   const hnp_args_t *args, char *err, size_t errlen)
+{
+    static const int signals[3] = { SIGINT, SIGTERM, SIGHUP };
+    hnp_dvm_t *dvm = dvm_new(runtime, args);
+
+    if (dvm == NULL || dvm_spawn_listen(dvm) != HNP_SUCCESS ||
+        dvm_gather_listen(dvm) != HNP_SUCCESS) {
+        if (dvm != NULL)
+            hnp_dvm_destroy(dvm);
+        hnp_err_set(err, errlen, "out of memory");
+        return HNP_ERR_NOMEM;
+    }
     for (int i = 0; i < 3; i++) {
         dvm->sigev[i] = evsignal_new(dvm->rte->base, signals[i], on_signal,
                                      dvm);
@@ -401,6 +464,7 @@ void hnp_dvm_destroy(hnp_dvm_t *dvm)
 {
     if (dvm == NULL)
         return;
+    dvm->stopping = true; /* no job waits for another any more */
     for (dvm_conn_t *c = dvm->conns, *next; c != NULL; c = next) {
         next = c->next; /* conclude may close c */
         if (c->running) /* the daemons are gone, and its ranks */
@@ -425,9 +489,13 @@ void hnp_dvm_destroy(hnp_dvm_t *dvm)
     free(dvm->socket_path);
     free(dvm->dir);
     free(dvm->report_path);
+    dvm_gather_release(dvm);
     free(dvm->lost);
     free(dvm->free_slots);
     free(dvm->avail);
-    dvm->runtime->dvm = NULL;
+    if (dvm->family_only)
+        dvm->runtime->family = NULL;
+    else
+        dvm->runtime->dvm = NULL;
     free(dvm);
 }

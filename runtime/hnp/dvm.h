@@ -37,6 +37,20 @@ typedef struct hnp_dvm hnp_dvm_t;
  *  hnp_job_start(). */
 int hnp_dvm_create(hnp_dvm_t **out, hnp_job_t *runtime,
                    const hnp_args_t *args, char *err, size_t errlen);
+/** A standalone hnp whose job may spawn (MPI_Comm_spawn): the jobs its
+ *  ranks ask for run on the free slots of @p runtime's nodes, beside it,
+ *  as a DVM's jobs do, with no socket and no client. @p runtime stays a
+ *  standalone job (runtime->family says it has a family). */
+int hnp_dvm_create_family(hnp_dvm_t **out, hnp_job_t *runtime, char *err,
+                          size_t errlen);
+/** Whether @p dvm is a standalone hnp's family. */
+bool hnp_dvm_is_family(const hnp_dvm_t *dvm);
+/** What the messages call the nodes it holds: "the DVM", or a standalone
+ *  hnp's "the allocation". */
+const char *hnp_dvm_noun(const hnp_dvm_t *dvm);
+/** A standalone job's ranks are gone: whether it waits for the jobs its
+ *  ranks spawned (then hnp_job_finish() is called again after the last). */
+bool hnp_dvm_family_holds(hnp_dvm_t *dvm);
 /** After the event loop: every client told how its job ended, the report
  *  file and the socket gone. */
 void hnp_dvm_destroy(hnp_dvm_t *dvm);
@@ -94,6 +108,9 @@ int hnp_dvm_job_place(hnp_dvm_job_t *j, const uint32_t *avail);
 /** Of the nodes the job may use, the slots @p avail has free, and all. */
 void hnp_dvm_job_free_slots(const hnp_dvm_job_t *j, const uint32_t *avail,
                             uint32_t *nfree, uint32_t *total);
+/** The environment and directory its command line was read in. */
+char *const *hnp_dvm_job_env(const hnp_dvm_job_t *j);
+const char *hnp_dvm_job_cwd(const hnp_dvm_job_t *j);
 /** Whether its processes use the pmi components. */
 bool hnp_dvm_job_needs_pmi(const hnp_dvm_job_t *j);
 /** Whether its processes may take part in MPI's all-gathers: it uses the

@@ -111,7 +111,8 @@ static int job_nodes(hnp_dvm_job_t *j, hnp_nodelist_t *pool,
     int rc = served_nodes(j->dvm, pool);
 
     if (rc == HNP_SUCCESS && pool->count == 0) {
-        hnp_err_set(err, errlen, "the DVM has no node left");
+        hnp_err_set(err, errlen, "%s has no node left",
+                    hnp_dvm_noun(j->dvm));
         return HNP_ERR_NOT_AVAILABLE;
     }
     if (rc == HNP_SUCCESS && j->args.hostfile != NULL)
@@ -120,8 +121,10 @@ static int job_nodes(hnp_dvm_job_t *j, hnp_nodelist_t *pool,
     if (rc == HNP_SUCCESS && j->args.hosts != NULL)
         rc = hnp_nodelist_parse_hosts(&wanted, j->args.hosts, err, errlen);
     if (rc == HNP_SUCCESS && wanted.count > 0)
-        rc = hnp_nodelist_filter(pool, &wanted, "the DVM's nodes", err,
-                                 errlen);
+        rc = hnp_nodelist_filter(pool, &wanted,
+                                 hnp_dvm_is_family(j->dvm)
+                                     ? "the allocation" : "the DVM's nodes",
+                                 err, errlen);
     hnp_nodelist_free(&wanted);
     if (rc == HNP_SUCCESS && avail != NULL)
         keep_free(j->dvm, pool, avail);
@@ -215,9 +218,10 @@ static int map_job(hnp_dvm_job_t *j, char *err, size_t errlen)
         rc = note_eligible(j, &pool);
     if (rc == HNP_SUCCESS && !req.oversubscribe && req.np > j->total_slots) {
         hnp_err_set(err, errlen, "job %u needs %u slots and can never run: "
-                    "the DVM has %u slots on the nodes it may use "
+                    "%s has %u slots on the nodes it may use "
                     "(--oversubscribe allows more ranks than slots)",
-                    j->job.jobid, req.np, j->total_slots);
+                    j->job.jobid, req.np, hnp_dvm_noun(j->dvm),
+                    j->total_slots);
         rc = HNP_ERR_NOT_AVAILABLE;
     }
     if (rc == HNP_SUCCESS)
@@ -356,6 +360,16 @@ void hnp_dvm_job_log_to(const hnp_dvm_job_t *j)
     }
     if (depth > 0 && --depth == 0)
         hnp_log_set_file(own);
+}
+
+char *const *hnp_dvm_job_env(const hnp_dvm_job_t *j)
+{
+    return j->req.env;
+}
+
+const char *hnp_dvm_job_cwd(const hnp_dvm_job_t *j)
+{
+    return j->req.cwd;
 }
 
 bool hnp_dvm_job_needs_pmi(const hnp_dvm_job_t *j)

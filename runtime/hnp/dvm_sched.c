@@ -55,8 +55,14 @@ static void deliver(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
         return;
     }
     c = dvm_running_job(dvm, jobid);
-    if (c != NULL)
+    if (c != NULL) {
         fn = hnp_job_handler(hnp_dvm_job_of(c->job), tag);
+    } else if (dvm->family_only && jobid == dvm->runtime->jobid &&
+               (fn = hnp_job_handler(dvm->runtime, tag)) != NULL) {
+        /* a standalone hnp's own job, beside the jobs it spawned */
+        fn(rte, src, tag, data, len, dvm->runtime);
+        return;
+    }
     if (fn == NULL) {
         HNP_VERBOSE(rte->log, 2, "message %u of job %u from vpid %u dropped: "
                     "no such job runs", tag, jobid, src);
@@ -69,6 +75,7 @@ static void deliver(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
 
 void hnp_dvm_route_messages(hnp_dvm_t *dvm)
 {
+    dvm->routing = true;
     static const uint32_t tags[] = { HNP_TAG_IOF, HNP_TAG_PROC_EXIT,
                                      HNP_TAG_PMI_ABORT,
                                      HNP_TAG_PROCS_STARTED,
@@ -103,6 +110,9 @@ void dvm_give_back_slots(hnp_dvm_t *dvm, dvm_conn_t *c)
     c->taken = NULL;
     c->running = false;
     dvm->nrunning--;
+    /* its names go (those published to persist stay), its waiting
+     * lookups are answered */
+    hnp_rte_names_job_end(dvm->rte, hnp_dvm_job_of(c->job)->jobid);
     /* what the HNP joined of its all-gathers is the job's, and goes */
     if (hnp_dvm_job_needs_pmi(c->job))
         hnp_rte_collectives_forget(dvm->rte, hnp_dvm_job_of(c->job)->jobid,
@@ -139,13 +149,24 @@ void dvm_conclude(hnp_rte_t *rte, void *cbdata)
     if (!c->running)
         return;
     jobid = hnp_dvm_job_of(c->job)->jobid;
+    /* a job of a family ends after the jobs it spawned */
+    if (!dvm->stopping && dvm_has_children(dvm, jobid)) {
+        c->waits_for_children = true;
+        return;
+    }
+    if (c->spawn_reqid != 0)
+        dvm_spawn_answer(c, HNP_ERR_NOT_AVAILABLE,
+                         hnp_dvm_job_of(c->job)->end_message);
     dvm_give_back_slots(dvm, c); /* while it has its map */
     status = hnp_dvm_job_conclude(c->job);
     dvm_reply(c, HNP_DVM_DONE, jobid, status, NULL);
     hnp_dvm_job_destroy(c->job);
     c->job = NULL;
+    uint32_t parent = c->parent_jobid;
     if (c->fd < 0)
         dvm_conn_close(c);
+    if (parent != 0)
+        dvm_spawn_concluded(dvm, parent, status);
     dvm_start_next(dvm);
 }
 
@@ -166,6 +187,10 @@ void hnp_dvm_job_ending(hnp_dvm_t *dvm, hnp_job_t *job)
 
     if (c == NULL || !c->running)
         return;
+    /* an abnormal end of a job ends the jobs it spawned */
+    if (job->exit_status != 0 || job->kill_now)
+        dvm_end_children(dvm, job);
+    dvm_gather_job_ended(dvm, job->jobid);
     if (!c->end_sent || (job->kill_now && !c->end_sent_now)) {
         send_job_end(dvm, job->jobid, job->kill_now);
         c->end_sent = true;
@@ -227,12 +252,11 @@ static uint32_t clashes_with(hnp_dvm_t *dvm, dvm_conn_t *c)
     return 0;
 }
 
-/* Whether @p c's job runs now: it maps onto the free slots. */
-static bool place(hnp_dvm_t *dvm, dvm_conn_t *c)
+bool dvm_place(hnp_dvm_t *dvm, dvm_conn_t *c, bool family)
 {
     const hnp_job_map_t *map;
 
-    if (clashes_with(dvm, c) != 0)
+    if (!family && clashes_with(dvm, c) != 0)
         return false;
     available(dvm);
     if (hnp_dvm_job_place(c->job, dvm->avail) != HNP_SUCCESS)
@@ -251,7 +275,7 @@ static bool place(hnp_dvm_t *dvm, dvm_conn_t *c)
     return true;
 }
 
-static void launch(hnp_dvm_t *dvm, dvm_conn_t *c)
+void dvm_launch(hnp_dvm_t *dvm, dvm_conn_t *c)
 {
     hnp_job_t *job = hnp_dvm_job_of(c->job);
     char err[1024] = "";
@@ -275,11 +299,11 @@ void dvm_start_next(hnp_dvm_t *dvm)
             hnp_job_abort(dvm->runtime, 0, NULL);
         return;
     }
-    while (dvm->queue != NULL && place(dvm, dvm->queue)) {
+    while (dvm->queue != NULL && dvm_place(dvm, dvm->queue, false)) {
         dvm_conn_t *c = dvm->queue;
         dvm->queue = c->next_wait;
         c->next_wait = NULL;
-        launch(dvm, c);
+        dvm_launch(dvm, c);
     }
 }
 
@@ -341,8 +365,8 @@ void dvm_submit(hnp_dvm_t *dvm, dvm_conn_t *c, hnp_wire_dvm_request_t *req)
         dvm_reply(c, HNP_DVM_REFUSED, jobid, 1, err);
         return;
     }
-    if (dvm->queue == NULL && place(dvm, c)) {
-        launch(dvm, c);
+    if (dvm->queue == NULL && dvm_place(dvm, c, false)) {
+        dvm_launch(dvm, c);
         return;
     }
     say_why_not(dvm, c, why, sizeof(why));

@@ -35,6 +35,16 @@ typedef struct dvm_conn {
     hnp_rte_timer_t *conclude_timer;
     bool running;
     uint32_t *taken;            /* [nnodes]: the slots it holds */
+    /* A job a rank's MPI_Comm_spawn asked for (dvm_spawn.c): no client
+     * (fd -1), its parent job, the daemon waiting for the answer (reqid
+     * 0 once answered), what its requester gave the new job's daemons. */
+    uint32_t parent_jobid;
+    hnp_vpid_t spawn_from;
+    uint32_t spawn_reqid;
+    char *spawn_component;
+    void *spawn_data;
+    size_t spawn_data_len;
+    bool waits_for_children;    /* its ranks are gone, its children run */
 } dvm_conn_t;
 
 struct hnp_dvm {
@@ -56,6 +66,14 @@ struct hnp_dvm {
     uint32_t nrunning;
     uint32_t *free_slots;       /* [nnodes] */
     uint32_t *avail;            /* [nnodes]: scratch, what a job may take */
+    /* A standalone hnp's family (hnp_dvm_create_family): no socket, no
+     * client; the runtime job runs ranks of its own and the jobs are
+     * those its ranks spawn. */
+    bool family_only;
+    bool routing;               /* hnp_dvm_route_messages() done */
+    bool runtime_waits;         /* the runtime job's ranks are gone, its
+                                   children run (family_only) */
+    struct hnp_dvm_gathers *gathers; /* collectives across jobs */
 };
 
 /* dvm.c */
@@ -65,7 +83,38 @@ void dvm_reply(dvm_conn_t *c, uint8_t kind, uint32_t jobid, int status,
 /** Forget @p c: its socket, descriptors, timers and job (its slots back). */
 void dvm_conn_close(dvm_conn_t *c);
 
+/* dvm_spawn.c */
+/** Serve the daemons' spawn requests (HNP_TAG_SPAWN). */
+int dvm_spawn_listen(hnp_dvm_t *dvm);
+/** The job of the family that is @p jobid (a running job, or the
+ *  runtime's own in a standalone hnp), or NULL. */
+hnp_job_t *dvm_family_job(hnp_dvm_t *dvm, uint32_t jobid);
+/** Answer @p c's spawn request (once): its children are started
+ *  (HNP_SUCCESS) or not, saying why. */
+void dvm_spawn_answer(dvm_conn_t *c, int status, const char *why);
+/** @p c's job (a spawned one) concluded with @p status: the family
+ *  learns it (a failure ends the family; a parent waiting for its
+ *  children ends with the last). */
+void dvm_spawn_concluded(hnp_dvm_t *dvm, uint32_t parent_jobid,
+                         int status);
+/** Whether job @p jobid has spawned jobs still running. */
+bool dvm_has_children(hnp_dvm_t *dvm, uint32_t jobid);
+/** Job @p job ends abnormally: its spawned jobs end too. */
+void dvm_end_children(hnp_dvm_t *dvm, const hnp_job_t *job);
+
+/* dvm_gather.c */
+/** Serve the daemons' collectives across jobs (HNP_TAG_GATHER). */
+int dvm_gather_listen(hnp_dvm_t *dvm);
+/** Job @p jobid ends: the collectives naming it fail. */
+void dvm_gather_job_ended(hnp_dvm_t *dvm, uint32_t jobid);
+void dvm_gather_release(hnp_dvm_t *dvm);
+
 /* dvm_sched.c */
+/** Map @p c's job onto the free slots and take them: whether it runs
+ *  now. A spawned job (@p family) never waits for another job. */
+bool dvm_place(hnp_dvm_t *dvm, dvm_conn_t *c, bool family);
+/** Launch @p c's placed job. */
+void dvm_launch(hnp_dvm_t *dvm, dvm_conn_t *c);
 /** The running job @p jobid's connection, or NULL. */
 dvm_conn_t *dvm_running_job(hnp_dvm_t *dvm, uint32_t jobid);
 /** Take @p req (taken over) of @p c: run it now, queue it or refuse it. */

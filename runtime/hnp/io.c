@@ -30,8 +30,12 @@ double hnp_job_now(const hnp_job_t *job)
 
 void hnp_job_mark(hnp_job_t *job, enum hnp_phase_mark mark)
 {
-    if (job->marks[mark] == 0)
+    bool first = job->marks[mark] == 0;
+
+    if (first)
         job->marks[mark] = hnp_job_now(job);
+    if (first && mark == HNP_MARK_PROCS_STARTED && job->on_started != NULL)
+        job->on_started(job, job->started_ctx);
     /* a DVM serves once every daemon has the whole contact table */
     if (job->holds_runtime && mark == HNP_MARK_TABLE_EVERYWHERE)
         hnp_dvm_ready(job->dvm);
@@ -70,29 +74,44 @@ static const char *rank_node(const hnp_job_t *job, uint32_t rank)
     return job->map.node_names[job->map.node_of[rank]];
 }
 
+/* "job 2 (spawned by job 1): " before what a spawned job's rank did. */
+static const char *family_prefix(const hnp_job_t *job, char *buf, size_t len)
+{
+    if (job->parent_jobid == 0)
+        return "";
+    snprintf(buf, len, "job %u (spawned by job %u): ", job->jobid,
+             job->parent_jobid);
+    return buf;
+}
+
 /* Say how @p rank ended when that ends the job; returns hnp's status. */
 static int report_abnormal(hnp_job_t *job, uint32_t rank, int32_t pid,
                            int32_t wstatus, int32_t exec_errno, const char *why)
 {
-    char msg[1024];
+    char msg[1024], family[64];
+    size_t at = (size_t)snprintf(msg, sizeof(msg), "%s",
+                                 family_prefix(job, family, sizeof(family)));
+    char *tail = msg + at;
+    size_t room = sizeof(msg) - at;
     int status;
 
     if (why != NULL && why[0] != '\0') {
-        snprintf(msg, sizeof(msg), "rank %u on node %s could not start: %s",
-                 rank, rank_node(job, rank), why);
+        snprintf(tail, room, "rank %u on node %s could not start: %s", rank,
+                 rank_node(job, rank), why);
         status = exec_errno == ENOENT ? 127 : 126;
     } else if (exec_errno != 0) {
-        snprintf(msg, sizeof(msg), "rank %u on node %s could not start %s: %s",
-                 rank, rank_node(job, rank), hnp_args_app_of(job->args, rank)->argv[0],
+        snprintf(tail, room, "rank %u on node %s could not start %s: %s",
+                 rank, rank_node(job, rank),
+                 hnp_args_app_of(job->args, rank)->argv[0],
                  strerror(exec_errno));
         status = exec_errno == ENOENT ? 127 : 126;
     } else if (WIFSIGNALED(wstatus)) {
-        snprintf(msg, sizeof(msg), "rank %u (pid %d) on node %s was killed "
-                 "by signal %d (%s)", rank, pid, rank_node(job, rank),
+        snprintf(tail, room, "rank %u (pid %d) on node %s was killed by "
+                 "signal %d (%s)", rank, pid, rank_node(job, rank),
                  WTERMSIG(wstatus), strsignal(WTERMSIG(wstatus)));
         status = 128 + WTERMSIG(wstatus);
     } else {
-        snprintf(msg, sizeof(msg), "rank %u (pid %d) on node %s exited with "
+        snprintf(tail, room, "rank %u (pid %d) on node %s exited with "
                  "status %d", rank, pid, rank_node(job, rank),
                  WEXITSTATUS(wstatus));
         status = WEXITSTATUS(wstatus);
@@ -185,8 +204,10 @@ static void on_pmi_abort(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
     }
     /* Open MPI's MPI_Abort says "N/A" for no message: nothing to add. */
     bool said = req.words[0] != '\0' && strcmp(req.words, "N/A") != 0;
-    snprintf(msg, sizeof(msg), "rank %u on node %s called abort with exit "
-             "code %d%s%s", req.rank, rank_node(job, req.rank), req.code,
+    char family[64];
+    snprintf(msg, sizeof(msg), "%srank %u on node %s called abort with exit "
+             "code %d%s%s", family_prefix(job, family, sizeof(family)),
+             req.rank, rank_node(job, req.rank), req.code,
              said ? ": " : "", said ? req.words : "");
     if (!job->ending)
         job->abort_at = hnp_job_now(job);
@@ -211,10 +232,10 @@ void hnp_job_recv(hnp_job_t *job, uint32_t tag, hnp_rte_recv_fn fn)
 {
     size_t i = 0;
 
-    if (job->dvm == NULL || job->holds_runtime) {
+    /* a standalone job's handlers are the tags'; they are kept too, for
+     * the messages of its family to be handed to it (dvm_sched.c) */
+    if (job->dvm == NULL || job->holds_runtime)
         hnp_rte_recv(job->rte, tag, fn, job);
-        return;
-    }
     while (i < HNP_JOB_MAX_RECV && job->recv[i].fn != NULL &&
            job->recv[i].tag != tag)
         i++;

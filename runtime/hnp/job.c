@@ -46,8 +46,13 @@ static int pack_launch(const hnp_job_t *job, hnp_buffer_t *buf)
         .place = args->mapping.place,
         .stdin_target = (int32_t)args->stdin_target,
         .output = (uint8_t)((args->merge_stderr ? HNP_LAUNCH_MERGE_STDERR : 0) |
-                            (job->dvm != NULL ? HNP_LAUNCH_PERSISTENT : 0)),
+                            (job->dvm != NULL && !hnp_dvm_is_family(job->dvm)
+                                 ? HNP_LAUNCH_PERSISTENT : 0)),
         .napps = (uint32_t)args->napps,
+        .parent_jobid = job->parent_jobid,
+        .spawn_component = (char *)job->spawn_component,
+        .spawn_data = (void *)job->spawn_data,
+        .spawn_data_len = job->spawn_data_len,
     };
     int rc;
 
@@ -138,6 +143,11 @@ static void on_failure(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
                 failure.jobid, src);
     if (((hnp_job_t *)cbdata)->dvm != NULL) {
         hnp_dvm_failure(((hnp_job_t *)cbdata)->dvm, src, failure.jobid,
+                        failure.status != 0 ? failure.status : 1,
+                        failure.message);
+    } else if (((hnp_job_t *)cbdata)->family != NULL && failure.jobid != 0 &&
+               failure.jobid != ((hnp_job_t *)cbdata)->jobid) {
+        hnp_dvm_failure(((hnp_job_t *)cbdata)->family, src, failure.jobid,
                         failure.status != 0 ? failure.status : 1,
                         failure.message);
     } else if (failure.jobid != 0 &&
@@ -532,6 +542,9 @@ void hnp_job_continue(hnp_job_t *job)
 void hnp_job_finish(hnp_job_t *job)
 {
     hnp_job_mark(job, HNP_MARK_PROCS_EXITED);
+    /* a standalone job ends with the last job its ranks spawned */
+    if (job->family != NULL && hnp_dvm_family_holds(job->family))
+        return;
     if (job->dvm != NULL && !job->holds_runtime) {
         job->ending = true;
         hnp_dvm_job_ending(job->dvm, job);
@@ -569,6 +582,8 @@ void hnp_job_abort(hnp_job_t *job, int status, const char *message)
     if (message != NULL)
         HNP_ERROR_LOG(job->rte->log, "%s", message);
     hnp_log_set_file(own);
+    if (message != NULL && job->end_message == NULL)
+        job->end_message = strdup(message);
     if (job->exit_status == 0)
         job->exit_status = status;
     end_job(job);
@@ -606,7 +621,7 @@ void hnp_job_register_handlers(hnp_job_t *job)
     rte->role.neighbour_lost = neighbour_lost;
     hnp_rte_recv(rte, HNP_TAG_FAILURE, on_failure, job);
     hnp_rte_recv(rte, HNP_TAG_PHASE2_DONE, on_daemon_reached, job);
-    hnp_rte_recv(rte, HNP_TAG_PROCS_STARTED, on_daemon_reached, job);
+    hnp_job_recv(job, HNP_TAG_PROCS_STARTED, on_daemon_reached);
     hnp_rte_recv(rte, HNP_TAG_STATS, on_stats, job);
     hnp_rte_recv(rte, HNP_TAG_PEER_LOST, on_peer_lost, job);
 }

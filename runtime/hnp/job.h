@@ -31,7 +31,7 @@ struct hnp_state_report;
 struct hnp_spawn_note;
 struct hnp_dvm;
 
-#define HNP_JOB_MAX_RECV 8
+#define HNP_JOB_MAX_RECV 16
 
 typedef struct hnp_job {
     hnp_rte_t *rte;
@@ -42,6 +42,21 @@ typedef struct hnp_job {
      * it, which ends alone (HNP_TAG_JOB_END) and leaves the daemons up. */
     struct hnp_dvm *dvm;
     bool holds_runtime;
+    /* A job a rank's MPI_Comm_spawn started (spawn.c): its parent job, the
+     * requesting pmi component and its bytes for the daemons (borrowed
+     * from the request); 0 and NULL otherwise. */
+    uint32_t parent_jobid;
+    /* A standalone job whose ranks may spawn: the jobs they start
+     * (hnp_dvm_create_family), NULL otherwise. */
+    struct hnp_dvm *family;
+    /* Called once every daemon started its processes (a spawned job's
+     * answer to its requester). */
+    void (*on_started)(struct hnp_job *job, void *ctx);
+    void *started_ctx;
+    char *end_message;          /* the first abort's message, or NULL */
+    const char *spawn_component;
+    const void *spawn_data;
+    size_t spawn_data_len;
     hnp_job_map_t map;
     uint32_t ndaemons;
     uint32_t known;            /* daemons up (up_at[v] > 0) */

@@ -224,6 +224,9 @@ static int run_job(hnp_setup_t *setup, hnp_args_t *args)
         rc = hnp_job_output_init(&job, err, sizeof(err));
     if (rc == HNP_SUCCESS && args->dvm)
         rc = hnp_dvm_create(&dvm, &job, args, err, sizeof(err));
+    /* its ranks may spawn jobs beside it (MPI_Comm_spawn) */
+    else if (rc == HNP_SUCCESS && args->plan == HNP_PLAN_NONE)
+        rc = hnp_dvm_create_family(&dvm, &job, err, sizeof(err));
     if (rc != HNP_SUCCESS) {
         HNP_ERROR_LOG(hnp_log_stream("hnp"), "%s", err);
         hnp_rte_destroy(job.rte);
@@ -244,7 +247,7 @@ static int run_job(hnp_setup_t *setup, hnp_args_t *args)
     }
     /* Job control is forwarded unless told not to: then SIGTSTP stops
      * hnp alone, as it would any program. */
-    int nsignals = dvm != NULL ? 0 : job.rte->core->forward_job_control ? 7
+    int nsignals = args->dvm ? 0 : job.rte->core->forward_job_control ? 7
                                                                         : 5;
     for (int i = 0; i < nsignals; i++) {
         sigev[i] = evsignal_new(job.rte->base, signals[i], on_signal, &job);

@@ -125,6 +125,8 @@ void hnp_job_release(hnp_job_t *job)
     hnp_job_state_release(job);
     hnp_job_map_free(&job->map);
     free(job->wdir);
+    free(job->end_message);
+    job->end_message = NULL;
     free(job->startup_cpu_us);
     free(job->pmi_cpu_us);
 }

@@ -76,7 +76,9 @@ static const char *launch_conflict(const hnpd_t *d, const hnp_wire_launch_t *m,
         *held = j->jobid;
         if (j->jobid == m->jobid)
             return "is already held here";
-        if (!d->persistent)
+        /* a job spawned by a running one (MPI_Comm_spawn) runs beside
+         * its family */
+        if (!d->persistent && m->parent_jobid == 0)
             return "still runs here";
     }
     return NULL;

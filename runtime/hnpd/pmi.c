@@ -31,6 +31,9 @@
 struct hnpd_pmi {
     hnp_pmi_job_t job;
     char name[HNP_AUTH_JOB_NAME_LEN];
+    char parent_name[HNP_AUTH_JOB_NAME_LEN];
+    char *spawn_component;    /* the launch's, kept for the job's life */
+    void *spawn_data;
     uint32_t *local_ranks;
     uint32_t *node_of;        /* [nprocs] node numbers, from 1 */
     const char **node_names;  /* [nnodes + 1], [0] NULL */
@@ -68,6 +71,23 @@ static int number_nodes(struct hnpd_pmi *p, const hnp_wire_launch_t *m)
     return HNP_SUCCESS;
 }
 
+/* A spawned job's parent, and what its requester left for the job. */
+static int describe_parent(struct hnpd_pmi *p, const hnp_wire_launch_t *m,
+                           const uint8_t *secret)
+{
+    if (m->parent_jobid != 0)
+        hnp_auth_job_name(secret, m->parent_jobid, p->parent_name);
+    if (m->spawn_component != NULL && m->spawn_component[0] != '\0' &&
+        (p->spawn_component = strdup(m->spawn_component)) == NULL)
+        return HNP_ERR_NOMEM;
+    if (m->spawn_data_len > 0) {
+        if ((p->spawn_data = malloc(m->spawn_data_len)) == NULL)
+            return HNP_ERR_NOMEM;
+        memcpy(p->spawn_data, m->spawn_data, m->spawn_data_len);
+    }
+    return HNP_SUCCESS;
+}
+
 static int describe_job(hnpd_job_t *j, struct hnpd_pmi *p,
                         const hnp_wire_launch_t *m)
 {
@@ -90,6 +110,8 @@ static int describe_job(hnpd_job_t *j, struct hnpd_pmi *p,
     /* Derived from the secret: a stranger cannot name the job to its
      * PMIx server, as it could a name made from public data. */
     hnp_auth_job_name(d->rte->secret, m->jobid, p->name);
+    if (describe_parent(p, m, d->rte->secret) != HNP_SUCCESS)
+        return HNP_ERR_NOMEM;
     *job = (hnp_pmi_job_t){
         .jobid = m->jobid, .name = p->name, .nprocs = m->nprocs,
         .universe_size = m->universe_size, .nnodes = m->nnodes,
@@ -99,6 +121,11 @@ static int describe_job(hnpd_job_t *j, struct hnpd_pmi *p,
         .napps = m->napps, .apps = p->apps,
         /* a contribution must fit in one runtime message, with room */
         .max_allgather_bytes = hnp_rte_allgather_max(d->rte),
+        .parent_jobid = m->parent_jobid,
+        .parent_name = m->parent_jobid != 0 ? p->parent_name : NULL,
+        .spawn_component = p->spawn_component,
+        .spawn_data = p->spawn_data,
+        .spawn_data_len = p->spawn_data != NULL ? m->spawn_data_len : 0,
     };
     return HNP_SUCCESS;
 }
@@ -214,6 +241,9 @@ static int job_start(hnpd_job_t *j, const hnp_wire_launch_t *m, char *err,
         rc = hnp_rte_job_begin(d->rte, m->jobid, m->nprocs, m->node_of, 0,
                                (uint32_t)active->count);
         p->rte_job = rc == HNP_SUCCESS;
+        if (rc == HNP_SUCCESS)
+            rc = hnp_rte_job_set_nodes(d->rte, m->jobid, m->nnodes,
+                                       m->node_names);
         return rc;
     }
     rc = describe_job(j, p, m);
@@ -221,6 +251,9 @@ static int job_start(hnpd_job_t *j, const hnp_wire_launch_t *m, char *err,
         rc = hnp_rte_job_begin(d->rte, m->jobid, m->nprocs, m->node_of,
                                j->nlocal, (uint32_t)active->count);
     p->rte_job = rc == HNP_SUCCESS;
+    if (rc == HNP_SUCCESS)
+        rc = hnp_rte_job_set_nodes(d->rte, m->jobid, m->nnodes,
+                                   m->node_names);
     for (size_t i = 0; rc == HNP_SUCCESS && i < active->count; i++) {
         if (!named_in(m->pmi, active->names[i]))
             continue;
@@ -353,6 +386,8 @@ void hnpd_pmi_job_end(hnpd_job_t *j)
     free(p->local_ranks);
     free(p->node_of);
     free(p->node_names);
+    free(p->spawn_component);
+    free(p->spawn_data);
     free(p->apps);
     free(p);
 }

@@ -60,6 +60,9 @@ int hnp_wire_launch_pack(hnp_buffer_t *buf, const hnp_wire_launch_t *m)
         pack_strings(buf, m->apps[a].env, m->apps[a].nenv);
     }
     hnp_pack_string(buf, m->pmi);
+    hnp_pack_u32(buf, m->parent_jobid);
+    hnp_pack_string(buf, m->spawn_component);
+    hnp_pack_blob(buf, m->spawn_data, m->spawn_data_len);
     return hnp_buffer_status(buf);
 }
 
@@ -181,6 +184,24 @@ static int unpack_apps(hnp_reader_t *rd, hnp_wire_launch_t *m)
     return HNP_SUCCESS;
 }
 
+/* What a spawned job's daemons learn of its parent and its requester. */
+static int unpack_spawn(hnp_reader_t *rd, hnp_wire_launch_t *m)
+{
+    const void *data;
+
+    m->parent_jobid = hnp_unpack_u32(rd);
+    m->spawn_component = hnp_unpack_string(rd);
+    data = hnp_unpack_blob(rd, &m->spawn_data_len);
+    if (hnp_reader_status(rd) != HNP_SUCCESS)
+        return HNP_ERR_TRUNCATED;
+    if (m->spawn_data_len > 0) {
+        if ((m->spawn_data = malloc(m->spawn_data_len)) == NULL)
+            return HNP_ERR_NOMEM;
+        memcpy(m->spawn_data, data, m->spawn_data_len);
+    }
+    return HNP_SUCCESS;
+}
+
 int hnp_wire_launch_unpack(hnp_reader_t *rd, hnp_wire_launch_t *m)
 {
     int rc;
@@ -202,7 +223,7 @@ int hnp_wire_launch_unpack(hnp_reader_t *rd, hnp_wire_launch_t *m)
     }
     if (rc == HNP_SUCCESS) {
         m->pmi = hnp_unpack_string(rd);
-        rc = hnp_reader_status(rd);
+        rc = unpack_spawn(rd, m);
     }
     if (rc != HNP_SUCCESS)
         hnp_wire_launch_clear(m);
@@ -222,6 +243,8 @@ void hnp_wire_launch_clear(hnp_wire_launch_t *m)
         free_strings(m->node_names, m->nnodes);
     free(m->node_slots);
     free(m->pmi);
+    free(m->spawn_component);
+    free(m->spawn_data);
     free(m->place.cpu_list);
     free_strings(m->place.specs, m->place.nspecs);
     memset(m, 0, sizeof(*m));

@@ -12,7 +12,8 @@
  *   placement (below) | stdin_target i32 | output u8 |
  *   napps u32 | napps x (first_rank u32 | np u32 | argc u32 |
  *                        argc x string | wdir string | nenv u32 |
- *                        nenv x "NAME=value" string) | pmi string
+ *                        nenv x "NAME=value" string) | pmi string |
+ *   parent_jobid u32 | spawn_component string | spawn_data blob
  *
  * placement: map_obj u8 | span u8 | ppr u32 | pe u32 | bind_obj u8 |
  *   flags u8 | cpu_list string | nspecs u32 | nspecs x string
@@ -98,6 +99,13 @@ typedef struct hnp_wire_launch {
      *  HNP's order ("" or NULL: none): those that serve an interface
      *  one of its programs can use. */
     char *pmi;
+    /** A job started by a rank's spawn (MPI_Comm_spawn): its parent job,
+     *  0 for any other; the requesting pmi component's name and its
+     *  opaque bytes for the new job's daemons ("" and none otherwise). */
+    uint32_t parent_jobid;
+    char *spawn_component;
+    void *spawn_data;       /**< [spawn_data_len], owned once unpacked */
+    size_t spawn_data_len;
 } hnp_wire_launch_t;
 
 int hnp_wire_launch_pack(hnp_buffer_t *buf, const hnp_wire_launch_t *m);

@@ -25,7 +25,10 @@
 #include "iof.h"
 #include "join.h"
 #include "launch.h"
+#include "name.h"
 #include "pmi_abort.h"
+#include "spawn.h"
+#include "gather.h"
 #include "proc_exit.h"
 #include "dvm.h"
 #include "report.h"
@@ -71,6 +74,11 @@ typedef union any_message {
     hnp_wire_xcast_t xcast;
     hnp_wire_state_request_t state_request;
     hnp_wire_state_reply_t state_reply;
+    hnp_wire_spawn_request_t spawn_request;
+    hnp_wire_spawn_reply_t spawn_reply;
+    hnp_wire_name_t name;
+    hnp_wire_gather_t gather;
+    hnp_wire_gather_reply_t gather_reply;
 } any_message_t;
 
 /* Each message's codec behind one signature (a call through a cast
@@ -108,6 +116,10 @@ CODEC_FUNCS(report) CLEAR_FUNC(report)
 CODEC_FUNCS(state_reply) CLEAR_FUNC(state_reply)
 CODEC_FUNCS(dvm_request) CLEAR_FUNC(dvm_request)
 CODEC_FUNCS(dvm_reply) CLEAR_FUNC(dvm_reply)
+CODEC_FUNCS(spawn_request) CLEAR_FUNC(spawn_request)
+CODEC_FUNCS(spawn_reply) CLEAR_FUNC(spawn_reply)
+CODEC_FUNCS(gather) CLEAR_FUNC(gather)
+CODEC_FUNCS(gather_reply)
 CODEC_FUNCS(daemon_up)
 CODEC_FUNCS(signal)
 CODEC_FUNCS(shutdown)
@@ -123,6 +135,16 @@ CODEC_FUNCS(stdin)
 CODEC_FUNCS(stdin_ack)
 CODEC_FUNCS(xcast)
 CODEC_FUNCS(state_request)
+CODEC_FUNCS(name_request)
+CODEC_FUNCS(name_reply)
+static void clear_name_request(void *m)
+{
+    hnp_wire_name_clear(m);
+}
+static void clear_name_reply(void *m)
+{
+    hnp_wire_name_clear(m);
+}
 
 #define CODEC(name) { unpack_##name, pack_##name, clear_##name }
 #define CODEC_BORROWED(name) { unpack_##name, pack_##name, clear_nothing }
@@ -139,6 +161,9 @@ static const codec_t codecs[] = {
     CODEC(spawn_note),      CODEC_BORROWED(kill_daemon),
     CODEC_BORROWED(job_end), CODEC(dvm_request),    CODEC(dvm_reply),
     CODEC_BORROWED(collective), CODEC_BORROWED(procs_started),
+    CODEC(spawn_request),   CODEC(spawn_reply),
+    CODEC(name_request),    CODEC(name_reply),
+    CODEC(gather),          CODEC_BORROWED(gather_reply),
 };
 #define NCODECS (sizeof(codecs) / sizeof(codecs[0]))
 

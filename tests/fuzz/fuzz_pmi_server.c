@@ -5,8 +5,10 @@
  * processes of a job of four talk to the server over socketpairs, and the
  * daemon's side (fences, their blobs from other nodes) is played by the
  * target, on an event loop faked here that the input drives. So init,
- * put, get, fence, node attributes, spawn, abort and finalize run in any
- * order and interleaving, with the fence completing, failing or never.
+ * put, get, fence, node attributes, name publishing, spawn, abort and
+ * finalize run in any order and interleaving, with the fence completing,
+ * failing or never, and name requests answered on a later turn of the
+ * loop (found, refused, or never).
  *
  * Input layout (make-corpus.sh writes seeds in it):
  *   byte 0    bits 0-1: what each process may store (0: no bound, else
@@ -15,7 +17,8 @@
  *             client error
  *   then      operations, one byte each, the low 3 bits saying which:
  *     0-3     process (op & 1) writes the next byte's value + 1 bytes
- *     4       a turn of the event loop
+ *     4       a turn of the event loop; the daemon answers the oldest
+ *             name request it holds (op & 8: with an error)
  *     5       the daemon completes the fence in progress, if it is
  *             ready: merges its own blob, then the next byte's worth of
  *             bytes as another node's blob; fails it when op & 8
@@ -89,6 +92,8 @@ typedef struct run {
     bool fence_ready;
     uint8_t *blob;
     size_t blob_len;
+    uint64_t names[8];     /* name requests the daemon holds */
+    size_t nnames;
 } run_t;
 
 static run_t run;
@@ -316,6 +321,38 @@ static void on_kvs_limit(void *ctx, uint32_t rank, size_t limit)
     FUZZ_CHECK(run.kvs_limit > 0 && limit == run.kvs_limit);
 }
 
+static void on_name(void *ctx, uint32_t rank, pmi_simple_name_op_t op,
+                    const char *name, const char *port, uint64_t ticket)
+{
+    (void)ctx;
+    local_index(rank);
+    FUZZ_CHECK(name != NULL && name[0] != '\0');
+    FUZZ_CHECK((op == PMI_SIMPLE_NAME_PUBLISH) == (port != NULL));
+    if (run.nnames == sizeof(run.names) / sizeof(run.names[0])) {
+        FUZZ_CHECK(pmi_simple_name_done(run.srv, ticket,
+                                        HNP_ERR_NOT_AVAILABLE, NULL) ==
+                   HNP_SUCCESS);
+        return;
+    }
+    run.names[run.nnames++] = ticket;
+}
+
+/* The HNP's answer to the oldest name request held. */
+static void answer_name(bool refused)
+{
+    if (run.srv == NULL || run.nnames == 0)
+        return;
+    uint64_t ticket = run.names[0];
+    memmove(run.names, run.names + 1, --run.nnames * sizeof(run.names[0]));
+    FUZZ_CHECK(pmi_simple_name_done(run.srv, ticket,
+                                    refused ? HNP_ERR_EXISTS : HNP_SUCCESS,
+                                    "port#1") == HNP_SUCCESS);
+    /* a ticket is answered once */
+    if (run.srv != NULL)
+        FUZZ_CHECK(pmi_simple_name_done(run.srv, ticket, HNP_SUCCESS, NULL) ==
+                   HNP_ERR_NOT_FOUND);
+}
+
 /* The all-gather of the fence is over: our own blob and another node's
  * come back, then the fence completes (or fails). */
 static void complete_fence(bool failed, const uint8_t *other, size_t len)
@@ -350,7 +387,7 @@ static void start(uint8_t flags)
         .fence_ready = on_fence_ready, .abort = on_abort,
         .client_error = on_client_error, .initialized = on_initialized,
         .finalized = on_finalized, .spawn = on_spawn,
-        .kvs_limit = on_kvs_limit,
+        .kvs_limit = on_kvs_limit, .name = on_name,
     };
     char err[ERRLEN];
 
@@ -410,6 +447,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             break;
         case 4:
             loop_turn();
+            answer_name((op & 8) != 0);
             break;
         case 5:
             len = at < size ? data[at++] : 0;

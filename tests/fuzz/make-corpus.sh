@@ -83,13 +83,14 @@ md=$out/messages
 str() { u32 ${#1}; text "$1"; }
 launch() { # jobid 1, 2 ranks on nodes a (4 slots) and bc (5), universe 9,
     # spread over the node, bound to cores, stdin to none, stderr merged
-    # into stdout, one app "x -v" in /w with A=1, pmi components "simple"
+    # into stdout, one app "x -v" in /w with A=1, pmi components "simple",
+    # not spawned
     u32 1; u32 2; u32 2; u32 0; u32 1
     str a; u32 4; str bc; u32 5; u32 9
     bytes 01 00; u32 0; u32 0; bytes 04 00; u32 0; u32 0
     bytes ff ff ff ff 01
     u32 1; u32 0; u32 2; u32 2; str x; str -v; str /w; u32 1; str A=1
-    str simple
+    str simple; u32 0; str ""; u32 0
 }
 { bytes 00; launch; } >"$md/launch"
 { bytes 00; launch | dd bs=1 count=40 2>/dev/null; } >"$md/launch-truncated"
@@ -129,6 +130,38 @@ launch() { # jobid 1, 2 ranks on nodes a (4 slots) and bc (5), universe 9,
   str "PATH=/bin"; u32 2; str btl; str "self,tcp"; } >"$md/dvm-submit"
 { bytes 18 03; u32 9; u32 143; str "terminated"; } >"$md/dvm-reply"
 { bytes 19; u32 327683; } >"$md/collective"
+# 27 a spawn request: job 1's rank 0 asks, from /w, for 2 children of
+# "worker -v" with OMPI_PARENT_PORT set, on node a, by node, with 3 opaque
+# bytes of the pmix component; then one claiming 2^32-1 apps; 28 its
+# answer: job 2, named.
+spawn_request() {
+    u32 5; u32 1; u32 0; str /w; str node; str ""; str ""; str ""; bytes 00
+    str pmix; u32 3; bytes 01 02 03; u32 1
+    str worker; u32 1; str -v; u32 1; str OMPI_PARENT_PORT=1.0:7; u32 2
+    str a; str ""; str ""; str ""; str ""; str ""; str ""
+}
+{ bytes 1b; spawn_request; } >"$md/spawn-request"
+{ bytes 1b; u32 5; u32 1; u32 0; str ""; str ""; str ""; str ""; str ""
+  bytes 00; str ""; u32 0; u32 4294967295; } >"$md/spawn-request-huge-apps"
+{ bytes 1c; u32 5; u32 0; u32 2; str "hnp-2-abc"; str ""; } >"$md/spawn-reply"
+# 29 the name service: rank 3 of job 2 publishes two names (session,
+# persistent), looks one up waiting 5 s; 30 the answer, with the
+# publisher; then a lookup of a count past its bytes.
+{ bytes 1d 01; u32 7; u32 2; u32 3; u32 3; u32 0; u32 2
+  str ompi-svc; str "0.1:2"; str other; u32 0; } >"$md/name-publish"
+{ bytes 1d 02; u32 8; u32 2; u32 3; u32 4; u32 5000; u32 1
+  str ompi-svc; u32 0; } >"$md/name-lookup"
+{ bytes 1e; u32 8; u32 0; u32 1; str ompi-svc; u32 2; u32 3
+  str job-2; str "0.1:2"; } >"$md/name-reply"
+{ bytes 1d 02; u32 8; u32 2; u32 3; u32 4; u32 5000; u32 268435456
+  str k; } >"$md/name-lookup-huge-count"
+# 31 a daemon's part of a disconnect of job 1's every rank and job 2's
+# rank 3 (it hosts 2 of them, 3 bytes), then one claiming 2^32-1 members;
+# 32 the answer: every part's bytes.
+{ bytes 1f; u32 9; u32 2; u32 1; u32 4294967295; u32 2; u32 3; u32 2
+  str abc; } >"$md/gather"
+{ bytes 1f; u32 9; u32 4294967295; u32 1; u32 0; } >"$md/gather-huge-members"
+{ bytes 20; u32 9; u32 0; str abcdef; } >"$md/gather-reply"
 
 # fuzz_dvm: a byte (bits 0-3 reads of 1 + 13 * n bytes, bit 4 the
 # client's side, bit 5 an honest peer), then the socket's bytes: frames of
@@ -355,3 +388,18 @@ kv() { u32 ${#1}; text "$1"; u32 ${#2}; text "$2"; }
 { bytes 00
   say 0 "cmd=init pmi_version=1 pmi_subversion=1$nl"
   say 1 "00012 cmd=finalize;"; turns; bytes 06 0e; turns; } >"$sd/mixed-wires-close"
+# Name publishing as MPICH writes it: PMI-1 publish, a refused second
+# publish (0c: the daemon answers with an error), lookups, unpublish;
+# PMI-2 the same, and a request left unanswered when the process closes.
+{ bytes 00
+  say 0 "cmd=init pmi_version=1 pmi_subversion=1$nl"
+  say 1 "cmd=init pmi_version=2 pmi_subversion=0$nl"; turns
+  say 0 "cmd=publish_name service=svc port=tag#0\$tcp#10.0.0.1:5$nl"; turns
+  say 0 "cmd=publish_name service=svc port=p2$nl"; bytes 0c 07
+  say 0 "cmd=lookup_name service=svc${nl}cmd=lookup_name service=$nl"; turns; turns
+  say 0 "cmd=unpublish_name service=svc$nl"; turns
+  say2 1 "cmd=fullinit;pmijobid=kvs_fuzz_1;pmirank=1;threaded=FALSE;"; turns
+  say2 1 "cmd=name-publish;name=svc2;port=a;;b;infokeycount=0;"; turns
+  say2 1 "cmd=name-lookup;name=svc2;infokeycount=0;thrid=9;"
+  say2 1 "cmd=name-unpublish;name=svc2;infokeycount=0;"; bytes 07
+  say2 1 "cmd=name-lookup;name=never;"; bytes 0e; turns; } >"$sd/names"

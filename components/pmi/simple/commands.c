@@ -374,9 +374,9 @@ static const command_t v1_commands[] = {
     { "barrier_in", pmi_fence_enter, NULL },
     { "finalize", finalize_client, NULL },
     { "abort", v1_abort, NULL },
-    { "publish_name", NULL, "publish_result" },
-    { "unpublish_name", NULL, "unpublish_result" },
-    { "lookup_name", NULL, "lookup_result" },
+    { "publish_name", pmi_v1_publish, NULL },
+    { "unpublish_name", pmi_v1_unpublish, NULL },
+    { "lookup_name", pmi_v1_lookup, NULL },
     { "get_ranks2hosts", NULL, "put_ranks2hosts" },
     { "create_kvs", NULL, "newkvs" },
     { "destroy_kvs", NULL, "kvs_destroyed" },
@@ -385,7 +385,7 @@ static const command_t v1_commands[] = {
     { NULL, NULL, NULL },
 };
 
-/* Name publishing clients check info=ok rather than rc. */
+/* Older clients of name publishing checked info=ok rather than rc. */
 static void v1_unsupported(pmi_client_t *c, const char *reply)
 {
     pmi_simple_reply_t r;
@@ -571,10 +571,13 @@ static const command_t v2_commands[] = {
     { "info-getjobattr", v2_getjobattr, NULL },
     { "finalize", finalize_client, NULL },
     { "abort", v2_abort, NULL },
+    { "name-publish", pmi_v2_publish, NULL },
+    { "name-lookup", pmi_v2_lookup, NULL },
+    { "name-unpublish", pmi_v2_unpublish, NULL },
     { NULL, NULL, NULL },
 };
 
-/* Anything else (spawn, job-connect, name-publish, ring, ...) follows the
+/* Anything else (spawn, job-connect, ring, ...) follows the
  * PMI-2 rule: the answer is the request's name with "-response". */
 static void v2_unsupported(pmi_client_t *c, const pmi_simple_msg_t *req)
 {

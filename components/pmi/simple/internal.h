@@ -182,6 +182,8 @@ struct pmi_simple_server {
     uint32_t fence_seq;        /* the fence in progress */
     size_t fence_entered;
     bool fence_ready_called;
+    struct pmi_name_wait *name_waits; /* name requests the daemon holds */
+    uint64_t name_tickets;     /* the last ticket given */
     int depth;                 /* frames of the server on the stack */
     bool destroy_pending;
 };
@@ -210,5 +212,15 @@ void pmi_reply_begin(pmi_client_t *c, pmi_simple_reply_t *r, const char *cmd,
 /** End it; false when it could not be written (the connection may be
  *  closed then, if memory ran out). */
 bool pmi_reply_end(pmi_client_t *c, pmi_simple_reply_t *r);
+
+/* names.c: name publishing */
+void pmi_v1_publish(pmi_client_t *c, const pmi_simple_msg_t *req);
+void pmi_v1_lookup(pmi_client_t *c, const pmi_simple_msg_t *req);
+void pmi_v1_unpublish(pmi_client_t *c, const pmi_simple_msg_t *req);
+void pmi_v2_publish(pmi_client_t *c, const pmi_simple_msg_t *req);
+void pmi_v2_lookup(pmi_client_t *c, const pmi_simple_msg_t *req);
+void pmi_v2_unpublish(pmi_client_t *c, const pmi_simple_msg_t *req);
+/** Forget the requests the daemon holds (the server's end). */
+void pmi_names_release(pmi_simple_server_t *srv);
 
 #endif /* PMI_SIMPLE_INTERNAL_H */

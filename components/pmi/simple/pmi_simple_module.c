@@ -150,6 +150,67 @@ static void rank_kvs_limit(void *ctx, uint32_t rank, size_t limit)
                    "application needs more", rank, job->node, limit);
 }
 
+/* ------------------------------------------------------------ names */
+
+/* A name request on its way to the HNP; holds a reference to the job,
+ * whose server may be gone when the answer comes. */
+typedef struct simple_name {
+    simple_job_t *job;
+    uint64_t ticket;
+} simple_name_t;
+
+static void name_answered(hnp_rte_t *rte, int status,
+                          const hnp_rte_name_t *names, size_t count,
+                          void *cbdata)
+{
+    simple_name_t *n = cbdata;
+    char *port = NULL;
+
+    (void)rte;
+    if (status == HNP_SUCCESS && count > 0 && names[0].value != NULL) {
+        /* the value as a string: a port name never holds a NUL */
+        port = strndup(names[0].value, names[0].len);
+        if (port == NULL)
+            status = HNP_ERR_NOMEM;
+    }
+    if (n->job->srv != NULL)
+        pmi_simple_name_done(n->job->srv, n->ticket, status, port);
+    free(port);
+    job_unref(n->job);
+    free(n);
+}
+
+static void rank_name(void *ctx, uint32_t rank, pmi_simple_name_op_t op,
+                      const char *name, const char *port, uint64_t ticket)
+{
+    simple_job_t *job = ctx;
+    simple_name_t *n = malloc(sizeof(*n));
+    hnp_rte_name_t put = { .key = name, .value = port,
+                           .len = port != NULL ? strlen(port) : 0 };
+    int rc = HNP_ERR_NOMEM;
+
+    if (n != NULL) {
+        *n = (simple_name_t){ .job = job, .ticket = ticket };
+        job->refs++;
+        if (op == PMI_SIMPLE_NAME_PUBLISH)
+            rc = hnp_rte_name_publish(job->rte, job->jobid, rank, &put, 1, 0,
+                                      name_answered, n);
+        else if (op == PMI_SIMPLE_NAME_LOOKUP)
+            rc = hnp_rte_name_lookup(job->rte, job->jobid, rank, &name, 1, 0,
+                                     0, name_answered, n);
+        else
+            rc = hnp_rte_name_unpublish(job->rte, job->jobid, rank, &name, 1,
+                                        0, name_answered, n);
+    }
+    if (rc == HNP_SUCCESS)
+        return;
+    if (n != NULL) {
+        job->refs--;
+        free(n);
+    }
+    pmi_simple_name_done(job->srv, ticket, rc, NULL);
+}
+
 /* ------------------------------------------------------------ hooks */
 
 /* PMI_process_mapping of the job: PMI numbers the nodes from 0, hnp from 1
@@ -175,7 +236,7 @@ static int simple_job_start(hnp_rte_t *rte, const hnp_pmi_job_t *pj,
         .fence_ready = fence_ready, .abort = rank_abort,
         .client_error = rank_error, .initialized = rank_initialized,
         .finalized = rank_finalized, .spawn = rank_spawn,
-        .kvs_limit = rank_kvs_limit,
+        .kvs_limit = rank_kvs_limit, .name = rank_name,
     };
     simple_job_t *job = calloc(1, sizeof(*job));
     int rc = HNP_ERR_NOMEM;

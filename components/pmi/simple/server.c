@@ -572,6 +572,7 @@ static void server_free(pmi_simple_server_t *srv)
     free(srv->clients);
     free(srv->local_ranks);
     free(srv->kvsname);
+    pmi_names_release(srv);
     pmi_simple_kvs_destroy(srv->kvs);
     pmi_simple_kvs_destroy(srv->node_attrs);
     pmi_simple_kvs_destroy(srv->job_attrs);

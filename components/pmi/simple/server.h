@@ -47,7 +47,9 @@
  * get_universe_size, get_my_kvsname, put, get, barrier_in, finalize,
  * abort; PMI-2 init, fullinit, job-getid, kvs-put, kvs-get, kvs-fence,
  * info-putnodeattr, info-getnodeattr (wait=TRUE waits for the put),
- * info-getjobattr, finalize, abort. Anything else (spawn, name publishing,
+ * info-getjobattr, finalize, abort; name publishing, through the name
+ * callback (PMI-1 publish_name, lookup_name, unpublish_name; PMI-2
+ * name-publish, name-lookup, name-unpublish). Anything else (spawn,
  * job-connect, ...) gets the answer its client expects with rc=-1; only
  * bytes that are not the protocol close a connection (client_error).
  *
@@ -93,6 +95,8 @@ struct hnp_rte;
 #define PMI_SIMPLE_V2_HEADER_LEN 6     /**< the PMI-2 length field */
 #define PMI_SIMPLE_V2_BODY_MAX 999999  /**< what six digits can announce */
 #define PMI_SIMPLE_ENV_COUNT 4         /**< variables pmi_simple_client_env() sets */
+/** Longest name or port of name publishing, in characters. */
+#define PMI_SIMPLE_NAME_MAX 511
 /** What a key costs against max_kvs_bytes beyond its key and value bytes. */
 #define PMI_SIMPLE_KVS_ENTRY_COST 64
 
@@ -123,6 +127,13 @@ typedef struct pmi_simple_config {
     size_t max_kvs_bytes;
 } pmi_simple_config_t;
 
+/** A request of name publishing (pmi_simple_callbacks_t::name). */
+typedef enum pmi_simple_name_op {
+    PMI_SIMPLE_NAME_PUBLISH,   /**< PMI-1 publish_name, PMI-2 name-publish */
+    PMI_SIMPLE_NAME_LOOKUP,    /**< lookup_name, name-lookup */
+    PMI_SIMPLE_NAME_UNPUBLISH, /**< unpublish_name, name-unpublish */
+} pmi_simple_name_op_t;
+
 typedef struct pmi_simple_callbacks {
     /** Every local rank entered fence @p seq: spread @p blob (valid only
      *  during the call) to every node. Required. */
@@ -147,6 +158,12 @@ typedef struct pmi_simple_callbacks {
      *  max_kvs_bytes (@p limit). Once per rank, at its first refused put;
      *  the process got the error answer and goes on (may be NULL). */
     void (*kvs_limit)(void *ctx, uint32_t rank, size_t limit);
+    /** @p rank asks to publish @p name with @p port (NULL but for a
+     *  publish), look it up or unpublish it: answer with
+     *  pmi_simple_name_done(@p ticket), now or later. NULL: every such
+     *  request is answered with an error. */
+    void (*name)(void *ctx, uint32_t rank, pmi_simple_name_op_t op,
+                 const char *name, const char *port, uint64_t ticket);
     void *ctx;
 } pmi_simple_callbacks_t;
 
@@ -191,6 +208,15 @@ int pmi_simple_fence_merge(pmi_simple_server_t *srv, uint32_t seq,
  */
 int pmi_simple_fence_complete(pmi_simple_server_t *srv, uint32_t seq,
                               int status);
+
+/**
+ * The answer to the name request @p ticket: @p status HNP_SUCCESS (a
+ * lookup's with @p port), HNP_ERR_EXISTS (published already),
+ * HNP_ERR_NOT_FOUND (no such name), or another error. The process is
+ * answered unless it is gone. HNP_ERR_NOT_FOUND: no such ticket.
+ */
+int pmi_simple_name_done(pmi_simple_server_t *srv, uint64_t ticket,
+                         int status, const char *port);
 
 /**
  * The environment @p rank needs to find the server on @p fd (its end of the

@@ -95,6 +95,21 @@ static void on_kvs_limit(void *ctx, uint32_t rank, size_t limit)
     f->kvs_limit = limit;
 }
 
+static void on_name(void *ctx, uint32_t rank, pmi_simple_name_op_t op,
+                    const char *name, const char *port, uint64_t ticket)
+{
+    fixture_t *f = ctx;
+    int i = f->names++;
+
+    assert_true(i < 8);
+    f->name_ticket[i] = ticket;
+    f->name_op[i] = op;
+    f->name_rank[i] = rank;
+    snprintf(f->name_key[i], sizeof(f->name_key[i]), "%s", name);
+    snprintf(f->name_port[i], sizeof(f->name_port[i]), "%s",
+             port != NULL ? port : "(none)");
+}
+
 static int setup_with(void **state, size_t max_kvs_bytes)
 {
     static const uint32_t local[NLOCAL] = { 0, 1 };
@@ -109,7 +124,7 @@ static int setup_with(void **state, size_t max_kvs_bytes)
         .fence_ready = on_fence_ready, .abort = on_abort,
         .client_error = on_client_error, .initialized = on_initialized,
         .finalized = on_finalized, .spawn = on_spawn,
-        .kvs_limit = on_kvs_limit, .ctx = f,
+        .kvs_limit = on_kvs_limit, .name = on_name, .ctx = f,
     };
     struct timeval ten_ms = { 0, 10000 };
     char err[256];

@@ -66,6 +66,12 @@ typedef struct fixture {
     int kvs_limits;           /* kvs_limit calls */
     uint32_t kvs_limit_rank;
     size_t kvs_limit;
+    /* name requests handed to the daemon, oldest first */
+    int names;
+    uint64_t name_ticket[8];
+    pmi_simple_name_op_t name_op[8];
+    uint32_t name_rank[8];
+    char name_key[8][64], name_port[8][64];
 } fixture_t;
 
 /* The daemon's side of a fence: record @p blob, and finish it at once when

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "names.h"
 #include "pmix_doubles.h"
 
 pmix_doubles_t doubles;
@@ -292,4 +293,187 @@ void pmix_doubles_scratch_clean(void)
 {
     if (scratch_base[0] != '\0')
         nftw(scratch_base, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* No job is spawned here: the request is refused, as the runtime refuses
+ * one of a job it does not hold. */
+int hnp_rte_spawn(hnp_rte_t *rte, uint32_t parent_jobid,
+                  const hnp_spawn_request_t *req, hnp_rte_spawn_fn cb,
+                  void *cbdata)
+{
+    (void)rte, (void)parent_jobid, (void)req, (void)cb, (void)cbdata;
+    doubles.spawns++;
+    return HNP_ERR_BAD_PARAM;
+}
+
+/* No collective across jobs here: refused. */
+int hnp_rte_gather_across(hnp_rte_t *rte, const hnp_rte_member_t *members,
+                          uint32_t nmembers, uint32_t nlocal,
+                          const void *data, size_t len, hnp_rte_gather_fn cb,
+                          void *cbdata)
+{
+    (void)rte, (void)members, (void)nmembers, (void)nlocal, (void)data;
+    (void)len, (void)cb, (void)cbdata;
+    return HNP_ERR_NOT_AVAILABLE;
+}
+
+/* The test runs one job: no other is known. */
+int hnp_rte_job_info(hnp_rte_t *rte, uint32_t jobid, const char *name,
+                     hnp_rte_job_info_fn cb, void *cbdata)
+{
+    (void)rte, (void)jobid, (void)name, (void)cb, (void)cbdata;
+    return HNP_ERR_NOT_FOUND;
+}
+
+/* ------------------------------------------------------------ names */
+
+/* The HNP's name service, in this process: the runtime's own table
+ * (names_table.c), answers from the loop; a waiting lookup is held until
+ * a publish brings its keys. */
+typedef struct name_call {
+    struct name_call *next;
+    int op; /* 0 publish, 1 lookup, 2 unpublish */
+    uint32_t jobid, rank;
+    size_t count;
+    char **keys;
+    hnp_rte_names_fn fn;
+    void *cbdata;
+    int status;
+} name_call_t;
+
+static hnp_names_t *name_table;
+static name_call_t *name_waiting;
+
+static void name_call_free(name_call_t *c)
+{
+    for (size_t i = 0; i < c->count; i++)
+        free(c->keys[i]);
+    free(c->keys);
+    free(c);
+}
+
+static void name_answer(evutil_socket_t fd, short what, void *arg)
+{
+    name_call_t *c = arg;
+    hnp_names_entry_t found[8];
+    hnp_rte_name_t names[8];
+    size_t n = 0;
+
+    (void)fd, (void)what;
+    if (c->op == 1 && c->status == HNP_SUCCESS) {
+        hnp_names_lookup(name_table, c->jobid, (const char *const *)c->keys,
+                         c->count, found);
+        for (size_t i = 0; i < c->count; i++)
+            if (found[i].key != NULL)
+                names[n++] = (hnp_rte_name_t){
+                    .key = found[i].key, .value = found[i].value,
+                    .len = found[i].len, .jobid = found[i].jobid,
+                    .rank = found[i].rank, .job_name = "publisher-job" };
+    }
+    c->fn(NULL, c->status, names, n, c->cbdata);
+    name_call_free(c);
+}
+
+static void name_later(name_call_t *c)
+{
+    event_base_once(doubles.base, -1, EV_TIMEOUT, name_answer, c, NULL);
+}
+
+static name_call_t *name_call(int op, uint32_t jobid, uint32_t rank,
+                              const char *const *keys, size_t count,
+                              hnp_rte_names_fn fn, void *cbdata)
+{
+    name_call_t *c = calloc(1, sizeof(*c));
+
+    if (name_table == NULL)
+        hnp_names_create(&name_table);
+    *c = (name_call_t){ .op = op, .jobid = jobid, .rank = rank,
+                        .count = count, .fn = fn, .cbdata = cbdata };
+    c->keys = calloc(count + 1, sizeof(char *));
+    for (size_t i = 0; keys != NULL && i < count; i++)
+        c->keys[i] = strdup(keys[i]);
+    doubles.name_calls++;
+    return c;
+}
+
+int hnp_rte_name_publish(hnp_rte_t *rte, uint32_t jobid, uint32_t rank,
+                         const hnp_rte_name_t *names, size_t count,
+                         unsigned flags, hnp_rte_names_fn fn, void *cbdata)
+{
+    hnp_names_put_t puts[8];
+    name_call_t *c;
+
+    (void)rte;
+    if (count == 0 || count > 8)
+        return HNP_ERR_BAD_PARAM;
+    c = name_call(0, jobid, rank, NULL, 0, fn, cbdata);
+    for (size_t i = 0; i < count; i++)
+        puts[i] = (hnp_names_put_t){ names[i].key, names[i].value,
+                                     names[i].len };
+    c->status = hnp_names_publish(name_table, jobid, jobid, rank, puts,
+                                  count, (flags & HNP_RTE_NAME_PERSIST) != 0);
+    name_later(c);
+    /* the waiting lookups whose keys are all there now */
+    for (name_call_t **w = &name_waiting; *w != NULL;) {
+        hnp_names_entry_t found[8];
+        name_call_t *l = *w;
+        if (hnp_names_lookup(name_table, l->jobid,
+                             (const char *const *)l->keys, l->count,
+                             found) < l->count) {
+            w = &l->next;
+            continue;
+        }
+        *w = l->next;
+        name_later(l);
+    }
+    return HNP_SUCCESS;
+}
+
+int hnp_rte_name_lookup(hnp_rte_t *rte, uint32_t jobid, uint32_t rank,
+                        const char *const *keys, size_t count, unsigned flags,
+                        double timeout, hnp_rte_names_fn fn, void *cbdata)
+{
+    hnp_names_entry_t found[8];
+    name_call_t *c;
+    size_t n;
+
+    (void)rte, (void)timeout;
+    if (count == 0 || count > 8)
+        return HNP_ERR_BAD_PARAM;
+    c = name_call(1, jobid, rank, keys, count, fn, cbdata);
+    n = hnp_names_lookup(name_table, jobid, keys, count, found);
+    doubles.name_lookup_waited += n < count && (flags & HNP_RTE_NAME_WAIT);
+    if (n < count && (flags & HNP_RTE_NAME_WAIT) != 0) {
+        c->next = name_waiting;
+        name_waiting = c;
+        return HNP_SUCCESS;
+    }
+    c->status = n > 0 ? HNP_SUCCESS : HNP_ERR_NOT_FOUND;
+    name_later(c);
+    return HNP_SUCCESS;
+}
+
+int hnp_rte_name_unpublish(hnp_rte_t *rte, uint32_t jobid, uint32_t rank,
+                           const char *const *keys, size_t count,
+                           unsigned flags, hnp_rte_names_fn fn, void *cbdata)
+{
+    name_call_t *c;
+
+    (void)rte, (void)flags;
+    c = name_call(2, jobid, rank, keys, count, fn, cbdata);
+    c->status = hnp_names_unpublish(name_table, jobid, jobid, rank, keys,
+                                    count);
+    name_later(c);
+    return HNP_SUCCESS;
+}
+
+void pmix_doubles_names_clean(void)
+{
+    while (name_waiting != NULL) {
+        name_call_t *c = name_waiting;
+        name_waiting = c->next;
+        name_call_free(c);
+    }
+    hnp_names_destroy(name_table);
+    name_table = NULL;
 }

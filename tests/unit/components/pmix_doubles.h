@@ -33,6 +33,9 @@ typedef struct pmix_doubles {
     unsigned state[PMIX_DOUBLES_MAX_RANKS]; /* HNP_RTE_PROC_* bits */
     int watches;              /* open fd watches */
     int scratch_dirs;         /* hnp_rte_scratch_make()'s, not removed */
+    uint32_t spawns;          /* hnp_rte_spawn()'s, refused (none here) */
+    int name_calls;           /* hnp_rte_name_*() calls */
+    int name_lookup_waited;   /* lookups held for a publish (PMIX_WAIT) */
 } pmix_doubles_t;
 
 extern pmix_doubles_t doubles;
@@ -41,5 +44,7 @@ const char *pmix_doubles_getenv(const hnp_pmi_fork_t *fork, const char *name);
 void pmix_doubles_fork_clear(hnp_pmi_fork_t *fork);
 /* Remove what the scratch stand-ins made (the test's end). */
 void pmix_doubles_scratch_clean(void);
+/* Forget the names and the waiting lookups. */
+void pmix_doubles_names_clean(void);
 
 #endif /* PMIX_DOUBLES_H */

@@ -303,7 +303,7 @@ static void test_wait_on_libpmix_has_a_deadline(void **unused)
     pmi_pmix_params.call_timeout = saved;
 }
 
-static void test_spawn_refused_with_a_message(void **unused)
+static void test_spawn_fails_at_once_with_a_message(void **unused)
 {
     run_t r = { .program = "ompi_check", .args = { "spawn" },
                 .slots = NRANKS };
@@ -311,9 +311,14 @@ static void test_spawn_refused_with_a_message(void **unused)
     (void)unused;
     run_job(&r);
     assert_non_null(strstr(r.out[0], "spawn refused"));
-    assert_non_null(strstr(logged, "asked to spawn processes "
-                                   "(MPI_Comm_spawn): hnp does not support "
-                                   "it yet"));
+    /* Open MPI publishes its port before it spawns: without a name
+     * service the publish is refused; with one, the spawn reaches the
+     * runtime, whose stand-in refuses it. Either way the rank learns it
+     * at once, and the daemon says why. */
+    assert_true(doubles.spawns > 0 ||
+                strstr(logged, "to publish a name") != NULL);
+    if (doubles.spawns > 0)
+        assert_non_null(strstr(logged, "asked to spawn 1 programs"));
 }
 
 /* CPU of every thread of the process (libpmix's too). */
@@ -600,7 +605,7 @@ int main(void)
         cmocka_unit_test(test_shared_memory_within_node),
         cmocka_unit_test(test_abort_reaches_the_runtime),
         cmocka_unit_test(test_exit_without_finalize),
-        cmocka_unit_test(test_spawn_refused_with_a_message),
+        cmocka_unit_test(test_spawn_fails_at_once_with_a_message),
         cmocka_unit_test(test_wait_on_libpmix_has_a_deadline),
         cmocka_unit_test(test_peer_lookup),
         cmocka_unit_test(test_diag_answers),

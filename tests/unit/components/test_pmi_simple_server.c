@@ -214,9 +214,6 @@ static void test_v1_unsupported(void **state)
     fixture_t *f = *state;
 
     v1_init(f, 0);
-    ask(f, 0, "cmd=publish_name service=s port=p\n",
-        "cmd=publish_result rc=-1 info=not_supported "
-        "msg=not_supported_by_hnp");
     ask(f, 0, "cmd=get_ranks2hosts\n",
         "cmd=put_ranks2hosts rc=-1 info=not_supported "
         "msg=not_supported_by_hnp");
@@ -429,13 +426,105 @@ static void test_v2_large_value(void **state)
     free(want);
 }
 
+/* Name publishing: each request goes to the daemon, and its answer to
+ * the process in the words MPICH's PMI-1 client reads. */
+static void test_v1_names(void **state)
+{
+    fixture_t *f = *state;
+
+    v1_init(f, 0);
+    v1_init(f, 1);
+    say(&f->peer[0], "cmd=publish_name service=svc port=tag#0$tcp#1:5\n");
+    pump(f, &f->peer[0]);
+    expect_silence(f, 0); /* until the daemon answers */
+    assert_int_equal(f->names, 1);
+    assert_int_equal(f->name_op[0], PMI_SIMPLE_NAME_PUBLISH);
+    assert_int_equal(f->name_rank[0], 0);
+    assert_string_equal(f->name_key[0], "svc");
+    assert_string_equal(f->name_port[0], "tag#0$tcp#1:5");
+    assert_int_equal(pmi_simple_name_done(f->srv, f->name_ticket[0],
+                                          HNP_SUCCESS, NULL), HNP_SUCCESS);
+    expect_line(f, 0, "cmd=publish_result rc=0 info=ok msg=success");
+    /* a ticket is answered once */
+    assert_int_equal(pmi_simple_name_done(f->srv, f->name_ticket[0],
+                                          HNP_SUCCESS, NULL),
+                     HNP_ERR_NOT_FOUND);
+    say(&f->peer[1], "cmd=lookup_name service=svc\n");
+    say(&f->peer[0], "cmd=publish_name service=svc port=again\n");
+    pump(f, &f->peer[0]);
+    pump(f, &f->peer[1]);
+    assert_int_equal(f->names, 3);
+    assert_int_equal(f->name_op[1], PMI_SIMPLE_NAME_LOOKUP);
+    assert_string_equal(f->name_port[1], "(none)");
+    pmi_simple_name_done(f->srv, f->name_ticket[2], HNP_ERR_EXISTS, NULL);
+    pmi_simple_name_done(f->srv, f->name_ticket[1], HNP_SUCCESS,
+                         "tag#0$tcp#1:5");
+    expect_line(f, 1, "cmd=lookup_result rc=0 info=ok msg=success "
+                      "port=tag#0$tcp#1:5");
+    expect_line(f, 0, "cmd=publish_result rc=-1 info=fail "
+                      "msg=name_already_published");
+    say(&f->peer[1], "cmd=unpublish_name service=svc\n");
+    say(&f->peer[0], "cmd=lookup_name service=nothing\n");
+    pump(f, &f->peer[0]);
+    pump(f, &f->peer[1]);
+    assert_int_equal(f->names, 5);
+    pmi_simple_name_done(f->srv, f->name_ticket[3], HNP_ERR_NOT_FOUND, NULL);
+    pmi_simple_name_done(f->srv, f->name_ticket[4], HNP_ERR_NOT_FOUND, NULL);
+    expect_line(f, 1, "cmd=unpublish_result rc=-1 info=fail "
+                      "msg=name_not_published");
+    expect_line(f, 0, "cmd=lookup_result rc=-1 info=fail "
+                      "msg=name_not_found");
+    /* no service: refused without asking; a port PMI-1 cannot carry */
+    ask(f, 0, "cmd=publish_name port=p\n", "cmd=publish_result rc=-1 "
+        "info=fail msg=bad_name_or_port");
+    say(&f->peer[0], "cmd=lookup_name service=v2name\n");
+    pump(f, &f->peer[0]);
+    pmi_simple_name_done(f->srv, f->name_ticket[5], HNP_SUCCESS, "a b");
+    expect_line(f, 0, "cmd=lookup_result rc=-1 info=fail "
+                      "msg=bad_name_or_port");
+    assert_int_equal(f->names, 6);
+    assert_int_equal(f->errors, 0);
+}
+
+static void test_v2_names(void **state)
+{
+    fixture_t *f = *state;
+
+    v2_start(f, 0);
+    say_v2(&f->peer[0], "cmd=name-publish;name=svc;port=a;;b;"
+                        "infokeycount=0;");
+    say_v2(&f->peer[0], "cmd=name-lookup;name=svc;infokeycount=0;thrid=7;");
+    pump(f, &f->peer[0]);
+    assert_int_equal(f->names, 2);
+    assert_string_equal(f->name_port[0], "a;b");
+    pmi_simple_name_done(f->srv, f->name_ticket[0], HNP_SUCCESS, NULL);
+    expect_v2(f, 0, "cmd=name-publish-response;rc=0;");
+    pmi_simple_name_done(f->srv, f->name_ticket[1], HNP_SUCCESS, "a;b");
+    expect_v2(f, 0, "cmd=name-lookup-response;thrid=7;rc=0;port=a;;b;");
+    say_v2(&f->peer[0], "cmd=name-unpublish;name=svc;infokeycount=0;");
+    pump(f, &f->peer[0]);
+    pmi_simple_name_done(f->srv, f->name_ticket[2], HNP_ERR_NOT_FOUND, NULL);
+    expect_v2(f, 0, "cmd=name-unpublish-response;rc=-1;"
+                    "errmsg=name not published;");
+    /* the process leaves before its answer: nobody is answered */
+    say_v2(&f->peer[0], "cmd=name-lookup;name=late;");
+    pump(f, &f->peer[0]);
+    assert_int_equal(f->names, 4);
+    close(f->peer[0].fd);
+    f->peer[0].fd = -1;
+    for (int i = 0; i < 20; i++)
+        event_base_loop(f->base, EVLOOP_NONBLOCK);
+    assert_int_equal(pmi_simple_name_done(f->srv, f->name_ticket[3],
+                                          HNP_SUCCESS, "p"), HNP_SUCCESS);
+}
+
 static void test_v2_unsupported_abort_and_garbage(void **state)
 {
     fixture_t *f = *state;
 
     v2_start(f, 0);
-    ask_v2(f, 0, "cmd=name-publish;name=svc;port=p;infokeycount=0;",
-           "cmd=name-publish-response;rc=-1;errmsg=name-publish is "
+    ask_v2(f, 0, "cmd=job-connect;jobid=other;",
+           "cmd=job-connect-response;rc=-1;errmsg=job-connect is "
            "not supported by hnp;");
     ask_v2(f, 0, "cmd=spawn;ncmds=1;thrid=9;",
            "cmd=spawn-response;thrid=9;rc=-1;errmsg=spawn is not "
@@ -634,6 +723,8 @@ int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
     const struct CMUnitTest tests[] = {
+        T(test_v1_names),
+        T(test_v2_names),
         T(test_v1_full_sequence),
         T(test_v1_fence_blob_and_second_fence),
         T(test_v1_fence_failure),

@@ -28,10 +28,13 @@
 #include "iof.h"
 #include "join.h"
 #include "launch.h"
+#include "name.h"
 #include "pmi_abort.h"
 #include "proc_exit.h"
 #include "report.h"
 #include "request.h"
+#include "spawn.h"
+#include "gather.h"
 #include "state.h"
 #include "stats.h"
 #include "stdin.h"
@@ -98,6 +101,10 @@ static bool equal_launch(const void *a, const void *b)
         x->output != y->output || x->napps != y->napps ||
         x->universe_size != y->universe_size ||
         !same_string(x->pmi, y->pmi) ||
+        x->parent_jobid != y->parent_jobid ||
+        !same_string(x->spawn_component, y->spawn_component) ||
+        !same_bytes(x->spawn_data, x->spawn_data_len, y->spawn_data,
+                    y->spawn_data_len) ||
         !same_strings(x->node_names, y->node_names, x->nnodes))
         return false;
     for (uint32_t r = 0; r < x->nprocs; r++)
@@ -321,6 +328,129 @@ static bool equal_stats(const void *a, const void *b)
            x->handshakes == y->handshakes;
 }
 
+static bool equal_spawn_app(const hnp_wire_spawn_app_t *x,
+                            const hnp_wire_spawn_app_t *y)
+{
+    return same_string(x->cmd, y->cmd) && x->argc == y->argc &&
+           same_strings(x->argv, y->argv, x->argc) && x->nenv == y->nenv &&
+           same_strings(x->env, y->env, x->nenv) &&
+           x->maxprocs == y->maxprocs && same_string(x->hosts, y->hosts) &&
+           same_string(x->hostfile, y->hostfile) &&
+           same_string(x->add_hosts, y->add_hosts) &&
+           same_string(x->add_hostfile, y->add_hostfile) &&
+           same_string(x->wdir, y->wdir) && same_string(x->path, y->path) &&
+           same_string(x->prefix, y->prefix);
+}
+
+static bool equal_spawn_request(const void *a, const void *b)
+{
+    const hnp_wire_spawn_request_t *x = a, *y = b;
+    bool same = x->reqid == y->reqid && x->parent_jobid == y->parent_jobid &&
+                x->parent_rank == y->parent_rank &&
+                same_string(x->parent_wdir, y->parent_wdir) &&
+                same_string(x->map_by, y->map_by) &&
+                same_string(x->rank_by, y->rank_by) &&
+                same_string(x->bind_to, y->bind_to) &&
+                same_string(x->ppr, y->ppr) &&
+                x->display_map == y->display_map &&
+                same_string(x->component, y->component) &&
+                same_bytes(x->data, x->data_len, y->data, y->data_len) &&
+                x->napps == y->napps;
+
+    for (uint32_t i = 0; same && i < x->napps; i++)
+        same = equal_spawn_app(&x->apps[i], &y->apps[i]);
+    return same;
+}
+
+static bool equal_spawn_reply(const void *a, const void *b)
+{
+    const hnp_wire_spawn_reply_t *x = a, *y = b;
+
+    return x->reqid == y->reqid && x->status == y->status &&
+           x->jobid == y->jobid && same_string(x->name, y->name) &&
+           same_string(x->err, y->err);
+}
+
+static bool equal_gather(const void *a, const void *b)
+{
+    const hnp_wire_gather_t *x = a, *y = b;
+    bool same = x->reqid == y->reqid && x->nmembers == y->nmembers &&
+                x->nlocal == y->nlocal &&
+                same_bytes(x->data, x->len, y->data, y->len);
+
+    for (uint32_t i = 0; same && i < x->nmembers; i++)
+        same = x->members[i].jobid == y->members[i].jobid &&
+               x->members[i].rank == y->members[i].rank;
+    return same;
+}
+
+static bool equal_gather_reply(const void *a, const void *b)
+{
+    const hnp_wire_gather_reply_t *x = a, *y = b;
+
+    return x->reqid == y->reqid && x->status == y->status &&
+           same_bytes(x->data, x->len, y->data, y->len);
+}
+
+static bool equal_name_entries(const hnp_wire_name_t *x,
+                               const hnp_wire_name_t *y, bool answer)
+{
+    if (x->count != y->count)
+        return false;
+    for (uint32_t i = 0; i < x->count; i++) {
+        const hnp_wire_name_entry_t *a = &x->entries[i], *b = &y->entries[i];
+        if (!same_string(a->key, b->key) ||
+            !same_bytes(a->value, a->len, b->value, b->len))
+            return false;
+        if (answer && (a->jobid != b->jobid || a->rank != b->rank ||
+                       !same_string(a->job_name, b->job_name)))
+            return false;
+    }
+    return true;
+}
+
+static bool equal_name_request(const void *a, const void *b)
+{
+    const hnp_wire_name_t *x = a, *y = b;
+
+    return x->op == y->op && x->id == y->id && x->jobid == y->jobid &&
+           x->rank == y->rank && x->flags == y->flags &&
+           x->timeout_ms == y->timeout_ms && equal_name_entries(x, y, false);
+}
+
+static bool equal_name_reply(const void *a, const void *b)
+{
+    const hnp_wire_name_t *x = a, *y = b;
+
+    return x->id == y->id && x->status == y->status &&
+           equal_name_entries(x, y, true);
+}
+
+static int pack_name_request(hnp_buffer_t *buf, const void *m)
+{
+    return hnp_wire_name_request_pack(buf, m);
+}
+static int unpack_name_request(hnp_reader_t *rd, void *m)
+{
+    return hnp_wire_name_request_unpack(rd, m);
+}
+static int pack_name_reply(hnp_buffer_t *buf, const void *m)
+{
+    return hnp_wire_name_reply_pack(buf, m);
+}
+static int unpack_name_reply(hnp_reader_t *rd, void *m)
+{
+    return hnp_wire_name_reply_unpack(rd, m);
+}
+static void clear_name(void *m) { hnp_wire_name_clear(m); }
+
+const codec_t name_request_codec = {
+    "name_request", sizeof(hnp_wire_name_t), pack_name_request,
+    unpack_name_request, clear_name, equal_name_request };
+const codec_t name_reply_codec = {
+    "name_reply", sizeof(hnp_wire_name_t), pack_name_reply,
+    unpack_name_reply, clear_name, equal_name_reply };
+
 CODEC_CALLS(join)
 CLEAR_CALL(join)
 CODEC_CALLS(daemon_up)
@@ -359,6 +489,13 @@ CODEC_CALLS(stats)
 CODEC_CALLS(state_request)
 CODEC_CALLS(state_reply)
 CLEAR_CALL(state_reply)
+CODEC_CALLS(spawn_request)
+CLEAR_CALL(spawn_request)
+CODEC_CALLS(spawn_reply)
+CLEAR_CALL(spawn_reply)
+CODEC_CALLS(gather)
+CLEAR_CALL(gather)
+CODEC_CALLS(gather_reply)
 CODEC_CALLS(request)
 CODEC_CALLS(reply)
 
@@ -391,3 +528,8 @@ const codec_t state_reply_codec =
     CODEC(state_reply, clear_state_reply);
 const codec_t request_codec = CODEC(request, NULL);
 const codec_t reply_codec = CODEC(reply, NULL);
+const codec_t spawn_request_codec =
+    CODEC(spawn_request, clear_spawn_request);
+const codec_t spawn_reply_codec = CODEC(spawn_reply, clear_spawn_reply);
+const codec_t gather_codec = CODEC(gather, clear_gather);
+const codec_t gather_reply_codec = CODEC(gather_reply, NULL);

@@ -41,7 +41,10 @@
 #include "iof.h"
 #include "join.h"
 #include "launch.h"
+#include "name.h"
 #include "pmi_abort.h"
+#include "spawn.h"
+#include "gather.h"
 #include "proc_exit.h"
 #include "report.h"
 #include "request.h"
@@ -173,7 +176,8 @@ static void test_launch(void **state)
                    5, specs },
         .stdin_target = HNP_STDIN_ALL, .output = HNP_LAUNCH_MERGE_STDERR,
         .napps = 2,
-        .apps = apps, .pmi = "simple,pmix",
+        .apps = apps, .pmi = "simple,pmix", .parent_jobid = 3,
+        .spawn_component = "pmix", .spawn_data = "ab", .spawn_data_len = 2,
     };
     hnp_wire_launch_app_t bare_app = { 0, 0, 1, argv0, NULL, 0, NULL };
     hnp_wire_launch_t bare = {
@@ -211,7 +215,7 @@ static void test_launch_layout(void **state)
         0xff, 0xff, 0xff, 0xff, HNP_LAUNCH_MERGE_STDERR,
         U32(1), U32(0), U32(2), U32(2), U32(1), 'x', U32(2), '-', 'v',
         U32(2), '/', 'w', U32(1), U32(3), 'A', '=', '1',
-        U32(1), 's',
+        U32(1), 's', U32(0), U32(0), U32(0),
     };
 
     (void)state;
@@ -588,6 +592,74 @@ static void test_pmi_abort(void **state)
     check_golden(&pmi_abort_codec, &g, golden, sizeof(golden));
 }
 
+static void test_name(void **state)
+{
+    hnp_wire_name_entry_t two[] = {
+        { .key = "ompi-port-svc", .value = "0.1:2:3", .len = 7 },
+        { .key = "other", .value = "", .len = 0 },
+    };
+    hnp_wire_name_t pub = { .op = HNP_WIRE_NAME_PUBLISH, .id = 7, .jobid = 2,
+                            .rank = 3, .flags = 3, .count = 2,
+                            .entries = two };
+    hnp_wire_name_entry_t key = { .key = "k" };
+    hnp_wire_name_t look = { .op = HNP_WIRE_NAME_LOOKUP, .id = UINT32_MAX,
+                             .jobid = UINT32_MAX, .rank = UINT32_MAX,
+                             .flags = 4, .timeout_ms = 600000, .count = 1,
+                             .entries = &key };
+    hnp_wire_name_t all = { .op = HNP_WIRE_NAME_UNPUBLISH, .id = 1,
+                            .jobid = 1 };
+    static const uint8_t golden[] = { 2, U32(1), U32(2), U32(3), U32(4),
+                                      U32(5), U32(1), U32(1), 'k', U32(0) };
+    hnp_wire_name_t g = { .op = 2, .id = 1, .jobid = 2, .rank = 3,
+                          .flags = 4, .timeout_ms = 5, .count = 1,
+                          .entries = &key };
+    /* a lookup of nothing, an unknown op, an empty key, a count past
+     * what the bytes can hold */
+    static const uint8_t no_keys[] = { 2, U32(1), U32(2), U32(3), U32(4),
+                                       U32(5), U32(0) };
+    static const uint8_t bad_op[] = { 9, U32(1), U32(2), U32(3), U32(4),
+                                      U32(5), U32(1), U32(1), 'k', U32(0) };
+    static const uint8_t empty_key[] = { 1, U32(1), U32(2), U32(3), U32(4),
+                                         U32(5), U32(1), U32(0), U32(0) };
+    static const uint8_t huge[] = { 2, U32(1), U32(2), U32(3), U32(4),
+                                    U32(5), U32(0x10000000), U32(1), 'k' };
+
+    (void)state;
+    check_message(&name_request_codec, &pub);
+    check_message(&name_request_codec, &look);
+    check_message(&name_request_codec, &all);
+    check_golden(&name_request_codec, &g, golden, sizeof(golden));
+    check_refused(&name_request_codec, no_keys, sizeof(no_keys),
+                  HNP_ERR_BAD_PARAM);
+    check_refused(&name_request_codec, bad_op, sizeof(bad_op),
+                  HNP_ERR_BAD_PARAM);
+    check_refused(&name_request_codec, empty_key, sizeof(empty_key),
+                  HNP_ERR_BAD_PARAM);
+    check_refused(&name_request_codec, huge, sizeof(huge), HNP_ERR_TRUNCATED);
+}
+
+static void test_name_reply(void **state)
+{
+    hnp_wire_name_entry_t found[] = {
+        { .key = "svc", .jobid = 4, .rank = 1, .job_name = "job-4",
+          .value = "port\0x", .len = 6 },
+    };
+    hnp_wire_name_t ok = { .id = 7, .status = 0, .count = 1,
+                           .entries = found };
+    hnp_wire_name_t missing = { .id = UINT32_MAX, .status = -4 };
+    static const uint8_t golden[] = { U32(9), 0xff, 0xff, 0xff, 0xfc,
+                                      U32(0) };
+    hnp_wire_name_t g = { .id = 9, .status = -4 };
+    static const uint8_t positive[] = { U32(9), U32(1), U32(0) };
+
+    (void)state;
+    check_message(&name_reply_codec, &ok);
+    check_message(&name_reply_codec, &missing);
+    check_golden(&name_reply_codec, &g, golden, sizeof(golden));
+    check_refused(&name_reply_codec, positive, sizeof(positive),
+                  HNP_ERR_BAD_PARAM);
+}
+
 static void test_stats(void **state)
 {
     hnp_wire_stats_t s = { 3, 1500, 2048, 90000, 4096, 700, 1900, 80, 4 };
@@ -685,6 +757,143 @@ static void test_dvm_request(void **state)
                   HNP_ERR_BAD_PARAM);
 }
 
+/* MPI_Comm_spawn_multiple's two commands, the second with everything. */
+static void test_spawn_request(void **state)
+{
+    char *argv[] = { "-v", "in put", NULL };
+    char *env[] = { "OMPI_PARENT_PORT=1.0:77", "OMPI_MCA_btl=self", NULL };
+    hnp_wire_spawn_app_t apps[2] = {
+        { .cmd = "worker", .maxprocs = 1 },
+        { .cmd = "/bin/other", .argc = 2, .argv = argv, .nenv = 2,
+          .env = env, .maxprocs = 16, .hosts = "a,b", .hostfile = "/h",
+          .add_hosts = "c", .add_hostfile = "/ah", .wdir = "/w",
+          .path = "/p", .prefix = "/opt/ompi" },
+    };
+    hnp_wire_spawn_request_t full = {
+        .reqid = 9, .parent_jobid = 1, .parent_rank = 3,
+        .parent_wdir = "/home/u", .map_by = "node", .rank_by = "slot",
+        .bind_to = "core", .ppr = "2:node", .display_map = 1,
+        .component = "simple", .data = "\x01\x00k", .data_len = 3,
+        .napps = 2, .apps = apps,
+    };
+    hnp_wire_spawn_request_t one = { .reqid = 1, .parent_jobid = 2,
+                                     .napps = 1, .apps = apps };
+    static const uint8_t golden[] = {
+        U32(1), U32(2), U32(0), U32(0), U32(0), U32(0), U32(0), U32(0), 0,
+        U32(0), U32(0), U32(1),
+        U32(6), 'w', 'o', 'r', 'k', 'e', 'r', U32(0), U32(0), U32(1),
+        U32(0), U32(0), U32(0), U32(0), U32(0), U32(0), U32(0),
+    };
+    /* no app; a program ""; maxprocs 0; 2^32-1 apps; data too long */
+    static const uint8_t no_app[] = {
+        U32(1), U32(2), U32(0), U32(0), U32(0), U32(0), U32(0), U32(0), 0,
+        U32(0), U32(0), U32(0),
+    };
+    static const uint8_t no_cmd[] = {
+        U32(1), U32(2), U32(0), U32(0), U32(0), U32(0), U32(0), U32(0), 0,
+        U32(0), U32(0), U32(1),
+        U32(0), U32(0), U32(0), U32(1),
+        U32(0), U32(0), U32(0), U32(0), U32(0), U32(0), U32(0),
+    };
+    uint8_t zero_procs[sizeof(golden)];
+    static const uint8_t huge_apps[] = {
+        U32(1), U32(2), U32(0), U32(0), U32(0), U32(0), U32(0), U32(0), 0,
+        U32(0), U32(0), U32(0xffffffffu),
+    };
+    static const uint8_t long_data[] = {
+        U32(1), U32(2), U32(0), U32(0), U32(0), U32(0), U32(0), U32(0), 0,
+        U32(0), U32(0x10001), 0,
+    };
+
+    (void)state;
+    memcpy(zero_procs, golden, sizeof(golden));
+    zero_procs[sizeof(golden) - 29] = 0; /* maxprocs' low byte */
+    check_message(&spawn_request_codec, &full);
+    check_message(&spawn_request_codec, &one);
+    check_golden(&spawn_request_codec, &one, golden, sizeof(golden));
+    check_refused(&spawn_request_codec, no_app, sizeof(no_app),
+                  HNP_ERR_BAD_PARAM);
+    check_refused(&spawn_request_codec, no_cmd, sizeof(no_cmd),
+                  HNP_ERR_BAD_PARAM);
+    check_refused(&spawn_request_codec, zero_procs, sizeof(zero_procs),
+                  HNP_ERR_BAD_PARAM);
+    check_refused(&spawn_request_codec, huge_apps, sizeof(huge_apps),
+                  HNP_ERR_BAD_PARAM);
+    check_refused(&spawn_request_codec, long_data, sizeof(long_data),
+                  HNP_ERR_TRUNCATED);
+    check_refused(&spawn_request_codec, golden, sizeof(golden) - 1,
+                  HNP_ERR_TRUNCATED);
+}
+
+static void test_spawn_reply(void **state)
+{
+    hnp_wire_spawn_reply_t ok = { .reqid = 4, .jobid = 2,
+                                  .name = "hnp-2-0123abcd" };
+    hnp_wire_spawn_reply_t refused = {
+        .reqid = 5, .status = HNP_ERR_NOT_FOUND,
+        .err = "no such program: ./nothere",
+    };
+    static const uint8_t golden[] = { U32(4), U32(0), U32(2), U32(1), 'n',
+                                      U32(0) };
+    static const uint8_t positive[] = { U32(4), U32(1), U32(2), U32(0),
+                                        U32(0) };
+    hnp_wire_spawn_reply_t g = { .reqid = 4, .jobid = 2, .name = "n" };
+
+    (void)state;
+    check_message(&spawn_reply_codec, &ok);
+    check_message(&spawn_reply_codec, &refused);
+    check_golden(&spawn_reply_codec, &g, golden, sizeof(golden));
+    check_refused(&spawn_reply_codec, positive, sizeof(positive),
+                  HNP_ERR_BAD_PARAM);
+    check_refused(&spawn_reply_codec, golden, sizeof(golden) - 2,
+                  HNP_ERR_TRUNCATED);
+}
+
+/* A disconnect of job 1's every rank with job 2's rank 3, with data. */
+static void test_gather(void **state)
+{
+    hnp_wire_member_t members[] = { { 1, HNP_WIRE_ALL_RANKS }, { 2, 3 } };
+    hnp_wire_gather_t m = { .reqid = 7, .nmembers = 2, .members = members,
+                            .nlocal = 4, .data = "abc", .len = 3 };
+    hnp_wire_gather_t g = { .reqid = 1, .nmembers = 1, .members = members,
+                            .nlocal = 2 };
+    static const uint8_t golden[] = { U32(1), U32(1), U32(1),
+                                      U32(0xffffffffu), U32(2), U32(0) };
+    /* no member, 2^32-1 of them, a job id 0 */
+    static const uint8_t none[] = { U32(1), U32(0), U32(1), U32(0) };
+    static const uint8_t huge[] = { U32(1), U32(0xffffffffu), U32(1) };
+    static const uint8_t job0[] = { U32(1), U32(1), U32(0), U32(0), U32(1),
+                                    U32(0) };
+
+    (void)state;
+    check_message(&gather_codec, &m);
+    check_golden(&gather_codec, &g, golden, sizeof(golden));
+    check_refused(&gather_codec, none, sizeof(none), HNP_ERR_BAD_PARAM);
+    check_refused(&gather_codec, huge, sizeof(huge), HNP_ERR_BAD_PARAM);
+    check_refused(&gather_codec, job0, sizeof(job0), HNP_ERR_BAD_PARAM);
+    check_refused(&gather_codec, golden, sizeof(golden) - 1,
+                  HNP_ERR_TRUNCATED);
+}
+
+static void test_gather_reply(void **state)
+{
+    hnp_wire_gather_reply_t ok = { .reqid = 7, .data = "abcabc", .len = 6 };
+    hnp_wire_gather_reply_t failed = { .reqid = 8,
+                                       .status = HNP_ERR_UNREACHABLE };
+    static const uint8_t golden[] = { U32(8), U32(0), U32(1), 'x' };
+    static const uint8_t positive[] = { U32(8), U32(2), U32(0) };
+    hnp_wire_gather_reply_t g = { .reqid = 8, .data = "x", .len = 1 };
+
+    (void)state;
+    check_message(&gather_reply_codec, &ok);
+    check_message(&gather_reply_codec, &failed);
+    check_golden(&gather_reply_codec, &g, golden, sizeof(golden));
+    check_refused(&gather_reply_codec, positive, sizeof(positive),
+                  HNP_ERR_BAD_PARAM);
+    check_refused(&gather_reply_codec, golden, sizeof(golden) - 2,
+                  HNP_ERR_TRUNCATED);
+}
+
 static void test_dvm_reply(void **state)
 {
     hnp_wire_dvm_reply_t done = { .kind = HNP_DVM_DONE, .jobid = 4000000000u,
@@ -722,6 +931,10 @@ int main(void)
         cmocka_unit_test(test_collective),
         cmocka_unit_test(test_dvm_request),
         cmocka_unit_test(test_dvm_reply),
+        cmocka_unit_test(test_spawn_request),
+        cmocka_unit_test(test_spawn_reply),
+        cmocka_unit_test(test_gather),
+        cmocka_unit_test(test_gather_reply),
         cmocka_unit_test(test_iof),
         cmocka_unit_test(test_iof_ack),
         cmocka_unit_test(test_request),
@@ -732,6 +945,8 @@ int main(void)
         cmocka_unit_test(test_failure),
         cmocka_unit_test(test_spawn_note),
         cmocka_unit_test(test_pmi_abort),
+        cmocka_unit_test(test_name),
+        cmocka_unit_test(test_name_reply),
         cmocka_unit_test(test_stats),
         cmocka_unit_test(test_state_request),
         cmocka_unit_test(test_state_reply),

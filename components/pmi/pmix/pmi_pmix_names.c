@@ -1,0 +1,339 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * PMIx publish, lookup and unpublish (MPI_Publish_name, MPI_Lookup_name,
+ * and Open MPI's MPI_Comm_connect/accept, which publish a port and look
+ * the other side's up with PMIX_WAIT) onto the runtime's name service
+ * (hnp_rte_name_*()). The upcalls copy what they need on libpmix's
+ * thread and queue it for the event loop; the answers go back to libpmix
+ * from the loop.
+ *
+ * Directives: PMIX_RANGE (PMIX_RANGE_SESSION or _GLOBAL: the session's
+ * scope, anything else the job family's), PMIX_PERSISTENCE
+ * (PMIX_PERSIST_INDEF or _SESSION: the name outlives the job), PMIX_WAIT
+ * and PMIX_TIMEOUT (seconds) for a lookup. Values are strings
+ * (PMIX_STRING: what MPI_Publish_name publishes) or bytes
+ * (PMIX_BYTE_OBJECT: what Open MPI 4.1's connect/accept, and so
+ * MPI_Comm_spawn, publishes); another type is refused. Bytes are kept
+ * behind a NUL, which no string begins with, so that a lookup gives back
+ * the type that was published.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hnp_errors.h"
+#include "pmi_pmix_internal.h"
+
+typedef enum { NAME_PUBLISH, NAME_LOOKUP, NAME_UNPUBLISH } name_kind_t;
+
+typedef struct name_op {
+    pmi_pmix_call_t call;
+    name_kind_t kind;
+    pmix_proc_t proc;
+    unsigned flags;
+    double timeout;
+    size_t count;
+    char **keys;            /* [count] */
+    char **values;          /* [count] (publish) */
+    size_t *lens;           /* [count] (publish) */
+    pmix_op_cbfunc_t opcb;
+    pmix_lookup_cbfunc_t lookupcb;
+    void *cbdata;
+} name_op_t;
+
+static void name_op_free(name_op_t *op)
+{
+    for (size_t i = 0; i < op->count; i++) {
+        free(op->keys[i]);
+        if (op->values != NULL)
+            free(op->values[i]);
+    }
+    free(op->keys);
+    free(op->values);
+    free(op->lens);
+    free(op);
+}
+
+static pmix_status_t status_of(int rc)
+{
+    switch (rc) {
+    case HNP_SUCCESS:
+        return PMIX_SUCCESS;
+    case HNP_ERR_EXISTS:
+        return PMIX_ERR_DUPLICATE_KEY;
+    case HNP_ERR_NOT_FOUND:
+        return PMIX_ERR_NOT_FOUND;
+    case HNP_ERR_BAD_PARAM:
+        return PMIX_ERR_BAD_PARAM;
+    case HNP_ERR_NOMEM:
+        return PMIX_ERR_NOMEM;
+    default:
+        return PMIX_ERR_UNREACH;
+    }
+}
+
+static void answer(name_op_t *op, int rc, const hnp_rte_name_t *names,
+                   size_t count)
+{
+    pmix_pdata_t *pd = NULL;
+    pmix_status_t st = status_of(rc);
+
+    if (op->kind != NAME_LOOKUP) {
+        if (op->opcb != NULL)
+            op->opcb(st, op->cbdata);
+        return;
+    }
+    if (st == PMIX_SUCCESS && count > 0) {
+        PMIX_PDATA_CREATE(pd, count);
+        if (pd == NULL) {
+            st = PMIX_ERR_NOMEM;
+            count = 0;
+        }
+    }
+    for (size_t i = 0; pd != NULL && i < count; i++) {
+        const char *v = names[i].value != NULL ? names[i].value : "";
+        PMIX_LOAD_PROCID(&pd[i].proc,
+                         names[i].job_name != NULL ? names[i].job_name : "",
+                         names[i].rank);
+        PMIX_LOAD_KEY(pd[i].key, names[i].key);
+        if (names[i].len > 0 && v[0] == '\0') {
+            pmix_byte_object_t bo = { .bytes = (char *)v + 1,
+                                      .size = names[i].len - 1 };
+            PMIX_VALUE_LOAD(&pd[i].value, &bo, PMIX_BYTE_OBJECT);
+        } else {
+            char *value = strndup(v, names[i].len);
+            PMIX_VALUE_LOAD(&pd[i].value, value, PMIX_STRING);
+            free(value);
+        }
+    }
+    if (op->lookupcb != NULL)
+        op->lookupcb(st, pd, pd != NULL ? count : 0, op->cbdata);
+    if (pd != NULL)
+        PMIX_PDATA_FREE(pd, count);
+}
+
+static void name_answered(hnp_rte_t *rte, int status,
+                          const hnp_rte_name_t *names, size_t count,
+                          void *cbdata)
+{
+    name_op_t *op = cbdata;
+
+    (void)rte;
+    if (pmi_pmix_live())
+        answer(op, status, names, count);
+    name_op_free(op);
+}
+
+static void name_run(pmi_pmix_call_t *call)
+{
+    name_op_t *op = (name_op_t *)call;
+    hnp_rte_t *rte = pmi_pmix_server.rte;
+    pmi_pmix_job_t *pj;
+    hnp_rte_name_t *names = NULL;
+    int rc = HNP_ERR_NOMEM;
+
+    if (!pmi_pmix_live()) {
+        name_op_free(op);
+        return;
+    }
+    if ((pj = pmi_pmix_job_find(op->proc.nspace)) == NULL) {
+        answer(op, HNP_ERR_NOT_FOUND, NULL, 0);
+        name_op_free(op);
+        return;
+    }
+    uint32_t jobid = pj->job->jobid, rank = op->proc.rank;
+    if (op->kind == NAME_PUBLISH &&
+        (names = calloc(op->count, sizeof(*names))) != NULL) {
+        for (size_t i = 0; i < op->count; i++)
+            names[i] = (hnp_rte_name_t){ .key = op->keys[i],
+                                         .value = op->values[i],
+                                         .len = op->lens[i] };
+        rc = hnp_rte_name_publish(rte, jobid, rank, names, op->count,
+                                  op->flags, name_answered, op);
+    } else if (op->kind == NAME_LOOKUP) {
+        rc = hnp_rte_name_lookup(rte, jobid, rank,
+                                 (const char *const *)op->keys, op->count,
+                                 op->flags, op->timeout, name_answered, op);
+    } else if (op->kind == NAME_UNPUBLISH) {
+        rc = hnp_rte_name_unpublish(rte, jobid, rank,
+                                    (const char *const *)op->keys,
+                                    op->count, op->flags, name_answered, op);
+    }
+    free(names);
+    if (rc != HNP_SUCCESS) {
+        HNP_VERBOSE(pmi_pmix_log(), 1, "pmix: name request of rank %u of "
+                    "%s refused: %s", (unsigned)rank, op->proc.nspace,
+                    hnp_strerror(rc));
+        answer(op, rc, NULL, 0);
+        name_op_free(op);
+    }
+}
+
+/* The directives among @p info; true for one of them (not a name). */
+static bool directive(name_op_t *op, const pmix_info_t *info)
+{
+    if (PMIX_CHECK_KEY(info, PMIX_RANGE)) {
+        pmix_data_range_t range = info->value.type == PMIX_DATA_RANGE
+                                      ? info->value.data.range
+                                      : PMIX_RANGE_UNDEF;
+        if (range == PMIX_RANGE_SESSION || range == PMIX_RANGE_GLOBAL)
+            op->flags |= HNP_RTE_NAME_SESSION;
+        return true;
+    }
+    if (PMIX_CHECK_KEY(info, PMIX_PERSISTENCE)) {
+        pmix_persistence_t p = info->value.type == PMIX_PERSIST
+                                   ? info->value.data.persist
+                                   : PMIX_PERSIST_APP;
+        if (p == PMIX_PERSIST_INDEF || p == PMIX_PERSIST_SESSION)
+            op->flags |= HNP_RTE_NAME_PERSIST;
+        return true;
+    }
+    if (PMIX_CHECK_KEY(info, PMIX_WAIT)) {
+        if (info->value.type != PMIX_BOOL || info->value.data.flag)
+            op->flags |= HNP_RTE_NAME_WAIT;
+        return true;
+    }
+    if (PMIX_CHECK_KEY(info, PMIX_TIMEOUT)) {
+        if (info->value.type == PMIX_INT && info->value.data.integer > 0)
+            op->timeout = info->value.data.integer;
+        return true;
+    }
+    return PMIX_CHECK_KEY(info, PMIX_USERID) ||
+           PMIX_CHECK_KEY(info, PMIX_GRPID);
+}
+
+static name_op_t *op_new(name_kind_t kind, const pmix_proc_t *proc,
+                         size_t count)
+{
+    name_op_t *op = calloc(1, sizeof(*op));
+
+    if (op == NULL)
+        return NULL;
+    op->kind = kind;
+    op->proc = *proc;
+    if ((op->keys = calloc(count + 1, sizeof(char *))) == NULL ||
+        (kind == NAME_PUBLISH &&
+         ((op->values = calloc(count + 1, sizeof(char *))) == NULL ||
+          (op->lens = calloc(count + 1, sizeof(size_t))) == NULL))) {
+        name_op_free(op);
+        return NULL;
+    }
+    return op;
+}
+
+/* The value of @p info as the name service keeps it (see the top). */
+static pmix_status_t take_value(name_op_t *op, const pmix_info_t *info)
+{
+    const pmix_value_t *v = &info->value;
+    char *copy;
+
+    if (v->type == PMIX_STRING) {
+        copy = strdup(v->data.string != NULL ? v->data.string : "");
+        op->lens[op->count] = copy != NULL ? strlen(copy) : 0;
+    } else if (v->type == PMIX_BYTE_OBJECT) {
+        size_t n = v->data.bo.bytes != NULL ? v->data.bo.size : 0;
+        if ((copy = malloc(n + 1)) != NULL) {
+            copy[0] = '\0';
+            if (n > 0)
+                memcpy(copy + 1, v->data.bo.bytes, n);
+        }
+        op->lens[op->count] = n + 1;
+    } else {
+        return PMIX_ERR_NOT_SUPPORTED;
+    }
+    op->values[op->count] = copy;
+    return copy != NULL ? PMIX_SUCCESS : PMIX_ERR_NOMEM;
+}
+
+pmix_status_t pmi_pmix_publish(const pmix_proc_t *proc,
+                               const pmix_info_t info[], size_t ninfo,
+                               pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    name_op_t *op = op_new(NAME_PUBLISH, proc, ninfo);
+
+    if (op == NULL)
+        return PMIX_ERR_NOMEM;
+    for (size_t i = 0; i < ninfo; i++) {
+        if (directive(op, &info[i]))
+            continue;
+        if (take_value(op, &info[i]) != PMIX_SUCCESS) {
+            name_op_free(op);
+            return PMIX_ERR_NOT_SUPPORTED;
+        }
+        op->keys[op->count] = strdup(info[i].key);
+        op->count++;
+        if (op->keys[op->count - 1] == NULL ||
+            op->values[op->count - 1] == NULL) {
+            name_op_free(op);
+            return PMIX_ERR_NOMEM;
+        }
+    }
+    if (op->count == 0) {
+        name_op_free(op);
+        return PMIX_ERR_BAD_PARAM;
+    }
+    op->opcb = cbfunc;
+    op->cbdata = cbdata;
+    pmi_pmix_queue_post(&pmi_pmix_server, &op->call, name_run);
+    return PMIX_SUCCESS;
+}
+
+static pmix_status_t keys_op(name_kind_t kind, const pmix_proc_t *proc,
+                             char **keys, const pmix_info_t info[],
+                             size_t ninfo, name_op_t **out)
+{
+    size_t nkeys = 0;
+    name_op_t *op;
+
+    while (keys != NULL && keys[nkeys] != NULL)
+        nkeys++;
+    if ((op = op_new(kind, proc, nkeys)) == NULL)
+        return PMIX_ERR_NOMEM;
+    for (size_t i = 0; i < ninfo; i++)
+        directive(op, &info[i]);
+    for (; op->count < nkeys; op->count++)
+        if ((op->keys[op->count] = strdup(keys[op->count])) == NULL) {
+            name_op_free(op);
+            return PMIX_ERR_NOMEM;
+        }
+    *out = op;
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t pmi_pmix_lookup(const pmix_proc_t *proc, char **keys,
+                              const pmix_info_t info[], size_t ninfo,
+                              pmix_lookup_cbfunc_t cbfunc, void *cbdata)
+{
+    name_op_t *op;
+    pmix_status_t st = keys_op(NAME_LOOKUP, proc, keys, info, ninfo, &op);
+
+    if (st != PMIX_SUCCESS)
+        return st;
+    if (op->count == 0) {
+        name_op_free(op);
+        return PMIX_ERR_BAD_PARAM;
+    }
+    op->flags &= ~(unsigned)HNP_RTE_NAME_PERSIST;
+    op->lookupcb = cbfunc;
+    op->cbdata = cbdata;
+    pmi_pmix_queue_post(&pmi_pmix_server, &op->call, name_run);
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t pmi_pmix_unpublish(const pmix_proc_t *proc, char **keys,
+                                 const pmix_info_t info[], size_t ninfo,
+                                 pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    name_op_t *op;
+    pmix_status_t st = keys_op(NAME_UNPUBLISH, proc, keys, info, ninfo, &op);
+
+    if (st != PMIX_SUCCESS)
+        return st;
+    op->flags &= HNP_RTE_NAME_SESSION;
+    op->opcb = cbfunc;
+    op->cbdata = cbdata;
+    pmi_pmix_queue_post(&pmi_pmix_server, &op->call, name_run);
+    return PMIX_SUCCESS;
+}
