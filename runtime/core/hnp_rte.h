@@ -415,6 +415,37 @@ HNP_EXPORT int hnp_rte_job_info(hnp_rte_t *rte, uint32_t jobid,
                                 const char *name, hnp_rte_job_info_fn cb,
                                 void *cbdata);
 
+/** A participant of a collective across jobs: @c rank of job @c jobid, or
+ *  every rank of it (HNP_RTE_ALL_RANKS). */
+typedef struct hnp_rte_member {
+    uint32_t jobid;
+    uint32_t rank;
+} hnp_rte_member_t;
+
+#define HNP_RTE_ALL_RANKS UINT32_MAX
+
+/** The end of hnp_rte_gather_across(): HNP_SUCCESS with every daemon's
+ *  data, concatenated in no particular order, or an error. */
+typedef void (*hnp_rte_gather_fn)(hnp_rte_t *rte, int status,
+                                  const void *data, size_t len,
+                                  void *cbdata);
+
+/**
+ * A collective among ranks of several jobs of a family (a PMIx connect,
+ * disconnect, or fence over several namespaces): every daemon hosting
+ * some of @p members calls it once, with the same members (in any order),
+ * the number of them it hosts (@p nlocal, > 0) and its @p data (copied;
+ * may be empty). Once the daemons' counts add up to the members' (a
+ * job's every rank counts its size), @p cb gets the concatenation of
+ * every daemon's data, once, from the event loop; an error if a job ends
+ * first or the counts do not add up. Collectives with the same members
+ * complete in the order they were started.
+ */
+HNP_EXPORT int hnp_rte_gather_across(hnp_rte_t *rte,
+                                     const hnp_rte_member_t *members,
+                                     uint32_t nmembers, uint32_t nlocal,
+                                     const void *data, size_t len,
+                                     hnp_rte_gather_fn cb, void *cbdata);
 /* ------------------------------------------------------------ names */
 
 /*

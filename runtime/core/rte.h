@@ -68,6 +68,9 @@ enum {
                               (hnp_rte_spawn) */
     HNP_TAG_SPAWN_REPLY,   /* HNP -> daemon: its children started, or why
                               not */
+    HNP_TAG_GATHER,        /* daemon -> HNP: its part of a collective
+                              across jobs (hnp_rte_gather_across) */
+    HNP_TAG_GATHER_REPLY,  /* HNP -> daemon: every part of it */
     HNP_TAG_NAME,          /* daemon -> HNP: publish, look up, unpublish
                               a name (names.c) */
     HNP_TAG_NAME_REPLY,    /* HNP -> daemon: its answer */
@@ -174,6 +177,8 @@ struct hnp_rte {
     struct hnp_rte_requests *requests; /* hnp_rte_request() (request.c) */
     struct hnp_rte_spawns *spawns; /* hnp_rte_spawn() (dynjob.c), NULL
                                       until the first */
+    struct hnp_rte_across *across; /* hnp_rte_gather_across() (across.c),
+                                      NULL until the first */
     struct hnp_rte_names *names; /* the name service (names.c) */
     char *hnp_uri;              /* the HNP's contact (own copy) */
     /* The parameters every welcome carries, packed once: the HNP's own
@@ -323,6 +328,8 @@ void hnp_rte_requests_lost(hnp_rte_t *rte, hnp_vpid_t vpid);
  *  for their answer fail now (HNP_ERR_UNREACHABLE). */
 void hnp_rte_spawns_job_end(hnp_rte_t *rte, uint32_t jobid);
 void hnp_rte_spawns_destroy(hnp_rte_t *rte);
+/* across.c */
+void hnp_rte_across_destroy(hnp_rte_t *rte);
 /* names.c: the name service (MPI_Publish_name) */
 /** The HNP holds the names and serves them; a daemon asks. */
 int hnp_rte_names_create(hnp_rte_t *rte);

@@ -395,7 +395,8 @@ int hnp_dvm_create_family(hnp_dvm_t **out, hnp_job_t *runtime, char *err,
 {
     hnp_dvm_t *dvm = dvm_new(runtime, runtime->args);
 
-    if (dvm == NULL || dvm_spawn_listen(dvm) != HNP_SUCCESS) {
+    if (dvm == NULL || dvm_spawn_listen(dvm) != HNP_SUCCESS ||
+        dvm_gather_listen(dvm) != HNP_SUCCESS) {
         if (dvm != NULL)
             hnp_dvm_destroy(dvm);
         hnp_err_set(err, errlen, "out of memory");
@@ -440,7 +441,8 @@ int hnp_dvm_create(hnp_dvm_t **out, hnp_job_t *runtime,
     static const int signals[3] = { SIGINT, SIGTERM, SIGHUP };
     hnp_dvm_t *dvm = dvm_new(runtime, args);
 
-    if (dvm == NULL || dvm_spawn_listen(dvm) != HNP_SUCCESS) {
+    if (dvm == NULL || dvm_spawn_listen(dvm) != HNP_SUCCESS ||
+        dvm_gather_listen(dvm) != HNP_SUCCESS) {
         if (dvm != NULL)
             hnp_dvm_destroy(dvm);
         hnp_err_set(err, errlen, "out of memory");
@@ -487,6 +489,7 @@ void hnp_dvm_destroy(hnp_dvm_t *dvm)
     free(dvm->socket_path);
     free(dvm->dir);
     free(dvm->report_path);
+    dvm_gather_release(dvm);
     free(dvm->lost);
     free(dvm->free_slots);
     free(dvm->avail);

@@ -190,6 +190,7 @@ void hnp_dvm_job_ending(hnp_dvm_t *dvm, hnp_job_t *job)
     /* an abnormal end of a job ends the jobs it spawned */
     if (job->exit_status != 0 || job->kill_now)
         dvm_end_children(dvm, job);
+    dvm_gather_job_ended(dvm, job->jobid);
     if (!c->end_sent || (job->kill_now && !c->end_sent_now)) {
         send_job_end(dvm, job->jobid, job->kill_now);
         c->end_sent = true;

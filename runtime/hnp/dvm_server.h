@@ -73,6 +73,7 @@ struct hnp_dvm {
     bool routing;               /* hnp_dvm_route_messages() done */
     bool runtime_waits;         /* the runtime job's ranks are gone, its
                                    children run (family_only) */
+    struct hnp_dvm_gathers *gathers; /* collectives across jobs */
 };
 
 /* dvm.c */
@@ -100,6 +101,13 @@ void dvm_spawn_concluded(hnp_dvm_t *dvm, uint32_t parent_jobid,
 bool dvm_has_children(hnp_dvm_t *dvm, uint32_t jobid);
 /** Job @p job ends abnormally: its spawned jobs end too. */
 void dvm_end_children(hnp_dvm_t *dvm, const hnp_job_t *job);
+
+/* dvm_gather.c */
+/** Serve the daemons' collectives across jobs (HNP_TAG_GATHER). */
+int dvm_gather_listen(hnp_dvm_t *dvm);
+/** Job @p jobid ends: the collectives naming it fail. */
+void dvm_gather_job_ended(hnp_dvm_t *dvm, uint32_t jobid);
+void dvm_gather_release(hnp_dvm_t *dvm);
 
 /* dvm_sched.c */
 /** Map @p c's job onto the free slots and take them: whether it runs

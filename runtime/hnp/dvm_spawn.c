@@ -542,6 +542,12 @@ static int start_spawn(hnp_dvm_t *dvm, hnp_vpid_t src,
         HNP_WARN(dvm->rte->log, "job %u: cannot join the names of job %u's "
                  "family", hnp_dvm_job_of(c->job)->jobid, req->parent_jobid);
     keep_spawn_data(c, req);
+    /* the names its parent's family published are its own to see
+     * (Open MPI's parent and children meet on a published port) */
+    if (hnp_rte_names_job_family(dvm->rte, hnp_dvm_job_of(c->job)->jobid,
+                                 c->parent_jobid) != HNP_SUCCESS)
+        HNP_WARN(dvm->rte->log, "job %u will not see the names of job %u's "
+                 "family", hnp_dvm_job_of(c->job)->jobid, c->parent_jobid);
     if (!dvm_place(dvm, c, true)) {
         say_no_slot(dvm, c, err, errlen);
         dvm_conn_close(c);

@@ -28,6 +28,7 @@
 #include "name.h"
 #include "pmi_abort.h"
 #include "spawn.h"
+#include "gather.h"
 #include "proc_exit.h"
 #include "dvm.h"
 #include "report.h"
@@ -76,6 +77,8 @@ typedef union any_message {
     hnp_wire_spawn_request_t spawn_request;
     hnp_wire_spawn_reply_t spawn_reply;
     hnp_wire_name_t name;
+    hnp_wire_gather_t gather;
+    hnp_wire_gather_reply_t gather_reply;
 } any_message_t;
 
 /* Each message's codec behind one signature (a call through a cast
@@ -115,6 +118,8 @@ CODEC_FUNCS(dvm_request) CLEAR_FUNC(dvm_request)
 CODEC_FUNCS(dvm_reply) CLEAR_FUNC(dvm_reply)
 CODEC_FUNCS(spawn_request) CLEAR_FUNC(spawn_request)
 CODEC_FUNCS(spawn_reply) CLEAR_FUNC(spawn_reply)
+CODEC_FUNCS(gather) CLEAR_FUNC(gather)
+CODEC_FUNCS(gather_reply)
 CODEC_FUNCS(daemon_up)
 CODEC_FUNCS(signal)
 CODEC_FUNCS(shutdown)
@@ -158,6 +163,7 @@ static const codec_t codecs[] = {
     CODEC_BORROWED(collective), CODEC_BORROWED(procs_started),
     CODEC(spawn_request),   CODEC(spawn_reply),
     CODEC(name_request),    CODEC(name_reply),
+    CODEC(gather),          CODEC_BORROWED(gather_reply),
 };
 #define NCODECS (sizeof(codecs) / sizeof(codecs[0]))
 

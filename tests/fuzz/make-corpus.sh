@@ -155,6 +155,13 @@ spawn_request() {
   str job-2; str "0.1:2"; } >"$md/name-reply"
 { bytes 1d 02; u32 8; u32 2; u32 3; u32 4; u32 5000; u32 268435456
   str k; } >"$md/name-lookup-huge-count"
+# 31 a daemon's part of a disconnect of job 1's every rank and job 2's
+# rank 3 (it hosts 2 of them, 3 bytes), then one claiming 2^32-1 members;
+# 32 the answer: every part's bytes.
+{ bytes 1f; u32 9; u32 2; u32 1; u32 4294967295; u32 2; u32 3; u32 2
+  str abc; } >"$md/gather"
+{ bytes 1f; u32 9; u32 4294967295; u32 1; u32 0; } >"$md/gather-huge-members"
+{ bytes 20; u32 9; u32 0; str abcdef; } >"$md/gather-reply"
 
 # fuzz_dvm: a byte (bits 0-3 reads of 1 + 13 * n bytes, bit 4 the
 # client's side, bit 5 an honest peer), then the socket's bytes: frames of

@@ -137,6 +137,23 @@ pmix_status_t pmi_pmix_unpublish(const pmix_proc_t *proc, char **keys,
                                  const pmix_info_t info[], size_t ninfo,
                                  pmix_op_cbfunc_t cbfunc, void *cbdata);
 
+/* pmi_pmix_connect.c: ranks of several jobs together */
+pmix_status_t pmi_pmix_connect(const pmix_proc_t procs[], size_t nprocs,
+                               const pmix_info_t info[], size_t ninfo,
+                               pmix_op_cbfunc_t cbfunc, void *cbdata);
+pmix_status_t pmi_pmix_disconnect(const pmix_proc_t procs[], size_t nprocs,
+                                  const pmix_info_t info[], size_t ninfo,
+                                  pmix_op_cbfunc_t cbfunc, void *cbdata);
+/* A fence whose procs are of several namespaces. */
+pmix_status_t pmi_pmix_fence_across(const pmix_proc_t procs[], size_t nprocs,
+                                    const char *data, size_t len,
+                                    pmix_modex_cbfunc_t cbfunc, void *cbdata);
+/* The job of a namespace registered here with no local rank (for a
+ * connect): whether @p nspace is one. */
+bool pmi_pmix_foreign_jobid(const char *nspace, uint32_t *jobid);
+/* Those registered for local job @p owner (0: all) are deregistered. */
+void pmi_pmix_foreign_release(uint32_t owner);
+
 /* pmi_pmix_fence.c */
 void pmi_pmix_fence_start(pmi_pmix_job_t *pj, const char *data, size_t len,
                           pmix_modex_cbfunc_t cbfunc, void *cbdata);

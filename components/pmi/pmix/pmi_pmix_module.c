@@ -197,6 +197,7 @@ static void server_stop(void)
      * what comes after is dropped (pmi_pmix_live()). */
     pmi_pmix_queue_drain(srv);
     pmi_pmix_dmodex_release_held(NULL, false);
+    pmi_pmix_foreign_release(0);
     srv->running = false;
     pmi_pmix_guard_stop(&srv->guard);
     if (srv->serving)
@@ -390,6 +391,7 @@ static void pmix_job_end(void *state)
     }
     release_wait(pj, NULL);
     pmi_pmix_dmodex_release_held(pj->nspace, false);
+    pmi_pmix_foreign_release(pj->job->jobid);
     for (pmi_pmix_job_t **p = &pmi_pmix_server.jobs; *p != NULL;
          p = &(*p)->next) {
         if (*p == pj) {

@@ -11,7 +11,11 @@
  * scope, anything else the job family's), PMIX_PERSISTENCE
  * (PMIX_PERSIST_INDEF or _SESSION: the name outlives the job), PMIX_WAIT
  * and PMIX_TIMEOUT (seconds) for a lookup. Values are strings
- * (PMIX_STRING): what MPI publishes; another type is refused.
+ * (PMIX_STRING: what MPI_Publish_name publishes) or bytes
+ * (PMIX_BYTE_OBJECT: what Open MPI 4.1's connect/accept, and so
+ * MPI_Comm_spawn, publishes); another type is refused. Bytes are kept
+ * behind a NUL, which no string begins with, so that a lookup gives back
+ * the type that was published.
  */
 #include "config.h"
 
@@ -33,6 +37,7 @@ typedef struct name_op {
     size_t count;
     char **keys;            /* [count] */
     char **values;          /* [count] (publish) */
+    size_t *lens;           /* [count] (publish) */
     pmix_op_cbfunc_t opcb;
     pmix_lookup_cbfunc_t lookupcb;
     void *cbdata;
@@ -47,6 +52,7 @@ static void name_op_free(name_op_t *op)
     }
     free(op->keys);
     free(op->values);
+    free(op->lens);
     free(op);
 }
 
@@ -87,14 +93,20 @@ static void answer(name_op_t *op, int rc, const hnp_rte_name_t *names,
         }
     }
     for (size_t i = 0; pd != NULL && i < count; i++) {
-        char *value = strndup(names[i].value != NULL ? names[i].value : "",
-                              names[i].len);
+        const char *v = names[i].value != NULL ? names[i].value : "";
         PMIX_LOAD_PROCID(&pd[i].proc,
                          names[i].job_name != NULL ? names[i].job_name : "",
                          names[i].rank);
         PMIX_LOAD_KEY(pd[i].key, names[i].key);
-        PMIX_VALUE_LOAD(&pd[i].value, value, PMIX_STRING);
-        free(value);
+        if (names[i].len > 0 && v[0] == '\0') {
+            pmix_byte_object_t bo = { .bytes = (char *)v + 1,
+                                      .size = names[i].len - 1 };
+            PMIX_VALUE_LOAD(&pd[i].value, &bo, PMIX_BYTE_OBJECT);
+        } else {
+            char *value = strndup(v, names[i].len);
+            PMIX_VALUE_LOAD(&pd[i].value, value, PMIX_STRING);
+            free(value);
+        }
     }
     if (op->lookupcb != NULL)
         op->lookupcb(st, pd, pd != NULL ? count : 0, op->cbdata);
@@ -137,7 +149,7 @@ static void name_run(pmi_pmix_call_t *call)
         for (size_t i = 0; i < op->count; i++)
             names[i] = (hnp_rte_name_t){ .key = op->keys[i],
                                          .value = op->values[i],
-                                         .len = strlen(op->values[i]) };
+                                         .len = op->lens[i] };
         rc = hnp_rte_name_publish(rte, jobid, rank, names, op->count,
                                   op->flags, name_answered, op);
     } else if (op->kind == NAME_LOOKUP) {
@@ -203,11 +215,36 @@ static name_op_t *op_new(name_kind_t kind, const pmix_proc_t *proc,
     op->proc = *proc;
     if ((op->keys = calloc(count + 1, sizeof(char *))) == NULL ||
         (kind == NAME_PUBLISH &&
-         (op->values = calloc(count + 1, sizeof(char *))) == NULL)) {
+         ((op->values = calloc(count + 1, sizeof(char *))) == NULL ||
+          (op->lens = calloc(count + 1, sizeof(size_t))) == NULL))) {
         name_op_free(op);
         return NULL;
     }
     return op;
+}
+
+/* The value of @p info as the name service keeps it (see the top). */
+static pmix_status_t take_value(name_op_t *op, const pmix_info_t *info)
+{
+    const pmix_value_t *v = &info->value;
+    char *copy;
+
+    if (v->type == PMIX_STRING) {
+        copy = strdup(v->data.string != NULL ? v->data.string : "");
+        op->lens[op->count] = copy != NULL ? strlen(copy) : 0;
+    } else if (v->type == PMIX_BYTE_OBJECT) {
+        size_t n = v->data.bo.bytes != NULL ? v->data.bo.size : 0;
+        if ((copy = malloc(n + 1)) != NULL) {
+            copy[0] = '\0';
+            if (n > 0)
+                memcpy(copy + 1, v->data.bo.bytes, n);
+        }
+        op->lens[op->count] = n + 1;
+    } else {
+        return PMIX_ERR_NOT_SUPPORTED;
+    }
+    op->values[op->count] = copy;
+    return copy != NULL ? PMIX_SUCCESS : PMIX_ERR_NOMEM;
 }
 
 pmix_status_t pmi_pmix_publish(const pmix_proc_t *proc,
@@ -221,13 +258,11 @@ pmix_status_t pmi_pmix_publish(const pmix_proc_t *proc,
     for (size_t i = 0; i < ninfo; i++) {
         if (directive(op, &info[i]))
             continue;
-        if (info[i].value.type != PMIX_STRING) {
+        if (take_value(op, &info[i]) != PMIX_SUCCESS) {
             name_op_free(op);
             return PMIX_ERR_NOT_SUPPORTED;
         }
         op->keys[op->count] = strdup(info[i].key);
-        op->values[op->count] = strdup(info[i].value.data.string != NULL
-                                           ? info[i].value.data.string : "");
         op->count++;
         if (op->keys[op->count - 1] == NULL ||
             op->values[op->count - 1] == NULL) {

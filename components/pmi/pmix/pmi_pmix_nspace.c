@@ -120,7 +120,10 @@ static int layout_build(layout_t *l, const hnp_pmi_job_t *job)
     for (uint32_t n = 0; n < job->nnodes; n++) {
         if (l->peers[n].failed)
             return HNP_ERR_NOMEM;
-        bool listed = l->count[n] > 0 || n + 1 == job->my_node;
+        /* a job registered here with no rank here (for a connect) is
+         * told of its own nodes alone: an empty one breaks the map */
+        bool listed = l->count[n] > 0 ||
+                      (n + 1 == job->my_node && job->nlocal > 0);
         l->pmix_id[n] = listed ? l->nlisted++ : UINT32_MAX;
     }
     return HNP_SUCCESS;

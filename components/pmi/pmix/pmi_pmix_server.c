@@ -184,6 +184,13 @@ static pmix_status_t fence_nb(const pmix_proc_t procs[], size_t nprocs,
     (void)ninfo;
     if (op == NULL || nprocs == 0)
         goto fail;
+    for (size_t i = 1; i < nprocs; i++)
+        if (!PMIX_CHECK_NSPACE(procs[i].nspace, procs[0].nspace)) {
+            /* ranks of several jobs (MPI_Comm_disconnect) */
+            free(op);
+            return pmi_pmix_fence_across(procs, nprocs, data, ndata, cbfunc,
+                                         cbdata);
+        }
     PMIX_LOAD_NSPACE(op->nspace, procs[0].nspace);
     op->first_rank = procs[0].rank;
     op->nprocs = nprocs;
@@ -284,10 +291,19 @@ static void dmodex_run(pmi_pmix_call_t *call)
         free(op);
         return;
     }
+    uint32_t foreign = 0;
+
     if (pj != NULL && op->proc.rank < pj->job->nprocs)
         rc = hnp_rte_request(pmi_pmix_server.rte, PMI_PMIX_SERVICE_DMODEX,
                              pj->job->jobid, op->proc.rank, pj->nspace,
                              strlen(pj->nspace) + 1, dmodex_answered, op);
+    else if (pj == NULL && pmi_pmix_foreign_jobid(op->proc.nspace, &foreign))
+        /* a job of the family with no rank here (registered for a
+         * connect): its daemons know it */
+        rc = hnp_rte_request(pmi_pmix_server.rte, PMI_PMIX_SERVICE_DMODEX,
+                             foreign, op->proc.rank, op->proc.nspace,
+                             strlen(op->proc.nspace) + 1, dmodex_answered,
+                             op);
     if (rc != HNP_SUCCESS) {
         HNP_ERROR_LOG(pmi_pmix_log(),
                       "pmix: cannot ask for the data of rank %u of %s: %s",
@@ -482,26 +498,6 @@ static pmix_status_t refuse(const pmix_proc_t *proc, const char *what)
     return PMIX_ERR_NOT_SUPPORTED;
 }
 
-static pmix_status_t connect_procs(const pmix_proc_t procs[], size_t nprocs,
-                                   const pmix_info_t info[], size_t ninfo,
-                                   pmix_op_cbfunc_t cbfunc, void *cbdata)
-{
-    (void)nprocs, (void)info, (void)ninfo, (void)cbfunc, (void)cbdata;
-    return refuse(nprocs > 0 ? &procs[0] : NULL,
-                  "to connect to other processes (MPI_Comm_connect, "
-                  "MPI_Comm_accept, MPI_Comm_join)");
-}
-
-static pmix_status_t disconnect_procs(const pmix_proc_t procs[],
-                                      size_t nprocs, const pmix_info_t info[],
-                                      size_t ninfo, pmix_op_cbfunc_t cbfunc,
-                                      void *cbdata)
-{
-    (void)nprocs, (void)info, (void)ninfo, (void)cbfunc, (void)cbdata;
-    return refuse(nprocs > 0 ? &procs[0] : NULL,
-                  "to disconnect from other processes (MPI_Comm_disconnect)");
-}
-
 static pmix_status_t job_control(const pmix_proc_t *requestor,
                                  const pmix_proc_t targets[], size_t ntargets,
                                  const pmix_info_t directives[], size_t ndirs,
@@ -539,8 +535,8 @@ pmix_server_module_t pmi_pmix_server_module = {
     .lookup = pmi_pmix_lookup,
     .unpublish = pmi_pmix_unpublish,
     .spawn = pmi_pmix_spawn,
-    .connect = connect_procs,
-    .disconnect = disconnect_procs,
+    .connect = pmi_pmix_connect,
+    .disconnect = pmi_pmix_disconnect,
     .job_control = job_control,
     .tool_connected = tool_connected,
 };

@@ -306,6 +306,25 @@ int hnp_rte_spawn(hnp_rte_t *rte, uint32_t parent_jobid,
     return HNP_ERR_BAD_PARAM;
 }
 
+/* No collective across jobs here: refused. */
+int hnp_rte_gather_across(hnp_rte_t *rte, const hnp_rte_member_t *members,
+                          uint32_t nmembers, uint32_t nlocal,
+                          const void *data, size_t len, hnp_rte_gather_fn cb,
+                          void *cbdata)
+{
+    (void)rte, (void)members, (void)nmembers, (void)nlocal, (void)data;
+    (void)len, (void)cb, (void)cbdata;
+    return HNP_ERR_NOT_AVAILABLE;
+}
+
+/* The test runs one job: no other is known. */
+int hnp_rte_job_info(hnp_rte_t *rte, uint32_t jobid, const char *name,
+                     hnp_rte_job_info_fn cb, void *cbdata)
+{
+    (void)rte, (void)jobid, (void)name, (void)cb, (void)cbdata;
+    return HNP_ERR_NOT_FOUND;
+}
+
 /* ------------------------------------------------------------ names */
 
 /* The HNP's name service, in this process: the runtime's own table

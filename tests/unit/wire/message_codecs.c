@@ -34,6 +34,7 @@
 #include "report.h"
 #include "request.h"
 #include "spawn.h"
+#include "gather.h"
 #include "state.h"
 #include "stats.h"
 #include "stdin.h"
@@ -370,6 +371,27 @@ static bool equal_spawn_reply(const void *a, const void *b)
            same_string(x->err, y->err);
 }
 
+static bool equal_gather(const void *a, const void *b)
+{
+    const hnp_wire_gather_t *x = a, *y = b;
+    bool same = x->reqid == y->reqid && x->nmembers == y->nmembers &&
+                x->nlocal == y->nlocal &&
+                same_bytes(x->data, x->len, y->data, y->len);
+
+    for (uint32_t i = 0; same && i < x->nmembers; i++)
+        same = x->members[i].jobid == y->members[i].jobid &&
+               x->members[i].rank == y->members[i].rank;
+    return same;
+}
+
+static bool equal_gather_reply(const void *a, const void *b)
+{
+    const hnp_wire_gather_reply_t *x = a, *y = b;
+
+    return x->reqid == y->reqid && x->status == y->status &&
+           same_bytes(x->data, x->len, y->data, y->len);
+}
+
 static bool equal_name_entries(const hnp_wire_name_t *x,
                                const hnp_wire_name_t *y, bool answer)
 {
@@ -471,6 +493,9 @@ CODEC_CALLS(spawn_request)
 CLEAR_CALL(spawn_request)
 CODEC_CALLS(spawn_reply)
 CLEAR_CALL(spawn_reply)
+CODEC_CALLS(gather)
+CLEAR_CALL(gather)
+CODEC_CALLS(gather_reply)
 CODEC_CALLS(request)
 CODEC_CALLS(reply)
 
@@ -506,3 +531,5 @@ const codec_t reply_codec = CODEC(reply, NULL);
 const codec_t spawn_request_codec =
     CODEC(spawn_request, clear_spawn_request);
 const codec_t spawn_reply_codec = CODEC(spawn_reply, clear_spawn_reply);
+const codec_t gather_codec = CODEC(gather, clear_gather);
+const codec_t gather_reply_codec = CODEC(gather_reply, NULL);

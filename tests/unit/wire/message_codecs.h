@@ -37,6 +37,8 @@ extern const codec_t request_codec;
 extern const codec_t reply_codec;
 extern const codec_t spawn_request_codec;
 extern const codec_t spawn_reply_codec;
+extern const codec_t gather_codec;
+extern const codec_t gather_reply_codec;
 extern const codec_t name_request_codec;
 extern const codec_t name_reply_codec;
 

@@ -44,6 +44,7 @@
 #include "name.h"
 #include "pmi_abort.h"
 #include "spawn.h"
+#include "gather.h"
 #include "proc_exit.h"
 #include "report.h"
 #include "request.h"
@@ -848,6 +849,51 @@ static void test_spawn_reply(void **state)
                   HNP_ERR_TRUNCATED);
 }
 
+/* A disconnect of job 1's every rank with job 2's rank 3, with data. */
+static void test_gather(void **state)
+{
+    hnp_wire_member_t members[] = { { 1, HNP_WIRE_ALL_RANKS }, { 2, 3 } };
+    hnp_wire_gather_t m = { .reqid = 7, .nmembers = 2, .members = members,
+                            .nlocal = 4, .data = "abc", .len = 3 };
+    hnp_wire_gather_t g = { .reqid = 1, .nmembers = 1, .members = members,
+                            .nlocal = 2 };
+    static const uint8_t golden[] = { U32(1), U32(1), U32(1),
+                                      U32(0xffffffffu), U32(2), U32(0) };
+    /* no member, 2^32-1 of them, a job id 0 */
+    static const uint8_t none[] = { U32(1), U32(0), U32(1), U32(0) };
+    static const uint8_t huge[] = { U32(1), U32(0xffffffffu), U32(1) };
+    static const uint8_t job0[] = { U32(1), U32(1), U32(0), U32(0), U32(1),
+                                    U32(0) };
+
+    (void)state;
+    check_message(&gather_codec, &m);
+    check_golden(&gather_codec, &g, golden, sizeof(golden));
+    check_refused(&gather_codec, none, sizeof(none), HNP_ERR_BAD_PARAM);
+    check_refused(&gather_codec, huge, sizeof(huge), HNP_ERR_BAD_PARAM);
+    check_refused(&gather_codec, job0, sizeof(job0), HNP_ERR_BAD_PARAM);
+    check_refused(&gather_codec, golden, sizeof(golden) - 1,
+                  HNP_ERR_TRUNCATED);
+}
+
+static void test_gather_reply(void **state)
+{
+    hnp_wire_gather_reply_t ok = { .reqid = 7, .data = "abcabc", .len = 6 };
+    hnp_wire_gather_reply_t failed = { .reqid = 8,
+                                       .status = HNP_ERR_UNREACHABLE };
+    static const uint8_t golden[] = { U32(8), U32(0), U32(1), 'x' };
+    static const uint8_t positive[] = { U32(8), U32(2), U32(0) };
+    hnp_wire_gather_reply_t g = { .reqid = 8, .data = "x", .len = 1 };
+
+    (void)state;
+    check_message(&gather_reply_codec, &ok);
+    check_message(&gather_reply_codec, &failed);
+    check_golden(&gather_reply_codec, &g, golden, sizeof(golden));
+    check_refused(&gather_reply_codec, positive, sizeof(positive),
+                  HNP_ERR_BAD_PARAM);
+    check_refused(&gather_reply_codec, golden, sizeof(golden) - 2,
+                  HNP_ERR_TRUNCATED);
+}
+
 static void test_dvm_reply(void **state)
 {
     hnp_wire_dvm_reply_t done = { .kind = HNP_DVM_DONE, .jobid = 4000000000u,
@@ -887,6 +933,8 @@ int main(void)
         cmocka_unit_test(test_dvm_reply),
         cmocka_unit_test(test_spawn_request),
         cmocka_unit_test(test_spawn_reply),
+        cmocka_unit_test(test_gather),
+        cmocka_unit_test(test_gather_reply),
         cmocka_unit_test(test_iof),
         cmocka_unit_test(test_iof_ack),
         cmocka_unit_test(test_request),
