@@ -7,8 +7,8 @@
  * target, on an event loop faked here that the input drives. So init,
  * put, get, fence, node attributes, name publishing, spawn, abort and
  * finalize run in any order and interleaving, with the fence completing,
- * failing or never, and name requests answered on a later turn of the
- * loop (found, refused, or never).
+ * failing or never, and name and spawn requests answered on a later turn
+ * of the loop (done, refused, or never).
  *
  * Input layout (make-corpus.sh writes seeds in it):
  *   byte 0    bits 0-1: what each process may store (0: no bound, else
@@ -18,7 +18,8 @@
  *   then      operations, one byte each, the low 3 bits saying which:
  *     0-3     process (op & 1) writes the next byte's value + 1 bytes
  *     4       a turn of the event loop; the daemon answers the oldest
- *             name request it holds (op & 8: with an error)
+ *             name request and the oldest spawn it holds (op & 8: with
+ *             an error)
  *     5       the daemon completes the fence in progress, if it is
  *             ready: merges its own blob, then the next byte's worth of
  *             bytes as another node's blob; fails it when op & 8
@@ -94,6 +95,8 @@ typedef struct run {
     size_t blob_len;
     uint64_t names[8];     /* name requests the daemon holds */
     size_t nnames;
+    uint64_t spawns[8];    /* spawn requests the daemon holds */
+    size_t nspawns;
 } run_t;
 
 static run_t run;
@@ -337,6 +340,42 @@ static void on_name(void *ctx, uint32_t rank, pmi_simple_name_op_t op,
     run.names[run.nnames++] = ticket;
 }
 
+/* A spawn request: what the parser hands over is whole. */
+static void on_spawn_request(void *ctx, uint32_t rank,
+                             const pmi_simple_spawn_t *req, uint64_t ticket)
+{
+    (void)ctx;
+    local_index(rank);
+    FUZZ_CHECK(req->napps >= 1);
+    for (size_t i = 0; i < req->napps; i++) {
+        const pmi_simple_spawn_app_t *a = &req->apps[i];
+        FUZZ_CHECK(a->cmd != NULL && a->cmd[0] != '\0' && a->maxprocs >= 1);
+        FUZZ_CHECK(a->argv != NULL);
+        for (size_t j = 0; j < a->ninfo; j++)
+            FUZZ_CHECK(a->info[j].key != NULL && a->info[j].value != NULL);
+    }
+    for (size_t j = 0; j < req->npreput; j++)
+        FUZZ_CHECK(req->preput[j].key != NULL && req->preput[j].value != NULL);
+    if (run.nspawns == sizeof(run.spawns) / sizeof(run.spawns[0])) {
+        FUZZ_CHECK(pmi_simple_spawn_done(run.srv, ticket, HNP_ERR_NOMEM,
+                                         NULL, "busy") == HNP_SUCCESS);
+        return;
+    }
+    run.spawns[run.nspawns++] = ticket;
+}
+
+static void answer_spawn(bool refused)
+{
+    if (run.srv == NULL || run.nspawns == 0)
+        return;
+    uint64_t ticket = run.spawns[0];
+    memmove(run.spawns, run.spawns + 1, --run.nspawns * sizeof(run.spawns[0]));
+    FUZZ_CHECK(pmi_simple_spawn_done(run.srv, ticket,
+                                     refused ? HNP_ERR_NOT_FOUND : HNP_SUCCESS,
+                                     "kvs_fuzz_2", "no such program: x y") ==
+               HNP_SUCCESS);
+}
+
 /* The HNP's answer to the oldest name request held. */
 static void answer_name(bool refused)
 {
@@ -388,6 +427,7 @@ static void start(uint8_t flags)
         .client_error = on_client_error, .initialized = on_initialized,
         .finalized = on_finalized, .spawn = on_spawn,
         .kvs_limit = on_kvs_limit, .name = on_name,
+        .spawn_request = on_spawn_request,
     };
     char err[ERRLEN];
 
@@ -448,6 +488,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         case 4:
             loop_turn();
             answer_name((op & 8) != 0);
+            answer_spawn((op & 8) != 0);
             break;
         case 5:
             len = at < size ? data[at++] : 0;

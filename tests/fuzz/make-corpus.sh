@@ -403,3 +403,17 @@ kv() { u32 ${#1}; text "$1"; u32 ${#2}; text "$2"; }
   say2 1 "cmd=name-lookup;name=svc2;infokeycount=0;thrid=9;"
   say2 1 "cmd=name-unpublish;name=svc2;infokeycount=0;"; bytes 07
   say2 1 "cmd=name-lookup;name=never;"; bytes 0e; turns; } >"$sd/names"
+# Spawn as MPICH writes it: PMI-1 two blocks (the answer after the
+# second), a block out of order; PMI-2 two programs with preput and info
+# keys, one refused (0c), one with argc past its arguments.
+{ bytes 00
+  say 0 "cmd=init pmi_version=1 pmi_subversion=1$nl"
+  say 1 "cmd=init pmi_version=2 pmi_subversion=0$nl"; turns
+  say 0 "mcmd=spawn${nl}nprocs=2${nl}execname=/bin/w${nl}totspawns=2${nl}spawnssofar=1${nl}arg1=a b${nl}argcnt=1${nl}preput_num=1${nl}preput_key_0=PARENT_ROOT_PORT_NAME${nl}preput_val_0=tag#0\$x${nl}info_num=2${nl}info_key_0=wdir${nl}info_val_0=/tmp${nl}info_key_1=host${nl}info_val_1=n2${nl}endcmd$nl"
+  say 0 "mcmd=spawn${nl}nprocs=1${nl}execname=/bin/v${nl}totspawns=2${nl}spawnssofar=2${nl}argcnt=0${nl}preput_num=1${nl}preput_key_0=PARENT_ROOT_PORT_NAME${nl}preput_val_0=tag#0\$x${nl}info_num=0${nl}endcmd$nl"; turns
+  bytes 04 07
+  say 0 "mcmd=spawn${nl}nprocs=1${nl}execname=/bin/v${nl}totspawns=2${nl}spawnssofar=2${nl}argcnt=0${nl}endcmd$nl"; turns
+  say2 1 "cmd=fullinit;pmijobid=kvs_fuzz_1;pmirank=1;threaded=FALSE;"; turns
+  say2 1 "cmd=spawn;ncmds=2;preputcount=1;ppkey0=PARENT_ROOT_PORT_NAME;ppval0=p;;q;subcmd=/bin/w;maxprocs=2;argc=1;argv0=x;infokeycount=1;infokey0=path;infoval0=/opt/bin;subcmd=/bin/v;maxprocs=1;argc=0;infokeycount=0;"; turns
+  bytes 0c 07
+  say2 1 "cmd=spawn;ncmds=1;thrid=3;subcmd=w;maxprocs=1;argc=2;argv0=x;"; turns; } >"$sd/spawn"

@@ -110,7 +110,8 @@ target_sources() {
         echo "$s/components/pmi/simple/parse.c $s/components/pmi/simple/kvs.c" \
              "$s/components/pmi/simple/server.c" \
              "$s/components/pmi/simple/commands.c" \
-             "$s/components/pmi/simple/names.c $s/runtime/wire/buffer.c" ;;
+             "$s/components/pmi/simple/names.c" \
+             "$s/components/pmi/simple/spawn.c $s/runtime/wire/buffer.c" ;;
     *)
         [ "$1" != dvm ] || echo "$s/runtime/hnp/dvm_proto.c"
         echo "$s/runtime/wire/buffer.c $s/runtime/wire/frame.c" \

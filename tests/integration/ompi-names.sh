@@ -3,7 +3,8 @@
 # Name publishing through the PMIx server: Open MPI's MPI_Publish_name,
 # MPI_Lookup_name and MPI_Unpublish_name across two nodes, and a PMIx
 # client's lookups with PMIX_WAIT as Open MPI's connect/accept makes them
-# (answered by a later publish, or "not found" at PMIX_TIMEOUT);
+# (answered by a later publish, or "not found" at PMIX_TIMEOUT); a
+# spawned job and its parent seeing each other's names (one family);
 # standalone and in a DVM. Skipped where the pmix component or Open MPI
 # is missing.
 . "$top_srcdir/tests/integration/lib.sh"
@@ -25,6 +26,10 @@ run_hnp "${OMPI_X[@]}" -N 1 --host "$(hosts 2)" "$tmp/ompi_names" standalone
 check 2 "Open MPI names across 2 nodes" "names ok"
 run_hnp -N 2 --host "$(hosts 2)" "$tmp/pmix-names"
 check 4 "PMIx lookups that wait, 4 ranks on 2 nodes" "pmix names ok"
+# a spawned job sees its parent's names, and the parent its child's
+HNP_TEST_TIMEOUT=300 run_hnp -n 1 --host "${prefix}n1:2" "$tmp/pmix-names" family
+expect_status 0 "names within a job family"
+expect_in "$tmp/out" "^family ok: from-the-parent$" "a spawned job's lookup of its parent's name"
 
 uri="$tmp/dvm.uri"
 timeout -k 5 300 "$HNP" --dvm --report-uri "$uri" --daemonize \
@@ -38,6 +43,9 @@ for job in 1 2; do
 done
 run_hnp --dvm-uri "$uri" -N 1 "$tmp/pmix-names"
 check 2 "PMIx lookups that wait, in a DVM" "pmix names ok"
+HNP_TEST_TIMEOUT=300 run_hnp --dvm-uri "$uri" -n 1 "$tmp/pmix-names" family
+expect_status 0 "names within a job family, in a DVM"
+expect_in "$tmp/out" "^family ok: from-the-parent$" "a spawned job's lookup of its parent's name, in a DVM"
 timeout -k 5 60 "$HNP" --dvm-uri "$uri" --dvm-stop || fail "--dvm-stop failed"
 assert_no_leftovers "name publishing over PMIx"
 echo "PASS"

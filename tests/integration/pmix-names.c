@@ -6,6 +6,11 @@
  * PMIX_TIMEOUT that passes, answered "not found"; a name another rank
  * publishes, looked up with PMIX_WAIT, whatever comes first. Prints
  * "rank R: pmix names ok", or "FAIL: ..." and exits 1.
+ *
+ * "pmix-names family": rank 0 publishes a name, spawns a copy of this
+ * program ("family-child"), which looks the name up (its job is of the
+ * parent's family) and publishes what it found; the parent waits for
+ * that and prints "family ok: VALUE".
  */
 #include <pmix.h>
 #include <stdbool.h>
@@ -59,7 +64,51 @@ static void wait_info(pmix_info_t info[2], int timeout)
     PMIX_INFO_LOAD(&info[1], PMIX_TIMEOUT, &timeout, PMIX_INT);
 }
 
-int main(void)
+static int family(const char *self)
+{
+    char *cargv[] = { (char *)self, "family-child", NULL };
+    pmix_info_t info[2];
+    pmix_pdata_t pdata;
+    pmix_nspace_t nspace = "";
+    pmix_app_t app;
+    pmix_status_t rc;
+
+    if (me.rank != 0)
+        return 0;
+    publish("family-key", "from-the-parent");
+    memset(&app, 0, sizeof(app));
+    app.cmd = cargv[0];
+    app.argv = cargv;
+    app.maxprocs = 1;
+    if ((rc = PMIx_Spawn(NULL, 0, &app, 1, nspace)) != PMIX_SUCCESS)
+        fail("PMIx_Spawn", rc);
+    PMIX_PDATA_CONSTRUCT(&pdata);
+    PMIX_LOAD_KEY(pdata.key, "child-saw");
+    /* a bound a starved child meets; past it the child published where
+     * the parent cannot see */
+    wait_info(info, 120);
+    if ((rc = PMIx_Lookup(&pdata, 1, info, 2)) != PMIX_SUCCESS)
+        fail("lookup of what the child saw", rc);
+    printf("family ok: %s\n", pdata.value.type == PMIX_STRING
+                                  ? pdata.value.data.string : "?");
+    return 0;
+}
+
+static int family_child(void)
+{
+    pmix_pdata_t pdata;
+    pmix_status_t rc;
+
+    PMIX_PDATA_CONSTRUCT(&pdata);
+    PMIX_LOAD_KEY(pdata.key, "family-key");
+    rc = PMIx_Lookup(&pdata, 1, NULL, 0);
+    publish("child-saw", rc == PMIX_SUCCESS &&
+                             pdata.value.type == PMIX_STRING
+                         ? pdata.value.data.string : "nothing");
+    return 0;
+}
+
+int main(int argc, char **argv)
 {
     pmix_info_t info[2];
     pmix_pdata_t pdata;
@@ -70,6 +119,14 @@ int main(void)
 
     if ((rc = PMIx_Init(&me, NULL, 0)) != PMIX_SUCCESS)
         fail("PMIx_Init", rc);
+    if (argc > 1) {
+        int status = strcmp(argv[1], "family") == 0 ? family(argv[0])
+                     : strcmp(argv[1], "family-child") == 0 ? family_child()
+                                                            : 2;
+        fflush(stdout);
+        PMIx_Finalize(NULL, 0);
+        return status;
+    }
     /* asked first, published after: answered by the publish */
     snprintf(key, sizeof(key), "later-%u", me.rank);
     keys[0] = key;

@@ -14,7 +14,7 @@
  *   pmi_dyn publish1 NAME PORT DIR  publish, say so (DIR/published), and
  *                               wait for DIR/done before finalize
  *   pmi_dyn lookup1 NAME        look NAME up, print what came
- *   pmi_dyn spawn1|spawn2 ...   see spawn.c's part below
+ *   pmi_dyn spawn1|spawn2 ...   spawn (pmi_dyn_spawn.c)
  *
  * Every check prints "FAIL: ..." and exits 1 when it fails; a mode that
  * passes prints "rank R: MODE ok".

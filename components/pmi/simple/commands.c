@@ -430,6 +430,8 @@ static void v2_fullinit(pmi_client_t *c, const pmi_simple_msg_t *req)
     pmi_simple_reply_add_int(&r, "rank", (long)c->rank);
     pmi_simple_reply_add_int(&r, "size", (long)c->srv->size);
     pmi_simple_reply_add_int(&r, "appnum", c->appnum);
+    if (c->srv->spawner_jobid != NULL)
+        pmi_simple_reply_add_str(&r, "spawner-jobid", c->srv->spawner_jobid);
     pmi_simple_reply_add_str(&r, "debugged", "FALSE");
     pmi_simple_reply_add_str(&r, "pmiverbose", "FALSE");
     if (pmi_reply_end(c, &r))
@@ -611,7 +613,11 @@ static void dispatch(pmi_client_t *c, const pmi_simple_msg_t *req)
 
     HNP_VERBOSE(c->srv->log, 3, "rank %u: %s request %s", c->rank,
                 v1 ? "PMI-1" : "PMI-2", req->cmd);
-    if (v1 && req->multiline && strcmp(req->cmd, "spawn") == 0)
+    bool spawn = strcmp(req->cmd, "spawn") == 0;
+
+    if (spawn && c->srv->cb.spawn_request != NULL && v1 == req->multiline)
+        (v1 ? pmi_v1_spawn : pmi_v2_spawn)(c, req);
+    else if (v1 && req->multiline && spawn)
         v1_spawn(c, req);
     else if (cmd != NULL && cmd->fn != NULL && !req->multiline)
         cmd->fn(c, req);

@@ -157,9 +157,9 @@ typedef struct pmi_client {
     pmi_client_wait_t wait;
     char *wait_key;     /* the node attribute waited for */
     char *wait_thrid;   /* PMI-2 thread id of the parked request */
-    /* PMI-1 mcmd=spawn comes as one block per executable: the answer
-     * follows the last one. */
-    bool spawn_pending;
+    /* PMI-1 mcmd=spawn comes as one block per executable: the request
+     * grows until the last one */
+    pmi_simple_spawn_t *spawn;
     size_t stored;      /* charged for its puts (max_kvs_bytes) */
     bool over_limit_told; /* kvs_limit was called for it */
 } pmi_client_t;
@@ -184,6 +184,9 @@ struct pmi_simple_server {
     bool fence_ready_called;
     struct pmi_name_wait *name_waits; /* name requests the daemon holds */
     uint64_t name_tickets;     /* the last ticket given */
+    struct pmi_spawn_wait *spawn_waits; /* spawns the daemon holds */
+    uint64_t spawn_tickets;
+    char *spawner_jobid;       /* a spawned job's parent's kvs name */
     int depth;                 /* frames of the server on the stack */
     bool destroy_pending;
 };
@@ -222,5 +225,18 @@ void pmi_v2_lookup(pmi_client_t *c, const pmi_simple_msg_t *req);
 void pmi_v2_unpublish(pmi_client_t *c, const pmi_simple_msg_t *req);
 /** Forget the requests the daemon holds (the server's end). */
 void pmi_names_release(pmi_simple_server_t *srv);
+
+/* spawn.c: spawn requests */
+void pmi_v1_spawn(pmi_client_t *c, const pmi_simple_msg_t *req);
+void pmi_v2_spawn(pmi_client_t *c, const pmi_simple_msg_t *req);
+/** Parse one PMI-1 block into @p s; NULL, or the field that is wrong
+ *  ("memory" without memory); *@p done after the last block. */
+const char *pmi_spawn_parse_v1(const pmi_simple_msg_t *req,
+                               pmi_simple_spawn_t *s, bool *done);
+/** Parse a PMI-2 spawn into *@p out (allocated even on failure). */
+const char *pmi_spawn_parse_v2(const pmi_simple_msg_t *req,
+                               pmi_simple_spawn_t **out);
+void pmi_spawn_request_free(pmi_simple_spawn_t *s);
+void pmi_spawns_release(pmi_simple_server_t *srv);
 
 #endif /* PMI_SIMPLE_INTERNAL_H */

@@ -14,26 +14,15 @@
 #include "hnp_errors.h"
 #include "hnp_rte.h"
 #include "pmi_simple.h"
+#include "pmi_simple_internal.h"
 #include "server.h"
-
-/* A job on this node. Fences in flight hold a reference: the all-gather
- * may answer after the job ended here. */
-typedef struct simple_job {
-    hnp_rte_t *rte;
-    pmi_simple_server_t *srv;   /* NULL once the job ended */
-    char *mapping;           /* PMI_process_mapping */
-    char *node;              /* this node's name, for messages */
-    uint32_t jobid;
-    uint32_t series;
-    unsigned refs;
-} simple_job_t;
 
 typedef struct simple_fence {
     simple_job_t *job;
     uint32_t seq;
 } simple_fence_t;
 
-static void job_unref(simple_job_t *job)
+void simple_job_unref(simple_job_t *job)
 {
     if (--job->refs > 0)
         return;
@@ -65,7 +54,7 @@ static void fence_complete(void *cbdata, int status)
 
     if (f->job->srv != NULL)
         pmi_simple_fence_complete(f->job->srv, f->seq, status);
-    job_unref(f->job);
+    simple_job_unref(f->job);
     free(f);
 }
 
@@ -126,15 +115,6 @@ static void rank_finalized(void *ctx, uint32_t rank)
     hnp_rte_proc_state(job->rte, job->jobid, rank, HNP_RTE_PROC_FINALIZED);
 }
 
-static void rank_spawn(void *ctx, uint32_t rank)
-{
-    simple_job_t *job = ctx;
-
-    hnp_rte_fail_job(job->rte, job->jobid, 1, "rank %u on node %s asked to "
-                     "spawn processes (MPI_Comm_spawn): hnp does not support "
-                     "it yet", rank, job->node);
-}
-
 /* Said once per rank (the server calls this at its first refused put), to
  * the user: the rank's library got the error answer and may well end the
  * job with a message of its own that does not say why. */
@@ -176,7 +156,7 @@ static void name_answered(hnp_rte_t *rte, int status,
     if (n->job->srv != NULL)
         pmi_simple_name_done(n->job->srv, n->ticket, status, port);
     free(port);
-    job_unref(n->job);
+    simple_job_unref(n->job);
     free(n);
 }
 
@@ -235,10 +215,11 @@ static int simple_job_start(hnp_rte_t *rte, const hnp_pmi_job_t *pj,
     pmi_simple_callbacks_t cb = {
         .fence_ready = fence_ready, .abort = rank_abort,
         .client_error = rank_error, .initialized = rank_initialized,
-        .finalized = rank_finalized, .spawn = rank_spawn,
+        .finalized = rank_finalized, .spawn_request = simple_rank_spawn,
         .kvs_limit = rank_kvs_limit, .name = rank_name,
     };
     simple_job_t *job = calloc(1, sizeof(*job));
+    simple_spawned_t spawned = { 0 };
     int rc = HNP_ERR_NOMEM;
 
     if (job == NULL)
@@ -246,23 +227,30 @@ static int simple_job_start(hnp_rte_t *rte, const hnp_pmi_job_t *pj,
     job->rte = rte;
     job->jobid = pj->jobid;
     job->series = pj->series;
+    job->spawned = pj->parent_jobid != 0;
     job->refs = 1;
     job->node = strdup(pj->node_names[pj->my_node]);
     cb.ctx = job;
     if (job->node != NULL)
         rc = job_mapping(pj, &job->mapping);
+    /* a spawned job: its parent's preput keys are job attributes */
+    if (rc == HNP_SUCCESS)
+        rc = simple_spawned_load(pj, &spawned, err, errlen);
     if (rc == HNP_SUCCESS) {
         pmi_simple_config_t cfg = {
             .size = pj->nprocs, .universe_size = pj->universe_size,
             .kvsname = pj->name, .process_mapping = job->mapping,
             .local_ranks = pj->local_ranks, .nlocal = pj->nlocal,
+            .job_attrs = spawned.attrs, .njob_attrs = spawned.nattrs,
             .max_fence_bytes = pj->max_allgather_bytes,
             .max_kvs_bytes = pmi_simple_max_kvs_bytes,
+            .spawner_jobid = pj->parent_jobid != 0 ? pj->parent_name : NULL,
         };
         rc = pmi_simple_server_create(&job->srv, rte, &cfg, &cb, err, errlen);
     }
+    simple_spawned_free(&spawned);
     if (rc != HNP_SUCCESS) {
-        job_unref(job);
+        simple_job_unref(job);
         return rc;
     }
     *state = job;
@@ -294,6 +282,9 @@ static int simple_child_setup(void *state, const hnp_pmi_child_t *child,
     }
     for (int i = 0; i < PMI_SIMPLE_ENV_COUNT; i++)
         free(env[i]);
+    /* MPICH's PMI-1 client learns it was spawned from its environment */
+    if (rc >= 0 && job->spawned)
+        rc = hnp_pmi_fork_setenv(fork, "PMI_SPAWNED", "1");
     if (rc >= 0)
         return hnp_pmi_fork_keep_fd(fork, fds[1]);
     close(fds[1]);
@@ -308,7 +299,7 @@ static void simple_job_end(void *state)
 
     pmi_simple_server_destroy(job->srv);
     job->srv = NULL;
-    job_unref(job);
+    simple_job_unref(job);
 }
 
 const hnp_pmi_module_t pmi_simple_module = {

@@ -314,6 +314,7 @@ static void client_free(pmi_client_t *c)
     hnp_buffer_release(&c->out);
     free(c->wait_key);
     free(c->wait_thrid);
+    pmi_spawn_request_free(c->spawn);
     free(c);
 }
 
@@ -525,6 +526,9 @@ static int server_setup(pmi_simple_server_t *srv,
     srv->max_kvs_bytes = cfg->max_kvs_bytes;
     srv->nlocal = cfg->nlocal;
     srv->kvsname = strdup(cfg->kvsname);
+    if (cfg->spawner_jobid != NULL &&
+        (srv->spawner_jobid = strdup(cfg->spawner_jobid)) == NULL)
+        return HNP_ERR_NOMEM;
     srv->v1_vallen_max = PMI_SIMPLE_V1_LINE_MAX - V1_PUT_OVERHEAD -
                          strlen(cfg->kvsname) - (PMI_SIMPLE_KEY_MAX - 1);
     srv->local_ranks = malloc(cfg->nlocal * sizeof(*srv->local_ranks));
@@ -573,6 +577,8 @@ static void server_free(pmi_simple_server_t *srv)
     free(srv->local_ranks);
     free(srv->kvsname);
     pmi_names_release(srv);
+    pmi_spawns_release(srv);
+    free(srv->spawner_jobid);
     pmi_simple_kvs_destroy(srv->kvs);
     pmi_simple_kvs_destroy(srv->node_attrs);
     pmi_simple_kvs_destroy(srv->job_attrs);

@@ -49,8 +49,9 @@
  * info-putnodeattr, info-getnodeattr (wait=TRUE waits for the put),
  * info-getjobattr, finalize, abort; name publishing, through the name
  * callback (PMI-1 publish_name, lookup_name, unpublish_name; PMI-2
- * name-publish, name-lookup, name-unpublish). Anything else (spawn,
- * job-connect, ...) gets the answer its client expects with rc=-1; only
+ * name-publish, name-lookup, name-unpublish); spawn, through the
+ * spawn_request callback (PMI-1 mcmd=spawn, PMI-2 spawn). Anything else
+ * (job-connect, ...) gets the answer its client expects with rc=-1; only
  * bytes that are not the protocol close a connection (client_error).
  *
  * Limits:
@@ -125,7 +126,33 @@ typedef struct pmi_simple_config {
     size_t max_fence_bytes;    /**< 0: no bound but memory */
     /** What one process may store (see Limits); 0: no bound but memory. */
     size_t max_kvs_bytes;
+    /** A spawned job: its parent's kvs name, which PMI-2 fullinit tells
+     *  as spawner-jobid; NULL otherwise. */
+    const char *spawner_jobid;
 } pmi_simple_config_t;
+
+/** A key and its value of a spawn request. */
+typedef struct pmi_simple_kv {
+    char *key;
+    char *value;
+} pmi_simple_kv_t;
+
+/** One program of a spawn request. */
+typedef struct pmi_simple_spawn_app {
+    char *cmd;               /**< execname / subcmd */
+    uint32_t maxprocs;       /**< >= 1 */
+    char **argv;             /**< its arguments, without cmd; NULL-ended */
+    size_t ninfo;
+    pmi_simple_kv_t *info;   /**< info_key_I/info_val_I, infokeyI/... */
+} pmi_simple_spawn_app_t;
+
+/** A spawn request (PMI-1 mcmd=spawn blocks, PMI-2 cmd=spawn). */
+typedef struct pmi_simple_spawn {
+    size_t napps;
+    pmi_simple_spawn_app_t *apps;
+    size_t npreput;
+    pmi_simple_kv_t *preput; /**< keys for the new job's kvs */
+} pmi_simple_spawn_t;
 
 /** A request of name publishing (pmi_simple_callbacks_t::name). */
 typedef enum pmi_simple_name_op {
@@ -152,8 +179,13 @@ typedef struct pmi_simple_callbacks {
     /** @p rank finalized PMI (it was answered). */
     void (*finalized)(void *ctx, uint32_t rank);
     /** @p rank asked to spawn processes; it was answered with an error
-     *  (may be NULL). */
+     *  (may be NULL). Only without spawn_request. */
     void (*spawn)(void *ctx, uint32_t rank);
+    /** @p rank asks to spawn @p req (valid during the call): answer with
+     *  pmi_simple_spawn_done(@p ticket) once the children are started or
+     *  the spawn failed. NULL: spawns are refused (and spawn is told). */
+    void (*spawn_request)(void *ctx, uint32_t rank,
+                          const pmi_simple_spawn_t *req, uint64_t ticket);
     /** A put of @p rank was refused: what it stores would pass
      *  max_kvs_bytes (@p limit). Once per rank, at its first refused put;
      *  the process got the error answer and goes on (may be NULL). */
@@ -217,6 +249,15 @@ int pmi_simple_fence_complete(pmi_simple_server_t *srv, uint32_t seq,
  */
 int pmi_simple_name_done(pmi_simple_server_t *srv, uint64_t ticket,
                          int status, const char *port);
+
+/**
+ * The end of the spawn request @p ticket: @p status HNP_SUCCESS with the
+ * new job's kvs name @p jobid, or an error and @p why (a line for the
+ * process). The process is answered unless it is gone.
+ * HNP_ERR_NOT_FOUND: no such ticket.
+ */
+int pmi_simple_spawn_done(pmi_simple_server_t *srv, uint64_t ticket,
+                          int status, const char *jobid, const char *why);
 
 /**
  * The environment @p rank needs to find the server on @p fd (its end of the

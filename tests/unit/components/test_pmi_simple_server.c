@@ -518,6 +518,130 @@ static void test_v2_names(void **state)
                                           HNP_SUCCESS, "p"), HNP_SUCCESS);
 }
 
+/* ------------------------------------------------ spawn requests, parsed */
+
+static pmi_simple_msg_t parsed_v1(const char *text)
+{
+    pmi_simple_msg_t m;
+    char err[256];
+
+    assert_int_equal(pmi_simple_parse_v1(&m, text, strlen(text), err,
+                                         sizeof(err)), HNP_SUCCESS);
+    return m;
+}
+
+static pmi_simple_msg_t parsed_v2(const char *text)
+{
+    pmi_simple_msg_t m;
+    char err[256];
+
+    assert_int_equal(pmi_simple_parse_v2(&m, text, strlen(text), err,
+                                         sizeof(err)), HNP_SUCCESS);
+    return m;
+}
+
+/* MPICH 4.0's PMI_Spawn_multiple: a block per program, the preput keys
+ * in each. */
+static void test_spawn_parse_v1(void **state)
+{
+    pmi_simple_spawn_t *s = calloc(1, sizeof(*s));
+    pmi_simple_msg_t m;
+    bool done;
+
+    (void)state;
+    m = parsed_v1("mcmd=spawn\nnprocs=2\nexecname=/bin/w\ntotspawns=2\n"
+                  "spawnssofar=1\narg1=a b\narg2=c=d\nargcnt=2\n"
+                  "preput_num=1\npreput_key_0=PARENT_ROOT_PORT_NAME\n"
+                  "preput_val_0=tag#0$x\ninfo_num=2\ninfo_key_0=wdir\n"
+                  "info_val_0=/tmp\ninfo_key_1=host\ninfo_val_1=n2\n"
+                  "endcmd");
+    assert_null(pmi_spawn_parse_v1(&m, s, &done));
+    assert_false(done);
+    pmi_simple_msg_release(&m);
+    m = parsed_v1("mcmd=spawn\nnprocs=1\nexecname=v\ntotspawns=2\n"
+                  "spawnssofar=2\nargcnt=0\npreput_num=1\n"
+                  "preput_key_0=PARENT_ROOT_PORT_NAME\npreput_val_0=tag#0$x\n"
+                  "info_num=0\nendcmd");
+    assert_null(pmi_spawn_parse_v1(&m, s, &done));
+    assert_true(done);
+    pmi_simple_msg_release(&m);
+    assert_int_equal(s->napps, 2);
+    assert_string_equal(s->apps[0].cmd, "/bin/w");
+    assert_int_equal(s->apps[0].maxprocs, 2);
+    assert_string_equal(s->apps[0].argv[0], "a b");
+    assert_string_equal(s->apps[0].argv[1], "c=d");
+    assert_null(s->apps[0].argv[2]);
+    assert_int_equal(s->apps[0].ninfo, 2);
+    assert_string_equal(s->apps[0].info[1].key, "host");
+    assert_string_equal(s->apps[0].info[1].value, "n2");
+    assert_null(s->apps[1].argv[0]);
+    assert_int_equal(s->npreput, 1); /* once, though each block had it */
+    assert_string_equal(s->preput[0].value, "tag#0$x");
+    pmi_spawn_request_free(s);
+}
+
+static void test_spawn_parse_v1_refused(void **state)
+{
+    static const struct { const char *text, *bad; } cases[] = {
+        { "mcmd=spawn\nnprocs=1\ntotspawns=1\nspawnssofar=1\nendcmd",
+          "execname" },
+        { "mcmd=spawn\nnprocs=0\nexecname=x\ntotspawns=1\n"
+          "spawnssofar=1\nendcmd", "nprocs" },
+        { "mcmd=spawn\nnprocs=1\nexecname=x\ntotspawns=1\n"
+          "spawnssofar=1\nargcnt=2\narg1=a\nendcmd", "arg" },
+        { "mcmd=spawn\nnprocs=1\nexecname=x\ntotspawns=2\n"
+          "spawnssofar=2\nendcmd", "spawnssofar" },
+        { "mcmd=spawn\nnprocs=1\nexecname=x\ntotspawns=1\n"
+          "spawnssofar=1\ninfo_num=1\ninfo_key_0=wdir\nendcmd",
+          "info_val_" },
+        { "mcmd=spawn\nnprocs=1\nexecname=x\ntotspawns=-1\n"
+          "spawnssofar=1\nendcmd", "totspawns" },
+    };
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        pmi_simple_spawn_t *s = calloc(1, sizeof(*s));
+        pmi_simple_msg_t m = parsed_v1(cases[i].text);
+        bool done;
+        const char *bad = pmi_spawn_parse_v1(&m, s, &done);
+        assert_non_null(bad);
+        assert_string_equal(bad, cases[i].bad);
+        pmi_simple_msg_release(&m);
+        pmi_spawn_request_free(s);
+    }
+}
+
+static void test_spawn_parse_v2(void **state)
+{
+    pmi_simple_spawn_t *s = NULL;
+    pmi_simple_msg_t m = parsed_v2(
+        "cmd=spawn;ncmds=2;preputcount=1;ppkey0=PARENT_ROOT_PORT_NAME;"
+        "ppval0=p;;q;subcmd=/bin/w;maxprocs=2;argc=2;argv0=x;argv1=y;"
+        "infokeycount=1;infokey0=path;infoval0=/opt/bin;subcmd=v;"
+        "maxprocs=1;argc=0;infokeycount=0;");
+
+    (void)state;
+    assert_null(pmi_spawn_parse_v2(&m, &s));
+    assert_int_equal(s->napps, 2);
+    assert_string_equal(s->apps[0].argv[1], "y");
+    assert_string_equal(s->apps[0].info[0].value, "/opt/bin");
+    assert_string_equal(s->apps[1].cmd, "v");
+    assert_string_equal(s->preput[0].value, "p;q");
+    pmi_simple_msg_release(&m);
+    pmi_spawn_request_free(s);
+    /* ncmds says 2, one came; argc past the arguments */
+    m = parsed_v2("cmd=spawn;ncmds=2;subcmd=w;maxprocs=1;");
+    s = NULL;
+    assert_string_equal(pmi_spawn_parse_v2(&m, &s), "ncmds");
+    pmi_simple_msg_release(&m);
+    pmi_spawn_request_free(s);
+    m = parsed_v2("cmd=spawn;ncmds=1;subcmd=w;maxprocs=1;argc=2;argv0=x;");
+    s = NULL;
+    assert_string_equal(pmi_spawn_parse_v2(&m, &s), "argv");
+    pmi_simple_msg_release(&m);
+    pmi_spawn_request_free(s);
+}
+
 static void test_v2_unsupported_abort_and_garbage(void **state)
 {
     fixture_t *f = *state;
@@ -725,6 +849,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         T(test_v1_names),
         T(test_v2_names),
+        cmocka_unit_test(test_spawn_parse_v1),
+        cmocka_unit_test(test_spawn_parse_v1_refused),
+        cmocka_unit_test(test_spawn_parse_v2),
         T(test_v1_full_sequence),
         T(test_v1_fence_blob_and_second_fence),
         T(test_v1_fence_failure),
