@@ -72,6 +72,11 @@ void hnp_dvm_daemon_lost(hnp_dvm_t *dvm, hnp_vpid_t vpid, const char *why);
  *  with kill_now set, what is left is killed at once. */
 void hnp_dvm_job_ending(hnp_dvm_t *dvm, hnp_job_t *job);
 
+/** A signal hnp forwards to @p job's processes reaches the jobs it
+ *  spawned too, and theirs (@p control: SIGSTOP, SIGCONT of job control). */
+void hnp_dvm_signal_children(hnp_dvm_t *dvm, const hnp_job_t *job, int sig,
+                             bool control);
+
 /** --daemonize: the caller goes on in a child process; the parent waits
  *  until hnp_dvm_detached() is called (returns 0) or the child ends
  *  (returns its status). Returns -1 in the child. */

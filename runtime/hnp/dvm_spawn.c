@@ -347,6 +347,24 @@ void dvm_end_children(hnp_dvm_t *dvm, const hnp_job_t *job)
     }
 }
 
+void hnp_dvm_signal_children(hnp_dvm_t *dvm, const hnp_job_t *job, int sig,
+                             bool control)
+{
+    for (dvm_conn_t *c = dvm != NULL ? dvm->conns : NULL; c != NULL;
+         c = c->next) {
+        hnp_job_t *child;
+        if (!c->running || c->parent_jobid != job->jobid)
+            continue;
+        child = hnp_dvm_job_of(c->job);
+        hnp_dvm_job_log_to(c->job);
+        if (control)
+            hnp_job_control(child, sig); /* and its own children */
+        else
+            hnp_job_signal(child, sig);
+        hnp_dvm_job_log_to(NULL);
+    }
+}
+
 void dvm_spawn_concluded(hnp_dvm_t *dvm, uint32_t parent_jobid, int status)
 {
     hnp_job_t *parent = dvm_family_job(dvm, parent_jobid);

@@ -440,7 +440,15 @@ static bool ends_hnp(int sig)
     return sig == SIGINT || sig == SIGTERM || sig == SIGHUP;
 }
 
-/* SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2 reach every process; what they
+/* The jobs @p job's ranks spawned are held by its standalone family or
+ * by the DVM it runs in. */
+static struct hnp_dvm *family_of(const hnp_job_t *job)
+{
+    return job->family != NULL ? job->family : job->dvm;
+}
+
+/* SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2 reach every process (of the
+ * jobs it spawned too); what they
  * do is the processes' business (an exit by signal ends the job as any
  * abnormal exit does). A second SIGINT means "now": everything is killed.
  * A job that got one of those that would have ended hnp exits as if it had
@@ -472,7 +480,7 @@ void hnp_job_signal(hnp_job_t *job, int sig)
     }
     if (ends_hnp(sig) && job->exit_status == 0)
         job->exit_status = 128 + sig;
-    if (!job->args->quiet) /* -q */
+    if (!job->args->quiet && job->parent_jobid == 0) /* -q; once a family */
         HNP_INFO(job->rte->log, "forwarding signal %d (%s) to the job's "
                  "processes%s", sig, strsignal(sig), sig == SIGINT ?
                  " (interrupt again to kill them at once)" : "");
@@ -483,6 +491,8 @@ void hnp_job_signal(hnp_job_t *job, int sig)
     hnp_buffer_release(&buf);
     if (rc != HNP_SUCCESS)
         hnp_job_abort(job, 128 + sig, "cannot forward the signal");
+    else
+        hnp_dvm_signal_children(family_of(job), job, sig, false);
 }
 
 /* Job control: the SIGSTOP that stops the processes is on its way (the
@@ -511,6 +521,7 @@ void hnp_job_control(hnp_job_t *job, int sig)
     if (hnp_wire_signal_pack(&buf, &req) == HNP_SUCCESS)
         hnp_rte_xcast(job->rte, HNP_TAG_SIGNAL, buf.data, buf.len);
     hnp_buffer_release(&buf);
+    hnp_dvm_signal_children(family_of(job), job, sig, true);
 }
 
 /* SIGTSTP (Ctrl-Z) with rte_forward_job_control: the processes stop

@@ -68,6 +68,18 @@ run_hnp -n 1 --host "${prefix}n1:2" "$prog" 1 "" /bin/false
 expect_in "$tmp/out" "^spawned 1 children: named$" "a failing child was spawned"
 assert_no_leftovers "a failing child"
 
+# A signal hnp forwards reaches the jobs spawned too: SIGTERM ends
+# children that would sleep on (their parent has exited), and hnp exits
+# 128 + 15 instead of waiting for them.
+printf '#!/bin/sh\necho "ready child"\nexec sleep 300\n' >"$tmp/sleeper"
+chmod +x "$tmp/sleeper"
+start_hnp -N 1 --host "${prefix}n1:2,${prefix}n2:3" "$prog" 2 "${prefix}n2" "$tmp/sleeper"
+wait_ready 2 600
+kill -TERM "$(pgrep -P "$hnp_pid")"
+finish
+expect_status 143 "SIGTERM to hnp with spawned children"
+assert_no_leftovers "SIGTERM to hnp with spawned children"
+
 # ------------------------------------------------------------ refusals
 # expect_refused ARGS... -- PATTERN: the parent learns of the failure
 # (prints it, exits 3) and hnp's line names the cause.
