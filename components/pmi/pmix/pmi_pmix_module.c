@@ -358,38 +358,37 @@ static int pmix_child_setup(void *state, const hnp_pmi_child_t *child,
     return rc;
 }
 
-/* Release a rank or the namespace in libpmix; a wait past the deadline
- * marks the server stuck, and later releases are not waited for. */
-static void release_wait(const pmi_pmix_job_t *pj, const pmix_proc_t *proc)
+/* Release the namespace in libpmix; a wait past the deadline marks the
+ * server stuck, and later releases are not waited for. */
+static void release_wait(const pmi_pmix_job_t *pj)
 {
     pmi_pmix_sync_t *sync = pmi_pmix_sync_create();
 
     if (sync == NULL)
         return;
-    if (proc != NULL)
-        PMIx_server_deregister_client(proc, pmi_pmix_sync_cb, sync);
-    else
-        PMIx_server_deregister_nspace(pj->nspace, pmi_pmix_sync_cb, sync);
+    PMIx_server_deregister_nspace(pj->nspace, pmi_pmix_sync_cb, sync);
     if (pmi_pmix_sync_wait(sync, PMIX_SUCCESS) == PMIX_ERR_TIMEOUT)
         HNP_ERROR_LOG(pmi_pmix_log(), "pmix: job %s: libpmix did not "
-                      "release %s within %g s (pmi_pmix_call_timeout); the "
-                      "daemon no longer waits for it", pj->job->name,
-                      proc != NULL ? "a rank" : "the job",
+                      "release the job within %g s (pmi_pmix_call_timeout); "
+                      "the daemon no longer waits for it", pj->job->name,
                       pmi_pmix_params.call_timeout);
 }
 
+/*
+ * The job's ranks here are gone: its namespace is released, which
+ * releases the ranks registered in it. The ranks are not deregistered
+ * one by one: libpmix 4.2 closes a rank's socket there without taking it
+ * out of its event loop, and when the rank's end had not been read yet
+ * (a rank that exited or was killed just before), the next connection
+ * given that descriptor number is never read, and its process waits in
+ * PMIx_Init for good (a spawned child, the next job of a DVM). Read to
+ * its end, the connection is closed by libpmix the right way.
+ */
 static void pmix_job_end(void *state)
 {
     pmi_pmix_job_t *pj = state;
-    pmix_proc_t proc;
 
-    for (uint32_t r = 0; r < pj->job->nprocs; r++) {
-        if (!pj->registered[r])
-            continue;
-        PMIX_LOAD_PROCID(&proc, pj->nspace, r);
-        release_wait(pj, &proc);
-    }
-    release_wait(pj, NULL);
+    release_wait(pj);
     pmi_pmix_dmodex_release_held(pj->nspace, false);
     pmi_pmix_foreign_release(pj->job->jobid);
     for (pmi_pmix_job_t **p = &pmi_pmix_server.jobs; *p != NULL;
