@@ -77,6 +77,14 @@ int mca_register_own_params(hnp_mca_t *mca, char *err, size_t errlen)
           .help = "Verbosity of the component architecture: 10 shows each "
                   "component found or rejected, 20 every step of the search",
           .level = 5, .storage = &mca->log->verbose },
+        /* The runtime's core (its jobs, all-gathers, requests, daemons)
+         * is no framework: its stream's verbosity is set here. */
+        { .framework = "rte", .component = "base", .name = "verbose",
+          .type = HNP_PARAM_INT, .default_value = "0",
+          .help = "Verbosity of the runtime's core (jobs, all-gathers, "
+                  "requests, daemons): 1 each job's begin and end on a "
+                  "node, 2 every all-gather joined or dropped",
+          .level = 5, .storage = &hnp_log_stream("rte")->verbose },
         /* A process-wide setting: no component, so its name is log_output. */
         { .framework = "log", .component = NULL, .name = "output",
           .type = HNP_PARAM_STRING, .default_value = "stderr",

@@ -83,6 +83,9 @@ static void relay_complete(void *cbdata, int status)
 {
     gather_t *g = cbdata;
 
+    HNP_VERBOSE(g->rte->log, 3, "all-gather %u of job %u complete here: %s",
+                g->id, g->jobid != 0 ? g->jobid : g->owner,
+                hnp_strerror(status));
     if (g->jobid != 0 && job_lives(g))
         g->cb.complete(g->cb.cbdata, status);
     else if (g->jobid != 0)
@@ -392,6 +395,7 @@ int hnp_rte_allgather(hnp_rte_t *rte, uint32_t jobid, uint32_t series,
 {
     hnp_rte_job_t *job;
     hnp_rte_series_t *s;
+    uint32_t id;
     int rc;
 
     if (rte == NULL || (job = hnp_rte_job_find(rte, jobid)) == NULL ||
@@ -401,8 +405,10 @@ int hnp_rte_allgather(hnp_rte_t *rte, uint32_t jobid, uint32_t series,
         return HNP_ERR_BAD_PARAM;
     if (len > hnp_rte_allgather_max(rte))
         return HNP_ERR_TRUNCATED;
-    rc = gather_later(rte, series * HNP_RTE_SERIES_SPAN + seq + 1, job, false,
-                      data, len, cb);
+    id = series * HNP_RTE_SERIES_SPAN + seq + 1;
+    HNP_VERBOSE(rte->log, 3, "job %u joins all-gather %u (series %u, seq %u) "
+                "with %zu bytes", jobid, id, series, seq, len);
+    rc = gather_later(rte, id, job, false, data, len, cb);
     if (rc == HNP_SUCCESS && seq >= s->joined)
         s->joined = seq + 1;
     return rc;

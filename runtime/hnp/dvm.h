@@ -118,10 +118,11 @@ char *const *hnp_dvm_job_env(const hnp_dvm_job_t *j);
 const char *hnp_dvm_job_cwd(const hnp_dvm_job_t *j);
 /** Whether its processes use the pmi components. */
 bool hnp_dvm_job_needs_pmi(const hnp_dvm_job_t *j);
-/** Whether its processes may take part in MPI's all-gathers: it uses the
- *  pmi components and runs something else than programs that link the C
- *  runtime alone (a shell, an MPI program). */
-bool hnp_dvm_job_may_gather(const hnp_dvm_job_t *j);
+/** It starts a pmi component whose jobs run one at a time
+ *  (HNP_PMI_NEEDS_JOBS_APART). */
+bool hnp_dvm_job_runs_apart(const hnp_dvm_job_t *j);
+/** The name of that component, for messages. */
+const char *hnp_dvm_job_apart_by(const hnp_dvm_job_t *j);
 /** It has the pmi components (its ranks may take part in all-gathers,
  *  which every daemon joins) and leaves a live daemon without ranks:
  *  such daemons hear of its all-gathers from the HNP. */

@@ -35,6 +35,7 @@ struct hnp_dvm_job {
     FILE *err_file;             /* fds[2], for hnp's messages */
     bool released;              /* hnp_job_release() done */
     bool needs_pmi;             /* its processes use the pmi components */
+    uint32_t pmi_needs;         /* HNP_PMI_NEEDS_* of those it starts */
     bool *eligible;             /* [DVM nodes]: --host, --hostfile allow */
     uint32_t total_slots;       /* of the eligible nodes */
     char *output_dir;           /* --output-filename made absolute */
@@ -342,6 +343,7 @@ hnp_dvm_job_t *hnp_dvm_job_create(hnp_dvm_t *dvm, uint32_t jobid,
     hnp_prelaunch_pmi_names(&j->args, &hnp_dvm_rte(dvm)->pmi, pmi,
                             sizeof(pmi));
     j->needs_pmi = pmi[0] != '\0';
+    j->pmi_needs = hnp_prelaunch_pmi_needs(&j->args, &hnp_dvm_rte(dvm)->pmi);
     j->mapped_at = hnp_job_now(&j->job);
     return j;
 }
@@ -377,9 +379,17 @@ bool hnp_dvm_job_needs_pmi(const hnp_dvm_job_t *j)
     return j->needs_pmi;
 }
 
-bool hnp_dvm_job_may_gather(const hnp_dvm_job_t *j)
+bool hnp_dvm_job_runs_apart(const hnp_dvm_job_t *j)
 {
-    return j->needs_pmi && !hnp_prelaunch_all_plain(&j->args);
+    return (j->pmi_needs & HNP_PMI_NEEDS_JOBS_APART) != 0;
+}
+
+const char *hnp_dvm_job_apart_by(const hnp_dvm_job_t *j)
+{
+    const char *name = hnp_prelaunch_pmi_needing(
+        &j->args, &hnp_dvm_rte(j->dvm)->pmi, HNP_PMI_NEEDS_JOBS_APART);
+
+    return name != NULL ? name : "?";
 }
 
 bool hnp_dvm_job_leaves_daemons_out(const hnp_dvm_job_t *j)

@@ -3,9 +3,13 @@
  * The DVM's jobs (dvm.h): each node's free slots; a job mapped onto those
  * free, run at once, or queued first come first (or refused with the
  * figures); the messages of the running jobs handed to the job they name;
- * a job's end, its slots back and the jobs waiting started. A daemon
- * keeps each job's PMI state its own, but jobs that may use MPI run one
- * at a time (clashes_with), beside any others.
+ * a job's end, its slots back and the jobs waiting started. Jobs with
+ * the pmi components (MPI jobs) run side by side as any other, on the
+ * same nodes too: a daemon keeps each job's PMI state its own. Every
+ * daemon takes part in each job's all-gathers, in series of the job's
+ * own; two jobs whose series would be the same (ids 65535 / components
+ * apart, both running) do not run at once, nor two jobs that start a
+ * component whose jobs run apart (HNP_PMI_NEEDS_JOBS_APART: pmix).
  */
 #include "config.h"
 
@@ -216,9 +220,7 @@ static void available(hnp_dvm_t *dvm)
         dvm->avail[n] = dvm->free_slots[n];
 }
 
-/* Jobs that may use MPI run one at a time: side by side, they failed now
- * and then (an MPICH job's shared memory set-up, Open MPI jobs waiting in
- * MPI_Init's fence), which is not understood yet. */
+/* Whether two jobs' series of all-gathers would be the same ones. */
 static bool series_clash(uint32_t a, uint32_t b, uint32_t nseries)
 {
     for (uint32_t i = 0; i < nseries; i++)
@@ -231,12 +233,13 @@ static bool series_clash(uint32_t a, uint32_t b, uint32_t nseries)
 
 /* The running job @p c's job waits for, or 0. Jobs with the pmi
  * components whose all-gathers would be numbered alike (ids 65535 / the
- * components apart) do not run at once: a daemon would refuse the later. */
+ * components apart) do not run at once: a daemon would refuse the later.
+ * Nor do two jobs that start a component whose jobs run apart. */
 static uint32_t clashes_with(hnp_dvm_t *dvm, dvm_conn_t *c)
 {
     uint32_t jobid = hnp_dvm_job_of(c->job)->jobid;
     uint32_t nseries = (uint32_t)dvm->rte->pmi.count;
-    bool gathers = hnp_dvm_job_may_gather(c->job);
+    bool apart = hnp_dvm_job_runs_apart(c->job);
 
     if (!hnp_dvm_job_needs_pmi(c->job))
         return 0;
@@ -245,7 +248,7 @@ static uint32_t clashes_with(hnp_dvm_t *dvm, dvm_conn_t *c)
         if (o == c || !o->running || !hnp_dvm_job_needs_pmi(o->job))
             continue;
         other = hnp_dvm_job_of(o->job)->jobid;
-        if ((gathers && hnp_dvm_job_may_gather(o->job)) ||
+        if ((apart && hnp_dvm_job_runs_apart(o->job)) ||
             series_clash(jobid, other, nseries))
             return other;
     }
@@ -335,9 +338,13 @@ static void say_why_not(hnp_dvm_t *dvm, dvm_conn_t *c, char *why, size_t len)
 
     available(dvm);
     hnp_dvm_job_free_slots(c->job, dvm->avail, &nfree, &total);
-    if (clash != 0)
-        snprintf(clash_why, sizeof(clash_why), "; it waits for job %u (jobs "
-                 "that may use MPI run one at a time)", clash);
+    if (clash != 0 && hnp_dvm_job_runs_apart(c->job))
+        snprintf(clash_why, sizeof(clash_why), "; it waits for job %u, "
+                 "which runs: jobs that start pmi component %s run one at "
+                 "a time", clash, hnp_dvm_job_apart_by(c->job));
+    else if (clash != 0)
+        snprintf(clash_why, sizeof(clash_why), "; its MPI all-gathers would "
+                 "be numbered as those of job %u, which runs", clash);
     snprintf(why, len, "job %u needs %u slots, %u free of %u%s%s", jobid,
              hnp_dvm_job_ranks(c->job), nfree, total, clash_why,
              dvm->queue != NULL ? "; jobs submitted before it wait" : "");

@@ -222,20 +222,48 @@ int hnp_prelaunch_check(hnp_args_t *args, const hnp_pmi_active_t *pmi,
     return HNP_SUCCESS;
 }
 
+/* Whether the job of @p args starts component @p m. */
+static bool job_starts(const hnp_args_t *args, const hnp_pmi_module_t *m)
+{
+    uint32_t uses = 0;
+
+    for (size_t a = 0; a < args->napps; a++)
+        uses |= args->apps[a].pmi_uses;
+    return (m->serves & uses) != 0 || (m->needs & HNP_PMI_NEEDS_EVERY_JOB);
+}
+
+uint32_t hnp_prelaunch_pmi_needs(const hnp_args_t *args,
+                                 const hnp_pmi_active_t *pmi)
+{
+    uint32_t needs = 0;
+
+    for (size_t i = 0; i < pmi->count; i++)
+        if (job_starts(args, pmi->modules[i]))
+            needs |= pmi->modules[i]->needs;
+    return needs;
+}
+
+const char *hnp_prelaunch_pmi_needing(const hnp_args_t *args,
+                                      const hnp_pmi_active_t *pmi,
+                                      uint32_t flag)
+{
+    for (size_t i = 0; i < pmi->count; i++)
+        if (job_starts(args, pmi->modules[i]) &&
+            (pmi->modules[i]->needs & flag) != 0)
+            return pmi->names[i];
+    return NULL;
+}
+
 void hnp_prelaunch_pmi_names(const hnp_args_t *args,
                              const hnp_pmi_active_t *pmi, char *buf,
                              size_t len)
 {
-    uint32_t uses = 0;
     size_t at = 0;
 
-    for (size_t a = 0; a < args->napps; a++)
-        uses |= args->apps[a].pmi_uses;
     if (len > 0)
         buf[0] = '\0';
     for (size_t i = 0; i < pmi->count && at < len; i++) {
-        if ((pmi->modules[i]->serves & uses) == 0 &&
-            !(pmi->modules[i]->needs & HNP_PMI_NEEDS_EVERY_JOB))
+        if (!job_starts(args, pmi->modules[i]))
             continue;
         int n = snprintf(buf + at, len - at, "%s%s", at > 0 ? "," : "",
                          pmi->names[i]);

@@ -37,5 +37,13 @@ bool hnp_prelaunch_all_plain(const hnp_args_t *args);
 void hnp_prelaunch_pmi_names(const hnp_args_t *args,
                              const hnp_pmi_active_t *pmi, char *buf,
                              size_t len);
+/** The name of the first component the job starts that has @p flag
+ *  (HNP_PMI_NEEDS_*), or NULL. */
+const char *hnp_prelaunch_pmi_needing(const hnp_args_t *args,
+                                      const hnp_pmi_active_t *pmi,
+                                      uint32_t flag);
+/** The HNP_PMI_NEEDS_* flags of the components the job starts. */
+uint32_t hnp_prelaunch_pmi_needs(const hnp_args_t *args,
+                                 const hnp_pmi_active_t *pmi);
 
 #endif /* HNP_PRELAUNCH_H */

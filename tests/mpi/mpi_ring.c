@@ -1,12 +1,40 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* A small MPI program for hnp's tests: a token around a ring, an
  * MPI_Allreduce and a barrier; each rank checks what it got and says so.
- * With an argument "abort R C", rank R calls MPI_Abort(..., C) instead. */
+ * With an argument "abort R C", rank R calls MPI_Abort(..., C) instead.
+ * With "gate P", each rank, once inside MPI (after MPI_Init), makes the
+ * file P.in.RANK, then waits for the file P.go before the ring (at most
+ * 240 s): a test knows the job is in MPI, and holds it there while other
+ * jobs run. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+/* Say this rank is inside MPI, then wait for the test's go. */
+static void gate(const char *prefix, int rank)
+{
+    char path[4096];
+    struct stat st;
+    FILE *f;
+
+    snprintf(path, sizeof(path), "%s.in.%d", prefix, rank);
+    if ((f = fopen(path, "w")) == NULL) {
+        perror(path);
+        MPI_Abort(MPI_COMM_WORLD, 3);
+    }
+    fclose(f);
+    snprintf(path, sizeof(path), "%s.go", prefix);
+    for (int waited = 0; stat(path, &st) != 0; waited++) {
+        if (waited > 240 * 50) {
+            fprintf(stderr, "rank %d: no %s after 240 s\n", rank, path);
+            MPI_Abort(MPI_COMM_WORLD, 4);
+        }
+        usleep(20000);
+    }
+}
 
 static int ring(int rank, int size)
 {
@@ -38,6 +66,8 @@ int main(int argc, char **argv)
             MPI_Abort(MPI_COMM_WORLD, atoi(argv[3]));
         sleep(60);
     }
+    if (argc >= 3 && strcmp(argv[1], "gate") == 0)
+        gate(argv[2], rank);
     ring_ok = ring(rank, size);
     MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     want = size * (size - 1) / 2;

@@ -45,6 +45,10 @@ static void proc_op_run(pmi_pmix_call_t *call)
     pmix_status_t answer = PMIX_SUCCESS;
     pmi_pmix_job_t *pj = NULL;
 
+    HNP_VERBOSE(pmi_pmix_log(), 5, "pmix: rank %u of %s %s",
+                (unsigned)op->proc.rank, op->proc.nspace,
+                op->kind == OP_CONNECTED ? "connected"
+                : op->kind == OP_FINALIZED ? "finalized" : "aborts");
     if (!pmi_pmix_live()) {
         op->cbfunc = NULL; /* libpmix is gone: nobody waits */
     } else if ((pj = pmi_pmix_job_find(op->proc.nspace)) == NULL) {
@@ -153,6 +157,8 @@ static void fence_run(pmi_pmix_call_t *call)
     fence_op_t *op = (fence_op_t *)call;
     pmi_pmix_job_t *pj = pmi_pmix_job_find(op->nspace);
 
+    HNP_VERBOSE(pmi_pmix_log(), 5, "pmix: %s: the node's ranks enter a "
+                "fence (%zu bytes)", op->nspace, op->len);
     if (!pmi_pmix_live()) {
         /* libpmix is gone: nobody waits */
     } else if (pj == NULL) {

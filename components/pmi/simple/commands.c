@@ -43,7 +43,8 @@ bool pmi_reply_end(pmi_client_t *c, pmi_simple_reply_t *r)
     if (rc == HNP_ERR_NOMEM)
         pmi_client_fail(c, rc, "out of memory answering");
     if (rc == HNP_SUCCESS)
-        HNP_VERBOSE(c->srv->log, 4, "rank %u -> %.*s", c->rank,
+        HNP_VERBOSE(c->srv->log, 4, "job %s: rank %u -> %.*s",
+                    pmi_job_tag(c->srv), c->rank,
                     (int)(c->out.len - r->start -
                           (c->wire == PMI_SIMPLE_WIRE_V1)),
                     (const char *)c->out.data + r->start);
@@ -643,7 +644,8 @@ void pmi_handle_message(pmi_client_t *c, const char *text, size_t len)
     char err[PMI_ERR_LEN];
     int rc;
 
-    HNP_VERBOSE(c->srv->log, 4, "rank %u <- %.*s", c->rank, (int)len, text);
+    HNP_VERBOSE(c->srv->log, 4, "job %s: rank %u <- %.*s",
+                pmi_job_tag(c->srv), c->rank, (int)len, text);
     /* An empty PMI-1 line says nothing; tolerate it. */
     if (c->wire == PMI_SIMPLE_WIRE_V1 && is_blank_line(text, len))
         return;

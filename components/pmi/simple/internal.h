@@ -192,6 +192,9 @@ struct pmi_simple_server {
 };
 
 /* server.c */
+/** The job's number, the end of its kvsname, for the log (a daemon of a
+ *  DVM serves several jobs at once). */
+const char *pmi_job_tag(const pmi_simple_server_t *srv);
 /** Report @p c to the daemon (client_error) and close its connection. */
 void pmi_client_fail(pmi_client_t *c, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -452,21 +452,66 @@ static size_t repeating_prefix(const uint32_t *node_of_rank, uint32_t nranks,
     return nblocks;
 }
 
+static int compare_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+    return x < y ? -1 : x > y;
+}
+
+/* The job's own node numbers: its nodes from 0, in the order of the
+ * numbers given (a DVM's job on its nodes 3 and 4 is on nodes 0 and 1).
+ * MPICH counts the job's nodes as the highest number plus one: with a
+ * number past the job's nodes it would count nodes that have none of its
+ * ranks, and take a job whose ranks share a node for one rank a node,
+ * skipping the barrier between a node's shared-memory put and get. */
+static uint32_t *job_node_numbers(const uint32_t *node_of_rank,
+                                  uint32_t nranks)
+{
+    uint32_t *sorted = malloc(nranks * sizeof(*sorted));
+    uint32_t *own = malloc(nranks * sizeof(*own));
+    size_t nnodes = 0;
+
+    if (sorted == NULL || own == NULL) {
+        free(sorted);
+        free(own);
+        return NULL;
+    }
+    memcpy(sorted, node_of_rank, nranks * sizeof(*sorted));
+    qsort(sorted, nranks, sizeof(*sorted), compare_u32);
+    for (uint32_t r = 0; r < nranks; r++)
+        if (nnodes == 0 || sorted[nnodes - 1] != sorted[r])
+            sorted[nnodes++] = sorted[r];
+    for (uint32_t r = 0; r < nranks; r++) {
+        const uint32_t *at = bsearch(&node_of_rank[r], sorted, nnodes,
+                                     sizeof(*sorted), compare_u32);
+        own[r] = (uint32_t)(at - sorted);
+    }
+    free(sorted);
+    return own;
+}
+
 int pmi_simple_process_mapping(const uint32_t *node_of_rank, uint32_t nranks,
                                char **out)
 {
     hnp_buffer_t text;
     map_block_t *blocks;
+    uint32_t *own;
     char item[48];
     size_t nblocks;
 
     if (nranks == 0)
         return HNP_ERR_BAD_PARAM;
     blocks = calloc(nranks, sizeof(*blocks));
-    if (blocks == NULL)
+    own = job_node_numbers(node_of_rank, nranks);
+    if (blocks == NULL || own == NULL) {
+        free(blocks);
+        free(own);
         return HNP_ERR_NOMEM;
-    nblocks = build_blocks(node_of_rank, nranks, blocks);
-    nblocks = repeating_prefix(node_of_rank, nranks, blocks, nblocks);
+    }
+    nblocks = build_blocks(own, nranks, blocks);
+    nblocks = repeating_prefix(own, nranks, blocks, nblocks);
+    free(own);
     hnp_buffer_init(&text);
     hnp_pack_bytes(&text, "(vector", 7);
     for (size_t i = 0; i < nblocks; i++) {

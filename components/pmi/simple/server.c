@@ -337,6 +337,13 @@ static pmi_client_t *client_new(pmi_simple_server_t *srv, int fd, uint32_t rank)
     return c;
 }
 
+const char *pmi_job_tag(const pmi_simple_server_t *srv)
+{
+    const char *dash = strrchr(srv->kvsname, '-');
+
+    return dash != NULL ? dash + 1 : srv->kvsname;
+}
+
 /* ------------------------------------------------------------- fences */
 
 static void fence_answer(pmi_client_t *c, int status)
@@ -413,8 +420,8 @@ void pmi_fence_check(pmi_simple_server_t *srv, uint32_t rank)
         return;
     }
     srv->fence_ready_called = true;
-    HNP_VERBOSE(srv->log, 2, "fence %u ready: %zu bytes of puts",
-                srv->fence_seq, blob.len);
+    HNP_VERBOSE(srv->log, 2, "job %s: fence %u ready: %zu bytes of puts",
+                pmi_job_tag(srv), srv->fence_seq, blob.len);
     srv->cb.fence_ready(srv->cb.ctx, srv->fence_seq, blob.data, blob.len);
     hnp_buffer_release(&blob);
 }
@@ -449,8 +456,9 @@ int pmi_simple_fence_complete(pmi_simple_server_t *srv, uint32_t seq,
 {
     if (seq != srv->fence_seq || !srv->fence_ready_called)
         return HNP_ERR_BAD_PARAM;
-    HNP_VERBOSE(srv->log, 2, "fence %u complete (%s), %zu keys known", seq,
-                hnp_strerror(status), pmi_simple_kvs_count(srv->kvs));
+    HNP_VERBOSE(srv->log, 2, "job %s: fence %u complete (%s), %zu keys "
+                "known", pmi_job_tag(srv), seq, hnp_strerror(status),
+                pmi_simple_kvs_count(srv->kvs));
     server_hold(srv);
     fence_finish(srv, status);
     server_release(srv);
@@ -624,7 +632,8 @@ int pmi_simple_server_add_client(pmi_simple_server_t *srv, int fd,
         return HNP_ERR_NOMEM;
     }
     srv->clients[i]->appnum = appnum;
-    HNP_VERBOSE(srv->log, 2, "serving rank %u on fd %d", rank, fd);
+    HNP_VERBOSE(srv->log, 2, "job %s: serving rank %u on fd %d",
+                pmi_job_tag(srv), rank, fd);
     return HNP_SUCCESS;
 }
 

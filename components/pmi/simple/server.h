@@ -270,9 +270,10 @@ int pmi_simple_client_env(const pmi_simple_server_t *srv, uint32_t rank, int fd,
 
 /**
  * PMI_process_mapping for a job whose rank r runs on node node_of_rank[r]:
- * "(vector,(first,count,ppn),...)" with the node numbers as given,
- * shortened to its repeating part when it has one (MPICH repeats a vector
- * that covers fewer ranks than the job). *out is malloc'd.
+ * "(vector,(first,count,ppn),...)" with the job's own node numbers (its
+ * nodes from 0, in the order of the numbers given), shortened to its
+ * repeating part when it has one (MPICH repeats a vector that covers
+ * fewer ranks than the job). *out is malloc'd.
  */
 int pmi_simple_process_mapping(const uint32_t *node_of_rank, uint32_t nranks,
                                char **out);

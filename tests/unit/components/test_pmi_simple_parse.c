@@ -503,11 +503,50 @@ static void test_process_mapping(void **state)
     expect_mapping(block, 8, "(vector,(0,4,2))");
     expect_mapping(cyclic, 8, "(vector,(0,3,1))");
     expect_mapping(uneven, 6, "(vector,(0,1,3),(1,1,1),(2,1,2))");
-    /* No block starts at node 0: MPICH would not repeat it, so no repeat. */
-    expect_mapping(late, 4, "(vector,(3,2,2))");
+    /* A job on nodes 3 and 4 (of a DVM's) is on its own nodes 0 and 1. */
+    expect_mapping(late, 4, "(vector,(0,2,2))");
     expect_mapping(repeat_block, 9, "(vector,(0,2,2))");
     expect_mapping(one, 1, "(vector,(0,1,1))");
     assert_int_equal(pmi_simple_process_mapping(one, 0, &out), HNP_ERR_BAD_PARAM);
+}
+
+/* MPICH takes the highest node number plus one for the job's node count,
+ * and a job with as many nodes as ranks for one rank a node: then it
+ * skips the barrier between the put of a node's shared-memory name and
+ * the other ranks' get of it ("unable to allocate shared memory" when a
+ * get came first). Jobs of a DVM side by side, placed on nodes past the
+ * first, got numbers such as these; a job's mapping numbers its own
+ * nodes from 0, so the count is right. */
+static unsigned mpich_node_count(const char *mapping)
+{
+    unsigned first, count, ppn, top = 0;
+    const char *p = strchr(mapping, '(') + 1;
+
+    while ((p = strchr(p, '(')) != NULL) {
+        assert_int_equal(sscanf(p, "(%u,%u,%u)", &first, &count, &ppn), 3);
+        if (first + count > top)
+            top = first + count;
+        p++;
+    }
+    return top;
+}
+
+static void test_process_mapping_dvm_nodes(void **state)
+{
+    /* seen failing: 2 ranks on a DVM's second node; 5 ranks on its
+     * fourth and fifth */
+    static const uint32_t second[] = { 1, 1 };
+    static const uint32_t fourth[] = { 3, 4, 4, 4, 4 };
+    static const uint32_t gaps[] = { 2, 2, 7, 7, 9 };
+    char *got = NULL;
+
+    (void)state;
+    expect_mapping(second, 2, "(vector,(0,1,2))");
+    expect_mapping(fourth, 5, "(vector,(0,1,1),(1,1,4))");
+    expect_mapping(gaps, 5, "(vector,(0,2,2),(2,1,1))");
+    assert_int_equal(pmi_simple_process_mapping(fourth, 5, &got), HNP_SUCCESS);
+    assert_int_equal(mpich_node_count(got), 2);
+    free(got);
 }
 
 int main(void)
@@ -528,6 +567,7 @@ int main(void)
         cmocka_unit_test(test_kvs_owner),
         cmocka_unit_test(test_kvs_bad_blobs),
         cmocka_unit_test(test_process_mapping),
+        cmocka_unit_test(test_process_mapping_dvm_nodes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
