@@ -202,9 +202,8 @@ enum {
      *  (it would never run). */
     HNP_PMI_NEEDS_EVERY_JOB = 1u << 1,
     /** In a DVM, the jobs that start this component run one at a time
-     *  (beside any others): it serves every job of a node through one
-     *  library that was seen to leave a rank waiting in its init when
-     *  two jobs came and went in it at once. */
+     *  (beside any others): for a component whose library serves one
+     *  job of a node at a time. */
     HNP_PMI_NEEDS_JOBS_APART = 1u << 2,
 };
 

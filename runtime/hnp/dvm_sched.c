@@ -9,7 +9,7 @@
  * daemon takes part in each job's all-gathers, in series of the job's
  * own; two jobs whose series would be the same (ids 65535 / components
  * apart, both running) do not run at once, nor two jobs that start a
- * component whose jobs run apart (HNP_PMI_NEEDS_JOBS_APART: pmix).
+ * component whose jobs run apart (HNP_PMI_NEEDS_JOBS_APART).
  */
 #include "config.h"
 

@@ -13,8 +13,8 @@
 uri="$tmp/dvm.uri"
 dvm_log="$tmp/dvm.log"
 
-# A job that may use MPI (a shell script) runs beside the others too;
-# only jobs that start pmix wait for each other (dvm-mpi-concurrent.sh).
+# A job that may use MPI (a shell script) runs beside the others too, as
+# MPI jobs do (dvm-mpi-concurrent.sh).
 # ranks_of ARG: this test's processes "cat ARG" (the ranks of one job).
 ranks_of() {
     local p n=0

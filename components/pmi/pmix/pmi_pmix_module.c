@@ -433,7 +433,7 @@ static void pmix_finalize(hnp_rte_t *rte)
 
 const hnp_pmi_module_t pmi_pmix_module = {
     .serves = HNP_PMI_SERVES_PMIX,
-    .needs = HNP_PMI_NEEDS_TMPDIR | HNP_PMI_NEEDS_JOBS_APART,
+    .needs = HNP_PMI_NEEDS_TMPDIR,
     .job_start = pmix_job_start,
     .child_setup = pmix_child_setup,
     .child_started = pmix_child_started,
