@@ -20,6 +20,7 @@
  */
 #include "config.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -245,19 +246,37 @@ static bool expand_mapping(const char *s, uint32_t *nodes, uint32_t n)
     return r == n;
 }
 
+/* The mapping numbers the job's own nodes from 0, in the order of the
+ * numbers it was given: node n becomes the count of the smaller numbers
+ * among the job's nodes. */
+static void own_numbers(const uint32_t *node, uint32_t *own, size_t size)
+{
+    bool used[8] = { false };
+
+    for (size_t i = 0; i < size; i++)
+        used[node[i]] = true;
+    for (size_t i = 0; i < size; i++) {
+        own[i] = 0;
+        for (uint32_t n = 0; n < node[i]; n++)
+            own[i] += used[n];
+    }
+}
+
 static void fuzz_mapping(const uint8_t *data, size_t size)
 {
-    uint32_t *want, *got;
+    uint32_t *node, *want, *got;
     char *mapping;
 
     if (size == 0 || size > 4096)
         return;
+    node = malloc(size * sizeof(*node));
     want = malloc(size * sizeof(*want));
     got = malloc(size * sizeof(*got));
-    if (want != NULL && got != NULL) {
+    if (node != NULL && want != NULL && got != NULL) {
         for (size_t i = 0; i < size; i++)
-            want[i] = data[i] % 8;
-        int rc = pmi_simple_process_mapping(want, (uint32_t)size, &mapping);
+            node[i] = data[i] % 8;
+        own_numbers(node, want, size);
+        int rc = pmi_simple_process_mapping(node, (uint32_t)size, &mapping);
         FUZZ_CHECK(rc == HNP_SUCCESS);
         if (rc == HNP_SUCCESS) {
             FUZZ_CHECK(expand_mapping(mapping, got, (uint32_t)size));
@@ -265,6 +284,7 @@ static void fuzz_mapping(const uint8_t *data, size_t size)
             free(mapping);
         }
     }
+    free(node);
     free(want);
     free(got);
 }
