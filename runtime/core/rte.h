@@ -214,6 +214,9 @@ void hnp_rte_finalize(hnp_rte_t *rte);
 void hnp_rte_destroy(hnp_rte_t *rte);
 /* scratch.c: remove the scratch roots and all under them (idempotent). */
 void hnp_rte_scratch_release(hnp_rte_t *rte);
+/** Remove the scratch roots now, and keep their names for a later
+ *  hnp_rte_scratch_release() (what was made in between goes then). */
+void hnp_rte_scratch_empty(hnp_rte_t *rte);
 /** The neighbour a message for @p dest goes to next. */
 hnp_vpid_t hnp_rte_next_hop(const hnp_rte_t *rte, hnp_vpid_t dest);
 /** Open the listeners; @p nprocs may be 0 while unknown. */

@@ -142,6 +142,13 @@ void hnp_rte_scratch_remove(hnp_rte_t *rte, const char *path)
     }
 }
 
+void hnp_rte_scratch_empty(hnp_rte_t *rte)
+{
+    for (unsigned k = 0; k < 2; k++)
+        if (rte->scratch_root[k] != NULL)
+            remove_tree(rte->scratch_root[k]);
+}
+
 void hnp_rte_scratch_release(hnp_rte_t *rte)
 {
     for (unsigned k = 0; k < 2; k++) {

@@ -400,10 +400,14 @@ void hnpd_pmi_release(hnpd_t *d)
      * finalize joins its threads, time that a batch system ending the
      * step (Slurm kills what is left of it, sentinel included) may not
      * give. The jobs are over, no rank uses them any more. */
-    hnp_rte_scratch_release(d->rte);
+    hnp_rte_scratch_empty(d->rte);
     /* Each component leaves what it keeps between jobs (the PMIx server). */
     for (size_t i = d->pmi_inited; i-- > 0;)
         if (d->rte->pmi.modules[i]->finalize != NULL)
             d->rte->pmi.modules[i]->finalize(d->rte);
     d->pmi_inited = 0;
+    /* and again: libpmix's thread, still running a moment ago, wrote to
+     * its store after the first pass had read the directory (an empty
+     * pmix-store was seen left behind) */
+    hnp_rte_scratch_release(d->rte);
 }
