@@ -327,3 +327,22 @@ void v1_init(fixture_t *f, int rank)
         "cmd=response_to_init pmi_version=1 "
         "pmi_subversion=1 rc=0");
 }
+
+/* MPICH's PMI-2 client opens in PMI-1, then switches: rank @p rank of
+ * the job of four, fully initialized. */
+void v2_start(fixture_t *f, int rank)
+{
+    char want[256];
+
+    /* MPICH's PMI-2 client opens in PMI-1, then switches. */
+    ask(f, rank, "cmd=init pmi_version=2 pmi_subversion=0\n",
+        "cmd=response_to_init pmi_version=2 "
+        "pmi_subversion=0 rc=0");
+    snprintf(want, sizeof(want), "cmd=fullinit;pmijobid=" KVS ";pmirank=%d;"
+             "threaded=FALSE;", rank);
+    say_v2(&f->peer[rank], want);
+    snprintf(want, sizeof(want), "cmd=fullinit-response;rc=0;pmi-version=2;"
+             "pmi-subversion=0;rank=%d;size=4;appnum=" APPNUM_TEXT ";debugged=FALSE;"
+             "pmiverbose=FALSE;", rank);
+    expect_v2(f, rank, want);
+}

@@ -97,5 +97,6 @@ void expect_silence(fixture_t *f, int rank);
 void expect_eof(fixture_t *f, int rank);
 void finish_fence(fixture_t *f, const char *key, const char *value);
 void v1_init(fixture_t *f, int rank);
+void v2_start(fixture_t *f, int rank);
 
 #endif /* HNP_TEST_PMI_SERVER_FIXTURE_H */
