@@ -84,10 +84,7 @@ static const char *lookup(const pmi_simple_server_t *srv, const char *key,
 /* The local process whose puts are charged to @p owner, or NULL. */
 static pmi_client_t *client_of_owner(pmi_simple_server_t *srv, uint32_t owner)
 {
-    for (size_t i = 0; owner != 0 && i < srv->nlocal; i++)
-        if (srv->clients[i] != NULL && srv->clients[i]->rank == owner - 1)
-            return srv->clients[i];
-    return NULL;
+    return owner != 0 ? pmi_client_of_rank(srv, owner - 1) : NULL;
 }
 
 /* A put past max_kvs_bytes: the reason in the words of @p c's wire, and the

@@ -202,6 +202,12 @@ void pmi_client_fail(pmi_client_t *c, int code, const char *fmt, ...)
 void pmi_client_close(pmi_client_t *c);
 /** Write what can be written now; the rest waits for the socket. */
 void pmi_client_flush(pmi_client_t *c);
+/** The server is on the stack (a destroy meanwhile waits) / is no more:
+ *  the last release frees a server destroyed meanwhile. */
+void pmi_server_hold(pmi_simple_server_t *srv);
+void pmi_server_release(pmi_simple_server_t *srv);
+/** The local process of rank @p rank, or NULL. */
+pmi_client_t *pmi_client_of_rank(pmi_simple_server_t *srv, uint32_t rank);
 /** Let a parked connection go on, from the event loop. */
 void pmi_client_resume(pmi_client_t *c);
 /** @p c enters the fence in progress (the request @p req parks it). */

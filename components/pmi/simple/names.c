@@ -79,14 +79,6 @@ static void answer(pmi_client_t *c, const char *thrid, pmi_simple_name_op_t op,
         answer(c, thrid, op, HNP_ERR_BAD_PARAM, NULL);
 }
 
-static pmi_client_t *client_of_rank(pmi_simple_server_t *srv, uint32_t rank)
-{
-    for (size_t i = 0; i < srv->nlocal; i++)
-        if (srv->clients[i] != NULL && srv->clients[i]->rank == rank)
-            return srv->clients[i];
-    return NULL;
-}
-
 static bool name_ok(const char *s)
 {
     return s != NULL && s[0] != '\0' && strlen(s) <= PMI_SIMPLE_NAME_MAX;
@@ -139,15 +131,14 @@ int pmi_simple_name_done(pmi_simple_server_t *srv, uint64_t ticket,
         }
     if (w == NULL)
         return HNP_ERR_NOT_FOUND;
-    c = client_of_rank(srv, w->rank);
+    c = pmi_client_of_rank(srv, w->rank);
     /* a process gone meanwhile is answered by nobody */
     if (c != NULL && !c->closed && !c->finalized) {
-        srv->depth++;
+        pmi_server_hold(srv);
         answer(c, w->thrid, w->op, status,
                w->op == PMI_SIMPLE_NAME_LOOKUP ? port : NULL);
         pmi_client_flush(c);
-        if (--srv->depth == 0 && srv->destroy_pending)
-            pmi_simple_server_destroy(srv);
+        pmi_server_release(srv);
     }
     free(w->thrid);
     free(w);

@@ -19,9 +19,9 @@
  * (rc=-1) so that the library fails the call instead of hanging; only
  * bytes that are not the protocol at all close the connection.
  *
- * Every entry point holds the server (server_hold/server_release), so a
- * callback may call pmi_simple_server_destroy(): the free waits until the
- * outermost frame returns.
+ * Every entry point holds the server (pmi_server_hold, pmi_server_release),
+ * so a callback may call pmi_simple_server_destroy(): the free waits until
+ * the outermost frame returns.
  */
 #include "config.h"
 
@@ -52,15 +52,23 @@
 
 static void server_free(pmi_simple_server_t *srv);
 
-static void server_hold(pmi_simple_server_t *srv)
+void pmi_server_hold(pmi_simple_server_t *srv)
 {
     srv->depth++;
 }
 
-static void server_release(pmi_simple_server_t *srv)
+void pmi_server_release(pmi_simple_server_t *srv)
 {
     if (--srv->depth == 0 && srv->destroy_pending)
         server_free(srv);
+}
+
+pmi_client_t *pmi_client_of_rank(pmi_simple_server_t *srv, uint32_t rank)
+{
+    for (size_t i = 0; i < srv->nlocal; i++)
+        if (srv->clients[i] != NULL && srv->clients[i]->rank == rank)
+            return srv->clients[i];
+    return NULL;
 }
 
 /* ----------------------------------------------------------- connections */
@@ -200,11 +208,11 @@ static void client_write_cb(hnp_rte_t *rte, int fd, unsigned ready,
     (void)rte;
     (void)fd;
     (void)ready;
-    server_hold(srv);
+    pmi_server_hold(srv);
     pmi_client_flush(c);
     if (was_full && client_unsent(c) < PMI_OUT_HIGH_WATER)
         pmi_client_resume(c);
-    server_release(srv);
+    pmi_server_release(srv);
 }
 
 /* Read what is there (up to IN_MAX buffered); false at the end of input. */
@@ -289,7 +297,7 @@ static void client_read_cb(hnp_rte_t *rte, int fd, unsigned ready, void *arg)
     (void)ready;
     if (c->closed)
         return;
-    server_hold(srv);
+    pmi_server_hold(srv);
     open = client_read(c);
     client_process(c);
     /* What came before the end of input was answered (an abort, say);
@@ -297,7 +305,7 @@ static void client_read_cb(hnp_rte_t *rte, int fd, unsigned ready, void *arg)
     if (!open && !c->closed && !srv->destroy_pending &&
         c->wait == PMI_WAIT_NONE)
         client_end_of_input(c);
-    server_release(srv);
+    pmi_server_release(srv);
 }
 
 static void client_free(pmi_client_t *c)
@@ -459,9 +467,9 @@ int pmi_simple_fence_complete(pmi_simple_server_t *srv, uint32_t seq,
     HNP_VERBOSE(srv->log, 2, "job %s: fence %u complete (%s), %zu keys "
                 "known", pmi_job_tag(srv), seq, hnp_strerror(status),
                 pmi_simple_kvs_count(srv->kvs));
-    server_hold(srv);
+    pmi_server_hold(srv);
     fence_finish(srv, status);
-    server_release(srv);
+    pmi_server_release(srv);
     return HNP_SUCCESS;
 }
 

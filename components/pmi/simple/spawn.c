@@ -298,14 +298,6 @@ static void answer(pmi_client_t *c, pmi_simple_wire_t wire,
         answer(c, wire, thrid, HNP_ERR_BAD_PARAM, NULL, "spawn failed");
 }
 
-static pmi_client_t *client_of_rank(pmi_simple_server_t *srv, uint32_t rank)
-{
-    for (size_t i = 0; i < srv->nlocal; i++)
-        if (srv->clients[i] != NULL && srv->clients[i]->rank == rank)
-            return srv->clients[i];
-    return NULL;
-}
-
 int pmi_simple_spawn_done(pmi_simple_server_t *srv, uint64_t ticket,
                           int status, const char *jobid, const char *why)
 {
@@ -321,13 +313,12 @@ int pmi_simple_spawn_done(pmi_simple_server_t *srv, uint64_t ticket,
         }
     if (w == NULL)
         return HNP_ERR_NOT_FOUND;
-    c = client_of_rank(srv, w->rank);
+    c = pmi_client_of_rank(srv, w->rank);
     if (c != NULL && !c->closed && !c->finalized) {
-        srv->depth++;
+        pmi_server_hold(srv);
         answer(c, w->wire, w->thrid, status, jobid, why);
         pmi_client_flush(c);
-        if (--srv->depth == 0 && srv->destroy_pending)
-            pmi_simple_server_destroy(srv);
+        pmi_server_release(srv);
     }
     free(w->thrid);
     free(w);
