@@ -102,6 +102,14 @@ bool dvm_has_children(hnp_dvm_t *dvm, uint32_t jobid);
 /** Job @p job ends abnormally: its spawned jobs end too. */
 void dvm_end_children(hnp_dvm_t *dvm, const hnp_job_t *job);
 
+/* dvm_addhost.c */
+struct hnp_wire_spawn_request;
+/** The nodes @p req's apps add (PMIX_ADD_HOST, PMIX_ADD_HOSTFILE): each
+ *  must hold a daemon (else @p err names it); an app that names no host
+ *  or hostfile of its own gets them as its hosts. */
+int dvm_spawn_add_hosts(hnp_dvm_t *dvm, struct hnp_wire_spawn_request *req,
+                        char *err, size_t errlen);
+
 /* dvm_gather.c */
 /** Serve the daemons' collectives across jobs (HNP_TAG_GATHER). */
 int dvm_gather_listen(hnp_dvm_t *dvm);

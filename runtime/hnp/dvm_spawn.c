@@ -244,21 +244,14 @@ static int check_hosts(const hnp_dvm_t *dvm, const char *hosts, char *err,
     return rc;
 }
 
-/* What hnp_rte_spawn() leaves to later: new nodes. */
+/* What hnp_rte_spawn() leaves to later: nodes without a daemon (the
+ * nodes a spawn adds were checked by dvm_spawn_add_hosts()). */
 static int refuse_unsupported(const hnp_dvm_t *dvm,
                               const hnp_wire_spawn_request_t *req, char *err,
                               size_t errlen)
 {
     for (uint32_t a = 0; a < req->napps; a++) {
         const hnp_wire_spawn_app_t *app = &req->apps[a];
-        if (app->add_hosts[0] != '\0' || app->add_hostfile[0] != '\0') {
-            hnp_err_set(err, errlen, "adding nodes to the allocation "
-                        "(PMIX_ADD_HOST %s, PMIX_ADD_HOSTFILE %s) is not "
-                        "supported: name nodes of the allocation",
-                        app->add_hosts[0] ? app->add_hosts : "-",
-                        app->add_hostfile[0] ? app->add_hostfile : "-");
-            return HNP_ERR_BAD_PARAM;
-        }
         if (app->hosts[0] != '\0' &&
             check_hosts(dvm, app->hosts, err, errlen) != HNP_SUCCESS)
             return HNP_ERR_BAD_PARAM;
@@ -531,8 +524,9 @@ static int start_spawn(hnp_dvm_t *dvm, hnp_vpid_t src,
                     "stopping" : "every job id has been used");
         return HNP_ERR_NOT_AVAILABLE;
     }
-    if ((rc = make_submission(dvm, req, parent, &sub, err, errlen)) !=
-        HNP_SUCCESS)
+    if ((rc = dvm_spawn_add_hosts(dvm, req, err, errlen)) != HNP_SUCCESS ||
+        (rc = make_submission(dvm, req, parent, &sub, err, errlen)) !=
+            HNP_SUCCESS)
         return rc;
     if ((c = calloc(1, sizeof(*c))) == NULL ||
         share_output(parent, fds) != HNP_SUCCESS) {

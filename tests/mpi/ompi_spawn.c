@@ -5,7 +5,10 @@
  * it back plus 1000, then all disconnect. Each side prints one line a
  * process saying what it checked.
  *
- *   ompi_spawn N [HOSTS]        the parent (any number of ranks)
+ *   ompi_spawn N [HOSTS [KEY]]  the parent (any number of ranks); HOSTS
+ *                               in info KEY ("host", or e.g. "add-host",
+ *                               "add-hostfile"); a failed spawn prints
+ *                               its error class and the parent goes on
  *   ompi_spawn missing          rank 0 spawns a program that is not there:
  *                               prints the error class it got
  */
@@ -52,22 +55,31 @@ static int parent_missing(int rank)
     return 0;
 }
 
-static int parent_spawn(int rank, int n, const char *hosts, char *self)
+static int parent_spawn(int rank, int n, const char *hosts, const char *key,
+                        char *self)
 {
     MPI_Comm children;
     MPI_Info info = MPI_INFO_NULL;
-    int errs[1024], ok = 0, remote = 0;
+    int errs[1024], ok = 0, remote = 0, err, cls = 0;
 
     if (n > 1024)
         n = 1024;
     if (hosts != NULL) {
         MPI_Info_create(&info);
-        MPI_Info_set(info, "host", (char *)hosts);
+        MPI_Info_set(info, (char *)key, (char *)hosts);
     }
-    MPI_Comm_spawn(self, MPI_ARGV_NULL, n, info, 0, MPI_COMM_WORLD,
-                   &children, errs);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    err = MPI_Comm_spawn(self, MPI_ARGV_NULL, n, info, 0, MPI_COMM_WORLD,
+                         &children, errs);
     if (info != MPI_INFO_NULL)
         MPI_Info_free(&info);
+    if (err != MPI_SUCCESS) {
+        MPI_Error_class(err, &cls);
+        if (rank == 0)
+            printf("parent: spawn failed (class %d)\n", cls);
+        fflush(stdout);
+        return 0;
+    }
     MPI_Comm_remote_size(children, &remote);
     if (rank == 0) {
         for (int c = 0; c < remote; c++)
@@ -98,7 +110,8 @@ int main(int argc, char **argv)
         rc = parent_missing(rank);
     else
         rc = parent_spawn(rank, argc > 1 ? atoi(argv[1]) : 1,
-                          argc > 2 ? argv[2] : NULL, argv[0]);
+                          argc > 2 ? argv[2] : NULL,
+                          argc > 3 ? argv[3] : "host", argv[0]);
     MPI_Finalize();
     return rc;
 }

@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The nodes a spawn adds to the allocation (PMIX_ADD_HOST,
+ * PMIX_ADD_HOSTFILE; Open MPI's "add-host" and "add-hostfile" info keys).
+ * As Open MPI's mpirun takes them, the added nodes join the nodes the
+ * family may use and, for a program that names no host or hostfile of
+ * its own, are where its children go. A node added must hold a daemon of
+ * the runtime already (every node of a DVM does; in a standalone hnp, the
+ * nodes of its ranks): hnp does not start daemons on new nodes once the
+ * runtime runs, and a node without one is refused, naming it.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dvm_server.h"
+#include "hosts/hostlist.h"
+#include "wire/spawn.h"
+
+static bool holds_daemon(const hnp_dvm_t *dvm, const char *name)
+{
+    const hnp_job_map_t *nodes = hnp_dvm_nodes(dvm);
+
+    for (uint32_t n = 0; n < nodes->nnodes; n++)
+        if (strcmp(nodes->node_names[n], name) == 0 &&
+            !hnp_dvm_node_lost(dvm, n))
+            return true;
+    return false;
+}
+
+/* @p path as the spawning rank meant it: from its working directory. */
+static void resolve_path(const char *path, const char *wdir, char *out,
+                         size_t len)
+{
+    if (path[0] == '/' || wdir == NULL || wdir[0] == '\0')
+        snprintf(out, len, "%s", path);
+    else
+        snprintf(out, len, "%s/%s", wdir, path);
+}
+
+/* The nodes @p app adds, from both keys, into @p added. */
+static int parse_added(const hnp_wire_spawn_app_t *app, const char *wdir,
+                       hnp_nodelist_t *added, char *err, size_t errlen)
+{
+    char path[4096];
+    int rc = HNP_SUCCESS;
+
+    if (app->add_hosts[0] != '\0')
+        rc = hnp_nodelist_parse_hosts(added, app->add_hosts, err, errlen);
+    if (rc == HNP_SUCCESS && app->add_hostfile[0] != '\0') {
+        resolve_path(app->add_hostfile, wdir, path, sizeof(path));
+        rc = hnp_nodelist_parse_hostfile(added, path, err, errlen);
+    }
+    if (rc == HNP_SUCCESS && added->count == 0) {
+        hnp_err_set(err, errlen, "PMIX_ADD_HOSTFILE %s names no node",
+                    app->add_hostfile);
+        rc = HNP_ERR_BAD_PARAM;
+    }
+    return rc;
+}
+
+/* Each added node holds a daemon, else why not, naming it. */
+static int check_added(const hnp_dvm_t *dvm, const hnp_wire_spawn_app_t *app,
+                       const hnp_nodelist_t *added, char *err, size_t errlen)
+{
+    const char *key = app->add_hosts[0] != '\0' ? "PMIX_ADD_HOST"
+                                                : "PMIX_ADD_HOSTFILE";
+
+    for (size_t i = 0; i < added->count; i++) {
+        if (holds_daemon(dvm, added->nodes[i].name))
+            continue;
+        hnp_err_set(err, errlen, "cannot add node %s (%s) to %s: it runs "
+                    "no daemon, and hnp does not start daemons on new nodes "
+                    "once the runtime runs (%s)", added->nodes[i].name, key,
+                    hnp_dvm_noun(dvm),
+                    hnp_dvm_is_family(dvm)
+                        ? "give the job a rank on each node it may spawn "
+                          "onto, e.g. with -N 1"
+                        : "name the node when the DVM starts");
+        return HNP_ERR_NOT_AVAILABLE;
+    }
+    return HNP_SUCCESS;
+}
+
+/* "a,b,c": the names of @p added, malloc'd. */
+static char *join_names(const hnp_nodelist_t *added)
+{
+    size_t len = 1, at = 0;
+    char *text;
+
+    for (size_t i = 0; i < added->count; i++)
+        len += strlen(added->nodes[i].name) + 1;
+    if ((text = malloc(len)) == NULL)
+        return NULL;
+    text[0] = '\0';
+    for (size_t i = 0; i < added->count; i++)
+        at += (size_t)snprintf(text + at, len - at, "%s%s", i > 0 ? "," : "",
+                               added->nodes[i].name);
+    return text;
+}
+
+static int add_hosts_of(hnp_dvm_t *dvm, hnp_wire_spawn_app_t *app,
+                        const char *wdir, char *err, size_t errlen)
+{
+    hnp_nodelist_t added = { NULL, 0, 0 };
+    int rc = parse_added(app, wdir, &added, err, errlen);
+    char *hosts;
+
+    if (rc == HNP_SUCCESS)
+        rc = check_added(dvm, app, &added, err, errlen);
+    /* the program runs across the nodes it adds, unless it names its own */
+    if (rc == HNP_SUCCESS && app->hosts[0] == '\0' &&
+        app->hostfile[0] == '\0') {
+        if ((hosts = join_names(&added)) == NULL) {
+            hnp_err_set(err, errlen, "out of memory");
+            rc = HNP_ERR_NOMEM;
+        } else {
+            free(app->hosts);
+            app->hosts = hosts;
+        }
+    }
+    hnp_nodelist_free(&added);
+    return rc;
+}
+
+/* The directory a relative PMIX_ADD_HOSTFILE is read from: the app's
+ * (Open MPI gives its parent's), the parent's, or its job's. */
+static const char *hostfile_dir(hnp_dvm_t *dvm,
+                                const hnp_wire_spawn_request_t *req,
+                                const hnp_wire_spawn_app_t *app)
+{
+    dvm_conn_t *c;
+
+    if (app->wdir[0] != '\0')
+        return app->wdir;
+    if (req->parent_wdir[0] != '\0')
+        return req->parent_wdir;
+    if ((c = dvm_running_job(dvm, req->parent_jobid)) != NULL)
+        return hnp_dvm_job_cwd(c->job);
+    return dvm->runtime->wdir;
+}
+
+int dvm_spawn_add_hosts(hnp_dvm_t *dvm, hnp_wire_spawn_request_t *req,
+                        char *err, size_t errlen)
+{
+    for (uint32_t a = 0; a < req->napps; a++) {
+        hnp_wire_spawn_app_t *app = &req->apps[a];
+        int rc;
+        if (app->add_hosts[0] == '\0' && app->add_hostfile[0] == '\0')
+            continue;
+        rc = add_hosts_of(dvm, app, hostfile_dir(dvm, req, app), err,
+                          errlen);
+        if (rc != HNP_SUCCESS)
+            return rc;
+    }
+    return HNP_SUCCESS;
+}
