@@ -497,6 +497,32 @@ static void test_large_binomial(void **state)
     assert_int_equal(buf[32], 3);
 }
 
+/* A runtime that grows appends vertices (new daemons get new vpids): the
+ * routing trees keep every existing vertex's parent and every route
+ * between existing vertices, so the daemons already running need not
+ * learn of the new ones to keep their own routes. */
+static void test_growth_keeps_routes(void **state)
+{
+    (void)state;
+    for (uint32_t n = 1; n <= 70; n++)
+        for (uint32_t grown = n + 1; grown <= n + 9; grown += 4) {
+            hnp_tree_t before[] = { hnp_tree_binomial(n), hnp_tree_kary(n, 0),
+                                    hnp_tree_kary(n, 2), hnp_tree_kary(n, 3) };
+            hnp_tree_t after[] = { hnp_tree_binomial(grown),
+                                   hnp_tree_kary(grown, 0),
+                                   hnp_tree_kary(grown, 2),
+                                   hnp_tree_kary(grown, 3) };
+            for (size_t t = 0; t < sizeof(before) / sizeof(before[0]); t++)
+                for (hnp_vpid_t v = 0; v < n; v++) {
+                    assert_int_equal(hnp_tree_parent(&before[t], v),
+                                     hnp_tree_parent(&after[t], v));
+                    for (hnp_vpid_t d = 0; d < n; d++)
+                        assert_int_equal(hnp_tree_next_hop(&before[t], v, d),
+                                         hnp_tree_next_hop(&after[t], v, d));
+                }
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -511,6 +537,7 @@ int main(void)
         cmocka_unit_test(test_truncated_output),
         cmocka_unit_test(test_large_kary),
         cmocka_unit_test(test_large_binomial),
+        cmocka_unit_test(test_growth_keeps_routes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
