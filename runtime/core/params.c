@@ -126,6 +126,13 @@ int hnp_core_params_register(hnp_params_t *params, hnp_core_params_t *core,
                    "Seconds into the launch after which the nodes whose "
                    "daemons have not joined are named, with where they hang "
                    "in the spawn tree (0: never)"),
+        CORE_PARAM("plm", "base", "daemons_on_all_nodes", HNP_PARAM_BOOL,
+                   "false", 3, &core->daemons_on_all_nodes,
+                   "A standalone hnp starts a daemon on every node of the "
+                   "allocation, also where its job has no rank, as Open "
+                   "MPI's mpirun does (without --novm): the job's "
+                   "MPI_Comm_spawn may then place processes on any of "
+                   "them. Off: daemons only where the job's ranks are"),
         CORE_PARAM("plm", "base", "secret_dir", HNP_PARAM_STRING, "", 5,
                    &core->secret_dir,
                    "Directory in which a launcher that gives its daemons no "

@@ -35,6 +35,7 @@ typedef struct hnp_core_params {
     size_t iof_window;           /* rte_iof_window */
     size_t iof_buffer;           /* rte_iof_buffer */
     bool forward_job_control;    /* rte_forward_job_control */
+    bool daemons_on_all_nodes;   /* plm_base_daemons_on_all_nodes */
     unsigned daemon_log_rate;    /* rte_daemon_log_rate */
     int dvm_on_daemon_loss;      /* dvm_on_daemon_loss: HNP_DVM_LOSS_* */
     int name_scope;              /* pmi_base_name_scope: HNP_NAME_SCOPE_* */

@@ -411,9 +411,20 @@ int hnp_dvm_create_family(hnp_dvm_t **out, hnp_job_t *runtime, char *err,
                                  ? dvm->free_slots[n] - used : 0;
     }
     dvm->last_jobid = runtime->jobid;
+    dvm->rte->announce_collectives = dvm_runtime_leaves_daemons_out(dvm);
     runtime->family = dvm;
     *out = dvm;
     return HNP_SUCCESS;
+}
+
+bool dvm_runtime_leaves_daemons_out(const hnp_dvm_t *dvm)
+{
+    const hnp_job_map_t *map = &dvm->runtime->map;
+
+    for (uint32_t n = 0; dvm->family_only && n < map->nnodes; n++)
+        if (map->local_size[n] == 0 && !dvm->lost[n])
+            return true;
+    return false;
 }
 
 bool hnp_dvm_is_family(const hnp_dvm_t *dvm)

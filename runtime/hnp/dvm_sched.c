@@ -128,7 +128,7 @@ void dvm_give_back_slots(hnp_dvm_t *dvm, dvm_conn_t *c)
  * of its all-gathers from the HNP. */
 void dvm_announce_collectives(hnp_dvm_t *dvm)
 {
-    bool any = false;
+    bool any = dvm_runtime_leaves_daemons_out(dvm);
 
     for (dvm_conn_t *c = dvm->conns; c != NULL && !any; c = c->next)
         any = c->running && hnp_dvm_job_needs_pmi(c->job) &&

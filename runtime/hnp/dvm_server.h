@@ -130,6 +130,10 @@ void dvm_submit(hnp_dvm_t *dvm, dvm_conn_t *c, hnp_wire_dvm_request_t *req);
 /** Whether the HNP tells every daemon of each all-gather it hears of
  *  (a running job that may gather leaves daemons without ranks). */
 void dvm_announce_collectives(hnp_dvm_t *dvm);
+/** A standalone hnp's job leaves live daemons without ranks
+ *  (plm_base_daemons_on_all_nodes): they hear of its all-gathers from
+ *  the HNP. Never for a DVM, whose runtime job has no processes. */
+bool dvm_runtime_leaves_daemons_out(const hnp_dvm_t *dvm);
 /** Answer --dvm-jobs. */
 void dvm_list_jobs(hnp_dvm_t *dvm, dvm_conn_t *c);
 /** The client of @p c got signal @p sig: its job's, or it ends it. */

@@ -149,6 +149,8 @@ static int build_map(hnp_args_t *args, hnp_rte_t *rte, hnp_job_map_t *map,
         req.ranking = HNP_RANK_DEFAULT;
     }
     req.fixed_node = fixed;
+    /* daemons on the nodes without ranks too, for the job's spawns */
+    req.keep_idle_nodes = !args->dvm && rte->core->daemons_on_all_nodes;
     if (rc == HNP_SUCCESS && args->mapping.display_allocation)
         hnp_mapping_print_allocation(&nodes, req.default_slots, stdout);
     if (rc == HNP_SUCCESS)

@@ -227,9 +227,10 @@ static int check_slots(const map_work_t *w, const hnp_nodelist_t *nodes,
     return HNP_SUCCESS;
 }
 
-/* Keep the hosts that got a process, in host order, and renumber. */
+/* Keep the hosts that got a process, in host order, and renumber; with
+ * @p keep_idle, the others after them. */
 static int fill_map(const map_work_t *w, const hnp_nodelist_t *nodes,
-                    hnp_job_map_t *map)
+                    bool keep_idle, hnp_job_map_t *map)
 {
     uint32_t *index = malloc((size_t)w->nhosts * sizeof(*index));
 
@@ -238,6 +239,9 @@ static int fill_map(const map_work_t *w, const hnp_nodelist_t *nodes,
     for (uint32_t i = 0; i < w->nhosts; i++)
         if (w->count[i] > 0)
             index[i] = map->nnodes++;
+    for (uint32_t i = 0; keep_idle && i < w->nhosts; i++)
+        if (w->count[i] == 0)
+            index[i] = map->nnodes++;
     map->node_names = calloc(map->nnodes, sizeof(*map->node_names));
     map->local_size = calloc(map->nnodes, sizeof(*map->local_size));
     map->node_slots = calloc(map->nnodes, sizeof(*map->node_slots));
@@ -245,7 +249,7 @@ static int fill_map(const map_work_t *w, const hnp_nodelist_t *nodes,
         map->node_slots == NULL)
         goto nomem;
     for (uint32_t i = 0; i < w->nhosts; i++) {
-        if (w->count[i] == 0)
+        if (w->count[i] == 0 && !keep_idle)
             continue;
         map->node_names[index[i]] = strdup(nodes->nodes[i].name);
         if (map->node_names[index[i]] == NULL)
@@ -330,7 +334,7 @@ int hnp_job_map_build(const hnp_nodelist_t *nodes,
     if (rc == HNP_SUCCESS && req->ranking != HNP_RANK_DEFAULT)
         rank_again(&w, req->ranking, m.node_of);
     if (rc == HNP_SUCCESS)
-        rc = fill_map(&w, nodes, &m);
+        rc = fill_map(&w, nodes, req->keep_idle_nodes, &m);
 out:
     if (rc == HNP_ERR_NOMEM)
         hnp_err_set(err, errlen, "out of memory mapping %" PRIu32

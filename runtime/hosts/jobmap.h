@@ -38,11 +38,16 @@ typedef struct hnp_map_request {
     hnp_rank_policy_t ranking;
     const uint32_t *fixed_node; /**< [np]: each rank's host (a rankfile);
                                      NULL: mapped by the policy */
+    bool keep_idle_nodes; /**< hosts that get no process stay in the map
+                               (local_size 0), after those that do, in
+                               host order: they get daemons too */
 } hnp_map_request_t;
 
 typedef struct hnp_job_map {
     uint32_t nprocs;
-    uint32_t nnodes;       /**< nodes that run at least one process */
+    uint32_t nnodes;       /**< nodes that run at least one process
+                                (and, with keep_idle_nodes, after them,
+                                those that run none) */
     char **node_names;     /**< [nnodes]; node i gets daemon vpid i + 1 */
     uint32_t *node_of;     /**< [nprocs]: node index of each rank */
     uint32_t *local_rank;  /**< [nprocs] */

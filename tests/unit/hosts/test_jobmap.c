@@ -144,6 +144,32 @@ static void test_by_slot(void **state)
     hnp_job_map_free(&m);
 }
 
+/* keep_idle_nodes: the hosts without a process follow those with, in
+ * host order, with their slots, in the universe too. */
+static void test_keep_idle_nodes(void **state)
+{
+    hnp_map_request_t r = request(1, HNP_MAP_BY_SLOT);
+    (void)state;
+
+    r.keep_idle_nodes = true;
+    hnp_job_map_t m = build_ok("a:2,b:3,c:4", &r);
+    EXPECT_NODES(&m, "a", "b", "c");
+    EXPECT_PLACEMENT(&m, "a");
+    EXPECT_U32(m.local_size, 1, 0, 0);
+    EXPECT_U32(m.node_slots, 2, 3, 4);
+    assert_int_equal(m.universe_size, 9);
+    hnp_job_map_free(&m);
+
+    /* One rank a node for two ranks: the third node stays, idle. */
+    r.np = 2;
+    r.npernode = 1;
+    r.policy = HNP_MAP_BY_NODE;
+    m = build_ok("a:1,b:1,c:1", &r);
+    EXPECT_NODES(&m, "a", "b", "c");
+    EXPECT_U32(m.local_size, 1, 1, 0);
+    hnp_job_map_free(&m);
+}
+
 static void test_by_node(void **state)
 {
     hnp_map_request_t r = request(4, HNP_MAP_BY_NODE);
@@ -485,6 +511,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_by_slot),
         cmocka_unit_test(test_by_node),
+        cmocka_unit_test(test_keep_idle_nodes),
         cmocka_unit_test(test_np_defaults_to_slots),
         cmocka_unit_test(test_npernode),
         cmocka_unit_test(test_oversubscribe),
