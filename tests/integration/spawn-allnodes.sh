@@ -44,6 +44,12 @@ run_hnp "${all[@]}" "${OMPI_X[@]}" -n 1 --host "${prefix}n1:2,${prefix}n2:2" "$p
 spawned_ok 3 "3 children over both nodes"
 children_on 1 1 "3 children over both nodes"
 children_on 2 2 "3 children over both nodes"
+# A parent over two nodes, whose all-gathers the idle third node's
+# daemon joins, spawns onto that node.
+run_hnp "${all[@]}" "${OMPI_X[@]}" -n 2 --host "${prefix}n1:1,${prefix}n2:1,${prefix}n3:2" \
+    "$prog" 2 "${prefix}n3"
+spawned_ok 2 "a parent on 2 nodes, 2 children on a third"
+children_on 3 2 "a parent on 2 nodes, 2 children on a third"
 # A job that spawns nothing ends as usual, its idle daemon with it.
 run_hnp "${all[@]}" -n 1 --host "${prefix}n1:1,${prefix}n2:1,${prefix}n3:1" /bin/echo alone
 expect_status 0 "a job beside idle daemons"
