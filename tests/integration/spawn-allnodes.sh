@@ -35,6 +35,12 @@ run_hnp "${all[@]}" "${OMPI_X[@]}" -n 1 --host "${prefix}n1:2,${prefix}n2:2" \
     "$prog" 2 "${prefix}n2"
 spawned_ok 2 "2 children on the node without ranks"
 children_on 2 2 "2 children on the node without ranks"
+# The same from the HNP's own loop over the nodes (plm rsh; prsh, the
+# default here, starts daemons along a tree).
+run_hnp "${all[@]}" --mca plm rsh "${OMPI_X[@]}" -n 1 \
+    --host "${prefix}n1:2,${prefix}n2:2" "$prog" 2 "${prefix}n2"
+spawned_ok 2 "2 children on the node without ranks, plm rsh"
+children_on 2 2 "2 children on the node without ranks, plm rsh"
 run_hnp "${all[@]}" "${OMPI_X[@]}" -n 1 --host "${prefix}n1:2,${prefix}n2:2" \
     "$prog" 1 "${prefix}n2" add-host
 spawned_ok 1 "add-host of the node without ranks"
