@@ -76,8 +76,8 @@ static int check_added(const hnp_dvm_t *dvm, const hnp_wire_spawn_app_t *app,
                     "once the runtime runs (%s)", added->nodes[i].name, key,
                     hnp_dvm_noun(dvm),
                     hnp_dvm_is_family(dvm)
-                        ? "give the job a rank on each node it may spawn "
-                          "onto, e.g. with -N 1"
+                        ? "--mca plm_base_daemons_on_all_nodes 1 starts "
+                          "one on every node of the allocation at the launch"
                         : "name the node when the DVM starts");
         return HNP_ERR_NOT_AVAILABLE;
     }

@@ -232,8 +232,9 @@ static int check_hosts(const hnp_dvm_t *dvm, const char *hosts, char *err,
         if (allocated)
             hnp_err_set(err, errlen, "node %s of the allocation runs no "
                         "daemon: hnp starts daemons on the nodes where the "
-                        "job's ranks are (give the job a rank there, e.g. "
-                        "with -N 1, or spawn onto nodes it uses)", name);
+                        "job's ranks are (--mca plm_base_daemons_on_all_nodes "
+                        "1 starts one on every node, or give the job a rank "
+                        "there, e.g. with -N 1)", name);
         else
             hnp_err_set(err, errlen, "host %s is not in %s", name,
                         hnp_dvm_noun(dvm));
