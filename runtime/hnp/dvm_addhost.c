@@ -40,40 +40,17 @@ static void resolve_path(const char *path, const char *wdir, char *out,
         snprintf(out, len, "%s/%s", wdir, path);
 }
 
-/* The nodes @p app adds, from both keys, into @p added. */
-static int parse_added(const hnp_wire_spawn_app_t *app, const char *wdir,
-                       hnp_nodelist_t *added, char *err, size_t errlen)
+/* Each node of @p nodes, which @p key adds, holds a daemon: else why
+ * not, naming it. */
+static int check_added(const hnp_dvm_t *dvm, const char *key,
+                       const hnp_nodelist_t *nodes, char *err, size_t errlen)
 {
-    char path[4096];
-    int rc = HNP_SUCCESS;
-
-    if (app->add_hosts[0] != '\0')
-        rc = hnp_nodelist_parse_hosts(added, app->add_hosts, err, errlen);
-    if (rc == HNP_SUCCESS && app->add_hostfile[0] != '\0') {
-        resolve_path(app->add_hostfile, wdir, path, sizeof(path));
-        rc = hnp_nodelist_parse_hostfile(added, path, err, errlen);
-    }
-    if (rc == HNP_SUCCESS && added->count == 0) {
-        hnp_err_set(err, errlen, "PMIX_ADD_HOSTFILE %s names no node",
-                    app->add_hostfile);
-        rc = HNP_ERR_BAD_PARAM;
-    }
-    return rc;
-}
-
-/* Each added node holds a daemon, else why not, naming it. */
-static int check_added(const hnp_dvm_t *dvm, const hnp_wire_spawn_app_t *app,
-                       const hnp_nodelist_t *added, char *err, size_t errlen)
-{
-    const char *key = app->add_hosts[0] != '\0' ? "PMIX_ADD_HOST"
-                                                : "PMIX_ADD_HOSTFILE";
-
-    for (size_t i = 0; i < added->count; i++) {
-        if (holds_daemon(dvm, added->nodes[i].name))
+    for (size_t i = 0; i < nodes->count; i++) {
+        if (holds_daemon(dvm, nodes->nodes[i].name))
             continue;
         hnp_err_set(err, errlen, "cannot add node %s (%s) to %s: it runs "
                     "no daemon, and hnp does not start daemons on new nodes "
-                    "once the runtime runs (%s)", added->nodes[i].name, key,
+                    "once the runtime runs (%s)", nodes->nodes[i].name, key,
                     hnp_dvm_noun(dvm),
                     hnp_dvm_is_family(dvm)
                         ? "--mca plm_base_daemons_on_all_nodes 1 starts "
@@ -82,6 +59,38 @@ static int check_added(const hnp_dvm_t *dvm, const hnp_wire_spawn_app_t *app,
         return HNP_ERR_NOT_AVAILABLE;
     }
     return HNP_SUCCESS;
+}
+
+/* The nodes @p key adds (@p text: a host list, or a hostfile's path from
+ * @p wdir), checked, into @p added. */
+static int parse_added(const hnp_dvm_t *dvm, const char *key,
+                       const char *text, const char *wdir,
+                       hnp_nodelist_t *added, char *err, size_t errlen)
+{
+    hnp_nodelist_t nodes = { NULL, 0, 0 };
+    char path[4096];
+    int rc;
+
+    if (strcmp(key, "PMIX_ADD_HOSTFILE") == 0) {
+        resolve_path(text, wdir, path, sizeof(path));
+        rc = hnp_nodelist_parse_hostfile(&nodes, path, err, errlen);
+    } else {
+        rc = hnp_nodelist_parse_hosts(&nodes, text, err, errlen);
+    }
+    if (rc == HNP_SUCCESS && nodes.count == 0) {
+        hnp_err_set(err, errlen, "%s %s names no node", key, text);
+        rc = HNP_ERR_BAD_PARAM;
+    }
+    if (rc == HNP_SUCCESS)
+        rc = check_added(dvm, key, &nodes, err, errlen);
+    for (size_t i = 0; rc == HNP_SUCCESS && i < nodes.count; i++)
+        if (hnp_nodelist_add(added, nodes.nodes[i].name, 0, false) !=
+            HNP_SUCCESS) {
+            hnp_err_set(err, errlen, "out of memory");
+            rc = HNP_ERR_NOMEM;
+        }
+    hnp_nodelist_free(&nodes);
+    return rc;
 }
 
 /* "a,b,c": the names of @p added, malloc'd. */
@@ -105,11 +114,15 @@ static int add_hosts_of(hnp_dvm_t *dvm, hnp_wire_spawn_app_t *app,
                         const char *wdir, char *err, size_t errlen)
 {
     hnp_nodelist_t added = { NULL, 0, 0 };
-    int rc = parse_added(app, wdir, &added, err, errlen);
+    int rc = HNP_SUCCESS;
     char *hosts;
 
-    if (rc == HNP_SUCCESS)
-        rc = check_added(dvm, app, &added, err, errlen);
+    if (app->add_hosts[0] != '\0')
+        rc = parse_added(dvm, "PMIX_ADD_HOST", app->add_hosts, wdir, &added,
+                         err, errlen);
+    if (rc == HNP_SUCCESS && app->add_hostfile[0] != '\0')
+        rc = parse_added(dvm, "PMIX_ADD_HOSTFILE", app->add_hostfile, wdir,
+                         &added, err, errlen);
     /* the program runs across the nodes it adds, unless it names its own */
     if (rc == HNP_SUCCESS && app->hosts[0] == '\0' &&
         app->hostfile[0] == '\0') {

@@ -22,12 +22,12 @@ added_ok() {
     [ "$(grep -c "child [0-9]* of $1 on ${prefix}n$2: got [0-9]* ok$" "$tmp/out")" = "$1" ] ||
         { cat "$tmp/out" "$tmp/err"; fail "$3: not $1 children on node $2"; }
 }
-# refused NODE WHAT: the spawn failed at once, the parent went on, and
-# hnp named the node.
+# refused NODE KEY WHAT: the spawn failed at once, the parent went on,
+# and hnp named the node and the key that added it.
 refused() {
-    expect_status 0 "$2"
-    expect_in "$tmp/out" "parent: spawn failed" "$2"
-    expect_in "$tmp/err" "the spawn of rank 0 of job [0-9]* failed: cannot add node ${prefix}n$1 (PMIX_ADD_HOST) to the .*: it runs no daemon" "$2"
+    expect_status 0 "$3"
+    expect_in "$tmp/out" "parent: spawn failed" "$3"
+    expect_in "$tmp/err" "the spawn of rank 0 of job [0-9]* failed: cannot add node ${prefix}n$1 ($2) to the .*: it runs no daemon" "$3"
 }
 
 # Standalone: a rank on each node (-N 1), the children on the node added.
@@ -42,7 +42,10 @@ added_ok 2 2 "add-hostfile naming ${prefix}n2"
 # A node of the allocation where no rank, hence no daemon, is.
 run_hnp "${OMPI_X[@]}" -n 1 --host "${prefix}n1:2,${prefix}n2:2" \
     "$prog" 1 "${prefix}n2" add-host
-refused 2 "add-host of a node without a daemon"
+refused 2 PMIX_ADD_HOST "add-host of a node without a daemon"
+run_hnp "${OMPI_X[@]}" -n 1 --host "${prefix}n1:2,${prefix}n2:2" \
+    "$prog" 1 "$tmp/added" add-hostfile
+refused 2 PMIX_ADD_HOSTFILE "add-hostfile of a node without a daemon"
 assert_no_leftovers "spawns with add-host"
 assert_no_files_left "spawns with add-host"
 
@@ -55,6 +58,6 @@ run_hnp --dvm-uri "$uri" "${OMPI_X[@]}" -n 1 --host "${prefix}n1" \
 added_ok 2 2 "add-host ${prefix}n2 in a DVM"
 # A node the DVM does not hold.
 run_hnp --dvm-uri "$uri" "${OMPI_X[@]}" -n 1 "$prog" 1 "${prefix}n3" add-host
-refused 3 "add-host of a node outside the DVM"
+refused 3 PMIX_ADD_HOST "add-host of a node outside the DVM"
 run_hnp --dvm-uri "$uri" --dvm-stop
 assert_no_leftovers "spawns with add-host in a DVM"
