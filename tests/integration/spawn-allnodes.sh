@@ -6,7 +6,8 @@
 # rank on node 1 spawns children onto node 2: by "host", by "add-host",
 # and with no host (the free slots of both nodes, one job over the
 # parent's daemon and the other); each side sends a message and gets it
-# back, all disconnect, nothing is left behind. Without the parameter the
+# back, all disconnect, nothing is left behind; MPICH's PMI-1 and PMI-2
+# spawns (at the protocol) likewise. Without the parameter the
 # same spawn is refused, naming the node. A node whose daemon cannot
 # start ends the launch, naming it. Skipped where the pmix component or
 # Open MPI is missing.
@@ -62,6 +63,24 @@ expect_status 0 "a job beside idle daemons"
 expect_in "$tmp/out" "^alone$" "a job beside idle daemons"
 assert_no_leftovers "spawns onto nodes without ranks"
 assert_no_files_left "spawns onto nodes without ranks"
+
+# MPICH's spawn at the protocol (tests/pmi/pmi_dyn, as in pmi-spawn.sh):
+# PMI-1 and PMI-2, info "host" naming node 2, where the parent has no
+# rank.
+dyn="$top_builddir/tests/pmi/pmi_dyn"
+wdir="$tmp/wdir"
+mkdir -p "$wdir"
+cd "$tmp"
+for v in 1 2; do
+    run_hnp "${all[@]}" --tag-output -n 1 --host "${prefix}n1:3,${prefix}n2:4" \
+        "$dyn" "spawn$v" "$dyn" "$wdir" "${prefix}n2"
+    expect_status 0 "PMI-$v spawn onto the node without ranks"
+    expect_in "$tmp/out" "^\[1,0\]<stdout>:parent: spawn$v ok$" "PMI-$v spawn onto the node without ranks"
+    [ "$(grep -c "^\[2,[01]\]<stdout>:child [01] appnum 0 node ${prefix}n2 cwd $wdir: spawned ok$" "$tmp/out")" = 2 ] ||
+        { cat "$tmp/out" "$tmp/err"; fail "PMI-$v: not 2 children on ${prefix}n2"; }
+    ! grep -q "FAIL" "$tmp/out" || { cat "$tmp/out"; fail "PMI-$v: a check failed"; }
+done
+assert_no_leftovers "PMI spawns onto the node without ranks"
 
 # Without the parameter, node 2 runs no daemon: refused, naming it.
 run_hnp "${OMPI_X[@]}" -n 1 --host "${prefix}n1:2,${prefix}n2:2" "$prog" 1 "${prefix}n2"
