@@ -13,7 +13,7 @@ pmi_pmix_params_t pmi_pmix_params = {
     .priority = PMI_PMIX_PRIORITY,
     .share_topology = true,
     .call_timeout = 10.0,
-    .hello_timeout = 1.0,
+    .hello_timeout = 10.0,
     .store_meta = 256 * 1024,
     .store_data = 1024 * 1024,
 };
@@ -74,14 +74,16 @@ static int pmix_register_params(const hnp_mca_component_t *self,
         {
             .framework = "pmi", .component = "pmix",
             .name = "hello_timeout", .type = HNP_PARAM_DOUBLE,
-            .default_value = "1",
+            .default_value = "10",
             .help = "Seconds libpmix's server waits for the first message "
                     "of a new connection (it reads it blocking, serving no "
-                    "one else meanwhile): a silent stranger holds the "
-                    "server this long at most, and a rank that gets no CPU "
-                    "this long between its connect and its hello fails in "
-                    "PMIx_Init (hundreds of ranks a core, as on a simulated "
-                    "cluster, need more). At least 0.001.",
+                    "one else meanwhile): a silent connection that the "
+                    "guard does not shut first (one from a process of the "
+                    "node's ranks) holds the server this long at most, and "
+                    "a rank that gets no CPU this long between its connect "
+                    "and its hello fails in PMIx_Init (on a loaded node 1 s "
+                    "was seen to be too short; hundreds of ranks a core, as "
+                    "on a simulated cluster, need more). At least 0.001.",
             .level = 6, .storage = &pmi_pmix_params.hello_timeout,
         },
         {

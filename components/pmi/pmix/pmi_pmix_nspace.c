@@ -304,6 +304,7 @@ int pmi_pmix_nspace_register(const pmi_pmix_job_t *pj, char *err,
     pmix_status_t prc = sync == NULL ? PMIX_ERR_NOMEM
         : PMIx_server_register_nspace(pj->nspace, (int)job->nlocal, info,
                                       ninfo, pmi_pmix_sync_cb, sync);
+    bool handed = prc == PMIX_SUCCESS;
     if (sync != NULL)
         prc = pmi_pmix_sync_wait(sync, prc);
     if (prc != PMIX_SUCCESS) {
@@ -311,6 +312,10 @@ int pmi_pmix_nspace_register(const pmi_pmix_job_t *pj, char *err,
                  job->name, pmi_pmix_status_string(prc));
         rc = HNP_ERROR;
     }
+    /* libpmix reads the array from its own thread until it calls back:
+     * when the wait ended before that, the array is left to it. */
+    if (handed && prc == PMIX_ERR_TIMEOUT)
+        info = NULL;
 out:
     if (info != NULL)
         PMIX_INFO_FREE(info, ninfo);
