@@ -198,62 +198,18 @@ static void proc_info(pmix_info_t *info, const hnp_pmi_job_t *job,
     PMIx_Info_load(&a[7], PMIX_APP_RANK, &app_rank, PMIX_PROC_RANK);
 }
 
-/*
- * Another node's rank: its host. (Its node id would cost libpmix a key
+/* Another node's rank: its host. (Its node id would cost libpmix a key
  * more to file, some 1 us a rank of the job at set-up, and no rank of
- * this node can read it from the shared store.) These entries are most of
- * a large job's: they take no allocation each. One block holds every
- * other rank's array and one its infos, and the host is pointed at, not
- * copied (libpmix copies what it keeps); with an array, two infos and a
- * copy of the host each, building and freeing them cost 1.6 us a rank
- * of the job here (0.4 ms of a 256-rank job's set-up).
- */
-typedef struct peers {
-    pmix_data_array_t *arrays; /* [the other nodes' ranks] */
-    pmix_info_t *infos;        /* [2 * the other nodes' ranks] */
-    size_t n;                  /* filled so far */
-} peers_t;
-
-static int peers_alloc(peers_t *p, const hnp_pmi_job_t *job)
-{
-    size_t n = 0;
-
-    for (uint32_t r = 0; r < job->nprocs; r++)
-        n += job->node_of[r] != job->my_node;
-    p->arrays = calloc(n > 0 ? n : 1, sizeof(*p->arrays));
-    p->infos = calloc(n > 0 ? 2 * n : 1, sizeof(*p->infos));
-    return p->arrays != NULL && p->infos != NULL ? HNP_SUCCESS
-                                                 : HNP_ERR_NOMEM;
-}
-
-static void peers_free(peers_t *p)
-{
-    free(p->arrays);
-    free(p->infos);
-}
-
+ * this node can read it from the shared store.) */
 static void peer_info(pmix_info_t *info, const hnp_pmi_job_t *job,
-                      peers_t *p, uint32_t rank)
+                      uint32_t rank)
 {
-    pmix_data_array_t *darray = &p->arrays[p->n];
-    pmix_info_t *a = &p->infos[2 * p->n];
+    pmix_info_t *a = info_array(info, PMIX_PROC_DATA, 2);
     uint32_t node = job->node_of[rank] - 1; /* hnp's node - 1 */
-    union { const char *in; char *out; } host = {
-        .in = job->node_names[node + 1] }; /* read, never written */
 
-    p->n++;
-    darray->type = PMIX_INFO;
-    darray->size = 2;
-    darray->array = a;
-    PMIX_LOAD_KEY(info->key, PMIX_PROC_DATA);
-    info->value.type = PMIX_DATA_ARRAY;
-    info->value.data.darray = darray;
-    PMIX_LOAD_KEY(a[0].key, PMIX_RANK);
-    a[0].value.type = PMIX_PROC_RANK;
-    a[0].value.data.rank = rank;
-    PMIX_LOAD_KEY(a[1].key, PMIX_HOSTNAME);
-    a[1].value.type = PMIX_STRING;
-    a[1].value.data.string = host.out;
+    PMIx_Info_load(&a[0], PMIX_RANK, &rank, PMIX_PROC_RANK);
+    PMIx_Info_load(&a[1], PMIX_HOSTNAME, job->node_names[node + 1],
+                   PMIX_STRING);
 }
 
 /* "node0,node1,...": the job's nodes, in PMIx's numbering. */
@@ -295,9 +251,9 @@ static void job_info(pmix_info_t *info, const hnp_pmi_job_t *job,
 }
 
 /* Everything registered of the job: its keys, this node's info, each
- * app's, each rank's (another node's in @p p); NULL without memory. */
+ * app's, each rank's; NULL without memory. */
 static pmix_info_t *infos_build(const hnp_pmi_job_t *job, const layout_t *l,
-                                char *nodes, peers_t *p, size_t *ninfo)
+                                char *nodes, size_t *ninfo)
 {
     pmix_info_t *info;
     size_t i = NSPACE_JOB_KEYS;
@@ -314,21 +270,9 @@ static pmix_info_t *infos_build(const hnp_pmi_job_t *job, const layout_t *l,
         if (job->node_of[r] == job->my_node)
             proc_info(&info[i++], job, l, r);
         else
-            peer_info(&info[i++], job, p, r);
+            peer_info(&info[i++], job, r);
     }
     return info;
-}
-
-/* The infos of infos_build(): those of other nodes' ranks are @p p's. */
-static void infos_free(pmix_info_t *info, size_t ninfo,
-                       const hnp_pmi_job_t *job)
-{
-    size_t first_rank = NSPACE_JOB_KEYS + 1 + job->napps;
-
-    for (uint32_t r = 0; r < job->nprocs && first_rank + r < ninfo; r++)
-        if (job->node_of[r] != job->my_node)
-            PMIX_INFO_CONSTRUCT(&info[first_rank + r]); /* not its array */
-    PMIX_INFO_FREE(info, ninfo);
 }
 
 int pmi_pmix_nspace_register(const pmi_pmix_job_t *pj, char *err,
@@ -339,13 +283,10 @@ int pmi_pmix_nspace_register(const pmi_pmix_job_t *pj, char *err,
     pmix_info_t *info = NULL;
     size_t ninfo = 0;
     char *nodes = NULL;
-    peers_t peers = { 0 };
     int rc = layout_build(&l, job);
 
     if (rc == HNP_SUCCESS && (nodes = node_list(job, &l)) == NULL)
         rc = HNP_ERR_NOMEM;
-    if (rc == HNP_SUCCESS)
-        rc = peers_alloc(&peers, job);
     if (rc != HNP_SUCCESS) {
         snprintf(err, errlen, "pmix: job %s: %s", job->name,
                  rc == HNP_ERR_BAD_PARAM ? "a rank's node or this node is "
@@ -353,7 +294,7 @@ int pmi_pmix_nspace_register(const pmi_pmix_job_t *pj, char *err,
                                          : "out of memory");
         goto out;
     }
-    info = infos_build(job, &l, nodes, &peers, &ninfo);
+    info = infos_build(job, &l, nodes, &ninfo);
     if (info == NULL) {
         snprintf(err, errlen, "pmix: job %s: out of memory", job->name);
         rc = HNP_ERR_NOMEM;
@@ -372,8 +313,7 @@ int pmi_pmix_nspace_register(const pmi_pmix_job_t *pj, char *err,
     }
 out:
     if (info != NULL)
-        infos_free(info, ninfo, job);
-    peers_free(&peers);
+        PMIX_INFO_FREE(info, ninfo);
     free(nodes);
     layout_free(&l, job->nnodes);
     /* Registering a job leaves libpmix's temporaries (the packed job
