@@ -11,7 +11,13 @@
  * the maps a daemon grew by some 7 kB a rank of an Open MPI job. The
  * shared store (gds ds21) still wants an entry for every rank of the job
  * (its set-up fails at the first client otherwise): each other rank gets
- * its host, which is what Open MPI asks of a peer. Open MPI's
+ * its host, which is what Open MPI asks of a peer. That entry is most of
+ * what a daemon pays a rank of the job (1.75 kB with libpmix 4.2.2,
+ * whatever the key: its record of a rank is a 128-slot array, 1 kB, and a
+ * 0.4 kB table entry), and it cannot wait for a rank of the job to
+ * connect: libpmix 4.2 tells the host of a connection (client_connected,
+ * with no callback) only after it has handed the rank the job's data.
+ * Open MPI's
  * MPI_Init fails without the local and node ranks, and silently drops
  * shared memory for TCP without the local peers or with a server host
  * name that is not this node's: this node is named

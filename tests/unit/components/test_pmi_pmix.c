@@ -15,6 +15,7 @@
 #include <linux/sock_diag.h>
 #include <netinet/in.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -596,6 +597,26 @@ static void test_diag_answers(void **unused)
                      HNP_ERR_NOT_FOUND);
 }
 
+/* The topology the daemon hands libpmix (which keeps it to itself) has
+ * every processor this process may use, and no caches: reading them is
+ * sysfs files for each cache of each processor, which libpmix never
+ * looks at. */
+static void test_topology_is_the_processors_alone(void **unused)
+{
+    (void)unused;
+    hwloc_topology_t topology = pmi_pmix_topology_load();
+    cpu_set_t mine;
+
+    assert_non_null(topology);
+    assert_int_equal(sched_getaffinity(0, sizeof(mine), &mine), 0);
+    assert_true(hwloc_get_nbobjs_by_type(topology, HWLOC_OBJ_PU) >=
+                CPU_COUNT(&mine));
+    assert_true(hwloc_get_nbobjs_by_type(topology, HWLOC_OBJ_CORE) > 0);
+    for (hwloc_obj_type_t t = HWLOC_OBJ_L1CACHE; t <= HWLOC_OBJ_L3ICACHE; t++)
+        assert_int_equal(hwloc_get_nbobjs_by_type(topology, t), 0);
+    hwloc_topology_destroy(topology);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -609,6 +630,7 @@ int main(void)
         cmocka_unit_test(test_wait_on_libpmix_has_a_deadline),
         cmocka_unit_test(test_peer_lookup),
         cmocka_unit_test(test_diag_answers),
+        cmocka_unit_test(test_topology_is_the_processors_alone),
     };
 
     if (!build_programs()) {
