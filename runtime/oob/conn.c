@@ -491,6 +491,7 @@ void oob_conn_opened(oob_conn_t *c)
     event_del(c->ev_timer);
     HNP_VERBOSE(oob->log, 1, "connection with peer %u (%s) is up",
                 c->peer->vpid, c->remote);
+    c->peer->evicted = 0;
     oob_peer_opened(c->peer);
     if (c->state == OOB_CONN_OPEN)
         oob_conn_flush(c);

@@ -33,7 +33,11 @@
  *  - the handshake deadline (oob_tcp_handshake_timeout) ends the rest.
  *
  * Warnings about such connections are rate-limited: one line per cause per
- * second, with the count of those not shown (ratelimit.h).
+ * second, with the count of those not shown (ratelimit.h). A hello dropped
+ * in the name of a peer not yet up is not told at all, unless more of them
+ * come than that peer's daemon would try (retried_by_its_daemon()): the
+ * daemon connects again, and a clean launch on a loaded node prints
+ * nothing the user did not cause.
  */
 #include "config.h"
 
@@ -187,6 +191,24 @@ static bool old_enough(const hnp_oob_t *oob, const oob_conn_t *c, double now,
     return false;
 }
 
+/* Whether dropping @p c is a delay its daemon recovers from by itself,
+ * nothing to tell the user: it said a hello naming a peer that has no
+ * connection up, and that peer's daemon connects again after a failed
+ * handshake (conn.c, up to OOB_HANDSHAKE_RETRIES times). On a loaded node
+ * (1,024 daemons calling one HNP back at once) a daemon's proof may come
+ * after the slot's time is up. More drops of hellos naming one peer than
+ * its daemon would retry are someone else's: those are told. */
+static bool retried_by_its_daemon(oob_conn_t *c)
+{
+    oob_peer_t *peer = c->peer;
+
+    if (c->state != OOB_CONN_AWAIT_PROOF || peer == NULL || peer->nopen > 0 ||
+        peer->evicted > OOB_HANDSHAKE_RETRIES)
+        return false;
+    peer->evicted++;
+    return true;
+}
+
 /* Before accepting: when the slots are full, drop the oldest silent
  * connection if it is old enough, else the oldest that said only its
  * hello; false, with how long to wait, if neither is old enough (see
@@ -220,7 +242,11 @@ bool oob_guard_room(hnp_oob_t *oob, double *wait)
              "handshake: more than oob_tcp_max_handshakes = %u, the oldest "
              "%s goes", oob->max_waiting,
              old->magic_seen ? "one that said only its hello" : "silent one");
-    oob_guard_warn(oob, old->remote, reason);
+    if (retried_by_its_daemon(old))
+        HNP_VERBOSE(oob->log, 1, "connection from %s dropped: %s (peer %u "
+                    "connects again)", old->remote, reason, old->peer->vpid);
+    else
+        oob_guard_warn(oob, old->remote, reason);
     oob_conn_close(old); /* unlinks it */
     return true;
 }

@@ -189,6 +189,8 @@ struct oob_peer {
     oob_attempt_t attempt;
     uint32_t nopen;           /**< OPEN connections */
     uint32_t naccepting;      /**< accepted ones in AWAIT_PROOF */
+    uint32_t evicted;         /**< its hellos the guard dropped since it
+                                   last opened (guard.c) */
     /* The first nsealed frames of the queue (sealed_bytes bytes of it) carry
      * the MAC of the connection whose open_seq + 1 is sealed_for. */
     uint64_t sealed_for;
