@@ -240,6 +240,9 @@ struct hnp_oob {
     uint32_t nwaiting;
     uint64_t accept_round;  /**< accept callbacks so far */
     uint32_t max_waiting;
+    uint32_t silent_unmatched; /**< silent connections dropped by the guard
+                                    and not followed by a proven handshake
+                                    each (guard.c) */
     double proof_wait;      /**< how long proofs took to come after our
                                  answer, lately (a decaying maximum) */
     oob_ratelimit_t warn_limit;

@@ -138,10 +138,11 @@ static void test_waiting_connections_capped(void **state)
         fds[i] = raw_connect(uri_port(hnp_oob_uri(b.oob)));
         run_for(w, 0.1); /* each one older than the next */
     }
-    RUN_UNTIL(w, hnp_oob_num_connections(b.oob) == 2, 5);
-    /* The oldest went; strangers are not peers. */
-    assert_true(log_has(w, HNP_LOG_WARN, "oob_tcp_max_handshakes = 2",
-                        "the oldest silent one goes"));
+    /* The oldest go; strangers are not peers. A third silent one dropped
+     * with no handshake after them is more than the slots: told. */
+    RUN_UNTIL(w, log_has(w, HNP_LOG_WARN, "oob_tcp_max_handshakes = 2",
+                         "the oldest silent one goes"), 10);
+    assert_int_equal(hnp_oob_num_connections(b.oob), 2);
     assert_int_equal(hnp_oob_num_peer_connections(b.oob), 0);
     char c;
     assert_int_equal(read(fds[0], &c, 1), 0);
@@ -192,8 +193,11 @@ static void test_silent_go_before_hellos(void **state)
     RUN_UNTIL(w, closed_by_peer(fds[0]), 5);
     assert_false(closed_by_peer(hello));
     assert_false(closed_by_peer(fds[1]));
-    assert_true(log_has(w, HNP_LOG_WARN, "oob_tcp_max_handshakes = 2",
-                        "the oldest silent one goes"));
+    /* One silent connection dropped, fewer than the slots: it may have
+     * been a daemon whose hello a loaded node delayed, which connects
+     * again. Nothing to tell. */
+    assert_false(log_has(w, HNP_LOG_WARN, "oob_tcp_max_handshakes = 2",
+                         NULL));
     close(hello);
     for (int i = 0; i < 2; i++)
         close(fds[i]);
