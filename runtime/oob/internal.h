@@ -366,6 +366,7 @@ void oob_conn_opened(oob_conn_t *conn);
  *  address, another sender, or the peer lost). */
 void oob_conn_end(oob_conn_t *conn, hnp_log_severity_t sev, const char *fmt,
                   ...) __attribute__((format(printf, 3, 4)));
-ssize_t oob_write_evbuffer(int fd, struct evbuffer *buf, size_t limit);
+ssize_t oob_write_evbuffer(int fd, struct evbuffer *buf, size_t limit,
+                           int flags);
 
 #endif /* HNP_OOB_INTERNAL_H */
