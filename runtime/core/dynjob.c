@@ -218,15 +218,8 @@ int hnp_rte_job_set_nodes(hnp_rte_t *rte, uint32_t jobid, uint32_t nnodes,
 
     if (job == NULL || job->node_names != NULL || names == NULL)
         return HNP_ERR_BAD_PARAM;
-    if ((copy = calloc(nnodes + 1, sizeof(*copy))) == NULL)
+    if ((copy = hnp_rte_strings_copy(nnodes, names, "")) == NULL)
         return HNP_ERR_NOMEM;
-    for (uint32_t n = 0; n < nnodes; n++)
-        if ((copy[n] = strdup(names[n] != NULL ? names[n] : "")) == NULL) {
-            for (uint32_t k = 0; k < n; k++)
-                free(copy[k]);
-            free(copy);
-            return HNP_ERR_NOMEM;
-        }
     job->node_names = copy;
     job->nnodes = nnodes;
     return HNP_SUCCESS;

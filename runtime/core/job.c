@@ -31,9 +31,7 @@ static void job_free(hnp_rte_job_t *job)
 {
     if (job == NULL)
         return;
-    for (uint32_t n = 0; job->node_names != NULL && n < job->nnodes; n++)
-        free(job->node_names[n]);
-    free(job->node_names);
+    free(job->node_names); /* one block (hnp_rte_strings_copy) */
     free(job->node_of);
     free(job->state);
     free(job->series);

@@ -222,7 +222,13 @@ hnp_vpid_t hnp_rte_next_hop(const hnp_rte_t *rte, hnp_vpid_t dest);
 /** Open the listeners; @p nprocs may be 0 while unknown. */
 int hnp_rte_start_oob(hnp_rte_t *rte, uint32_t nprocs, char *err,
                       size_t errlen);
-/** Set the job size and node names (copied; NULL entries allowed). */
+/** A copy of @p strings[0..n) in one block, freed by one free(): entry n
+ *  is NULL, a NULL entry stays NULL, or points to a copy of @p for_null
+ *  when that is given. NULL when out of memory. */
+char **hnp_rte_strings_copy(uint32_t n, char *const *strings,
+                            const char *for_null);
+/** Set the job size and node names (copied in one block; NULL entries
+ *  allowed). */
 int hnp_rte_set_procs(hnp_rte_t *rte, uint32_t nprocs,
                       char *const *node_names);
 /** Open and select the frameworks' components (the plm only when

@@ -108,11 +108,7 @@ void hnp_rte_destroy(hnp_rte_t *rte)
         hnp_oob_destroy(rte->oob);
     if (rte->children != NULL)
         hnp_children_destroy(rte->children);
-    if (rte->node_names != NULL) {
-        for (uint32_t i = 0; i < rte->nprocs; i++)
-            free(rte->node_names[i]);
-        free(rte->node_names);
-    }
+    free(rte->node_names); /* one block (hnp_rte_strings_copy) */
     free_uris(rte);
     hnp_rte_held_destroy(rte);
     free(rte->daemon_path);
@@ -126,7 +122,7 @@ void hnp_rte_destroy(hnp_rte_t *rte)
 
 int hnp_rte_set_procs(hnp_rte_t *rte, uint32_t nprocs, char *const *node_names)
 {
-    char **names = calloc(nprocs, sizeof(*names));
+    char **names = hnp_rte_strings_copy(nprocs, node_names, NULL);
     char **uris = calloc(nprocs, sizeof(*uris));
     bool *wanted = calloc(nprocs, sizeof(*wanted));
 
@@ -136,24 +132,7 @@ int hnp_rte_set_procs(hnp_rte_t *rte, uint32_t nprocs, char *const *node_names)
         free(wanted);
         return HNP_ERR_NOMEM;
     }
-    for (uint32_t i = 0; i < nprocs; i++) {
-        if (node_names == NULL || node_names[i] == NULL)
-            continue;
-        names[i] = strdup(node_names[i]);
-        if (names[i] == NULL) {
-            for (uint32_t j = 0; j < i; j++)
-                free(names[j]);
-            free(names);
-            free(uris);
-            free(wanted);
-            return HNP_ERR_NOMEM;
-        }
-    }
-    if (rte->node_names != NULL) {
-        for (uint32_t i = 0; i < rte->nprocs; i++)
-            free(rte->node_names[i]);
-        free(rte->node_names);
-    }
+    free(rte->node_names);
     free_uris(rte);
     rte->node_names = names;
     rte->nprocs = nprocs;

@@ -223,7 +223,8 @@ void oob_conn_end(oob_conn_t *c, hnp_log_severity_t sev, const char *fmt, ...)
 
 /* ---------------------------------------------------------- writing */
 
-ssize_t oob_write_evbuffer(int fd, struct evbuffer *buf, size_t limit)
+ssize_t oob_write_evbuffer(int fd, struct evbuffer *buf, size_t limit,
+                           int flags)
 {
     struct evbuffer_iovec vec[WRITE_IOV_MAX];
     struct iovec iov[WRITE_IOV_MAX];
@@ -244,17 +245,18 @@ ssize_t oob_write_evbuffer(int fd, struct evbuffer *buf, size_t limit)
     msg.msg_iovlen = (size_t)(n > 0 ? n : 0);
     /* MSG_NOSIGNAL: a peer that went away must give EPIPE, not a SIGPIPE
      * that kills the whole process. */
-    ssize_t w = sendmsg(fd, &msg, MSG_NOSIGNAL);
+    ssize_t w = sendmsg(fd, &msg, MSG_NOSIGNAL | flags);
     if (w > 0)
         evbuffer_drain(buf, (size_t)w);
     return w;
 }
 
 /* 0 once @p buf is empty or the socket is full, else an errno. */
-static int drain_to_socket(int fd, struct evbuffer *buf)
+static int drain_to_socket(int fd, struct evbuffer *buf, int flags)
 {
     while (evbuffer_get_length(buf) > 0) {
-        if (oob_write_evbuffer(fd, buf, SIZE_MAX) >= 0 || errno == EINTR)
+        if (oob_write_evbuffer(fd, buf, SIZE_MAX, flags) >= 0 ||
+            errno == EINTR)
             continue;
         return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : errno;
     }
@@ -286,8 +288,13 @@ void oob_conn_flush(oob_conn_t *c)
     size_t limit = c->retiring ? oob_peer_head_left(peer) : SIZE_MAX;
     size_t queued = oob->queued_bytes;
 
-    /* The hello goes first: frames may follow it in the same write. */
-    int err = drain_to_socket(c->fd, c->out);
+    /* The handshake's bytes go first. When frames follow at once (the
+     * connector's proof, then what waited for the connection), MSG_MORE
+     * holds them for the frames' write: one segment through TCP and one
+     * wake-up of the peer, not two. */
+    bool frames_follow = mine && limit > 0 &&
+                         evbuffer_get_length(peer->queue) > 0;
+    int err = drain_to_socket(c->fd, c->out, frames_follow ? MSG_MORE : 0);
     bool more = evbuffer_get_length(c->out) > 0;
     if (err == 0 && !more && mine && limit > 0) {
         err = oob_peer_flush(peer, c, limit);
@@ -491,6 +498,7 @@ void oob_conn_opened(oob_conn_t *c)
     event_del(c->ev_timer);
     HNP_VERBOSE(oob->log, 1, "connection with peer %u (%s) is up",
                 c->peer->vpid, c->remote);
+    c->peer->evicted = 0;
     oob_peer_opened(c->peer);
     if (c->state == OOB_CONN_OPEN)
         oob_conn_flush(c);
@@ -776,7 +784,7 @@ void oob_conn_shutdown(oob_conn_t *c)
         oob_conn_close(c);
         return;
     }
-    (void)drain_to_socket(c->fd, c->out);
+    (void)drain_to_socket(c->fd, c->out, 0);
     shutdown(c->fd, SHUT_WR);
     c->state = OOB_CONN_CLOSING;
     c->retiring = false;

@@ -33,7 +33,10 @@
  *  - the handshake deadline (oob_tcp_handshake_timeout) ends the rest.
  *
  * Warnings about such connections are rate-limited: one line per cause per
- * second, with the count of those not shown (ratelimit.h).
+ * second, with the count of those not shown (ratelimit.h). A connection
+ * dropped for want of a slot is not told while it may have been one of
+ * our daemons (retried_by_its_daemon()): those connect again, and a clean
+ * launch on a loaded node prints nothing the user did not cause.
  */
 #include "config.h"
 
@@ -144,6 +147,9 @@ void oob_guard_proven(oob_conn_t *c)
     hnp_oob_t *oob = c->oob;
     double took = now_seconds() - c->replied_at;
 
+    if (oob->silent_unmatched > 0)
+        oob->silent_unmatched--;
+
     oob->proof_wait = took > 0.9 * oob->proof_wait ? took
                                                    : 0.9 * oob->proof_wait;
 }
@@ -187,6 +193,33 @@ static bool old_enough(const hnp_oob_t *oob, const oob_conn_t *c, double now,
     return false;
 }
 
+/* Whether dropping @p c is a delay its daemon recovers from by itself,
+ * nothing to tell the user. A daemon whose connection goes before its
+ * handshake ends connects again (conn.c, up to OOB_HANDSHAKE_RETRIES
+ * times). On a loaded node (1,024 daemons calling one HNP back at once)
+ * a daemon's hello, or its proof, may come after its slot's time is up
+ * (a hello lost to a full accept queue is sent again only at TCP's
+ * retransmission timeout). So:
+ *  - a connection that said a hello naming a peer with no connection up:
+ *    quiet, unless more hellos naming that peer were dropped than its
+ *    daemon would try;
+ *  - a silent one: quiet while the silent ones dropped and not followed
+ *    by as many proven handshakes (each daemon dropped proves itself
+ *    when it comes again) fill no more than the slots; past that they
+ *    are strangers, and told. */
+static bool retried_by_its_daemon(oob_conn_t *c)
+{
+    oob_peer_t *peer = c->peer;
+
+    if (!c->magic_seen)
+        return ++c->oob->silent_unmatched <= c->oob->max_waiting;
+    if (c->state != OOB_CONN_AWAIT_PROOF || peer == NULL || peer->nopen > 0 ||
+        peer->evicted > OOB_HANDSHAKE_RETRIES)
+        return false;
+    peer->evicted++;
+    return true;
+}
+
 /* Before accepting: when the slots are full, drop the oldest silent
  * connection if it is old enough, else the oldest that said only its
  * hello; false, with how long to wait, if neither is old enough (see
@@ -220,7 +253,11 @@ bool oob_guard_room(hnp_oob_t *oob, double *wait)
              "handshake: more than oob_tcp_max_handshakes = %u, the oldest "
              "%s goes", oob->max_waiting,
              old->magic_seen ? "one that said only its hello" : "silent one");
-    oob_guard_warn(oob, old->remote, reason);
+    if (retried_by_its_daemon(old))
+        HNP_VERBOSE(oob->log, 1, "connection from %s dropped: %s (a daemon "
+                    "connects again)", old->remote, reason);
+    else
+        oob_guard_warn(oob, old->remote, reason);
     oob_conn_close(old); /* unlinks it */
     return true;
 }

@@ -189,6 +189,8 @@ struct oob_peer {
     oob_attempt_t attempt;
     uint32_t nopen;           /**< OPEN connections */
     uint32_t naccepting;      /**< accepted ones in AWAIT_PROOF */
+    uint32_t evicted;         /**< its hellos the guard dropped since it
+                                   last opened (guard.c) */
     /* The first nsealed frames of the queue (sealed_bytes bytes of it) carry
      * the MAC of the connection whose open_seq + 1 is sealed_for. */
     uint64_t sealed_for;
@@ -238,6 +240,9 @@ struct hnp_oob {
     uint32_t nwaiting;
     uint64_t accept_round;  /**< accept callbacks so far */
     uint32_t max_waiting;
+    uint32_t silent_unmatched; /**< silent connections dropped by the guard
+                                    and not followed by a proven handshake
+                                    each (guard.c) */
     double proof_wait;      /**< how long proofs took to come after our
                                  answer, lately (a decaying maximum) */
     oob_ratelimit_t warn_limit;
@@ -361,6 +366,7 @@ void oob_conn_opened(oob_conn_t *conn);
  *  address, another sender, or the peer lost). */
 void oob_conn_end(oob_conn_t *conn, hnp_log_severity_t sev, const char *fmt,
                   ...) __attribute__((format(printf, 3, 4)));
-ssize_t oob_write_evbuffer(int fd, struct evbuffer *buf, size_t limit);
+ssize_t oob_write_evbuffer(int fd, struct evbuffer *buf, size_t limit,
+                           int flags);
 
 #endif /* HNP_OOB_INTERNAL_H */

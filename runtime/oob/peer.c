@@ -356,7 +356,7 @@ int oob_peer_flush(oob_peer_t *p, oob_conn_t *c, size_t limit)
             return EIO; /* the queue and its lengths disagree: not reached */
         ssize_t n = oob_write_evbuffer(c->fd, p->queue,
                                        limit < p->sealed_bytes
-                                           ? limit : p->sealed_bytes);
+                                           ? limit : p->sealed_bytes, 0);
         if (n > 0) {
             queue_written(p, (size_t)n);
             limit -= (size_t)n;

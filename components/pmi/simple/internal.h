@@ -179,6 +179,7 @@ struct pmi_simple_server {
     pmi_simple_kvs_t *kvs;        /* puts: this node's and the fences' */
     pmi_simple_kvs_t *node_attrs; /* PMI-2 node attributes, never shipped */
     pmi_simple_kvs_t *job_attrs;  /* from the config */
+    uint32_t *node_of_rank;    /* [size], until PMI_process_mapping is made */
     uint32_t fence_seq;        /* the fence in progress */
     size_t fence_entered;
     bool fence_ready_called;
@@ -195,6 +196,10 @@ struct pmi_simple_server {
 /** The job's number, the end of its kvsname, for the log (a daemon of a
  *  DVM serves several jobs at once). */
 const char *pmi_job_tag(const pmi_simple_server_t *srv);
+/** Job attribute @p key (with its length in @p len), or NULL; makes
+ *  PMI_process_mapping at its first ask. */
+const char *pmi_job_attr(pmi_simple_server_t *srv, const char *key,
+                         size_t *len);
 /** Report @p c to the daemon (client_error) and close its connection. */
 void pmi_client_fail(pmi_client_t *c, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -26,7 +26,6 @@ void simple_job_unref(simple_job_t *job)
 {
     if (--job->refs > 0)
         return;
-    free(job->mapping);
     free(job->node);
     free(job);
 }
@@ -193,20 +192,15 @@ static void rank_name(void *ctx, uint32_t rank, pmi_simple_name_op_t op,
 
 /* ------------------------------------------------------------ hooks */
 
-/* PMI_process_mapping of the job: PMI numbers the nodes from 0, hnp from 1
- * (hnp_pmi_job_t). */
-static int job_mapping(const hnp_pmi_job_t *pj, char **out)
+/* The job's node of each rank as PMI numbers nodes, from 0 (hnp from 1,
+ * hnp_pmi_job_t): PMI_process_mapping is made from it at the first ask. */
+static uint32_t *pmi_node_numbers(const hnp_pmi_job_t *pj)
 {
     uint32_t *pmi_node_of = malloc((pj->nprocs + 1) * sizeof(*pmi_node_of));
-    int rc;
 
-    if (pmi_node_of == NULL)
-        return HNP_ERR_NOMEM;
-    for (uint32_t r = 0; r < pj->nprocs; r++)
+    for (uint32_t r = 0; pmi_node_of != NULL && r < pj->nprocs; r++)
         pmi_node_of[r] = pj->node_of[r] - 1;
-    rc = pmi_simple_process_mapping(pmi_node_of, pj->nprocs, out);
-    free(pmi_node_of);
-    return rc;
+    return pmi_node_of;
 }
 
 static int simple_job_start(hnp_rte_t *rte, const hnp_pmi_job_t *pj,
@@ -220,10 +214,14 @@ static int simple_job_start(hnp_rte_t *rte, const hnp_pmi_job_t *pj,
     };
     simple_job_t *job = calloc(1, sizeof(*job));
     simple_spawned_t spawned = { 0 };
+    uint32_t *node_of = pmi_node_numbers(pj);
     int rc = HNP_ERR_NOMEM;
 
-    if (job == NULL)
+    if (job == NULL || node_of == NULL) {
+        free(job);
+        free(node_of);
         return rc;
+    }
     job->rte = rte;
     job->jobid = pj->jobid;
     job->series = pj->series;
@@ -232,14 +230,14 @@ static int simple_job_start(hnp_rte_t *rte, const hnp_pmi_job_t *pj,
     job->node = strdup(pj->node_names[pj->my_node]);
     cb.ctx = job;
     if (job->node != NULL)
-        rc = job_mapping(pj, &job->mapping);
+        rc = HNP_SUCCESS;
     /* a spawned job: its parent's preput keys are job attributes */
     if (rc == HNP_SUCCESS)
         rc = simple_spawned_load(pj, &spawned, err, errlen);
     if (rc == HNP_SUCCESS) {
         pmi_simple_config_t cfg = {
             .size = pj->nprocs, .universe_size = pj->universe_size,
-            .kvsname = pj->name, .process_mapping = job->mapping,
+            .kvsname = pj->name, .node_of_rank = node_of,
             .local_ranks = pj->local_ranks, .nlocal = pj->nlocal,
             .job_attrs = spawned.attrs, .njob_attrs = spawned.nattrs,
             .max_fence_bytes = pj->max_allgather_bytes,
@@ -249,6 +247,7 @@ static int simple_job_start(hnp_rte_t *rte, const hnp_pmi_job_t *pj,
         rc = pmi_simple_server_create(&job->srv, rte, &cfg, &cb, err, errlen);
     }
     simple_spawned_free(&spawned);
+    free(node_of);
     if (rc != HNP_SUCCESS) {
         simple_job_unref(job);
         return rc;

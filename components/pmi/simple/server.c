@@ -508,6 +508,8 @@ static int check_config(const pmi_simple_config_t *cfg,
     return HNP_SUCCESS;
 }
 
+#define MAPPING_KEY "PMI_process_mapping"
+
 /* The job attributes: what the config names, then the ones the server
  * knows itself. PMI-1 clients read them with get, PMI-2 ones with
  * info-getjobattr. */
@@ -526,10 +528,27 @@ static int load_job_attrs(pmi_simple_server_t *srv,
         rc = pmi_simple_kvs_put(srv->job_attrs, "universeSize", universe,
                                 strlen(universe), false);
     if (rc == HNP_SUCCESS && cfg->process_mapping != NULL)
-        rc = pmi_simple_kvs_put(srv->job_attrs, "PMI_process_mapping",
+        rc = pmi_simple_kvs_put(srv->job_attrs, MAPPING_KEY,
                                 cfg->process_mapping,
                                 strlen(cfg->process_mapping), false);
     return rc;
+}
+
+const char *pmi_job_attr(pmi_simple_server_t *srv, const char *key,
+                         size_t *len)
+{
+    char *mapping = NULL;
+
+    if (srv->node_of_rank != NULL && strcmp(key, MAPPING_KEY) == 0 &&
+        pmi_simple_process_mapping(srv->node_of_rank, srv->size,
+                                   &mapping) == HNP_SUCCESS &&
+        pmi_simple_kvs_put(srv->job_attrs, MAPPING_KEY, mapping,
+                           strlen(mapping), false) == HNP_SUCCESS) {
+        free(srv->node_of_rank);
+        srv->node_of_rank = NULL;
+    }
+    free(mapping);
+    return pmi_simple_kvs_get(srv->job_attrs, key, len);
 }
 
 static int server_setup(pmi_simple_server_t *srv,
@@ -556,6 +575,13 @@ static int server_setup(pmi_simple_server_t *srv,
         return HNP_ERR_NOMEM;
     memcpy(srv->local_ranks, cfg->local_ranks,
            cfg->nlocal * sizeof(*srv->local_ranks));
+    if (cfg->process_mapping == NULL && cfg->node_of_rank != NULL &&
+        cfg->size > 0) {
+        size_t bytes = cfg->size * sizeof(*srv->node_of_rank);
+        if ((srv->node_of_rank = malloc(bytes)) == NULL)
+            return HNP_ERR_NOMEM;
+        memcpy(srv->node_of_rank, cfg->node_of_rank, bytes);
+    }
     return load_job_attrs(srv, cfg);
 }
 
@@ -591,6 +617,7 @@ static void server_free(pmi_simple_server_t *srv)
         client_free(srv->clients[i]);
     free(srv->clients);
     free(srv->local_ranks);
+    free(srv->node_of_rank);
     free(srv->kvsname);
     pmi_names_release(srv);
     pmi_spawns_release(srv);

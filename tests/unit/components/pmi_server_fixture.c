@@ -114,8 +114,10 @@ static int setup_with(void **state, size_t max_kvs_bytes)
 {
     static const uint32_t local[NLOCAL] = { 0, 1 };
     static const pmi_simple_attr_t attrs[] = { { "PMI_hwloc_xmlfile", "none" } };
+    /* MAPPING's nodes: PMI_process_mapping is made from them when asked */
+    static const uint32_t nodes[4] = { 0, 0, 1, 1 };
     pmi_simple_config_t cfg = {
-        .size = 4, .kvsname = KVS, .process_mapping = MAPPING,
+        .size = 4, .kvsname = KVS, .node_of_rank = nodes,
         .local_ranks = local, .nlocal = NLOCAL, .job_attrs = attrs,
         .njob_attrs = 1, .max_kvs_bytes = max_kvs_bytes,
     };
