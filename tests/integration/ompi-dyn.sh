@@ -9,7 +9,9 @@
 # - two jobs spawned apart that meet through MPI_Publish_name and
 #   MPI_Lookup_name, connect, send a message each way and disconnect,
 #   all on one node (whose daemon registers each one's namespace for the
-#   other and for the parent) and on two.
+#   other and for the parent) and on two;
+# - --timing's line for a spawn: request received, children started,
+#   connected.
 # Skipped where the pmix component or Open MPI is missing.
 . "$top_srcdir/tests/integration/lib.sh"
 . "$top_srcdir/tests/integration/ompi-lib.sh"
@@ -32,8 +34,18 @@ multiple_ok() {
 }
 
 # The parent on node 1, one rank on each node so that each runs a daemon.
-run_hnp "${OMPI_X[@]}" -N 1 --host "$(hosts 3):4" "$prog" multiple "$other" "${prefix}n2" "${prefix}n3"
+run_hnp "${OMPI_X[@]}" --timing -N 1 --host "$(hosts 3):4" "$prog" multiple "$other" "${prefix}n2" "${prefix}n3"
 multiple_ok "spawn_multiple with hosts per command"
+# --timing: the spawn's line, its moments in order (request received,
+# children started, connected: the connect spans the three daemons)
+timing_ok() { # JOB PARENT WHAT
+    local line
+    line=$(grep "^hnp: timing of the spawn of job $1 by rank 0 of job $2, 3 processes on 2 nodes: request received at [0-9.]* s; since then, children started [0-9.]* s, connected [0-9.]* s$" "$tmp/err") ||
+        { cat "$tmp/err"; fail "$3: no timing line for the spawn"; }
+    echo "$line" | awk '{ s = $(NF - 4); c = $(NF - 1); exit !(s + 0 > 0 && c + 0 >= s + 0) }' ||
+        fail "$3: children connected before they started: $line"
+}
+timing_ok 2 1 "--timing of a spawn"
 
 run_hnp "${OMPI_X[@]}" -N 1 --host "$(hosts 2):4" "$prog" grand 2 2
 expect_status 0 "grandchildren"
@@ -57,8 +69,9 @@ assert_no_files_left "Open MPI's dynamic processes"
 uri="$tmp/dvm.uri"
 timeout -k 5 120 "$HNP" --dvm --report-uri "$uri" --daemonize --host "$(hosts 3):4" \
     >"$tmp/dvm.log" 2>&1 || { cat "$tmp/dvm.log"; fail "hnp --dvm failed"; }
-run_hnp --dvm-uri "$uri" "${OMPI_X[@]}" -n 1 "$prog" multiple "$other" "${prefix}n2" "${prefix}n3"
+run_hnp --dvm-uri "$uri" "${OMPI_X[@]}" --timing -n 1 "$prog" multiple "$other" "${prefix}n2" "${prefix}n3"
 multiple_ok "spawn_multiple with hosts per command in a DVM"
+timing_ok 2 1 "--timing of a spawn in a DVM"
 run_hnp --dvm-uri "$uri" "${OMPI_X[@]}" -n 1 "$prog" grand 2 1
 expect_status 0 "grandchildren in a DVM"
 expect_in "$tmp/out" "^parent: grand, 2 children answered right$" "grandchildren in a DVM"
