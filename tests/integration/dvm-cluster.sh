@@ -3,7 +3,7 @@
 # A DVM (hnp --dvm) on the real test cluster (contrib/testcluster: sshd
 # and Slurm in network namespaces): over ssh, and under salloc -N 4 with
 # plm slurm. Into each, a job on every node, an MPICH job and an Open MPI
-# job (and an Open MPI job that spawns 4 children), each where it is
+# job (and an Open MPI job that spawns 3 children), each where it is
 # installed; then --dvm-stop leaves nothing. Needs
 # root and namespaces; skipped where they cannot be made.
 . "$top_srcdir/tests/integration/lib.sh"
@@ -47,11 +47,12 @@ jobs() {
         expect_status 0 "$1: Open MPI"
         [ "$(grep -c "of 8: ring ok, allreduce 28 ok" "$tmp/out")" = 8 ] ||
             fail "$1: Open MPI: not 8 good ranks: $(cat "$tmp/out" "$tmp/err")"
-        # MPI_Comm_spawn: a parent rank a node, 4 children in the free slots
-        run_hnp --dvm-uri "$uri" --oversubscribe -N 1 \
-            -x OMPI_MCA_btl_tcp_if_include="$HNP_TESTCLUSTER_SUBNET" "$tmp/ompi_spawn" 4
+        # MPI_Comm_spawn: one parent rank, 3 children in the free slots of
+        # the other nodes (a slot a node)
+        run_hnp --dvm-uri "$uri" -n 1 \
+            -x OMPI_MCA_btl_tcp_if_include="$HNP_TESTCLUSTER_SUBNET" "$tmp/ompi_spawn" 3
         expect_status 0 "$1: Open MPI's MPI_Comm_spawn"
-        grep -q "^parent: 4 children, 4 answered right$" "$tmp/out" ||
+        grep -q "^parent: 3 children, 3 answered right$" "$tmp/out" ||
             fail "$1: Open MPI's MPI_Comm_spawn: $(cat "$tmp/out" "$tmp/err")"
     fi
 }
