@@ -11,7 +11,8 @@
 #   all on one node (whose daemon registers each one's namespace for the
 #   other and for the parent) and on two;
 # - --timing's line for a spawn: request received, children started,
-#   connected.
+#   connected;
+# - in a DVM, a submitted MPMD job whose contexts have their own hosts.
 # Skipped where the pmix component or Open MPI is missing.
 . "$top_srcdir/tests/integration/lib.sh"
 . "$top_srcdir/tests/integration/ompi-lib.sh"
@@ -69,9 +70,16 @@ assert_no_files_left "Open MPI's dynamic processes"
 uri="$tmp/dvm.uri"
 timeout -k 5 120 "$HNP" --dvm --report-uri "$uri" --daemonize --host "$(hosts 3):4" \
     >"$tmp/dvm.log" 2>&1 || { cat "$tmp/dvm.log"; fail "hnp --dvm failed"; }
+# A submitted MPMD job whose app contexts name their own hosts: each on
+# its own (the DVM once placed every context on the first's hosts).
+run_hnp --dvm-uri "$uri" -n 1 --host "${prefix}n2" sh -c 'echo "first $(hostname)"' : \
+    -n 1 --host "${prefix}n3" sh -c 'echo "second $(hostname)"'
+expect_status 0 "an MPMD job of a DVM with hosts per context"
+expect_in "$tmp/out" "^first ${prefix}n2$" "an MPMD job of a DVM: the first context"
+expect_in "$tmp/out" "^second ${prefix}n3$" "an MPMD job of a DVM: the second context"
 run_hnp --dvm-uri "$uri" "${OMPI_X[@]}" --timing -n 1 "$prog" multiple "$other" "${prefix}n2" "${prefix}n3"
 multiple_ok "spawn_multiple with hosts per command in a DVM"
-timing_ok 2 1 "--timing of a spawn in a DVM"
+timing_ok 3 2 "--timing of a spawn in a DVM" # job 1: the MPMD job above
 run_hnp --dvm-uri "$uri" "${OMPI_X[@]}" -n 1 "$prog" grand 2 1
 expect_status 0 "grandchildren in a DVM"
 expect_in "$tmp/out" "^parent: grand, 2 children answered right$" "grandchildren in a DVM"
