@@ -126,7 +126,10 @@ static int free_slots(const hnp_app_t *app, const hnp_nodelist_t *nodes,
     for (size_t i = 0; rc == HNP_SUCCESS && i < pool->count; i++) {
         size_t at = find_node(nodes, pool->nodes[i].name);
         const hnp_node_t *n = &nodes->nodes[at];
-        uint32_t slots = n->slots_given ? n->slots : default_slots;
+        uint32_t slots;
+        if (at == nodes->count) /* none of it free (a DVM's busy node) */
+            continue;
+        slots = n->slots_given ? n->slots : default_slots;
         slots = slots > used[at] ? slots - used[at] : 0;
         rc = hnp_nodelist_add(out, n->name, slots, true);
         if (rc != HNP_SUCCESS)

@@ -77,6 +77,8 @@ static void finish(hnp_dvm_t *dvm, across_t *a, int status)
             *at = a->next;
             break;
         }
+    if (status == HNP_SUCCESS)
+        dvm_spawn_timing_gathered(dvm, a->members, a->nmembers);
     for (uint32_t i = 0; i < a->nparts; i++)
         answer(dvm, &a->parts[i], status,
                status == HNP_SUCCESS ? a->data.data : NULL,

@@ -116,10 +116,15 @@ static int job_nodes(hnp_dvm_job_t *j, hnp_nodelist_t *pool,
                     hnp_dvm_noun(j->dvm));
         return HNP_ERR_NOT_AVAILABLE;
     }
-    if (rc == HNP_SUCCESS && j->args.hostfile != NULL)
+    /* app contexts with hosts of their own (an MPMD line, or the
+     * commands of MPI_Comm_spawn_multiple): all of theirs */
+    if (rc == HNP_SUCCESS && hnp_apphosts_per_context(&j->args))
+        rc = hnp_apphosts_union(&j->args, &wanted, err, errlen);
+    else if (rc == HNP_SUCCESS && j->args.hostfile != NULL)
         rc = hnp_nodelist_parse_hostfile(&wanted, j->args.hostfile, err,
                                          errlen);
-    if (rc == HNP_SUCCESS && j->args.hosts != NULL)
+    if (rc == HNP_SUCCESS && j->args.hosts != NULL &&
+        !hnp_apphosts_per_context(&j->args))
         rc = hnp_nodelist_parse_hosts(&wanted, j->args.hosts, err, errlen);
     if (rc == HNP_SUCCESS && wanted.count > 0)
         rc = hnp_nodelist_filter(pool, &wanted,
@@ -195,6 +200,28 @@ static int onto_dvm_nodes(hnp_dvm_t *dvm, hnp_job_map_t *map, char *err,
     return rc;
 }
 
+/* The map of @p pool's nodes; each app context that names hosts of its
+ * own has its ranks placed on them (apphosts.h), in the slots @p pool
+ * gives. */
+static int build_over(hnp_dvm_job_t *j, const hnp_nodelist_t *pool,
+                      hnp_map_request_t *req, hnp_job_map_t *map, char *err,
+                      size_t errlen)
+{
+    uint32_t *fixed = NULL;
+    int rc = HNP_SUCCESS;
+
+    if (hnp_apphosts_per_context(&j->args)) {
+        rc = hnp_apphosts_place(&j->args, pool, req, &fixed, err, errlen);
+        req->ranking = HNP_RANK_DEFAULT;
+        req->fixed_node = fixed;
+    }
+    if (rc == HNP_SUCCESS)
+        rc = hnp_job_map_build(pool, req, map, err, errlen);
+    req->fixed_node = NULL;
+    free(fixed);
+    return rc;
+}
+
 static int map_job(hnp_dvm_job_t *j, char *err, size_t errlen)
 {
     hnp_rte_t *rte = hnp_dvm_rte(j->dvm);
@@ -226,7 +253,7 @@ static int map_job(hnp_dvm_job_t *j, char *err, size_t errlen)
         rc = HNP_ERR_NOT_AVAILABLE;
     }
     if (rc == HNP_SUCCESS)
-        rc = hnp_job_map_build(&pool, &req, &j->job.map, err, errlen);
+        rc = build_over(j, &pool, &req, &j->job.map, err, errlen);
     hnp_nodelist_free(&pool);
     if (rc == HNP_SUCCESS)
         rc = onto_dvm_nodes(j->dvm, &j->job.map, err, errlen);
@@ -433,7 +460,7 @@ int hnp_dvm_job_place(hnp_dvm_job_t *j, const uint32_t *avail)
     if (rc == HNP_SUCCESS && pool.count == 0)
         rc = HNP_ERR_NOT_AVAILABLE;
     if (rc == HNP_SUCCESS)
-        rc = hnp_job_map_build(&pool, &req, &map, err, sizeof(err));
+        rc = build_over(j, &pool, &req, &map, err, sizeof(err));
     hnp_nodelist_free(&pool);
     if (rc == HNP_SUCCESS)
         rc = onto_dvm_nodes(j->dvm, &map, err, sizeof(err));

@@ -161,6 +161,8 @@ void dvm_conclude(hnp_rte_t *rte, void *cbdata)
     if (c->spawn_reqid != 0)
         dvm_spawn_answer(c, HNP_ERR_NOT_AVAILABLE,
                          hnp_dvm_job_of(c->job)->end_message);
+    if (c->parent_jobid != 0)
+        dvm_spawn_timing_ended(c);
     dvm_give_back_slots(dvm, c); /* while it has its map */
     status = hnp_dvm_job_conclude(c->job);
     dvm_reply(c, HNP_DVM_DONE, jobid, status, NULL);

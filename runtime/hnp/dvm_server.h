@@ -11,9 +11,11 @@
 #include <event2/event.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "dvm.h"
 #include "dvm_proto.h"
+#include "wire/gather.h"
 
 typedef enum { CONN_HELLO, CONN_PROOF, CONN_READY } conn_state_t;
 
@@ -45,6 +47,13 @@ typedef struct dvm_conn {
     void *spawn_data;
     size_t spawn_data_len;
     bool waits_for_children;    /* its ranks are gone, its children run */
+    struct {                    /* a spawned job's --timing */
+        bool wanted, said;
+        struct timespec asked;  /* the request received */
+        double asked_in_parent; /* the same, on the parent job's clock */
+        uint32_t parent_rank;
+        double started, connected; /* seconds since asked; 0: not yet */
+    } timing;
 } dvm_conn_t;
 
 struct hnp_dvm {
@@ -109,6 +118,22 @@ struct hnp_wire_spawn_request;
  *  or hostfile of its own gets them as its hosts. */
 int dvm_spawn_add_hosts(hnp_dvm_t *dvm, struct hnp_wire_spawn_request *req,
                         char *err, size_t errlen);
+
+/* dvm_spawn_timing.c: --timing of the spawns */
+/** @p c's job was asked for at @p asked by rank @p parent_rank of its
+ *  parent job; nothing more is done unless the parent runs with
+ *  --timing. */
+void dvm_spawn_timing_asked(dvm_conn_t *c, const struct timespec *asked,
+                            uint32_t parent_rank);
+/** Every process of @p c's job started. */
+void dvm_spawn_timing_started(dvm_conn_t *c);
+/** A collective across jobs over @p members completed: a spawned job
+ *  whose every rank took part with another job's is connected. */
+void dvm_spawn_timing_gathered(hnp_dvm_t *dvm,
+                               const hnp_wire_member_t *members,
+                               uint32_t nmembers);
+/** @p c's job ends: its line, if not written yet. */
+void dvm_spawn_timing_ended(dvm_conn_t *c);
 
 /* dvm_gather.c */
 /** Serve the daemons' collectives across jobs (HNP_TAG_GATHER). */

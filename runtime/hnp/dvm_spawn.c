@@ -302,6 +302,7 @@ static void children_started(hnp_job_t *job, void *ctx)
     HNP_VERBOSE(c->dvm->rte->log, 1, "job %u, spawned by job %u: its %u "
                 "processes started", job->jobid, c->parent_jobid,
                 job->map.nprocs);
+    dvm_spawn_timing_started(c);
     dvm_spawn_answer(c, HNP_SUCCESS, NULL);
 }
 
@@ -507,7 +508,8 @@ static void keep_spawn_data(dvm_conn_t *c, hnp_wire_spawn_request_t *req)
 
 /* A new job from @p req, running: HNP_SUCCESS; else @p err says why. */
 static int start_spawn(hnp_dvm_t *dvm, hnp_vpid_t src,
-                       hnp_wire_spawn_request_t *req, char *err,
+                       hnp_wire_spawn_request_t *req,
+                       const struct timespec *asked, char *err,
                        size_t errlen)
 {
     hnp_job_t *parent = dvm_family_job(dvm, req->parent_jobid);
@@ -548,6 +550,7 @@ static int start_spawn(hnp_dvm_t *dvm, hnp_vpid_t src,
     }
     c->next = dvm->conns;
     dvm->conns = c;
+    dvm_spawn_timing_asked(c, asked, req->parent_rank);
     /* its ranks see the names its family published (MPI_Lookup_name) */
     if (hnp_rte_names_job_family(dvm->rte, hnp_dvm_job_of(c->job)->jobid,
                                  req->parent_jobid) != HNP_SUCCESS)
@@ -578,17 +581,19 @@ static void on_spawn(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
 {
     hnp_dvm_t *dvm = cbdata;
     hnp_wire_spawn_request_t req;
+    struct timespec asked;
     char err[1024] = "";
     int rc;
 
     (void)tag;
+    clock_gettime(CLOCK_MONOTONIC, &asked);
     if (!HNP_RTE_UNPACK(rte, src, "spawn request",
                         hnp_wire_spawn_request_unpack, data, len, &req))
         return;
     HNP_VERBOSE(rte->log, 1, "rank %u of job %u (vpid %u) asks for %u "
                 "programs", req.parent_rank, req.parent_jobid, src,
                 req.napps);
-    rc = start_spawn(dvm, src, &req, err, sizeof(err));
+    rc = start_spawn(dvm, src, &req, &asked, err, sizeof(err));
     if (rc != HNP_SUCCESS) {
         hnp_job_t *parent = dvm_family_job(dvm, req.parent_jobid);
         FILE *own = parent != NULL ? hnp_job_log_begin(parent) : NULL;

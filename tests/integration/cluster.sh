@@ -3,7 +3,8 @@
 # hnp on a real small cluster: network namespaces with real sshd and Slurm
 # (contrib/testcluster). rsh and prsh over ssh, slurm under salloc, with
 # both exchanges and every routing; each process must run on the node it
-# was mapped to; an Open MPI program over ssh and under Slurm. Then a
+# was mapped to; an Open MPI program over ssh and under Slurm, and its
+# MPI_Comm_spawn over ssh. Then a
 # failure per launcher. Needs root and namespaces;
 # counted as skipped where they cannot be made.
 . "$top_srcdir/tests/integration/lib.sh"
@@ -97,6 +98,16 @@ else
     expect_status 0 "Open MPI under salloc -N 4, plm slurm"
     [ "$(grep -c "of 8: ring ok, allreduce 28 ok" "$tmp/out")" = 8 ] ||
         fail "Open MPI under salloc: not 8 good ranks: $(cat "$tmp/out" "$tmp/err")"
+    # MPI_Comm_spawn over real ssh: a parent rank a node spawns 4 children
+    # into the free slots of the 4 nodes; a message each way, disconnect.
+    build_ompi ompi_spawn
+    run_hnp --mca plm rsh --mca plm_rsh_agent "$agent" --tag-output -N 1 --host 'node[1-4]:2' \
+        -x OMPI_MCA_btl_tcp_if_include="$HNP_TESTCLUSTER_SUBNET" "$tmp/ompi_spawn" 4
+    expect_status 0 "Open MPI's MPI_Comm_spawn over ssh"
+    expect_in "$tmp/out" "^\[1,0\]<stdout>:parent: 4 children, 4 answered right$" \
+        "Open MPI's MPI_Comm_spawn over ssh"
+    [ "$(grep -o "child [0-9]* of 4 on node[1-4]: got [0-9]* ok" "$tmp/out" | awk '{ print $6 }' | sort -u | wc -l)" -ge 2 ] ||
+        fail "Open MPI's MPI_Comm_spawn over ssh: the children are not on several nodes: $(cat "$tmp/out")"
 fi
 
 # A node whose sshd is stopped: the job fails naming it and ssh's words.

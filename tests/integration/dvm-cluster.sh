@@ -3,7 +3,8 @@
 # A DVM (hnp --dvm) on the real test cluster (contrib/testcluster: sshd
 # and Slurm in network namespaces): over ssh, and under salloc -N 4 with
 # plm slurm. Into each, a job on every node, an MPICH job and an Open MPI
-# job, each where it is installed; then --dvm-stop leaves nothing. Needs
+# job (and an Open MPI job that spawns 3 children), each where it is
+# installed; then --dvm-stop leaves nothing. Needs
 # root and namespaces; skipped where they cannot be made.
 . "$top_srcdir/tests/integration/lib.sh"
 . "$top_srcdir/tests/integration/ompi-lib.sh"
@@ -24,6 +25,7 @@ if why=$(ompi_missing); then
     echo "note: no Open MPI job: $why"
 else
     mpicc.openmpi -O2 -o "$tmp/ompi_ring" "$top_srcdir/tests/mpi/mpi_ring.c" || fail "mpicc.openmpi failed"
+    mpicc.openmpi -O2 -o "$tmp/ompi_spawn" "$top_srcdir/tests/mpi/ompi_spawn.c" || fail "mpicc.openmpi failed"
     ompi=yes
 fi
 
@@ -45,6 +47,13 @@ jobs() {
         expect_status 0 "$1: Open MPI"
         [ "$(grep -c "of 8: ring ok, allreduce 28 ok" "$tmp/out")" = 8 ] ||
             fail "$1: Open MPI: not 8 good ranks: $(cat "$tmp/out" "$tmp/err")"
+        # MPI_Comm_spawn: one parent rank, 3 children in the free slots of
+        # the other nodes (a slot a node)
+        run_hnp --dvm-uri "$uri" -n 1 \
+            -x OMPI_MCA_btl_tcp_if_include="$HNP_TESTCLUSTER_SUBNET" "$tmp/ompi_spawn" 3
+        expect_status 0 "$1: Open MPI's MPI_Comm_spawn"
+        grep -q "^parent: 3 children, 3 answered right$" "$tmp/out" ||
+            fail "$1: Open MPI's MPI_Comm_spawn: $(cat "$tmp/out" "$tmp/err")"
     fi
 }
 
@@ -63,6 +72,7 @@ timeout -k 5 300 salloc -N 4 bash -c "
     '$HNP' --dvm --report-uri '$uri' --daemonize --mca plm slurm || exit 10
     $(declare -f jobs run_hnp expect_status fail)
     HNP='$HNP' uri='$uri' tmp='$tmp' app='$app' mpich='$mpich' ompi='$ompi'
+    HNP_TESTCLUSTER_SUBNET='$HNP_TESTCLUSTER_SUBNET'
     jobs 'a DVM under salloc' || exit 11
     '$HNP' --dvm-uri '$uri' --dvm-stop || exit 12
 " >"$tmp/salloc.out" 2>&1 || status=$?

@@ -7,7 +7,8 @@
 # back, then all disconnect. A spawn of a program that is not there
 # returns MPI_ERR_SPAWN to the parent at once, hnp names the cause, and
 # nothing is left behind. mpi4py's MPIPoolExecutor(max_workers=3).map
-# across 2 nodes (where Debian's python3-mpi4py is installed), and a
+# across 2 nodes and "python3 -m mpi4py.futures script.py" on 2 nodes
+# (where Debian's python3-mpi4py is installed), and a
 # spawn inside a DVM. Skipped where the pmix component or Open MPI is
 # missing.
 . "$top_srcdir/tests/integration/lib.sh"
@@ -65,6 +66,21 @@ if /usr/bin/python3 -c 'import mpi4py.futures' 2>/dev/null; then
     expect_in "$tmp/out" "^squares 0 1 4 9 16 25 36 49 64 81 100 121$" "MPIPoolExecutor's results"
     expect_in "$tmp/out" "^worker nodes 2$" "MPIPoolExecutor's workers on 2 nodes"
     assert_no_leftovers "MPIPoolExecutor"
+    # "python3 -m mpi4py.futures script.py": rank 0 runs the script, the
+    # job's other 3 processes (on 2 nodes) are its pool. (mpi4py 3.1's
+    # -m mpi4py.futures never spawns: with one process its pool is a
+    # thread of rank 0.)
+    run_hnp "${OMPI_X[@]}" -N 2 --host "$(hosts 2):2" /usr/bin/python3 -m mpi4py.futures \
+        "$top_srcdir/tests/integration/futures-script.py" 3
+    expect_status 0 "python3 -m mpi4py.futures"
+    expect_in "$tmp/out" "^script squares 0 1 4 9 16 25 36 49 64 81 100 121 144 169 196 225 256 289 324 361 400 441 484 529$" \
+        "python3 -m mpi4py.futures's results"
+    expect_in "$tmp/out" "^script workers 3 nodes 2$" "python3 -m mpi4py.futures's 3 workers on 2 nodes"
+    assert_no_leftovers "python3 -m mpi4py.futures"
+    # Debian ships none of mpi4py's demo programs (python3-mpi4py and
+    # python-mpi4py-doc 3.1.4 hold the module and HTML only)
+    ls -d /usr/share/doc/python*-mpi4py*/demo* >/dev/null 2>&1 ||
+        echo "note: no mpi4py demo programs installed (Debian ships none): not run"
 else
     echo "note: Debian's python3-mpi4py is not installed: no MPIPoolExecutor test"
 fi

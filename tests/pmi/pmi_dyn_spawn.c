@@ -3,10 +3,11 @@
  * Spawn with PMI-1 and PMI-2 as MPICH's clients write it, and the
  * spawned children's checks.
  *
- *   pmi_dyn spawn1|spawn2 PROG WDIR HOST
+ *   pmi_dyn spawn1|spawn2 PROG WDIR HOST [HOST2]
  *        rank 0 spawns two programs (MPI_Comm_spawn_multiple): 2 copies
  *        of PROG in child mode with info wdir=WDIR and host=HOST, and 1
- *        with no info; one preput key, PARENT_ROOT_PORT_NAME; then asks
+ *        with no info (with HOST2: info hosts=HOST2, its own host); one
+ *        preput key, PARENT_ROOT_PORT_NAME; then asks
  *        for two spawns that must be refused (no such program; a host
  *        outside the allocation) and prints their answers
  *   pmi_dyn child1|child2 PORT [SPAWNER]
@@ -74,11 +75,13 @@ static void spawn1_one(const char *exe, const char *const *info, char *line)
     dyn_ask(req, line, DYN_LINE);
 }
 
-static int spawn1(const char *prog, const char *wdir, const char *host)
+static int spawn1(const char *prog, const char *wdir, const char *host,
+                  const char *host2)
 {
     char req[DYN_LINE], line[DYN_LINE];
     const char *args[] = { "child1", PORT_NAME, NULL };
     const char *info[] = { "wdir", wdir, "host", host, NULL };
+    const char *info2[] = { "hosts", host2, NULL };
     const char *bad_host[] = { "host", "no-such-node-of-this-job", NULL };
 
     if (dyn_rank != 0)
@@ -86,7 +89,8 @@ static int spawn1(const char *prog, const char *wdir, const char *host)
     /* two programs, two blocks, one answer after the second */
     v1_block(req, sizeof(req), prog, 2, 2, 1, args, info);
     dyn_send(req);
-    v1_block(req, sizeof(req), prog, 1, 2, 2, args, NULL);
+    v1_block(req, sizeof(req), prog, 1, 2, 2, args,
+             host2 != NULL ? info2 : NULL);
     dyn_ask(req, line, sizeof(line));
     dyn_expect("spawn of 2 programs", line, "spawn_result", 0);
     printf("parent: spawn1 ok\n");
@@ -126,10 +130,12 @@ static void spawn2_one(const char *exe, const char *const *info, char *line)
     dyn_ask(req, line, DYN_LINE);
 }
 
-static int spawn2(const char *prog, const char *wdir, const char *host)
+static int spawn2(const char *prog, const char *wdir, const char *host,
+                  const char *host2)
 {
     char req[DYN_LINE], line[DYN_LINE], me[256];
     const char *info[] = { "wdir", wdir, "host", host, NULL };
+    const char *info2[] = { "hosts", host2, NULL };
     const char *bad_host[] = { "host", "no-such-node-of-this-job", NULL };
     const char *jobid;
 
@@ -142,7 +148,7 @@ static int spawn2(const char *prog, const char *wdir, const char *host)
     snprintf(req, sizeof(req), "cmd=spawn;ncmds=2;preputcount=1;"
              "ppkey0=PARENT_ROOT_PORT_NAME;ppval0=%s;", PORT_NAME);
     v2_app(req, sizeof(req), prog, 2, me, info);
-    v2_app(req, sizeof(req), prog, 1, me, NULL);
+    v2_app(req, sizeof(req), prog, 1, me, host2 != NULL ? info2 : NULL);
     dyn_ask(req, line, sizeof(line));
     dyn_expect("spawn of 2 programs", line, "spawn-response", 0);
     jobid = dyn_field(line, "jobid");
@@ -212,10 +218,11 @@ int dyn_spawn_main(int argc, char **argv)
     const char *mode = argc > 1 ? argv[1] : "";
 
     if ((strcmp(mode, "spawn1") == 0 || strcmp(mode, "spawn2") == 0) &&
-        argc == 5) {
+        (argc == 5 || argc == 6)) {
+        const char *host2 = argc == 6 ? argv[5] : NULL;
         dyn_init(mode[5] - '0');
-        int rc = mode[5] == '1' ? spawn1(argv[2], argv[3], argv[4])
-                                : spawn2(argv[2], argv[3], argv[4]);
+        int rc = mode[5] == '1' ? spawn1(argv[2], argv[3], argv[4], host2)
+                                : spawn2(argv[2], argv[3], argv[4], host2);
         dyn_finalize();
         return rc;
     }
@@ -228,7 +235,7 @@ int dyn_spawn_main(int argc, char **argv)
         return child(2, argv[2], argv[3]);
     }
     fprintf(stderr, "usage: %s names1|names2 TAG | publish1 NAME PORT DIR "
-            "| lookup1 NAME | spawn1|spawn2 PROG WDIR HOST | child1 PORT "
-            "| child2 PORT SPAWNER\n", argv[0]);
+            "| lookup1 NAME | spawn1|spawn2 PROG WDIR HOST [HOST2] | child1 "
+            "PORT | child2 PORT SPAWNER\n", argv[0]);
     return 2;
 }

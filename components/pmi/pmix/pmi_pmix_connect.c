@@ -19,34 +19,71 @@
 #include "hnp_errors.h"
 #include "pmi_pmix_internal.h"
 
-/* A namespace registered here for a connect, with no rank here. */
+/* A namespace registered here for a connect, with no rank here. It is
+ * held by every local job that took part in a connect with it, and
+ * deregistered when the last of them ends: a daemon's two local jobs that
+ * both connected to it must not lose it with the first one's end. */
 typedef struct foreign {
     struct foreign *next;
     pmix_nspace_t nspace;
     uint32_t jobid;
-    uint32_t owner;           /* the local job it was registered for */
+    uint32_t *holders;        /* the local jobs that connected with it */
+    size_t nholders;
 } foreign_t;
 
 static foreign_t *foreigners;
 
-bool pmi_pmix_foreign_jobid(const char *nspace, uint32_t *jobid)
+static foreign_t *foreign_find(const char *nspace)
 {
     for (foreign_t *f = foreigners; f != NULL; f = f->next)
-        if (PMIX_CHECK_NSPACE(f->nspace, nspace)) {
-            *jobid = f->jobid;
-            return true;
-        }
-    return false;
+        if (PMIX_CHECK_NSPACE(f->nspace, nspace))
+            return f;
+    return NULL;
 }
 
-/* The namespaces registered for @p owner's connects go with it. */
+bool pmi_pmix_foreign_jobid(const char *nspace, uint32_t *jobid)
+{
+    const foreign_t *f = foreign_find(nspace);
+
+    if (f != NULL)
+        *jobid = f->jobid;
+    return f != NULL;
+}
+
+static int foreign_hold(foreign_t *f, uint32_t holder)
+{
+    uint32_t *grown;
+
+    for (size_t i = 0; i < f->nholders; i++)
+        if (f->holders[i] == holder)
+            return HNP_SUCCESS;
+    grown = realloc(f->holders, (f->nholders + 1) * sizeof(*grown));
+    if (grown == NULL)
+        return HNP_ERR_NOMEM;
+    grown[f->nholders++] = holder;
+    f->holders = grown;
+    return HNP_SUCCESS;
+}
+
+/* @p holder lets go of @p f: whether nobody holds it any more. */
+static bool foreign_let_go(foreign_t *f, uint32_t holder)
+{
+    for (size_t i = 0; i < f->nholders; i++)
+        if (f->holders[i] == holder) {
+            f->holders[i] = f->holders[--f->nholders];
+            break;
+        }
+    return f->nholders == 0;
+}
+
+/* @p owner has ended: the namespaces it alone held go (0: all of them). */
 void pmi_pmix_foreign_release(uint32_t owner)
 {
     foreign_t **at = &foreigners;
 
     while (*at != NULL) {
         foreign_t *f = *at;
-        if (owner != 0 && f->owner != owner) {
+        if (owner != 0 && !foreign_let_go(f, owner)) {
             at = &f->next;
             continue;
         }
@@ -57,6 +94,9 @@ void pmi_pmix_foreign_release(uint32_t owner)
             PMIx_server_deregister_nspace(f->nspace, pmi_pmix_sync_cb, sync);
             pmi_pmix_sync_wait(sync, PMIX_SUCCESS);
         }
+        HNP_VERBOSE(pmi_pmix_log(), 1, "pmix: job %u (%s), registered here "
+                    "for connects, released", f->jobid, f->nspace);
+        free(f->holders);
         free(f);
     }
 }
@@ -159,6 +199,21 @@ static uint32_t local_count(const pmi_pmix_job_t *pj, pmix_rank_t rank)
            pj->job->node_of[rank] == pj->job->my_node;
 }
 
+/* Each foreign namespace among the participants is held by each local
+ * job among them, whichever of them it was registered for. */
+static int hold_foreigners(const across_op_t *op)
+{
+    for (size_t i = 0; i < op->nprocs; i++) {
+        foreign_t *f = foreign_find(op->procs[i].nspace);
+        for (size_t k = 0; f != NULL && k < op->nprocs; k++) {
+            const pmi_pmix_job_t *pj = pmi_pmix_job_find(op->procs[k].nspace);
+            if (pj != NULL && foreign_hold(f, pj->job->jobid) != HNP_SUCCESS)
+                return HNP_ERR_NOMEM;
+        }
+    }
+    return HNP_SUCCESS;
+}
+
 /* Every namespace is known here: the participants to the runtime. */
 static void gather(across_op_t *op)
 {
@@ -182,6 +237,8 @@ static void gather(across_op_t *op)
                                                  : (uint32_t)p->rank };
         rc = HNP_SUCCESS;
     }
+    if (rc == HNP_SUCCESS)
+        rc = hold_foreigners(op);
     if (rc == HNP_SUCCESS)
         rc = hnp_rte_gather_across(pmi_pmix_server.rte, members,
                                    (uint32_t)op->nprocs, nlocal, op->data,
@@ -220,18 +277,20 @@ static int register_foreign(const hnp_rte_job_info_t *info, uint32_t owner,
     char err[256] = "";
     int rc;
 
-    if (f == NULL)
+    if (f == NULL || foreign_hold(f, owner) != HNP_SUCCESS) {
+        free(f);
         return HNP_ERR_NOMEM;
+    }
     PMIX_LOAD_NSPACE(pj.nspace, info->name);
     rc = pmi_pmix_nspace_register(&pj, err, sizeof(err));
     if (rc != HNP_SUCCESS) {
         HNP_ERROR_LOG(pmi_pmix_log(), "%s", err);
+        free(f->holders);
         free(f);
         return rc;
     }
     PMIX_LOAD_NSPACE(f->nspace, info->name);
     f->jobid = info->jobid;
-    f->owner = owner;
     f->next = foreigners;
     foreigners = f;
     HNP_VERBOSE(pmi_pmix_log(), 1, "pmix: job %u (%s) registered here for "

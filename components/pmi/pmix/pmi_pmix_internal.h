@@ -151,7 +151,8 @@ pmix_status_t pmi_pmix_fence_across(const pmix_proc_t procs[], size_t nprocs,
 /* The job of a namespace registered here with no local rank (for a
  * connect): whether @p nspace is one. */
 bool pmi_pmix_foreign_jobid(const char *nspace, uint32_t *jobid);
-/* Those registered for local job @p owner (0: all) are deregistered. */
+/* Local job @p owner has ended: those no other local job connected with
+ * are deregistered (0: all). */
 void pmi_pmix_foreign_release(uint32_t owner);
 
 /* pmi_pmix_fence.c */

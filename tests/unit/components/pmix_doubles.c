@@ -306,23 +306,74 @@ int hnp_rte_spawn(hnp_rte_t *rte, uint32_t parent_jobid,
     return HNP_ERR_BAD_PARAM;
 }
 
-/* No collective across jobs here: refused. */
+/* A collective across jobs: this node's part is the whole (the other
+ * job's ranks are counted elsewhere), answered from the loop. */
+typedef struct later {
+    hnp_rte_gather_fn gather_cb;
+    hnp_rte_job_info_fn info_cb;
+    void *cbdata;
+} later_t;
+
+static void gather_answer(evutil_socket_t fd, short what, void *arg)
+{
+    later_t *l = arg;
+
+    (void)fd, (void)what;
+    doubles.gathers_across++;
+    l->gather_cb(NULL, HNP_SUCCESS, NULL, 0, l->cbdata);
+    free(l);
+}
+
 int hnp_rte_gather_across(hnp_rte_t *rte, const hnp_rte_member_t *members,
                           uint32_t nmembers, uint32_t nlocal,
                           const void *data, size_t len, hnp_rte_gather_fn cb,
                           void *cbdata)
 {
+    later_t *l = calloc(1, sizeof(*l));
+
     (void)rte, (void)members, (void)nmembers, (void)nlocal, (void)data;
-    (void)len, (void)cb, (void)cbdata;
-    return HNP_ERR_NOT_AVAILABLE;
+    (void)len;
+    if (l == NULL)
+        return HNP_ERR_NOMEM;
+    *l = (later_t){ .gather_cb = cb, .cbdata = cbdata };
+    return event_base_once(doubles.base, -1, EV_TIMEOUT, gather_answer, l,
+                           NULL) == 0 ? HNP_SUCCESS : HNP_ERR_NOMEM;
 }
 
-/* The test runs one job: no other is known. */
+/* doubles.other_job: 2 ranks on node 2 (another host). */
+static void info_answer(evutil_socket_t fd, short what, void *arg)
+{
+    static const char *const names[3] = { NULL, "node-one",
+                                          "pmix-doubles-node-two" };
+    static const uint32_t node_of[2] = { 2, 2 };
+    later_t *l = arg;
+    hnp_rte_job_info_t info = {
+        .jobid = PMIX_DOUBLES_OTHER_JOBID, .name = doubles.other_job,
+        .nprocs = 2, .nnodes = 2, .node_of = node_of, .node_names = names,
+    };
+
+    (void)fd, (void)what;
+    l->info_cb(NULL, HNP_SUCCESS, &info, l->cbdata);
+    free(l);
+}
+
+/* The test's jobs are here; another is known when doubles.other_job
+ * names it. */
 int hnp_rte_job_info(hnp_rte_t *rte, uint32_t jobid, const char *name,
                      hnp_rte_job_info_fn cb, void *cbdata)
 {
-    (void)rte, (void)jobid, (void)name, (void)cb, (void)cbdata;
-    return HNP_ERR_NOT_FOUND;
+    later_t *l;
+
+    (void)rte;
+    if (doubles.other_job == NULL ||
+        (jobid != 0 && jobid != PMIX_DOUBLES_OTHER_JOBID) ||
+        (jobid == 0 && (name == NULL || strcmp(name, doubles.other_job))))
+        return HNP_ERR_NOT_FOUND;
+    if ((l = calloc(1, sizeof(*l))) == NULL)
+        return HNP_ERR_NOMEM;
+    *l = (later_t){ .info_cb = cb, .cbdata = cbdata };
+    return event_base_once(doubles.base, -1, EV_TIMEOUT, info_answer, l,
+                           NULL) == 0 ? HNP_SUCCESS : HNP_ERR_NOMEM;
 }
 
 /* ------------------------------------------------------------ names */

@@ -36,7 +36,12 @@ typedef struct pmix_doubles {
     uint32_t spawns;          /* hnp_rte_spawn()'s, refused (none here) */
     int name_calls;           /* hnp_rte_name_*() calls */
     int name_lookup_waited;   /* lookups held for a publish (PMIX_WAIT) */
+    const char *other_job;    /* a job on another node hnp_rte_job_info()
+                               * knows (job PMIX_DOUBLES_OTHER_JOBID) */
+    int gathers_across;       /* hnp_rte_gather_across()'s, answered */
 } pmix_doubles_t;
+
+#define PMIX_DOUBLES_OTHER_JOBID 100
 
 extern pmix_doubles_t doubles;
 

@@ -506,6 +506,92 @@ const char *__lsan_default_suppressions(void)
     return "leak:libpmix.so\n";
 }
 
+/* A job of 1 rank on node 1 (this one), started, none of it forked. */
+typedef struct quiet_job {
+    char name[64];
+    char tmpdir[40];
+    uint32_t node_of[1], local[1];
+    const char *names[2];
+    hnp_pmi_job_t job;
+    void *state;
+} quiet_job_t;
+
+static void quiet_job_start(quiet_job_t *q, uint32_t jobid)
+{
+    char err[512] = "";
+
+    snprintf(q->tmpdir, sizeof(q->tmpdir), "/tmp/hnp-pmix-test-XXXXXX");
+    assert_non_null(mkdtemp(q->tmpdir));
+    snprintf(q->name, sizeof(q->name), "hnp-test-%d-q%u", (int)getpid(),
+             (unsigned)jobid);
+    q->node_of[0] = 1;
+    q->local[0] = 0;
+    q->names[0] = NULL;
+    q->names[1] = hostname;
+    q->job = (hnp_pmi_job_t){
+        .jobid = jobid, .name = q->name, .nprocs = 1, .universe_size = 1,
+        .nnodes = 1, .node_of = q->node_of, .node_names = q->names,
+        .my_node = 1, .local_ranks = q->local, .nlocal = 1, .slots = 1,
+        .tmpdir = q->tmpdir, .series = 1, .max_allgather_bytes = 1024,
+    };
+    assert_int_equal(pmi_pmix_module.job_start(NULL, &q->job, &q->state, err,
+                                               sizeof(err)), HNP_SUCCESS);
+}
+
+static void quiet_job_end(quiet_job_t *q)
+{
+    pmi_pmix_module.job_end(q->state);
+    rmdir(q->tmpdir);
+}
+
+static void connected(pmix_status_t status, void *cbdata)
+{
+    *(pmix_status_t *)cbdata = status;
+}
+
+/* The connect upcall for rank 0 of @p local and every rank of @p other. */
+static void connect_with(const quiet_job_t *local, const char *other)
+{
+    pmix_proc_t procs[2];
+    pmix_status_t status = PMIX_ERR_WOULD_BLOCK;
+
+    PMIX_LOAD_PROCID(&procs[0], local->name, 0);
+    PMIX_LOAD_PROCID(&procs[1], other, PMIX_RANK_WILDCARD);
+    assert_int_equal(pmi_pmix_connect(procs, 2, NULL, 0, connected, &status),
+                     PMIX_SUCCESS);
+    LOOP_UNTIL(doubles.base, 10.0, status != PMIX_ERR_WOULD_BLOCK);
+    assert_int_equal(status, PMIX_SUCCESS);
+}
+
+/* Two local jobs connect with a job on another node, whose namespace this
+ * daemon registers for the first; it stays while either of them runs
+ * (the second's ranks still talk to it), and goes with the last. */
+static void test_foreign_namespace_held_by_each_job(void **unused)
+{
+    char other[64];
+    quiet_job_t a, b;
+    uint32_t jobid = 0;
+
+    (void)unused;
+    doubles_reset();
+    snprintf(other, sizeof(other), "hnp-test-%d-other", (int)getpid());
+    doubles.other_job = other;
+    quiet_job_start(&a, 41);
+    quiet_job_start(&b, 42);
+    connect_with(&a, other);
+    assert_true(pmi_pmix_foreign_jobid(other, &jobid));
+    assert_int_equal(jobid, PMIX_DOUBLES_OTHER_JOBID);
+    connect_with(&b, other);
+    assert_int_equal(doubles.gathers_across, 2);
+    quiet_job_end(&a);
+    assert_true(pmi_pmix_foreign_jobid(other, &jobid));
+    /* a connect of the job still running needs no new registration */
+    connect_with(&b, other);
+    quiet_job_end(&b);
+    assert_false(pmi_pmix_foreign_jobid(other, &jobid));
+    doubles.other_job = NULL;
+}
+
 /* The kernel names the other end of a local connection: its owner and
  * its inode, for IPv4 and IPv6; a connection that is gone is not found. */
 static void test_peer_lookup(void **unused)
@@ -628,6 +714,7 @@ int main(void)
         cmocka_unit_test(test_exit_without_finalize),
         cmocka_unit_test(test_spawn_fails_at_once_with_a_message),
         cmocka_unit_test(test_wait_on_libpmix_has_a_deadline),
+        cmocka_unit_test(test_foreign_namespace_held_by_each_job),
         cmocka_unit_test(test_peer_lookup),
         cmocka_unit_test(test_diag_answers),
         cmocka_unit_test(test_topology_is_the_processors_alone),
