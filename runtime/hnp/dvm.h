@@ -118,6 +118,9 @@ char *const *hnp_dvm_job_env(const hnp_dvm_job_t *j);
 const char *hnp_dvm_job_cwd(const hnp_dvm_job_t *j);
 /** Whether its processes use the pmi components. */
 bool hnp_dvm_job_needs_pmi(const hnp_dvm_job_t *j);
+/** Whether @p j may place more ranks on a node than its slots
+ *  (--oversubscribe). */
+bool hnp_dvm_job_oversubscribes(const hnp_dvm_job_t *j);
 /** It starts a pmi component whose jobs run one at a time
  *  (HNP_PMI_NEEDS_JOBS_APART). */
 bool hnp_dvm_job_runs_apart(const hnp_dvm_job_t *j);

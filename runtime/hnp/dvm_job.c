@@ -406,6 +406,11 @@ bool hnp_dvm_job_needs_pmi(const hnp_dvm_job_t *j)
     return j->needs_pmi;
 }
 
+bool hnp_dvm_job_oversubscribes(const hnp_dvm_job_t *j)
+{
+    return j->args.oversubscribe;
+}
+
 bool hnp_dvm_job_runs_apart(const hnp_dvm_job_t *j)
 {
     return (j->pmi_needs & HNP_PMI_NEEDS_JOBS_APART) != 0;

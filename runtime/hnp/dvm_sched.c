@@ -257,6 +257,19 @@ static uint32_t clashes_with(hnp_dvm_t *dvm, dvm_conn_t *c)
     return 0;
 }
 
+/* A spawn cannot wait for slots: one whose job may oversubscribe goes
+ * onto its nodes' slots, busy or not, as mpirun --oversubscribe does. */
+static bool place_over_busy(hnp_dvm_t *dvm, dvm_conn_t *c)
+{
+    const hnp_job_map_t *all = &dvm->runtime->map;
+
+    if (!hnp_dvm_job_oversubscribes(c->job))
+        return false;
+    for (uint32_t n = 0; n < all->nnodes; n++)
+        dvm->avail[n] = dvm->lost[n] ? 0 : all->node_slots[n];
+    return hnp_dvm_job_place(c->job, dvm->avail) == HNP_SUCCESS;
+}
+
 bool dvm_place(hnp_dvm_t *dvm, dvm_conn_t *c, bool family)
 {
     const hnp_job_map_t *map;
@@ -264,7 +277,8 @@ bool dvm_place(hnp_dvm_t *dvm, dvm_conn_t *c, bool family)
     if (!family && clashes_with(dvm, c) != 0)
         return false;
     available(dvm);
-    if (hnp_dvm_job_place(c->job, dvm->avail) != HNP_SUCCESS)
+    if (hnp_dvm_job_place(c->job, dvm->avail) != HNP_SUCCESS &&
+        !(family && place_over_busy(dvm, c)))
         return false;
     map = &hnp_dvm_job_of(c->job)->map;
     c->taken = calloc(dvm->runtime->map.nnodes + 1, sizeof(uint32_t));

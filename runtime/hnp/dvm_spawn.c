@@ -551,11 +551,6 @@ static int start_spawn(hnp_dvm_t *dvm, hnp_vpid_t src,
     c->next = dvm->conns;
     dvm->conns = c;
     dvm_spawn_timing_asked(c, asked, req->parent_rank);
-    /* its ranks see the names its family published (MPI_Lookup_name) */
-    if (hnp_rte_names_job_family(dvm->rte, hnp_dvm_job_of(c->job)->jobid,
-                                 req->parent_jobid) != HNP_SUCCESS)
-        HNP_WARN(dvm->rte->log, "job %u: cannot join the names of job %u's "
-                 "family", hnp_dvm_job_of(c->job)->jobid, req->parent_jobid);
     keep_spawn_data(c, req);
     /* the names its parent's family published are its own to see
      * (Open MPI's parent and children meet on a published port) */

@@ -105,6 +105,13 @@ expect_refused "no free slot" --host "${prefix}n1:2,${prefix}n2:2" -N 1 "$prog" 
     "no free slot for the 3 processes asked for: 2 of the 4 slots"
 assert_no_files_left "refused spawns"
 
+# With --oversubscribe a spawn goes onto nodes whose slots are all taken
+# (as under mpirun --oversubscribe), instead of "no free slot".
+run_hnp --tag-output --oversubscribe -n 1 --host "${prefix}n1:1" "$prog" 2
+expect_status 0 "2 children on a full node with --oversubscribe"
+children_ok 2 2 "2 children on a full node with --oversubscribe"
+assert_no_leftovers "2 children on a full node with --oversubscribe"
+
 # ------------------------------------------------------------------ DVM
 uri="$tmp/dvm.uri"
 timeout -k 5 120 "$HNP" --dvm --report-uri "$uri" --daemonize --host "$(hosts 2):2" \
@@ -116,6 +123,10 @@ expect_status 0 "3 children in a DVM"
 run_hnp --dvm-uri "$uri" -n 1 "$prog" 4
 [ "$status" = 3 ] || { cat "$tmp/out" "$tmp/err"; fail "no free slot in a DVM: status $status"; }
 expect_in "$tmp/err" "no free slot for the 4 processes asked for: 3 of the 4 slots" "no free slot in a DVM"
+run_hnp --dvm-uri "$uri" --oversubscribe -n 4 "$prog" 2
+expect_status 0 "2 children in a full DVM with --oversubscribe"
+[ "$(grep -c "^child [01] of 2 on ${prefix}n[12]: SPAWN_TEST=given" "$tmp/out")" = 2 ] ||
+    { cat "$tmp/out" "$tmp/err"; fail "2 children in a full DVM with --oversubscribe"; }
 run_hnp --dvm-uri "$uri" --dvm-stop
 assert_no_leftovers "spawns in a DVM"
 assert_no_files_left "spawns in a DVM"
