@@ -74,11 +74,12 @@ static void reply_rc(pmi_client_t *c, const char *thrid, const char *cmd,
 
 /* A job attribute, else a put: PMI-1 clients read PMI_process_mapping
  * with an ordinary get. */
-static const char *lookup(const pmi_simple_server_t *srv, const char *key,
+static const char *lookup(pmi_simple_server_t *srv, const char *key,
                           size_t *len)
 {
     const char *value = pmi_simple_kvs_get(srv->kvs, key, len);
-    return value != NULL ? value : pmi_simple_kvs_get(srv->job_attrs, key, len);
+    return value != NULL ? value : pmi_simple_kvs_get(pmi_job_attrs(srv), key,
+                                                      len);
 }
 
 /* The local process whose puts are charged to @p owner, or NULL. */
@@ -489,7 +490,7 @@ static void v2_getjobattr(pmi_client_t *c, const pmi_simple_msg_t *req)
     size_t len = 0;
 
     if (key != NULL)
-        value = pmi_simple_kvs_get(c->srv->job_attrs, key, &len);
+        value = pmi_simple_kvs_get(pmi_job_attrs(c->srv), key, &len);
     reply_found(c, thrid_of(req), "info-getjobattr-response", value, len);
 }
 

@@ -178,7 +178,10 @@ struct pmi_simple_server {
     size_t nlocal, nfinalized;
     pmi_simple_kvs_t *kvs;        /* puts: this node's and the fences' */
     pmi_simple_kvs_t *node_attrs; /* PMI-2 node attributes, never shipped */
-    pmi_simple_kvs_t *job_attrs;  /* from the config */
+    pmi_simple_kvs_t *job_attrs;  /* from the config; see
+                                     pmi_job_attrs() */
+    uint32_t *mapping_nodes;   /* [size] until PMI_process_mapping is in
+                                  job_attrs, then NULL */
     uint32_t fence_seq;        /* the fence in progress */
     size_t fence_entered;
     bool fence_ready_called;
@@ -192,6 +195,9 @@ struct pmi_simple_server {
 };
 
 /* server.c */
+/** The job attributes, PMI_process_mapping among them from the first
+ *  call on (when the config gave mapping_nodes). */
+const pmi_simple_kvs_t *pmi_job_attrs(pmi_simple_server_t *srv);
 /** The job's number, the end of its kvsname, for the log (a daemon of a
  *  DVM serves several jobs at once). */
 const char *pmi_job_tag(const pmi_simple_server_t *srv);

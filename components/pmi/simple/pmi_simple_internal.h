@@ -19,7 +19,6 @@
 typedef struct simple_job {
     hnp_rte_t *rte;
     pmi_simple_server_t *srv;   /* NULL once the job ended */
-    char *mapping;           /* PMI_process_mapping */
     char *node;              /* this node's name, for messages */
     uint32_t jobid;
     uint32_t series;

@@ -26,7 +26,6 @@ void simple_job_unref(simple_job_t *job)
 {
     if (--job->refs > 0)
         return;
-    free(job->mapping);
     free(job->node);
     free(job);
 }
@@ -193,22 +192,6 @@ static void rank_name(void *ctx, uint32_t rank, pmi_simple_name_op_t op,
 
 /* ------------------------------------------------------------ hooks */
 
-/* PMI_process_mapping of the job: PMI numbers the nodes from 0, hnp from 1
- * (hnp_pmi_job_t). */
-static int job_mapping(const hnp_pmi_job_t *pj, char **out)
-{
-    uint32_t *pmi_node_of = malloc((pj->nprocs + 1) * sizeof(*pmi_node_of));
-    int rc;
-
-    if (pmi_node_of == NULL)
-        return HNP_ERR_NOMEM;
-    for (uint32_t r = 0; r < pj->nprocs; r++)
-        pmi_node_of[r] = pj->node_of[r] - 1;
-    rc = pmi_simple_process_mapping(pmi_node_of, pj->nprocs, out);
-    free(pmi_node_of);
-    return rc;
-}
-
 static int simple_job_start(hnp_rte_t *rte, const hnp_pmi_job_t *pj,
                             void **state, char *err, size_t errlen)
 {
@@ -232,14 +215,16 @@ static int simple_job_start(hnp_rte_t *rte, const hnp_pmi_job_t *pj,
     job->node = strdup(pj->node_names[pj->my_node]);
     cb.ctx = job;
     if (job->node != NULL)
-        rc = job_mapping(pj, &job->mapping);
+        rc = HNP_SUCCESS;
     /* a spawned job: its parent's preput keys are job attributes */
     if (rc == HNP_SUCCESS)
         rc = simple_spawned_load(pj, &spawned, err, errlen);
     if (rc == HNP_SUCCESS) {
         pmi_simple_config_t cfg = {
             .size = pj->nprocs, .universe_size = pj->universe_size,
-            .kvsname = pj->name, .process_mapping = job->mapping,
+            /* PMI_process_mapping in the job's own node numbers, worked
+             * out when a rank first asks */
+            .kvsname = pj->name, .mapping_nodes = pj->node_of,
             .local_ranks = pj->local_ranks, .nlocal = pj->nlocal,
             .job_attrs = spawned.attrs, .njob_attrs = spawned.nattrs,
             .max_fence_bytes = pj->max_allgather_bytes,

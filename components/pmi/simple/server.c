@@ -529,7 +529,36 @@ static int load_job_attrs(pmi_simple_server_t *srv,
         rc = pmi_simple_kvs_put(srv->job_attrs, "PMI_process_mapping",
                                 cfg->process_mapping,
                                 strlen(cfg->process_mapping), false);
+    if (rc == HNP_SUCCESS && cfg->process_mapping == NULL &&
+        cfg->mapping_nodes != NULL && cfg->size > 0) {
+        srv->mapping_nodes = malloc(cfg->size * sizeof(*srv->mapping_nodes));
+        if (srv->mapping_nodes == NULL)
+            return HNP_ERR_NOMEM;
+        memcpy(srv->mapping_nodes, cfg->mapping_nodes,
+               cfg->size * sizeof(*srv->mapping_nodes));
+    }
     return rc;
+}
+
+const pmi_simple_kvs_t *pmi_job_attrs(pmi_simple_server_t *srv)
+{
+    char *mapping = NULL;
+    int rc;
+
+    if (srv->mapping_nodes == NULL)
+        return srv->job_attrs;
+    rc = pmi_simple_process_mapping(srv->mapping_nodes, srv->size, &mapping);
+    if (rc == HNP_SUCCESS)
+        rc = pmi_simple_kvs_put(srv->job_attrs, "PMI_process_mapping",
+                                mapping, strlen(mapping), false);
+    if (rc != HNP_SUCCESS)
+        HNP_WARN(srv->log, "job %s: PMI_process_mapping not offered (%s); "
+                 "MPICH works the node map out itself", pmi_job_tag(srv),
+                 hnp_strerror(rc));
+    free(mapping);
+    free(srv->mapping_nodes);
+    srv->mapping_nodes = NULL;
+    return srv->job_attrs;
 }
 
 static int server_setup(pmi_simple_server_t *srv,
@@ -598,6 +627,7 @@ static void server_free(pmi_simple_server_t *srv)
     pmi_simple_kvs_destroy(srv->kvs);
     pmi_simple_kvs_destroy(srv->node_attrs);
     pmi_simple_kvs_destroy(srv->job_attrs);
+    free(srv->mapping_nodes);
     free(srv);
 }
 

@@ -117,8 +117,15 @@ typedef struct pmi_simple_config {
     uint32_t universe_size;    /**< 0: the job's size */
     const char *kvsname;       /**< the job's kvs name, also its PMI-2 jobid */
     /** PMI_process_mapping, e.g. "(vector,(0,4,2))"; NULL: not offered
-     *  (MPICH then works the node map out itself). */
+     *  (MPICH then works the node map out itself), unless mapping_nodes
+     *  gives it. */
     const char *process_mapping;
+    /** [size] the node of each rank (any numbering, see
+     *  pmi_simple_process_mapping()), or NULL: PMI_process_mapping worked
+     *  out from them when a process first asks for a job attribute or a
+     *  key, so that a job whose processes never speak PMI does not pay it
+     *  (O(size log size) on every node of the job). */
+    const uint32_t *mapping_nodes;
     const uint32_t *local_ranks; /**< the ranks this server serves */
     size_t nlocal;
     const pmi_simple_attr_t *job_attrs; /**< more job attributes, may be NULL */

@@ -110,12 +110,17 @@ static void on_name(void *ctx, uint32_t rank, pmi_simple_name_op_t op,
              port != NULL ? port : "(none)");
 }
 
-static int setup_with(void **state, size_t max_kvs_bytes)
+/* With @p mapping_nodes, the server works PMI_process_mapping out from
+ * them; else it is given MAPPING. */
+static int setup_with(void **state, size_t max_kvs_bytes,
+                      const uint32_t *mapping_nodes)
 {
     static const uint32_t local[NLOCAL] = { 0, 1 };
     static const pmi_simple_attr_t attrs[] = { { "PMI_hwloc_xmlfile", "none" } };
     pmi_simple_config_t cfg = {
-        .size = 4, .kvsname = KVS, .process_mapping = MAPPING,
+        .size = 4, .kvsname = KVS,
+        .process_mapping = mapping_nodes == NULL ? MAPPING : NULL,
+        .mapping_nodes = mapping_nodes,
         .local_ranks = local, .nlocal = NLOCAL, .job_attrs = attrs,
         .njob_attrs = 1, .max_kvs_bytes = max_kvs_bytes,
     };
@@ -155,12 +160,20 @@ static int setup_with(void **state, size_t max_kvs_bytes)
 
 int setup(void **state)
 {
-    return setup_with(state, 0);
+    return setup_with(state, 0, NULL);
+}
+
+int setup_mapping_nodes(void **state)
+{
+    /* a DVM's job on its nodes 7 and 9, two ranks each: MAPPING */
+    static const uint32_t nodes[4] = { 7, 7, 9, 9 };
+
+    return setup_with(state, 0, nodes);
 }
 
 int setup_kvs_limit(void **state)
 {
-    return setup_with(state, KVS_LIMIT);
+    return setup_with(state, KVS_LIMIT, NULL);
 }
 
 int teardown(void **state)

@@ -79,8 +79,10 @@ typedef struct fixture {
 void on_fence_ready(void *ctx, uint32_t seq, const void *blob, size_t len);
 
 /* cmocka set-up and tear-down of every case; setup_kvs_limit() lets each
- * rank store KVS_LIMIT bytes, setup() any amount. */
+ * rank store KVS_LIMIT bytes, setup() any amount; setup_mapping_nodes()
+ * gives the server the ranks' nodes instead of MAPPING. */
 int setup(void **state);
+int setup_mapping_nodes(void **state);
 int setup_kvs_limit(void **state);
 int teardown(void **state);
 

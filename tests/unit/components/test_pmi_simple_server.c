@@ -297,6 +297,23 @@ static void test_destroy_from_callback(void **state)
     expect_eof(f, 1);
 }
 
+/* PMI_process_mapping worked out from the ranks' nodes when a rank asks
+ * (a daemon does not work it out for ranks that never speak PMI), in the
+ * job's own node numbers, by get and by info-getjobattr alike. */
+static void test_mapping_from_nodes(void **state)
+{
+    fixture_t *f = *state;
+
+    v1_init(f, 0);
+    ask(f, 0, "cmd=get kvsname=" KVS " key=PMI_process_mapping\n",
+        "cmd=get_result rc=0 msg=success value=" MAPPING);
+    v2_start(f, 1);
+    ask_v2(f, 1, "cmd=info-getjobattr;key=PMI_process_mapping;",
+           "cmd=info-getjobattr-response;rc=0;found=TRUE;value=" MAPPING ";");
+    ask_v2(f, 1, "cmd=info-getjobattr;key=universeSize;",
+           "cmd=info-getjobattr-response;rc=0;found=TRUE;value=4;");
+}
+
 /* ---------------------------------------------------------------- PMI-2 */
 
 static void test_v2_full_sequence(void **state)
@@ -634,6 +651,8 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_v2_kvs_limit, setup_kvs_limit,
                                         teardown),
+        cmocka_unit_test_setup_teardown(test_mapping_from_nodes,
+                                        setup_mapping_nodes, teardown),
     };
 #undef T
     return cmocka_run_group_tests(tests, NULL, NULL);
