@@ -214,19 +214,28 @@ int hnp_rte_job_set_nodes(hnp_rte_t *rte, uint32_t jobid, uint32_t nnodes,
                           char *const *names)
 {
     hnp_rte_job_t *job = hnp_rte_job_find(rte, jobid);
-    char **copy;
+    size_t size = 0, len;
+    char **copy, *at;
 
     if (job == NULL || job->node_names != NULL || names == NULL)
         return HNP_ERR_BAD_PARAM;
-    if ((copy = calloc(nnodes + 1, sizeof(*copy))) == NULL)
-        return HNP_ERR_NOMEM;
     for (uint32_t n = 0; n < nnodes; n++)
-        if ((copy[n] = strdup(names[n] != NULL ? names[n] : "")) == NULL) {
-            for (uint32_t k = 0; k < n; k++)
-                free(copy[k]);
-            free(copy);
-            return HNP_ERR_NOMEM;
-        }
+        size += strlen(names[n] != NULL ? names[n] : "") + 1;
+    /* one block for all the names (copy[0] its start): a daemon copies
+     * every node's name for every job */
+    copy = calloc(nnodes + 1, sizeof(*copy));
+    at = size > 0 ? malloc(size) : NULL;
+    if (copy == NULL || (size > 0 && at == NULL)) {
+        free(copy);
+        free(at);
+        return HNP_ERR_NOMEM;
+    }
+    for (uint32_t n = 0; n < nnodes; n++) {
+        len = strlen(names[n] != NULL ? names[n] : "");
+        memcpy(at, names[n] != NULL ? names[n] : "", len + 1);
+        copy[n] = at;
+        at += len + 1;
+    }
     job->node_names = copy;
     job->nnodes = nnodes;
     return HNP_SUCCESS;

@@ -31,8 +31,8 @@ static void job_free(hnp_rte_job_t *job)
 {
     if (job == NULL)
         return;
-    for (uint32_t n = 0; job->node_names != NULL && n < job->nnodes; n++)
-        free(job->node_names[n]);
+    if (job->node_names != NULL)
+        free(job->node_names[0]); /* the block of all the names */
     free(job->node_names);
     free(job->node_of);
     free(job->state);

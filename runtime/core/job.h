@@ -40,7 +40,9 @@ struct hnp_rte_job {
     uint32_t nseries;
     hnp_rte_series_t *series;  /* [nseries] */
     uint32_t nnodes;           /* the launch's nodes (hnp_rte_job_set_nodes) */
-    char **node_names;         /* [nnodes], owned; NULL until set */
+    char **node_names;         /* [nnodes], owned, the names in one block
+                                  (node_names[0] its start); NULL until
+                                  set */
 };
 typedef struct hnp_rte_job hnp_rte_job_t;
 
