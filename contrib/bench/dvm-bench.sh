@@ -10,7 +10,8 @@
 #   2. the throughput of small jobs (-n 4 on 4 nodes, /bin/true): JOBS jobs
 #      back to back from one client, then from 4 clients at once;
 #   3. the HNP's and a daemon's RSS and descriptors after 100 and after
-#      MANY jobs.
+#      MANY jobs (4 clients at once, MANY in all), with the rate they ran
+#      at; the figures also after every 10,000 jobs, on stderr.
 # It writes dvm.csv (one line a measurement) and dvm-report.txt (medians)
 # to the output directory. See README.md beside this file.
 set -euo pipefail
@@ -32,7 +33,8 @@ usage: $ME [options]
   -n, --nodes LIST   node counts of the fresh-against-DVM runs ($NODES)
   -r, --runs N       runs of each, interleaved ($RUNS)
   -j, --jobs N       jobs of the throughput runs ($JOBS)
-      --many N       jobs before the last RSS and descriptor figures ($MANY)
+      --many N       jobs in all before the last RSS and descriptor figures
+                     ($MANY)
   -m, --model S:R    the agent's launch model HNP_AGENT_SEQ:HNP_AGENT_REM
                      in seconds ($SEQ:$REM)
       --hnp PATH     the hnp to run (default: the build tree's, else PATH)
@@ -178,7 +180,9 @@ done
 
 # ------------------------------------------------ 2. throughput
 start_dvm 4
-client_loop() { local i; for i in $(seq "$1"); do "$HNP" --dvm-uri "$URI" -q -n 4 -N 1 /bin/true || echo "a job failed" >&2; done; }
+TPUT_FAILS=$WORK/throughput-fails
+: >"$TPUT_FAILS"
+client_loop() { local i; for i in $(seq "$1"); do "$HNP" --dvm-uri "$URI" -q -n 4 -N 1 /bin/true || echo "$i" >>"$TPUT_FAILS"; done; }
 for r in $(seq "$RUNS"); do
     t0=$(date +%s.%N); client_loop "$JOBS"; t1=$(date +%s.%N)
     record jobs_per_s_1client 4 "$r" "$(echo "scale=1; $JOBS / ($t1 - $t0)" | bc)" jobs/s
@@ -206,17 +210,46 @@ figures() { # AFTER
     record daemon_rss 4 "$1" "$(awk '/^VmRSS/ { print $2 }' "/proc/$daemon/status")" kB
     record daemon_fds 4 "$1" "$(ls "/proc/$daemon/fd" | wc -l)" fds
 }
-many_jobs() { # N: half /bin/true, half a shell (a PMIx namespace each)
-    local i
-    for i in $(seq $(($1 / 4))); do
-        "$HNP" --dvm-uri "$URI" -q -N 1 /bin/true || true
-        "$HNP" --dvm-uri "$URI" -q -N 1 sh -c 'exit 0' || true
+# N jobs from client C of 4 (C = 0..3): its share of N, /bin/true and a
+# shell in turn (a PMIx namespace each); one line a job that failed, on
+# FAILS
+many_jobs() { # N C
+    local i share=$(($1 / 4 + ($2 < $1 % 4 ? 1 : 0)))
+    for i in $(seq "$share"); do
+        if [ $((i % 2)) = 1 ]; then
+            "$HNP" --dvm-uri "$URI" -q -N 1 /bin/true || echo "$2 $i" >>"$FAILS"
+        else
+            "$HNP" --dvm-uri "$URI" -q -N 1 sh -c 'exit 0' || echo "$2 $i" >>"$FAILS"
+        fi
     done
 }
-for c in 1 2 3 4; do many_jobs 100 & done; wait
-figures 100
-for c in 1 2 3 4; do many_jobs $((MANY - 100)) & done; wait
-figures "$MANY"
+# N jobs from 4 clients at once; records their rate under AFTER (the jobs
+# run so far), prints it
+many_round() { # N AFTER
+    local t0 t1 rate
+    t0=$(date +%s.%N)
+    for c in 0 1 2 3; do many_jobs "$1" "$c" & done
+    wait
+    t1=$(date +%s.%N)
+    rate=$(echo "scale=1; $1 / ($t1 - $t0)" | bc)
+    record many_jobs_per_s 4 "$2" "$rate" jobs/s
+    figures "$2"
+    echo "$ME: $2 of $MANY jobs run ($(wc -l <"$FAILS") failed), $rate jobs/s;" \
+         "HNP $(col_at hnp_rss "$2") kB $(col_at hnp_fds "$2") fds," \
+         "daemon $(col_at daemon_rss "$2") kB $(col_at daemon_fds "$2") fds" >&2
+}
+col_at() { awk -F, -v m="$1" -v k="$2" '$1 == m && $3 == k { print $4 }' "$CSV"; }
+FAILS=$WORK/fails
+: >"$FAILS"
+# the first 100, then rounds of at most 10,000: figures after each, so
+# that a run stopped early has said how far it got
+done_jobs=0
+round=$((MANY < 100 ? MANY : 100))
+while [ "$done_jobs" -lt "$MANY" ]; do
+    many_round "$round" $((done_jobs + round))
+    done_jobs=$((done_jobs + round))
+    round=$((MANY - done_jobs < 10000 ? MANY - done_jobs : 10000))
+done
 stop_dvm
 
 # ------------------------------------------------ the report
@@ -229,13 +262,15 @@ stop_dvm
         printf '%5s nodes: fresh hnp %.3f s, DVM job %.3f s (%.1fx faster); DVM job CPU %.3f s, wall / (CPU / 2 cores) = %.2f\n' \
             "$n" "$f" "$d" "$(echo "$f / $d" | bc -l)" "$c" "$(echo "$d / ($c / 2)" | bc -l)"
     done
-    printf 'throughput (4 ranks on 4 nodes, /bin/true): %s jobs/s from 1 client, %s jobs/s from 4 clients (medians of %s x %s jobs)\n' \
-        "$(col jobs_per_s_1client 4 | median)" "$(col jobs_per_s_4clients 4 | median)" "$RUNS" "$JOBS"
+    printf 'throughput (4 ranks on 4 nodes, /bin/true): %s jobs/s from 1 client, %s jobs/s from 4 clients (medians of %s x %s jobs; %s of them failed)\n' \
+        "$(col jobs_per_s_1client 4 | median)" "$(col jobs_per_s_4clients 4 | median)" "$RUNS" "$JOBS" "$(wc -l <"$TPUT_FAILS")"
+    first=$((MANY < 100 ? MANY : 100))
     for w in hnp daemon; do
-        printf '%s: %s kB, %s fds after 100 jobs; %s kB, %s fds after %s jobs\n' "$w" \
-            "$(awk -F, -v m=${w}_rss '$1 == m && $3 == 100 { print $4 }' "$CSV")" \
-            "$(awk -F, -v m=${w}_fds '$1 == m && $3 == 100 { print $4 }' "$CSV")" \
-            "$(awk -F, -v m=${w}_rss -v k="$MANY" '$1 == m && $3 == k { print $4 }' "$CSV")" \
-            "$(awk -F, -v m=${w}_fds -v k="$MANY" '$1 == m && $3 == k { print $4 }' "$CSV")" "$MANY"
+        printf '%s: %s kB, %s fds after %s jobs; %s kB, %s fds after %s jobs\n' "$w" \
+            "$(col_at ${w}_rss "$first")" "$(col_at ${w}_fds "$first")" "$first" \
+            "$(col_at ${w}_rss "$MANY")" "$(col_at ${w}_fds "$MANY")" "$MANY"
     done
+    printf '%s jobs from 4 clients (/bin/true and sh -c in turn): %s failed, %s jobs/s past the first %s\n' \
+        "$MANY" "$(wc -l <"$FAILS")" \
+        "$(awk -F, -v k="$first" '$1 == "many_jobs_per_s" && $3 > k { n += $3 - p; t += ($3 - p) / $4 } $1 == "many_jobs_per_s" { p = $3 } END { if (t > 0) printf "%.1f", n / t; else print "NA" }' "$CSV")" "$first"
 } | tee "$OUTDIR/dvm-report.txt"

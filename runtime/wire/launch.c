@@ -129,17 +129,49 @@ static int unpack_placement(hnp_reader_t *rd, hnp_wire_placement_t *p,
     return unpack_strings(rd, p->nspecs, &p->specs);
 }
 
-/* A node takes at least 8 bytes: its name's length and its slots. */
+/* The bytes the names of the nodes at @p rd take as C strings (each
+ * with its NUL), read on a copy of the reader; 0 when they are malformed
+ * (a NUL inside one, a length past the end). */
+static size_t node_names_size(hnp_reader_t probe, uint32_t nnodes)
+{
+    size_t total = 0, len;
+
+    for (uint32_t n = 0; n < nnodes; n++) {
+        const char *name = hnp_unpack_blob(&probe, &len);
+        if (name == NULL || memchr(name, '\0', len) != NULL)
+            return 0;
+        total += len + 1;
+        (void)hnp_unpack_u32(&probe);
+    }
+    return hnp_reader_status(&probe) == HNP_SUCCESS ? total : 0;
+}
+
+/* A node takes at least 8 bytes: its name's length and its slots. The
+ * names go into one block (node_names[0] is its start), not one
+ * allocation each: every daemon unpacks every node's name for every job
+ * (1,024 nodes: a million allocations a job across a DVM's daemons). */
 static int unpack_nodes(hnp_reader_t *rd, hnp_wire_launch_t *m)
 {
-    if (!count_fits(rd, m->nnodes, 8))
+    size_t size = 0, len;
+    char *at;
+
+    if (!count_fits(rd, m->nnodes, 8) ||
+        (m->nnodes > 0 && (size = node_names_size(*rd, m->nnodes)) == 0))
         return HNP_ERR_TRUNCATED;
     m->node_names = calloc((size_t)m->nnodes + 1, sizeof(*m->node_names));
     m->node_slots = calloc((size_t)m->nnodes + 1, sizeof(*m->node_slots));
-    if (m->node_names == NULL || m->node_slots == NULL)
+    at = size > 0 ? malloc(size) : NULL;
+    if (m->node_names == NULL || m->node_slots == NULL ||
+        (size > 0 && at == NULL)) {
+        free(at);
         return HNP_ERR_NOMEM;
+    }
     for (uint32_t n = 0; n < m->nnodes; n++) {
-        m->node_names[n] = hnp_unpack_string(rd);
+        const char *name = hnp_unpack_blob(rd, &len);
+        memcpy(at, name, len);
+        at[len] = '\0';
+        m->node_names[n] = at;
+        at += len + 1;
         m->node_slots[n] = hnp_unpack_u32(rd);
     }
     m->universe_size = hnp_unpack_u32(rd);
@@ -240,7 +272,8 @@ void hnp_wire_launch_clear(hnp_wire_launch_t *m)
     free(m->apps);
     free(m->node_of);
     if (m->node_names != NULL)
-        free_strings(m->node_names, m->nnodes);
+        free(m->node_names[0]); /* the block of all the names */
+    free(m->node_names);
     free(m->node_slots);
     free(m->pmi);
     free(m->spawn_component);

@@ -87,7 +87,8 @@ typedef struct hnp_wire_launch {
     uint32_t nprocs;
     uint32_t nnodes;
     uint32_t *node_of;     /**< [nprocs]: the node index of each rank */
-    char **node_names;     /**< [nnodes], NULL-terminated once unpacked */
+    char **node_names;     /**< [nnodes], NULL-terminated once unpacked:
+                                then one block, node_names[0] its start */
     uint32_t *node_slots;  /**< [nnodes] */
     uint32_t universe_size; /**< the job's slots */
     hnp_wire_placement_t place;

@@ -265,6 +265,16 @@ static void test_launch_refusals(void **state)
         U32(1), U32(0), U32(0), U32(0), PLACE0, U32(0), 0,
         U32(1), U32(0), U32(0), U32(0x7fffffff), U32(0), U32(0), U32(0),
     };
+    /* the second node's name holds a NUL; the second node's name runs
+     * past the end (the names are read in one block) */
+    static const uint8_t name_with_nul[] = {
+        U32(1), U32(0), U32(2), U32(1), 'a', U32(1), U32(2), 'b', 0, U32(1),
+        U32(2), PLACE0, U32(0), 0, U32(1), U32(0), U32(0), U32(1),
+        U32(1), 'x', U32(0), U32(0), U32(0),
+    };
+    static const uint8_t name_past_end[] = {
+        U32(1), U32(0), U32(2), U32(1), 'a', U32(1), U32(200), 'b', 'c',
+    };
 
     (void)state;
     check_refused(&launch_codec, no_app, sizeof(no_app), HNP_ERR_BAD_PARAM);
@@ -283,6 +293,10 @@ static void test_launch_refusals(void **state)
     check_refused(&launch_codec, huge_napps, sizeof(huge_napps),
                   HNP_ERR_TRUNCATED);
     check_refused(&launch_codec, huge_argc, sizeof(huge_argc),
+                  HNP_ERR_TRUNCATED);
+    check_refused(&launch_codec, name_with_nul, sizeof(name_with_nul),
+                  HNP_ERR_TRUNCATED);
+    check_refused(&launch_codec, name_past_end, sizeof(name_past_end),
                   HNP_ERR_TRUNCATED);
 }
 
