@@ -192,17 +192,6 @@ static void rank_name(void *ctx, uint32_t rank, pmi_simple_name_op_t op,
 
 /* ------------------------------------------------------------ hooks */
 
-/* The job's node of each rank as PMI numbers nodes, from 0 (hnp from 1,
- * hnp_pmi_job_t): PMI_process_mapping is made from it at the first ask. */
-static uint32_t *pmi_node_numbers(const hnp_pmi_job_t *pj)
-{
-    uint32_t *pmi_node_of = malloc((pj->nprocs + 1) * sizeof(*pmi_node_of));
-
-    for (uint32_t r = 0; pmi_node_of != NULL && r < pj->nprocs; r++)
-        pmi_node_of[r] = pj->node_of[r] - 1;
-    return pmi_node_of;
-}
-
 static int simple_job_start(hnp_rte_t *rte, const hnp_pmi_job_t *pj,
                             void **state, char *err, size_t errlen)
 {
@@ -214,14 +203,10 @@ static int simple_job_start(hnp_rte_t *rte, const hnp_pmi_job_t *pj,
     };
     simple_job_t *job = calloc(1, sizeof(*job));
     simple_spawned_t spawned = { 0 };
-    uint32_t *node_of = pmi_node_numbers(pj);
     int rc = HNP_ERR_NOMEM;
 
-    if (job == NULL || node_of == NULL) {
-        free(job);
-        free(node_of);
+    if (job == NULL)
         return rc;
-    }
     job->rte = rte;
     job->jobid = pj->jobid;
     job->series = pj->series;
@@ -237,7 +222,7 @@ static int simple_job_start(hnp_rte_t *rte, const hnp_pmi_job_t *pj,
     if (rc == HNP_SUCCESS) {
         pmi_simple_config_t cfg = {
             .size = pj->nprocs, .universe_size = pj->universe_size,
-            .kvsname = pj->name, .node_of_rank = node_of,
+            .kvsname = pj->name, .node_of_rank = pj->node_of,
             .local_ranks = pj->local_ranks, .nlocal = pj->nlocal,
             .job_attrs = spawned.attrs, .njob_attrs = spawned.nattrs,
             .max_fence_bytes = pj->max_allgather_bytes,
@@ -247,7 +232,6 @@ static int simple_job_start(hnp_rte_t *rte, const hnp_pmi_job_t *pj,
         rc = pmi_simple_server_create(&job->srv, rte, &cfg, &cb, err, errlen);
     }
     simple_spawned_free(&spawned);
-    free(node_of);
     if (rc != HNP_SUCCESS) {
         simple_job_unref(job);
         return rc;

@@ -120,9 +120,10 @@ typedef struct pmi_simple_config {
      *  (MPICH then works the node map out itself). */
     const char *process_mapping;
     /** Else, where its mapping comes from: rank r runs on node
-     *  node_of_rank[r] (PMI's numbers, from 0), [size]; copied, and the
-     *  text worked out when a process first asks for it (most jobs never
-     *  do: a daemon of a 1,024-node job spent 50 us on it). */
+     *  node_of_rank[r], [size], in any numbering (the mapping numbers the
+     *  job's nodes from 0 in the order of these); copied, and the text
+     *  worked out when a process first asks for it (most jobs never do:
+     *  a daemon of a 1,024-node job spent 50 us on it). */
     const uint32_t *node_of_rank;
     const uint32_t *local_ranks; /**< the ranks this server serves */
     size_t nlocal;
