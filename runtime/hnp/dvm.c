@@ -46,6 +46,16 @@ bool hnp_dvm_node_lost(const hnp_dvm_t *dvm, uint32_t node)
     return node >= dvm->runtime->map.nnodes || dvm->lost[node];
 }
 
+bool hnp_dvm_runs_daemon(const hnp_dvm_t *dvm, const char *name)
+{
+    const hnp_job_map_t *all = &dvm->runtime->map;
+
+    for (uint32_t n = 0; n < all->nnodes; n++)
+        if (strcmp(all->node_names[n], name) == 0 && !dvm->lost[n])
+            return true;
+    return false;
+}
+
 uint32_t hnp_dvm_daemons_alive(const hnp_dvm_t *dvm)
 {
     return dvm->alive;

@@ -153,6 +153,8 @@ hnp_rte_t *hnp_dvm_rte(const hnp_dvm_t *dvm);
 /** The nodes still served, with their slots, in daemon order. */
 const hnp_job_map_t *hnp_dvm_nodes(const hnp_dvm_t *dvm);
 bool hnp_dvm_node_lost(const hnp_dvm_t *dvm, uint32_t node);
+/** Whether node @p name holds a daemon of the runtime, not lost. */
+bool hnp_dvm_runs_daemon(const hnp_dvm_t *dvm, const char *name);
 uint32_t hnp_dvm_daemons_alive(const hnp_dvm_t *dvm);
 /** The tags of the jobs' messages go to the DVM, which hands each to the
  *  running job it names (or drops it: a late one of a job ended). */

@@ -19,17 +19,6 @@
 #include "hosts/hostlist.h"
 #include "wire/spawn.h"
 
-static bool holds_daemon(const hnp_dvm_t *dvm, const char *name)
-{
-    const hnp_job_map_t *nodes = hnp_dvm_nodes(dvm);
-
-    for (uint32_t n = 0; n < nodes->nnodes; n++)
-        if (strcmp(nodes->node_names[n], name) == 0 &&
-            !hnp_dvm_node_lost(dvm, n))
-            return true;
-    return false;
-}
-
 /* @p path as the spawning rank meant it: from its working directory. */
 static void resolve_path(const char *path, const char *wdir, char *out,
                          size_t len)
@@ -46,7 +35,7 @@ static int check_added(const hnp_dvm_t *dvm, const char *key,
                        const hnp_nodelist_t *nodes, char *err, size_t errlen)
 {
     for (size_t i = 0; i < nodes->count; i++) {
-        if (holds_daemon(dvm, nodes->nodes[i].name))
+        if (hnp_dvm_runs_daemon(dvm, nodes->nodes[i].name))
             continue;
         hnp_err_set(err, errlen, "cannot add node %s (%s) to %s: it runs "
                     "no daemon, and hnp does not start daemons on new nodes "

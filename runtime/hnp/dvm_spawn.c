@@ -199,16 +199,6 @@ static int app_words(words_t *w, const hnp_wire_spawn_app_t *app,
     return HNP_SUCCESS;
 }
 
-static bool runs_daemon(const hnp_dvm_t *dvm, const char *name)
-{
-    const hnp_job_map_t *all = &dvm->runtime->map;
-
-    for (uint32_t n = 0; n < all->nnodes; n++)
-        if (strcmp(all->node_names[n], name) == 0 && !dvm->lost[n])
-            return true;
-    return false;
-}
-
 /* Each node @p hosts names runs a daemon; a node of a standalone hnp's
  * allocation where its job has no rank runs none (hnp starts daemons
  * where the job's map puts ranks), and is refused, naming it. */
@@ -222,7 +212,7 @@ static int check_hosts(const hnp_dvm_t *dvm, const char *hosts, char *err,
     for (size_t i = 0; rc == HNP_SUCCESS && i < want.count; i++) {
         const char *name = want.nodes[i].name;
         bool allocated = false;
-        if (runs_daemon(dvm, name))
+        if (hnp_dvm_runs_daemon(dvm, name))
             continue;
         if (dvm->family_only &&
             hnp_apphosts_parse(args->hosts, args->hostfile, &alloc, err,
