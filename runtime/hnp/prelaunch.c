@@ -156,18 +156,6 @@ uint32_t hnp_program_pmi_uses(const char *prog)
     return mask != 0 ? mask : HNP_PMI_SERVES_PMI1 | HNP_PMI_SERVES_PMI2;
 }
 
-bool hnp_prelaunch_all_plain(const hnp_args_t *args)
-{
-    for (size_t a = 0; a < args->napps; a++) {
-        char *prog = app_program(&args->apps[a]);
-        bool plain = prog != NULL && linked_pmi(prog) == 0;
-        free(prog);
-        if (!plain)
-            return false;
-    }
-    return true;
-}
-
 /* The file the daemons will run for @p app, as they look for it: a bare
  * name in PATH, then in the context's working directory (malloc'd); else
  * its name as given (malloc'd), or NULL without a program. */

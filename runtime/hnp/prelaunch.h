@@ -30,10 +30,6 @@ int hnp_prelaunch_check(hnp_args_t *args, const hnp_pmi_active_t *pmi,
 /** The active pmi components the job needs, "a,b" into @p buf (""
  *  for none): those that serve an interface one of its apps can use,
  *  and those that see every job (HNP_PMI_NEEDS_EVERY_JOB). */
-/** Whether every program of @p args links only the C runtime and runs or
- *  loads no other program: then it takes part in no all-gather of the
- *  pmi components unless it speaks their wire protocol itself. */
-bool hnp_prelaunch_all_plain(const hnp_args_t *args);
 void hnp_prelaunch_pmi_names(const hnp_args_t *args,
                              const hnp_pmi_active_t *pmi, char *buf,
                              size_t len);

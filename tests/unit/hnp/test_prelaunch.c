@@ -232,38 +232,9 @@ static void test_uses(void **state)
 
 /* Whether a job's programs may take part in MPI's all-gathers: a DVM
  * runs one such job at a time, the others beside it. */
-static void test_all_plain(void **state)
-{
-    char dir[] = "/tmp/hnp-plain-XXXXXX", prog[256];
-    char *cat[] = { "/bin/cat", NULL }, *sh[] = { "/bin/sh", NULL };
-    char *mine[] = { prog, NULL };
-    hnp_app_t apps[2] = { { .argv = cat, .argc = 1 },
-                          { .argv = sh, .argc = 1 } };
-    hnp_args_t args = { .apps = apps, .napps = 1 };
-
-    (void)state;
-    unsetenv("LD_PRELOAD");
-    assert_true(hnp_prelaunch_all_plain(&args));
-    args.napps = 2; /* cat : sh */
-    assert_false(hnp_prelaunch_all_plain(&args));
-    apps[0].argv = sh;
-    args.napps = 1;
-    assert_false(hnp_prelaunch_all_plain(&args));
-    assert_non_null(mkdtemp(dir));
-    if (build(dir, "mpich", "mpicc.mpich", "", "#include <mpi.h>\n"
-              "int main(int c, char **v)\n{ MPI_Init(&c, &v); "
-              "MPI_Finalize(); return 0; }\n", prog, sizeof(prog))) {
-        apps[0].argv = mine; /* links libmpich: PMI-1, like cat, but MPI */
-        assert_false(hnp_prelaunch_all_plain(&args));
-        unlink(prog);
-    }
-    rmdir(dir);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_all_plain),
         cmocka_unit_test(test_needed_of_true),
         cmocka_unit_test(test_not_refused),
         cmocka_unit_test(test_job_names_observer),
