@@ -237,6 +237,15 @@ int hnp_core_params_register(hnp_params_t *params, hnp_core_params_t *core,
                   "as a persistent runtime's jobs need to connect to each "
                   "other). A process may ask for the session's scope "
                   "itself (PMIX_RANGE_SESSION)" },
+        { .framework = "pmi", .component = "base", .name = "preload",
+          .type = HNP_PARAM_BOOL, .default_value = "false", .level = 5,
+          .storage = &core->pmi_preload,
+          .help = "Daemons load the pmi components once they hold every "
+                  "daemon's contact, before the runtime is ready, instead "
+                  "of at their first job: what loading costs a node (the "
+                  "components' libraries, libpmix's relocations) moves "
+                  "from the first job to the start. A persistent runtime "
+                  "(hnp --dvm) sets it unless it is given" },
     };
 
     for (size_t i = 0; i < sizeof(descs) / sizeof(descs[0]); i++) {

@@ -39,6 +39,7 @@ typedef struct hnp_core_params {
     unsigned daemon_log_rate;    /* rte_daemon_log_rate */
     int dvm_on_daemon_loss;      /* dvm_on_daemon_loss: HNP_DVM_LOSS_* */
     int name_scope;              /* pmi_base_name_scope: HNP_NAME_SCOPE_* */
+    bool pmi_preload;            /* pmi_base_preload */
 } hnp_core_params_t;
 
 /* What a persistent runtime (hnp --dvm) does when a daemon dies. */

@@ -70,9 +70,20 @@ static void leave_agent(hnpd_t *d)
     hnpd_relay_leave_agent(d);
 }
 
-/* This daemon holds every contact: the HNP counts it (phase 2's end). */
+/* This daemon holds every contact: the HNP counts it (phase 2's end),
+ * once the pmi components are loaded where they are wanted before the
+ * first job (pmi_base_preload). */
 static void contacts_complete(hnp_rte_t *rte)
 {
+    hnpd_t *d = rte->role.ctx;
+    char err[512] = "";
+
+    if (rte->core->pmi_preload &&
+        hnpd_pmi_preload(d, err, sizeof(err)) != HNP_SUCCESS) {
+        hnp_rte_fail(rte, 1, "node %s: loading the pmi components: %s",
+                     d->node, err);
+        return;
+    }
     hnp_rte_send(rte, 0, HNP_TAG_PHASE2_DONE, NULL, 0);
 }
 

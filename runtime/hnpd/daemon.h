@@ -152,6 +152,9 @@ void hnpd_bind_unload(hnpd_t *d);
 
 /* pmi.c: the active pmi components, driven through the job */
 /** The job begins here: every active component's job_start. */
+/** Load the pmi components the HNP chose, ahead of any job
+ *  (pmi_base_preload); nothing when it chose none. */
+int hnpd_pmi_preload(hnpd_t *d, char *err, size_t errlen);
 int hnpd_pmi_job_start(hnpd_job_t *j, const hnp_wire_launch_t *m, char *err,
                        size_t errlen);
 /** Before @p child's fork: every component's variables and descriptors. */

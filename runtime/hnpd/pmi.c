@@ -162,8 +162,9 @@ static int start_module(hnpd_job_t *j, struct hnpd_pmi *p, size_t i,
  * programs: those that serve an interface one of them can use), loaded
  * then, each one's init once: a daemon that only runs /bin/true loads no
  * libpmix. A daemon of a runtime that outlives its jobs (hnp --dvm) loads
- * every component the HNP has at its first job, and starts for each job
- * only those the job's launch names. */
+ * every component the HNP has, before the runtime is ready
+ * (pmi_base_preload, hnpd_pmi_preload()) or else at its first job, and
+ * starts for each job only those the job's launch names. */
 static int load_components(hnpd_t *d, const char *names, char *err,
                            size_t errlen)
 {
@@ -203,6 +204,19 @@ static void count_cpu(hnpd_t *d, uint64_t before)
     hnp_daemon_stats_usage(&now, &rss_kb);
     /* never 0 once counted: 0 says no component served here */
     d->stats.pmi_cpu_us += now > before ? now - before : 1;
+}
+
+int hnpd_pmi_preload(hnpd_t *d, char *err, size_t errlen)
+{
+    uint64_t before, rss_kb;
+    int rc;
+
+    if (d->pmi_wanted == NULL || d->pmi_wanted[0] == '\0')
+        return HNP_SUCCESS;
+    hnp_daemon_stats_usage(&before, &rss_kb);
+    rc = load_components(d, d->pmi_wanted, err, errlen);
+    count_cpu(d, before);
+    return rc;
 }
 
 /* Whether the list "a,b" of a launch names component @p name. */
