@@ -31,6 +31,7 @@ MEM_RANKS="128 256"
 PPN=4
 OUTDIR=""
 TABLES="cpu memory"
+FRESH_NETNS=""
 
 say() { printf '%s: %s\n' "$ME" "$*" >&2; }
 die() { say "$*"; exit 1; }
@@ -50,6 +51,11 @@ usage: $ME --prefix DIR [--baseline DIR] [options]
                       (default: $MEM_RANKS), P ranks a node
   -p, --ppn P         ranks a node in the memory table (default: $PPN)
   --tables LIST       cpu, memory or both (default: $TABLES)
+  --fresh-netns       each run of the CPU table in a network namespace of
+                      its own (root): a run then does not pay for the
+                      thousands of sockets the runs before it left in
+                      TIME_WAIT, which every later bind(0) on this host
+                      searches past (as on a machine that just booted)
   -o, --output DIR    where cost.csv and the runs' output go
                       (default: a new directory under \${TMPDIR:-/tmp})
   -h, --help          this text
@@ -67,6 +73,7 @@ while [ $# -gt 0 ]; do
         --ranks) MEM_RANKS=$(tr ',' ' ' <<<"$2"); shift ;;
         -p | --ppn) PPN=$2; shift ;;
         --tables) TABLES=$(tr ',' ' ' <<<"$2"); shift ;;
+        --fresh-netns) FRESH_NETNS=1 ;;
         -o | --output) OUTDIR=$2; shift ;;
         -h | --help) usage; exit 0 ;;
         *) die "unknown option $1 (see --help)" ;;
@@ -79,6 +86,16 @@ for p in "$PREFIX" ${BASELINE:+"$BASELINE"}; do
 done
 [[ $MODEL =~ ^[0-9.]+:[0-9.]+$ ]] || die "--model: SEQ:REM in seconds expected, not $MODEL"
 [[ $RUNS =~ ^[1-9][0-9]*$ ]] || die "--runs: a positive count expected, not $RUNS"
+# --fresh-netns: the run's command goes through a new network namespace
+# with its loopback up (the simulated nodes talk over 127.0.0.1).
+IN_NETNS=()
+if [ -n "$FRESH_NETNS" ]; then
+    command -v unshare >/dev/null && command -v ip >/dev/null ||
+        die "--fresh-netns: unshare (util-linux) and ip (iproute2) are needed"
+    unshare --net -- ip link set lo up 2>/dev/null ||
+        die "--fresh-netns: cannot make a network namespace here (run as root)"
+    IN_NETNS=(unshare --net -- sh -c 'ip link set lo up && exec "$@"' sh)
+fi
 OUTDIR=${OUTDIR:-$(mktemp -d "${TMPDIR:-/tmp}/cost-bench.XXXXXX")}
 mkdir -p "$OUTDIR"
 CSV=$OUTDIR/cost.csv
@@ -142,7 +159,8 @@ cpu_table() {
                 l=$(load1)
                 started=$(date +%s.%N)
                 HNP_AGENT_SEQ=$seq HNP_AGENT_REM=$rem \
-                    cpu_run "$out.cpu" timeout -k 5 900 "$prefix/bin/hnp" \
+                    cpu_run "$out.cpu" "${IN_NETNS[@]}" \
+                    timeout -k 5 900 "$prefix/bin/hnp" \
                     --mca plm_rsh_agent "$(agent_of "$prefix")" \
                     --mca oob_tcp_if_include 127.0.0.1/8 "${args[@]}" \
                     --timing -N 1 --host "$hosts" /bin/true \
