@@ -26,7 +26,7 @@ all_talked() {
         [ "$(grep -c "^child [0-9]* of $c on .*: $p of $p parents answered right$" "$tmp/out")" = "$c" ] ||
         { cat "$tmp/out" "$tmp/err"; fail "$what: not every process heard from every peer"; }
 }
-# children_only_on NODES... WHAT: where the children ran (no parent there).
+# children_on_nodes "NODE... " WHAT: the nodes the children ran on.
 children_on_nodes() {
     local got
     got=$(sed -n "s/^child [0-9]* of [0-9]* on ${prefix}\(n[0-9]*\):.*/\1/p" "$tmp/out" | sort -u | tr '\n' ' ')
