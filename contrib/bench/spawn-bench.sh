@@ -25,6 +25,7 @@ MODEL=0.010:0.050
 RUNS=5
 LARGE_RUNS=5
 LARGE_FROM=100000
+APART=no
 
 usage() {
     cat <<EOF
@@ -41,12 +42,17 @@ on each of N simulated nodes (hnp-local-agent as ssh), started by
   -l, --launchers LIST   from the list above (default: all)
   -m, --model SEQ:REM    the agent's launch model in seconds
                          (default: $MODEL)
+  -a, --apart            the parent on the first half of the nodes (one
+                         process each), the children on the other half:
+                         no process shares a node with a peer of the
+                         other job (hnp with daemons on every node)
 $(usage_common)
       --timeout S        seconds before a run is killed (default: 120)
   -h, --help             this text
 
 Each node has 1 + C/N slots (the parent's process and its share of the
-children), in a hostfile for mpirun and --host for hnp.
+children), in a hostfile for mpirun and --host for hnp. With --apart the
+first N/2 nodes have 1 slot and the others C/(N - N/2).
 EOF
 }
 
@@ -58,12 +64,14 @@ while [ $# -gt 0 ]; do
     case $1 in
         -c | --children) need_arg "$@"; CHILDREN=$(words "$2"); shift ;;
         -m | --model) need_arg "$@"; MODEL=$2; shift ;;
+        -a | --apart) APART=yes; shift; continue ;;
         *) die "unknown argument '$1' (see --help)" ;;
     esac
     shift
 done
 
 [[ $NODES =~ ^[0-9]+$ ]] && [ "$NODES" -ge 1 ] || die "--nodes '$NODES': one positive integer"
+[ "$APART" = no ] || [ "$NODES" -ge 2 ] || die "--apart needs at least 2 nodes"
 for c in $CHILDREN; do
     is_uint "$c" && [ "$c" -ge 1 ] || die "children '$c' is not a positive integer"
 done
@@ -116,16 +124,36 @@ run_one() {
     slots=$((1 + (c + NODES - 1) / NODES))
     tag=$(printf '%s-c%03d-run%d' "$launcher" "$c" "$run")
     log=$OUTDIR/logs/$tag.log
+    # where the parent runs, and how: hnp's arguments, mpirun's hostfile
+    local half=$((NODES / 2)) hosts_arg
+    local -a place_hnp place_ompi
+    if [ "$APART" = yes ]; then
+        slots=$(((c + NODES - half - 1) / (NODES - half)))
+        hosts_arg="n[1-$half]:1,n[$((half + 1))-$NODES]:$slots"
+        place_hnp=(--mca plm_base_daemons_on_all_nodes 1 -n "$half")
+        place_ompi=(-np "$half")
+    else
+        hosts_arg="n[1-$NODES]:$slots"
+        place_hnp=(-N 1)
+        place_ompi=(-N 1)
+    fi
     case $launcher in
         hnp)
             cmd=("$HNP" --mca plm_rsh_agent "$WRAPPER" --mca oob_tcp_if_include 127.0.0.1/8
-                --timing -N 1 --host "n[1-$NODES]:$slots" "${OMPI_X[@]}" "$WORK/spawn_mpi" "$c") ;;
+                --timing "${place_hnp[@]}" --host "$hosts_arg" "${OMPI_X[@]}" "$WORK/spawn_mpi" "$c") ;;
         ompi)
-            hosts=$WORK/hosts-$slots.ompi
-            [ -s "$hosts" ] || seq -f "n%.0f slots=$slots" 1 "$NODES" >"$hosts"
+            hosts=$WORK/hosts-$APART-$slots.ompi
+            if [ ! -s "$hosts" ]; then
+                if [ "$APART" = yes ]; then
+                    seq -f "n%.0f slots=1" 1 "$half"
+                    seq -f "n%.0f slots=$slots" $((half + 1)) "$NODES"
+                else
+                    seq -f "n%.0f slots=$slots" 1 "$NODES"
+                fi >"$hosts"
+            fi
             cmd=(env "${OMPI_RANK_ENV[@]}" mpirun.openmpi --allow-run-as-root
                 --mca plm rsh --mca plm_rsh_agent "$WRAPPER" --mca oob_tcp_if_include lo
-                --hostfile "$hosts" -N 1 "$WORK/spawn_mpi" "$c") ;;
+                --hostfile "$hosts" "${place_ompi[@]}" "$WORK/spawn_mpi" "$c") ;;
     esac
     cmd=("${NAMES_CMD[@]}" "${cmd[@]}")
     : >"$CALLS"

@@ -14,7 +14,7 @@ set -eu
 out=${1:-$(dirname "$0")/corpus}
 mkdir -p "$out/frame" "$out/buffer" "$out/messages" "$out/oob" \
     "$out/exchange" "$out/params" "$out/uri" "$out/hosts" "$out/pmi_server" \
-    "$out/dvm"
+    "$out/dvm" "$out/pmix_cards"
 
 # Each argument is one byte, in hex.
 bytes() {
@@ -417,3 +417,14 @@ kv() { u32 ${#1}; text "$1"; u32 ${#2}; text "$2"; }
   say2 1 "cmd=spawn;ncmds=2;preputcount=1;ppkey0=PARENT_ROOT_PORT_NAME;ppval0=p;;q;subcmd=/bin/w;maxprocs=2;argc=1;argv0=x;infokeycount=1;infokey0=path;infoval0=/opt/bin;subcmd=/bin/v;maxprocs=1;argc=0;infokeycount=0;"; turns
   bytes 0c 07
   say2 1 "cmd=spawn;ncmds=1;thrid=3;subcmd=w;maxprocs=1;argc=2;argv0=x;"; turns; } >"$sd/spawn"
+
+# fuzz_pmix_cards: a daemon's part of a connect across jobs, a run of
+# cards (namespace string, rank u32, data blob; strings and blobs: a u32
+# length, the bytes). The target keeps the cards of even ranks below 64.
+cd=$out/pmix_cards
+{ str job-1; u32 0; str alpha; str job-2; u32 4; str bravo
+  str job-2; u32 3; str skipped; str job-2; u32 6; u32 0; } >"$cd/two-jobs"
+{ str job-1; u32 2; str old; str job-1; u32 2; str newer; } >"$cd/sent-twice"
+{ str job-1; u32 0; str alpha; str job-1; u32 2; u32 10; text abc; } >"$cd/truncated"
+{ str job-1; u32 0; str alpha; u32 0; u32 2; str x; } >"$cd/empty-namespace"
+{ str job-1; u32 4294967294; str far; str job-1; u32 62; str last; } >"$cd/far-rank"

@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # The fuzz targets (tests/fuzz/): the wire codec, the runtime messages, the
-# PMI codec and server, the exchanges, the packed parameters, contact URIs,
-# host lists and the DVM's local socket. Always: checks that the
+# PMI codec and server, the endpoint data of a PMIx connect, the
+# exchanges, the packed parameters, contact URIs, host lists and the DVM's
+# local socket. Always: checks that the
 # checked-in seed corpus is what make-corpus.sh writes, and replays it
 # through the replay programs `make check` built. Then, when clang can build
 # with -fsanitize=fuzzer,address,undefined, builds real libFuzzer binaries
@@ -17,7 +18,7 @@ set -eu
 
 : "${top_srcdir:?run me through make check, or set top_srcdir}"
 : "${top_builddir:?run me through make check, or set top_builddir}"
-TARGETS="frame buffer pmi messages oob exchange params uri hosts pmi_server dvm"
+TARGETS="frame buffer pmi messages oob exchange params uri hosts pmi_server dvm pmix_cards"
 FUZZ_SECONDS=${HNP_FUZZ_SECONDS:-8}
 FUZZ_CC=${HNP_FUZZ_CC:-clang}
 STEP_TIMEOUT=60
@@ -106,6 +107,8 @@ target_sources() {
         echo "$s/runtime/oob/addr.c" ;;
     hosts)
         echo "$s/runtime/hosts/hostlist.c $s/runtime/hosts/hostfile.c" ;;
+    pmix_cards)
+        echo "$s/components/pmi/pmix/pmi_pmix_cards.c $s/runtime/wire/buffer.c" ;;
     pmi_server)
         echo "$s/components/pmi/simple/parse.c $s/components/pmi/simple/kvs.c" \
              "$s/components/pmi/simple/server.c" \

@@ -26,6 +26,8 @@ typedef struct pmi_pmix_params {
     char *gds;             /**< pmi_pmix_gds ("": libpmix's choice) */
     double call_timeout;   /**< pmi_pmix_call_timeout, seconds */
     double hello_timeout;  /**< pmi_pmix_hello_timeout, seconds */
+    double connect_cards_wait; /**< pmi_pmix_connect_cards_wait, seconds
+                                    (0: a connect carries no cards) */
     size_t store_meta;     /**< pmi_pmix_store_meta_segment, bytes */
     size_t store_data;     /**< pmi_pmix_store_data_segment, bytes */
 } pmi_pmix_params_t;

@@ -14,6 +14,7 @@ pmi_pmix_params_t pmi_pmix_params = {
     .share_topology = true,
     .call_timeout = 10.0,
     .hello_timeout = 10.0,
+    .connect_cards_wait = 0.5,
     .store_meta = 256 * 1024,
     .store_data = 1024 * 1024,
 };
@@ -70,6 +71,22 @@ static int pmix_register_params(const hnp_mca_component_t *self,
                     "libpmix: its event loop and heartbeat never stop "
                     "behind it.",
             .level = 6, .storage = &pmi_pmix_params.call_timeout,
+        },
+        {
+            .framework = "pmi", .component = "pmix",
+            .name = "connect_cards_wait", .type = HNP_PARAM_DOUBLE,
+            .default_value = "0.5",
+            .help = "A connect across jobs (MPI_Comm_spawn, "
+                    "MPI_Comm_connect) carries the endpoint data of every "
+                    "process taking part, so that the processes find each "
+                    "new peer's on their own node instead of asking the "
+                    "peer's node, one peer at a time. Seconds a daemon "
+                    "waits for libpmix to give the data of its processes "
+                    "(at once for a process that has committed its data); "
+                    "the connect goes on without what is late, whose "
+                    "peers then ask its node. 0: a connect carries no "
+                    "data.",
+            .level = 6, .storage = &pmi_pmix_params.connect_cards_wait,
         },
         {
             .framework = "pmi", .component = "pmix",

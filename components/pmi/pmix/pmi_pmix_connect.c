@@ -8,7 +8,10 @@
  * no rank of is registered first ("foreign", with no local rank), from
  * the daemon's record of the job (hnp_rte_job_info()). The collective
  * itself is the runtime's across the jobs (hnp_rte_gather_across()): a
- * connect and a disconnect carry no data, a fence carries libpmix's.
+ * connect carries the endpoint data ("cards", pmi_pmix_cards.h) of each
+ * daemon's participants, which every daemon keeps to answer libpmix's
+ * direct-modex requests for them on the node; a disconnect carries none,
+ * a fence libpmix's.
  */
 #include "config.h"
 
@@ -27,6 +30,7 @@ typedef struct foreign {
     struct foreign *next;
     pmix_nspace_t nspace;
     uint32_t jobid;
+    uint32_t nprocs;
     uint32_t *holders;        /* the local jobs that connected with it */
     size_t nholders;
 } foreign_t;
@@ -47,6 +51,15 @@ bool pmi_pmix_foreign_jobid(const char *nspace, uint32_t *jobid)
 
     if (f != NULL)
         *jobid = f->jobid;
+    return f != NULL;
+}
+
+bool pmi_pmix_foreign_size(const char *nspace, uint32_t *nprocs)
+{
+    const foreign_t *f = foreign_find(nspace);
+
+    if (f != NULL)
+        *nprocs = f->nprocs;
     return f != NULL;
 }
 
@@ -94,6 +107,7 @@ void pmi_pmix_foreign_release(uint32_t owner)
             PMIx_server_deregister_nspace(f->nspace, pmi_pmix_sync_cb, sync);
             pmi_pmix_sync_wait(sync, PMIX_SUCCESS);
         }
+        pmi_pmix_cards_forget(&pmi_pmix_server.cards, f->nspace);
         HNP_VERBOSE(pmi_pmix_log(), 1, "pmix: job %u (%s), registered here "
                     "for connects, released", f->jobid, f->nspace);
         free(f->holders);
@@ -172,6 +186,11 @@ static void gathered(hnp_rte_t *rte, int status, const void *data,
         op_fail(op, PMIX_ERROR);
         return;
     }
+    HNP_VERBOSE(pmi_pmix_log(), 5, "pmix: a %s across %zu processes of "
+                "several jobs done, %zu bytes", kind_name(op->kind),
+                op->nprocs, len);
+    if (op->kind == ACROSS_CONNECT)
+        pmi_pmix_connect_cards_take(data, len, op->nprocs);
     if (op->kind != ACROSS_FENCE) {
         op->opfunc(PMIX_SUCCESS, op->cbdata);
         op_free(op);
@@ -291,11 +310,38 @@ static int register_foreign(const hnp_rte_job_info_t *info, uint32_t owner,
     }
     PMIX_LOAD_NSPACE(f->nspace, info->name);
     f->jobid = info->jobid;
+    f->nprocs = info->nprocs;
     f->next = foreigners;
     foreigners = f;
     HNP_VERBOSE(pmi_pmix_log(), 1, "pmix: job %u (%s) registered here for "
                 "a connect of job %u", info->jobid, info->name, owner);
     return HNP_SUCCESS;
+}
+
+/* This node's part of a connect: the cards of its participants. */
+static void cards_ready(void *cbdata, uint8_t *data, size_t len)
+{
+    across_op_t *op = cbdata;
+
+    if (!pmi_pmix_live()) {
+        free(data);
+        op_free(op);
+        return;
+    }
+    op->data = (char *)data;
+    op->len = len;
+    gather(op);
+}
+
+/* The most a node's part of a collective may carry: a local job's. */
+static size_t part_max(const across_op_t *op)
+{
+    for (size_t i = 0; i < op->nprocs; i++) {
+        const pmi_pmix_job_t *pj = pmi_pmix_job_find(op->procs[i].nspace);
+        if (pj != NULL)
+            return pj->job->max_allgather_bytes;
+    }
+    return 0;
 }
 
 /* One of the op's asks (or the op's own hold) is done. */
@@ -307,6 +353,9 @@ static void step_done(across_op_t *op)
         op_free(op);
     else if (op->status != HNP_SUCCESS)
         op_fail(op, PMIX_ERR_NOT_FOUND);
+    else if (op->kind == ACROSS_CONNECT)
+        pmi_pmix_connect_cards_collect(op->procs, op->nprocs, part_max(op),
+                                       cards_ready, op);
     else
         gather(op);
 }
@@ -354,6 +403,9 @@ static void across_run(pmi_pmix_call_t *call)
         op_free(op);
         return;
     }
+    HNP_VERBOSE(pmi_pmix_log(), 5, "pmix: a %s across %zu processes of "
+                "several jobs begins here (%zu bytes)", kind_name(op->kind),
+                op->nprocs, op->len);
     /* one more than the asks: the loop below holds the op */
     op->waiting = 1;
     for (size_t i = 0; i < op->nprocs; i++) {

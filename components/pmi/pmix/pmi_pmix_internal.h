@@ -18,6 +18,7 @@
 #include "hnp_log.h"
 #include "hnp_rte.h"
 #include "pmi_pmix.h"
+#include "pmi_pmix_cards.h"
 
 /* Direct modex requests between daemons (hnp_rte_serve()). */
 #define PMI_PMIX_SERVICE_DMODEX (HNP_TAG_PMI_FIRST + 50)
@@ -79,6 +80,8 @@ typedef struct pmi_pmix_server {
                               * (gds ds21/ds12, in memory), NULL if none */
     hwloc_topology_t topology; /* handed to libpmix, NULL if none */
     pmi_pmix_job_t *jobs;    /* the jobs between start and end */
+    pmi_pmix_cards_t cards;  /* other nodes' processes' endpoint data,
+                              * from connects (pmi_pmix_connect.c) */
     /* the hand-over queue */
     pthread_mutex_t lock;
     pmi_pmix_call_t *head, *tail;
@@ -154,6 +157,30 @@ bool pmi_pmix_foreign_jobid(const char *nspace, uint32_t *jobid);
 /* Local job @p owner has ended: those no other local job connected with
  * are deregistered (0: all). */
 void pmi_pmix_foreign_release(uint32_t owner);
+/* The size of a namespace registered here for a connect: whether
+ * @p nspace is one. */
+bool pmi_pmix_foreign_size(const char *nspace, uint32_t *nprocs);
+
+/* pmi_pmix_connect_cards.c: the endpoint data a connect carries. */
+/* Called once, from the loop: this node's part of the connect, @p data
+ * (malloc'd, the callee's; NULL when there is none). */
+typedef void (*pmi_pmix_connect_cards_fn)(void *cbdata, uint8_t *data,
+                                          size_t len);
+/* Ask libpmix for the data of each of @p procs that runs here; @p ready
+ * gets the cards that came within pmi_pmix_connect_cards_wait seconds, at
+ * most @p max_bytes of them (else none). */
+void pmi_pmix_connect_cards_collect(const pmix_proc_t procs[], size_t nprocs,
+                                    size_t max_bytes,
+                                    pmi_pmix_connect_cards_fn ready,
+                                    void *cbdata);
+/* The whole connect's cards (every node's part): those of processes of
+ * other nodes are kept until their job ends here. */
+void pmi_pmix_connect_cards_take(const void *data, size_t len,
+                                 size_t nprocs);
+/* The data of rank @p rank of @p nspace that a connect brought here:
+ * whether there is some, then a copy in *@p data (malloc'd). */
+bool pmi_pmix_connect_card(const char *nspace, uint32_t rank, char **data,
+                           size_t *len);
 
 /* pmi_pmix_fence.c */
 void pmi_pmix_fence_start(pmi_pmix_job_t *pj, const char *data, size_t len,

@@ -198,6 +198,7 @@ static void server_stop(void)
     pmi_pmix_queue_drain(srv);
     pmi_pmix_dmodex_release_held(NULL, false);
     pmi_pmix_foreign_release(0);
+    pmi_pmix_cards_forget(&srv->cards, NULL);
     srv->running = false;
     pmi_pmix_guard_stop(&srv->guard);
     if (srv->serving)
@@ -391,6 +392,7 @@ static void pmix_job_end(void *state)
     release_wait(pj);
     pmi_pmix_dmodex_release_held(pj->nspace, false);
     pmi_pmix_foreign_release(pj->job->jobid);
+    pmi_pmix_cards_forget(&pmi_pmix_server.cards, pj->nspace);
     for (pmi_pmix_job_t **p = &pmi_pmix_server.jobs; *p != NULL;
          p = &(*p)->next) {
         if (*p == pj) {

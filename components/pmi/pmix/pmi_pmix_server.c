@@ -278,9 +278,28 @@ static void dmodex_answered(hnp_rte_t *rte, int status, const void *data,
             modex_blob_release(blob);
         op->cbfunc(PMIX_ERR_NOT_FOUND, NULL, 0, op->cbdata, NULL, NULL);
     } else {
+        HNP_VERBOSE(pmi_pmix_log(), 5, "pmix: direct modex: the data of "
+                    "rank %u of %s came, %zu bytes", (unsigned)op->proc.rank,
+                    op->proc.nspace, len);
         if (len > 0)
             memcpy(blob->data, data, len);
         blob->len = len;
+        op->cbfunc(PMIX_SUCCESS, blob->data, blob->len, op->cbdata,
+                   modex_blob_release, blob);
+    }
+    free(op);
+}
+
+/* Answer libpmix with @p data (malloc'd, handed over). */
+static void dmodex_answer(dmodex_op_t *op, char *data, size_t len)
+{
+    modex_blob_t *blob = calloc(1, sizeof(*blob));
+
+    if (blob == NULL) {
+        free(data);
+        op->cbfunc(PMIX_ERR_NOMEM, NULL, 0, op->cbdata, NULL, NULL);
+    } else {
+        *blob = (modex_blob_t){ data, len };
         op->cbfunc(PMIX_SUCCESS, blob->data, blob->len, op->cbdata,
                    modex_blob_release, blob);
     }
@@ -298,7 +317,19 @@ static void dmodex_run(pmi_pmix_call_t *call)
         return;
     }
     uint32_t foreign = 0;
+    char *card;
+    size_t len;
 
+    if (pmi_pmix_connect_card(op->proc.nspace, op->proc.rank, &card, &len)) {
+        HNP_VERBOSE(pmi_pmix_log(), 5, "pmix: direct modex: the data of rank "
+                    "%u of %s answered here, from a connect",
+                    (unsigned)op->proc.rank, op->proc.nspace);
+        dmodex_answer(op, card, len);
+        return;
+    }
+    HNP_VERBOSE(pmi_pmix_log(), 5, "pmix: direct modex: the data of rank %u "
+                "of %s asked of its node", (unsigned)op->proc.rank,
+                op->proc.nspace);
     if (pj != NULL && op->proc.rank < pj->job->nprocs)
         rc = hnp_rte_request(pmi_pmix_server.rte, PMI_PMIX_SERVICE_DMODEX,
                              pj->job->jobid, op->proc.rank, pj->nspace,
@@ -464,6 +495,8 @@ static void dmodex_serve_now(hnp_rte_request_t *req, uint32_t rank,
         return;
     }
     r->req = req;
+    HNP_VERBOSE(pmi_pmix_log(), 5, "pmix: direct modex: rank %u of %s asked "
+                "of this node", (unsigned)rank, nspace);
     PMIX_LOAD_PROCID(&proc, nspace, rank);
     pmix_status_t rc = PMIx_server_dmodex_request(&proc, dmodex_reply_post, r);
     if (rc != PMIX_SUCCESS) {
