@@ -371,6 +371,22 @@ void hnp_rte_heartbeat_heard(hnp_rte_t *rte, hnp_vpid_t from);
 /** While held, no neighbour is declared gone (the job is stopped, and the
  *  HNP with it); on release every neighbour starts a fresh count. */
 void hnp_rte_heartbeat_hold(hnp_rte_t *rte, bool hold);
+/** Before the runtime grows to @p nprocs (grow.c): the routing children
+ *  it gains are watched too, not heard from yet. */
+int hnp_rte_heartbeat_grow(hnp_rte_t *rte, uint32_t nprocs);
+/** Whether the heartbeat watches routing neighbour @p vpid. */
+bool hnp_rte_heartbeat_watches(const hnp_rte_t *rte, hnp_vpid_t vpid);
+
+/* grow.c: daemons added to a running runtime */
+/** The runtime grows from rte->nprocs to @p nprocs processes: daemons
+ *  rte->nprocs..nprocs-1 run on the nodes @p new_names names (copied).
+ *  Every table this process holds by vpid grows (node names, contacts,
+ *  leaving bits, heartbeats, spawn notes, the OOB's vpid range); the
+ *  routing tree is the routed component's over @p nprocs, whose routes
+ *  among the first processes are the same; the spawn tree keeps every
+ *  spawn parent and has the new daemons below the HNP. On failure
+ *  nothing changes. HNP_ERR_BAD_PARAM when @p nprocs is not larger. */
+int hnp_rte_grow(hnp_rte_t *rte, uint32_t nprocs, char *const *new_names);
 
 /* join.c: answer JOIN from spawn children (Algorithm 1) */
 int hnp_rte_accept_joins(hnp_rte_t *rte);
@@ -434,6 +450,8 @@ int hnp_rte_spawn_notes_relay(hnp_rte_t *rte);
 void hnp_rte_spawn_notes_printed(hnp_rte_t *rte, hnp_vpid_t vpid);
 /** No more notes: the timers and the state go. */
 void hnp_rte_spawn_notes_stop(hnp_rte_t *rte);
+/** Before the runtime grows to @p nprocs (grow.c). */
+int hnp_rte_spawn_notes_grow(hnp_rte_t *rte, uint32_t nprocs);
 /** Agents this process runs at once: plm_rsh_num_concurrent, or fewer
  *  where the HNP's descriptor plan lowered it (0: no limit). */
 unsigned hnp_rte_agents_in_flight(const hnp_rte_t *rte);
