@@ -67,6 +67,11 @@ static int lengthen_tables(hnp_rte_t *rte, uint32_t nprocs)
     return rc;
 }
 
+bool hnp_rte_can_grow(const hnp_rte_t *rte)
+{
+    return rte->exchange == NULL || rte->exchange->grow != NULL;
+}
+
 int hnp_rte_grow(hnp_rte_t *rte, uint32_t nprocs, char *const *new_names)
 {
     hnp_tree_t routing = { 0 }, spawn = { 0 };
@@ -75,6 +80,8 @@ int hnp_rte_grow(hnp_rte_t *rte, uint32_t nprocs, char *const *new_names)
 
     if (nprocs <= rte->nprocs || rte->routed == NULL || new_names == NULL)
         return HNP_ERR_BAD_PARAM;
+    if (!hnp_rte_can_grow(rte))
+        return HNP_ERR_NOT_AVAILABLE;
     names = grown_names(rte, nprocs, new_names);
     rc = names != NULL ? HNP_SUCCESS : HNP_ERR_NOMEM;
     if (rc == HNP_SUCCESS)
@@ -103,4 +110,11 @@ cleanup:
     hnp_rte_release_trees(&spawn, &routing);
     free(names);
     return rc;
+}
+
+int hnp_rte_grow_collectives(hnp_rte_t *rte)
+{
+    if (rte->exchange == NULL || rte->exchange->grow == NULL)
+        return HNP_ERR_NOT_AVAILABLE;
+    return rte->exchange->grow(rte, rte->nprocs);
 }

@@ -384,9 +384,18 @@ bool hnp_rte_heartbeat_watches(const hnp_rte_t *rte, hnp_vpid_t vpid);
  *  leaving bits, heartbeats, spawn notes, the OOB's vpid range); the
  *  routing tree is the routed component's over @p nprocs, whose routes
  *  among the first processes are the same; the spawn tree keeps every
- *  spawn parent and has the new daemons below the HNP. On failure
- *  nothing changes. HNP_ERR_BAD_PARAM when @p nprocs is not larger. */
+ *  spawn parent and has the new daemons below the HNP. The all-gathers
+ *  are not told (hnp_rte_grow_collectives). On failure nothing changes.
+ *  HNP_ERR_BAD_PARAM when @p nprocs is not larger, HNP_ERR_NOT_AVAILABLE
+ *  when the exchange cannot take added daemons. */
 int hnp_rte_grow(hnp_rte_t *rte, uint32_t nprocs, char *const *new_names);
+/** Whether the selected components let the runtime grow (the exchange's
+ *  grow hook): hnp_rte_grow() is HNP_ERR_NOT_AVAILABLE otherwise. */
+bool hnp_rte_can_grow(const hnp_rte_t *rte);
+/** The all-gathers that begin from now on count every process of the
+ *  grown runtime (the exchange's grow hook): in the HNP once the added
+ *  daemons have joined, in a daemon when it hears of them. */
+int hnp_rte_grow_collectives(hnp_rte_t *rte);
 
 /* join.c: answer JOIN from spawn children (Algorithm 1) */
 int hnp_rte_accept_joins(hnp_rte_t *rte);

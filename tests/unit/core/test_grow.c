@@ -186,10 +186,19 @@ static void test_leaving_bits_kept(void **state)
     assert_true(hnp_rte_peer_left(rte, 23));
 }
 
+/* An exchange without the grow hook (flood) cannot take added daemons. */
+static const hnp_exchange_module_t fixed_exchange = { .grow = NULL };
+
 static void test_refused_growth_changes_nothing(void **state)
 {
     fixture_t *f = *state;
     hnp_rte_t *rte = f->rte;
+
+    rte->exchange = &fixed_exchange;
+    assert_false(hnp_rte_can_grow(rte));
+    assert_int_equal(hnp_rte_grow(rte, 6, added_names), HNP_ERR_NOT_AVAILABLE);
+    assert_int_equal(hnp_rte_grow_collectives(rte), HNP_ERR_NOT_AVAILABLE);
+    rte->exchange = NULL;
 
     assert_int_equal(hnp_rte_grow(rte, 4, added_names), HNP_ERR_BAD_PARAM);
     assert_int_equal(hnp_rte_grow(rte, 3, added_names), HNP_ERR_BAD_PARAM);
