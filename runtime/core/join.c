@@ -73,6 +73,7 @@ static int send_welcome(hnp_rte_t *rte, hnp_vpid_t child)
     }
     hnp_wire_welcome_t w = {
         .nprocs = rte->nprocs,
+        .nfirst = rte->nfirst,
         .hnp_uri = rte->hnp_uri,
         .params = rte->welcome_params,
         .params_len = rte->welcome_params_len,

@@ -117,6 +117,9 @@ struct hnp_rte {
     bool is_hnp;
     hnp_vpid_t self;
     uint32_t nprocs;            /* HNP + daemons */
+    uint32_t nfirst;            /* of them, those of the first launch; the
+                                   others were added to the running
+                                   runtime (grow.c) */
     char **node_names;          /* [nprocs]; entries may be NULL if unknown */
     char **uris;                /* [nprocs]: contacts not handed to the OOB yet */
     bool *uri_wanted;           /* [nprocs]: a send waits for that contact */
@@ -228,7 +231,7 @@ int hnp_rte_start_oob(hnp_rte_t *rte, uint32_t nprocs, char *err,
 char **hnp_rte_strings_copy(uint32_t n, char *const *strings,
                             const char *for_null);
 /** Set the job size and node names (copied in one block; NULL entries
- *  allowed). */
+ *  allowed); all of the first launch (rte->nfirst). */
 int hnp_rte_set_procs(hnp_rte_t *rte, uint32_t nprocs,
                       char *const *node_names);
 /** Open and select the frameworks' components (the plm only when
@@ -423,7 +426,10 @@ int hnp_rte_plm_spawn_tree(hnp_rte_t *rte, uint32_t nprocs,
 /** Release a spawn tree and a routing tree, both the caller's (hnp_tree.h),
  *  and empty them. */
 void hnp_rte_release_trees(hnp_tree_t *spawn, hnp_tree_t *routing);
-/** rte->routing_tree and rte->spawn_tree, for rte->nprocs. */
+/** rte->routing_tree and rte->spawn_tree, for rte->nprocs: the spawn
+ *  tree of the first launch's rte->nfirst processes, with the daemons
+ *  added later below the HNP (hnp_tree_extend), as hnp_rte_grow() makes
+ *  it. */
 int hnp_rte_build_trees(hnp_rte_t *rte);
 /** A daemon: the parameters its parent forwarded, to forward in turn. */
 int hnp_rte_set_welcome_params(hnp_rte_t *rte, const void *params, size_t len);

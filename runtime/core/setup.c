@@ -136,6 +136,7 @@ int hnp_rte_set_procs(hnp_rte_t *rte, uint32_t nprocs, char *const *node_names)
     free_uris(rte);
     rte->node_names = names;
     rte->nprocs = nprocs;
+    rte->nfirst = nprocs;
     rte->uris = uris;
     rte->uri_wanted = wanted;
     if (rte->oob != NULL)

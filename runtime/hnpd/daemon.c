@@ -173,6 +173,8 @@ static int apply_welcome(hnpd_t *d, hnp_wire_welcome_t *w, char *err,
         rc = hnp_setup_register_frameworks(d->setup, err, errlen);
     if (rc == HNP_SUCCESS)
         rc = hnp_rte_set_procs(rte, w->nprocs, names);
+    if (rc == HNP_SUCCESS)
+        rte->nfirst = w->nfirst;
 out:
     free(names);
     return rc;

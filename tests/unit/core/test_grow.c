@@ -152,6 +152,36 @@ static void test_spawn_tree_keeps_parents(void **state)
     assert_int_equal(rte->routing_tree.n, 7);
 }
 
+/* A daemon added later is welcomed with the runtime's size and its first
+ * launch's (wire/welcome.h): the trees it builds are those the running
+ * daemons grew into. */
+static void test_added_daemon_builds_the_grown_trees(void **state)
+{
+    fixture_t *f = *state;
+    hnp_rte_t *grown = f->rte, *added = NULL;
+    char *all[7] = { "head", "a", "b", "c", "d", "e", "f" };
+    char err[256] = "";
+
+    assert_int_equal(hnp_rte_grow(grown, 7, added_names), HNP_SUCCESS);
+    assert_int_equal(hnp_rte_create(&added, &f->setup, false, 5, err,
+                                    sizeof(err)),
+                     HNP_SUCCESS);
+    assert_int_equal(hnp_rte_set_procs(added, 7, all), HNP_SUCCESS);
+    added->nfirst = 4;
+    added->routed = &binomial;
+    added->plm = &binary_plm;
+    assert_int_equal(hnp_rte_build_trees(added), HNP_SUCCESS);
+    for (hnp_vpid_t v = 0; v < 7; v++) {
+        assert_int_equal(hnp_tree_parent(&added->spawn_tree, v),
+                         hnp_tree_parent(&grown->spawn_tree, v));
+        assert_int_equal(hnp_tree_parent(&added->routing_tree, v),
+                         hnp_tree_parent(&grown->routing_tree, v));
+    }
+    assert_int_equal(hnp_rte_spawn_children(added, NULL, 0), 0);
+    assert_int_equal(grown->nfirst, 4);
+    hnp_rte_destroy(added);
+}
+
 static void test_heartbeat_watches_new_children(void **state)
 {
     fixture_t *f = *state;
@@ -215,6 +245,8 @@ int main(void)
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_spawn_tree_keeps_parents, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(
+            test_added_daemon_builds_the_grown_trees, setup, teardown),
         cmocka_unit_test_setup_teardown(test_heartbeat_watches_new_children,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_leaving_bits_kept, setup,

@@ -61,7 +61,8 @@ static bool equal_welcome(const void *a, const void *b)
 {
     const hnp_wire_welcome_t *x = a, *y = b;
 
-    if (x->nprocs != y->nprocs || !same_string(x->hnp_uri, y->hnp_uri) ||
+    if (x->nprocs != y->nprocs || x->nfirst != y->nfirst ||
+        !same_string(x->hnp_uri, y->hnp_uri) ||
         !same_bytes(x->params, x->params_len, y->params, y->params_len) ||
         x->nsubtree != y->nsubtree)
         return false;
