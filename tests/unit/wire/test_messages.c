@@ -51,6 +51,7 @@
 #include "state.h"
 #include "stats.h"
 #include "stdin.h"
+#include "roster.h"
 #include "welcome.h"
 #include "xcast.h"
 
@@ -152,6 +153,38 @@ static void test_welcome_refuses_a_subtree_outside_the_job(void **state)
     check_refused(&welcome_codec, outside, sizeof(outside), HNP_ERR_BAD_PARAM);
     check_refused(&welcome_codec, huge_count, sizeof(huge_count),
                   HNP_ERR_TRUNCATED);
+}
+
+/* Daemons added to a running runtime: their nodes, their contacts. */
+static void test_roster(void **state)
+{
+    hnp_wire_roster_entry_t added[] = {
+        { 5, "node005", "" }, { 6, "node006", "tcp://10.0.0.6:4000" },
+        { 9, "", "tcp://10.0.0.9:4001" },
+    };
+    hnp_wire_roster_t grow = { .nprocs = 10, .count = 3, .entries = added };
+    hnp_wire_roster_t none = { .nprocs = 1, .count = 0, .entries = NULL };
+    hnp_wire_roster_t one = { .nprocs = 2, .count = 1, .entries = added };
+    static const uint8_t golden[] = {
+        U32(7), U32(1), U32(5), U32(7), 'n', 'o', 'd', 'e', '0', '0', '5',
+        U32(0),
+    };
+    /* an entry for the HNP, one outside the runtime, a huge count */
+    static const uint8_t hnp[] = { U32(3), U32(1), U32(0), U32(0), U32(0) };
+    static const uint8_t outside[] = { U32(3), U32(1), U32(3), U32(0),
+                                       U32(0) };
+    static const uint8_t huge[] = { U32(3), U32(0x10000000), U32(1), U32(0),
+                                    U32(0) };
+
+    (void)state;
+    check_message(&roster_codec, &grow);
+    check_message(&roster_codec, &none);
+    one.entries = &added[0];
+    one.nprocs = 7;
+    check_golden(&roster_codec, &one, golden, sizeof(golden));
+    check_refused(&roster_codec, hnp, sizeof(hnp), HNP_ERR_BAD_PARAM);
+    check_refused(&roster_codec, outside, sizeof(outside), HNP_ERR_BAD_PARAM);
+    check_refused(&roster_codec, huge, sizeof(huge), HNP_ERR_TRUNCATED);
 }
 
 /* ------------------------------------------------------------ broadcasts */
@@ -686,6 +719,7 @@ int main(void)
         cmocka_unit_test(test_welcome),
         cmocka_unit_test(test_welcome_layout),
         cmocka_unit_test(test_welcome_refuses_a_subtree_outside_the_job),
+        cmocka_unit_test(test_roster),
         cmocka_unit_test(test_xcast),
         cmocka_unit_test(test_launch),
         cmocka_unit_test(test_launch_layout),
