@@ -283,7 +283,8 @@ static bool comes_from_above(uint32_t tag)
            tag == HNP_TAG_LAUNCH || tag == HNP_TAG_SHUTDOWN ||
            tag == HNP_TAG_SIGNAL || tag == HNP_TAG_STDIN ||
            tag == HNP_TAG_STATE_REQUEST || tag == HNP_TAG_KILL_DAEMON ||
-           tag == HNP_TAG_JOB_END || tag == HNP_TAG_COLLECTIVE;
+           tag == HNP_TAG_JOB_END || tag == HNP_TAG_COLLECTIVE ||
+           tag == HNP_TAG_GROW || tag == HNP_TAG_CONTACTS;
 }
 
 /* Whether @p from may send @p tag here (see "What only comes down"). */

@@ -74,12 +74,24 @@ enum {
     HNP_TAG_NAME,          /* daemon -> HNP: publish, look up, unpublish
                               a name (names.c) */
     HNP_TAG_NAME_REPLY,    /* HNP -> daemon: its answer */
+    HNP_TAG_GROW,          /* (in an xcast) daemons are added: the
+                              runtime's new size, their nodes (grow.c) */
+    HNP_TAG_GROWN,         /* daemon -> HNP: grown, and the routing
+                              parent of an added daemon */
+    HNP_TAG_CONTACTS,      /* HNP -> an added daemon, or in an xcast:
+                              contacts of daemons (grow.c) */
     HNP_TAG_CORE_MAX = 99,
 };
 
 #define HNP_RTE_MAX_TAG 1000
 
 typedef struct hnp_rte_spawn_notes hnp_rte_spawn_notes_t;
+typedef struct hnp_rte_growth hnp_rte_growth_t;
+/** The HNP: the daemons hnp_rte_add_daemons() started have all joined
+ *  (@p status HNP_SUCCESS), or one could not be started (@p why says
+ *  which and why). */
+typedef void (*hnp_rte_added_fn)(hnp_rte_t *rte, int status, const char *why,
+                                 void *ctx);
 
 typedef struct hnp_rte_handler {
     hnp_rte_recv_fn fn;
@@ -155,6 +167,9 @@ struct hnp_rte {
     uint32_t spawn_joined;      /* spawn children that called back */
     bool spawn_attached;        /* daemons started keep their agent... */
     uint32_t attached_started;  /* ...up to plm_rsh_num_concurrent of them */
+    hnp_rte_growth_t *growth;   /* HNP: daemons being added (grow.c) */
+    char *growth_broken;        /* HNP: why no more can be (one that
+                                   could not start stays a vpid) */
     hnp_rte_spawn_notes_t *spawn_notes; /* a daemon's word on its children
                                    slow to start (spawn_notes.c) */
     /* What the HNP's descriptor plan lowered (0: the parameters' values):
@@ -399,6 +414,26 @@ bool hnp_rte_can_grow(const hnp_rte_t *rte);
  *  grown runtime (the exchange's grow hook): in the HNP once the added
  *  daemons have joined, in a daemon when it hears of them. */
 int hnp_rte_grow_collectives(hnp_rte_t *rte);
+/** The HNP: start daemons on the @p count nodes @p nodes names, as the
+ *  vpids after the others: the running daemons are told first (and the
+ *  routing parent of each waits for no more), then the daemons are
+ *  started as the first ones were, welcomed, sent every contact, and
+ *  their contacts go to every daemon. @p done is called once, from the
+ *  loop. One growth at a time (HNP_ERR_EXISTS); after a daemon could not
+ *  be started, no more (HNP_ERR_NOT_AVAILABLE). @p err says why not. */
+int hnp_rte_add_daemons(hnp_rte_t *rte, char *const *nodes, uint32_t count,
+                        hnp_rte_added_fn done, void *ctx, char *err,
+                        size_t errlen);
+/** A daemon: take the HNP's word of daemons added. */
+int hnp_rte_accept_growth(hnp_rte_t *rte);
+/** The HNP: added daemon @p vpid has joined. */
+void hnp_rte_growth_joined(hnp_rte_t *rte, hnp_vpid_t vpid);
+/** The HNP: added daemon @p vpid could not be started (@p why): the
+ *  growth fails, the runtime goes on. False when @p vpid is no added
+ *  daemon being started (then the failure is the runtime's). */
+bool hnp_rte_growth_failed(hnp_rte_t *rte, hnp_vpid_t vpid, const char *why);
+/** Free the HNP's growth state (hnp_rte_destroy). */
+void hnp_rte_growth_destroy(hnp_rte_t *rte);
 
 /* join.c: answer JOIN from spawn children (Algorithm 1) */
 int hnp_rte_accept_joins(hnp_rte_t *rte);
