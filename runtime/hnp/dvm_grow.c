@@ -63,6 +63,47 @@ static int nodes_without_daemon(hnp_dvm_t *dvm, const char *hosts,
     return rc;
 }
 
+/* A request that names no node (nor adds one) and finds too few free
+ * slots on the nodes with daemons takes the allocation's others, in its
+ * order, as mpirun's daemons on every node would have given them (and
+ * plm_base_daemons_on_all_nodes gives them: after the nodes with ranks).
+ * With --oversubscribe it fits anyway. */
+static bool wants_more_nodes(const hnp_dvm_t *dvm,
+                             const hnp_wire_spawn_request_t *req)
+{
+    uint64_t want = 0, free_slots = 0;
+
+    if (dvm->runtime->args->oversubscribe)
+        return false;
+    for (uint32_t a = 0; a < req->napps; a++) {
+        const hnp_wire_spawn_app_t *app = &req->apps[a];
+        if (app->hosts[0] != '\0' || app->hostfile[0] != '\0' ||
+            app->add_hosts[0] != '\0' || app->add_hostfile[0] != '\0')
+            return false;
+        want += app->maxprocs;
+    }
+    for (uint32_t n = 0; n < dvm->runtime->map.nnodes; n++)
+        if (!dvm->lost[n])
+            free_slots += dvm->free_slots[n];
+    return want > free_slots;
+}
+
+static int every_node_without_daemon(hnp_dvm_t *dvm,
+                                     const hnp_nodelist_t *alloc,
+                                     hnp_nodelist_t *out)
+{
+    int rc = HNP_SUCCESS;
+
+    for (size_t k = 0; rc == HNP_SUCCESS && k < alloc->count; k++) {
+        const hnp_node_t *node = &alloc->nodes[k];
+        if (!hnp_dvm_runs_daemon(dvm, node->name) && !listed(out, node->name))
+            rc = hnp_nodelist_add(out, node->name,
+                                  node->slots > 0 ? node->slots : 1,
+                                  node->slots_given);
+    }
+    return rc;
+}
+
 int dvm_grow_needed(hnp_dvm_t *dvm, const hnp_wire_spawn_request_t *req,
                     hnp_nodelist_t *out, char *err, size_t errlen)
 {
@@ -77,6 +118,8 @@ int dvm_grow_needed(hnp_dvm_t *dvm, const hnp_wire_spawn_request_t *req,
         if (req->apps[a].hosts[0] != '\0')
             rc = nodes_without_daemon(dvm, req->apps[a].hosts, &alloc, out,
                                       err, errlen);
+    if (rc == HNP_SUCCESS && wants_more_nodes(dvm, req))
+        rc = every_node_without_daemon(dvm, &alloc, out);
     hnp_nodelist_free(&alloc);
     return rc;
 }

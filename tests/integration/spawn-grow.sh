@@ -4,7 +4,8 @@
 # node of the allocation without one has a daemon started there first,
 # which joins the running runtime (as Open MPI's mpirun does): an Open MPI
 # parent (tests/mpi/ompi_spawn.c) of one rank on node 1 spawns children
-# onto node 2 with plm prsh and rsh, a parent over two nodes onto nodes 3
+# onto node 2 with plm prsh and rsh, with no host onto the nodes after
+# its own when its node is full, a parent over two nodes onto nodes 3
 # and 4 (whose routing parents are daemons, not the HNP); each side sends
 # a message and gets it back, all disconnect, nothing is left behind.
 # MPICH's PMI-1 and PMI-2 spawns (at the protocol) with info "host"
@@ -39,6 +40,13 @@ for plm in prsh rsh; do
     children_on 2 2 "2 children on the node without a daemon, plm $plm"
     [ ! -s "$tmp/err" ] || { cat "$tmp/err"; fail "plm $plm: hnp said something"; }
 done
+# No host, and no free slot where the daemons are: the allocation's other
+# nodes get daemons, in its order, and the children their slots.
+run_hnp "${OMPI_X[@]}" -n 1 --host "${prefix}n1:1,${prefix}n2:2,${prefix}n3:2" \
+    "$prog" 3
+spawned_ok 3 "3 children, no host, no free slot on the parent's node"
+children_on 2 2 "3 children, no host, no free slot on the parent's node"
+children_on 3 1 "3 children, no host, no free slot on the parent's node"
 # A parent over two nodes; the daemons of nodes 3 and 4 hang below
 # running daemons in the routing tree.
 run_hnp --mca routed binomial "${OMPI_X[@]}" -n 2 \
