@@ -114,10 +114,16 @@ int dvm_grow_needed(hnp_dvm_t *dvm, const hnp_wire_spawn_request_t *req,
     if (!dvm->family_only)
         return HNP_SUCCESS; /* a DVM has a daemon on each of its nodes */
     rc = hnp_apphosts_parse(args->hosts, args->hostfile, &alloc, err, errlen);
-    for (uint32_t a = 0; rc == HNP_SUCCESS && a < req->napps; a++)
+    for (uint32_t a = 0; rc == HNP_SUCCESS && a < req->napps; a++) {
         if (req->apps[a].hosts[0] != '\0')
             rc = nodes_without_daemon(dvm, req->apps[a].hosts, &alloc, out,
                                       err, errlen);
+        /* PMIX_ADD_HOST of a node of the allocation; one outside it is
+         * refused (dvm_addhost.c) */
+        if (rc == HNP_SUCCESS && req->apps[a].add_hosts[0] != '\0')
+            rc = nodes_without_daemon(dvm, req->apps[a].add_hosts, &alloc,
+                                      out, err, errlen);
+    }
     if (rc == HNP_SUCCESS && wants_more_nodes(dvm, req))
         rc = every_node_without_daemon(dvm, &alloc, out);
     hnp_nodelist_free(&alloc);
