@@ -15,12 +15,14 @@
  *     (HNP_TAG_CONTACTS), then broadcasts the added daemons' contacts,
  *     and the all-gathers that begin from then on count them
  *     (hnp_rte_grow_collectives).
- *  3. A daemon that cannot be started fails the growth alone: its vpid
- *     stays, never counted by the all-gathers, and no more daemons are
- *     added to this runtime.
+ *  3. A daemon that cannot be started, or has not joined within
+ *     plm_base_launch_timeout (then it is killed), fails the growth
+ *     alone: its vpid stays, never counted by the all-gathers, and no
+ *     more daemons are added to this runtime.
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,7 +37,9 @@ struct hnp_rte_growth {
     uint32_t nparents;
     uint32_t grown;          /* of them, those that did */
     uint32_t joined;         /* added daemons up */
+    bool *up;                /* [count]: that one is */
     bool started;            /* the launcher has them */
+    hnp_rte_timer_t *timer;  /* plm_base_launch_timeout */
     hnp_rte_added_fn done;
     void *ctx;
 };
@@ -80,9 +84,33 @@ static void growth_end(hnp_rte_t *rte, int status, const char *why)
     rte->growth = NULL;
     if (status != HNP_SUCCESS && rte->growth_broken == NULL)
         rte->growth_broken = strdup(why);
+    hnp_rte_timer_destroy(g->timer);
     g->done(rte, status, why, g->ctx);
     free(g->parents);
+    free(g->up);
     free(g);
+}
+
+/* An agent that neither fails nor starts its daemon: the ones still
+ * missing are killed, and the growth fails naming the first. */
+static void added_timed_out(hnp_rte_t *rte, void *cbdata)
+{
+    hnp_rte_growth_t *g = cbdata;
+    char why[512] = "";
+
+    hnp_rte_timer_destroy(g->timer);
+    g->timer = NULL;
+    for (uint32_t i = 0; i < g->count; i++) {
+        if (g->up[i])
+            continue;
+        if (why[0] == '\0')
+            snprintf(why, sizeof(why), "the daemon for node %s (vpid %u) "
+                     "did not call back within plm_base_launch_timeout "
+                     "(%g s)", rte->node_names[g->first + i], g->first + i,
+                     rte->core->launch_timeout);
+        hnp_rte_kill_daemon(rte, g->first + i);
+    }
+    growth_end(rte, HNP_ERR_TIMEOUT, why);
 }
 
 static void start_added(hnp_rte_t *rte)
@@ -92,6 +120,9 @@ static void start_added(hnp_rte_t *rte)
     int rc;
 
     g->started = true;
+    if (rte->core->launch_timeout > 0)
+        g->timer = hnp_rte_timer_create(rte, rte->core->launch_timeout,
+                                        added_timed_out, g);
     if (vpids == NULL) {
         growth_end(rte, HNP_ERR_NOMEM, "out of memory starting daemons");
         return;
@@ -159,7 +190,12 @@ int hnp_rte_add_daemons(hnp_rte_t *rte, char *const *nodes, uint32_t count,
     if (count == 0 || (g = calloc(1, sizeof(*g))) == NULL)
         return count == 0 ? HNP_ERR_BAD_PARAM : HNP_ERR_NOMEM;
     *g = (hnp_rte_growth_t){ .first = rte->nprocs, .count = count,
-                             .done = done, .ctx = ctx };
+                             .done = done, .ctx = ctx,
+                             .up = calloc(count, sizeof(bool)) };
+    if (g->up == NULL) {
+        free(g);
+        return HNP_ERR_NOMEM;
+    }
     rc = hnp_rte_grow(rte, rte->nprocs + count, nodes);
     if (rc == HNP_ERR_NOT_AVAILABLE)
         hnp_err_set(err, errlen, "exchange %s cannot take daemons added "
@@ -172,6 +208,7 @@ int hnp_rte_add_daemons(hnp_rte_t *rte, char *const *nodes, uint32_t count,
             hnp_err_set(err, errlen, "cannot add daemons: %s",
                         hnp_strerror(rc));
         free(g->parents);
+        free(g->up);
         free(g);
         return rc;
     }
@@ -191,7 +228,10 @@ void hnp_rte_growth_joined(hnp_rte_t *rte, hnp_vpid_t vpid)
     int rc = HNP_SUCCESS;
 
     if (g == NULL || vpid < g->first || vpid >= g->first + g->count ||
-        ++g->joined < g->count)
+        g->up[vpid - g->first])
+        return;
+    g->up[vpid - g->first] = true;
+    if (++g->joined < g->count)
         return;
     /* each added daemon first learns every contact, then every daemon
      * learns theirs, then the all-gathers count them */
@@ -220,7 +260,9 @@ bool hnp_rte_growth_failed(hnp_rte_t *rte, hnp_vpid_t vpid, const char *why)
 void hnp_rte_growth_destroy(hnp_rte_t *rte)
 {
     if (rte->growth != NULL) {
+        hnp_rte_timer_destroy(rte->growth->timer);
         free(rte->growth->parents);
+        free(rte->growth->up);
         free(rte->growth);
         rte->growth = NULL;
     }

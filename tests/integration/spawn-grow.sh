@@ -11,6 +11,7 @@
 # MPICH's PMI-1 and PMI-2 spawns (at the protocol) with info "host"
 # naming a node without a daemon likewise. A daemon that cannot start
 # fails that spawn alone, at once, naming the node, and the job goes on;
+# so does one whose agent hangs, after plm_base_launch_timeout;
 # an exchange that cannot take added daemons (flood) refuses, naming
 # itself. Skipped where the pmix component or Open MPI is missing.
 . "$top_srcdir/tests/integration/lib.sh"
@@ -84,6 +85,21 @@ expect_in "$tmp/out" "^parent: spawn failed" "a spawn whose daemon cannot start"
 expect_in "$tmp/err" "the spawn of rank 0 of job 1 failed: the daemon for node ${prefix}n2 (vpid 2) could not be started" \
     "a spawn whose daemon cannot start"
 assert_no_leftovers "a spawn whose daemon cannot start"
+
+# The agent for node 2 neither fails nor starts the daemon: after
+# plm_base_launch_timeout the spawn fails, naming the node, the agent is
+# killed, and the job ends well.
+slow="$tmp/slow-agent"
+printf '#!/bin/sh\n[ "$1" = "%s" ] && exec sleep 600\nexec "%s" "$@"\n' \
+    "${prefix}n2" "$AGENT" >"$slow"
+chmod +x "$slow"
+run_hnp --mca plm_rsh_agent "$slow" --mca plm_base_launch_timeout 3 \
+    "${OMPI_X[@]}" -n 1 --host "${prefix}n1:2,${prefix}n2:2" "$prog" 1 "${prefix}n2"
+expect_status 0 "a spawn whose daemon never calls back"
+expect_in "$tmp/out" "^parent: spawn failed" "a spawn whose daemon never calls back"
+expect_in "$tmp/err" "the daemon for node ${prefix}n2 (vpid 2) did not call back within plm_base_launch_timeout (3 s)" \
+    "a spawn whose daemon never calls back"
+assert_no_leftovers "a spawn whose daemon never calls back"
 
 # flood counts the runtime's daemons once: refused, naming it.
 run_hnp --mca exchange flood "${OMPI_X[@]}" -n 1 \
