@@ -109,6 +109,17 @@ HNP_EXPORT int hnp_tree_greedy(uint32_t n, double seq, double rem,
  */
 HNP_EXPORT int hnp_tree_copy(const hnp_tree_t *t, hnp_tree_t *out);
 
+/**
+ * The tree over @p n >= t->n vertices in which every vertex of @p t keeps
+ * its parent and the vertices t->n..n-1 are children of the root: a
+ * spawn tree after daemons were added to a running runtime, which the
+ * root started. Owned by the caller, as hnp_tree_copy()'s; a flat tree
+ * stays a flat one. HNP_ERR_BAD_PARAM (n < t->n, an empty tree),
+ * HNP_ERR_NOMEM; on failure *out is unchanged.
+ */
+HNP_EXPORT int hnp_tree_extend(const hnp_tree_t *t, uint32_t n,
+                               hnp_tree_t *out);
+
 /** Free what the owner's @p t holds (hnp_tree_greedy(), hnp_tree_copy(), a
  *  hook's tree) and empty @p t. A no-op for formula kinds. */
 HNP_EXPORT void hnp_tree_release(hnp_tree_t *t);

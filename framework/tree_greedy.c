@@ -209,3 +209,29 @@ int hnp_tree_model_time(const hnp_tree_t *t, double seq, double rem,
     *out = latest;
     return HNP_SUCCESS;
 }
+
+int hnp_tree_extend(const hnp_tree_t *t, uint32_t n, hnp_tree_t *out)
+{
+    hnp_vpid_t *parent;
+    hnp_tree_shape_t *shape;
+
+    if (t == NULL || out == NULL || t->n == 0 || n < t->n)
+        return HNP_ERR_BAD_PARAM;
+    if (n == t->n)
+        return hnp_tree_copy(t, out);
+    if (t->kind == HNP_TREE_KARY && t->arity == 0) {
+        *out = hnp_tree_kary(n, 0);
+        return HNP_SUCCESS;
+    }
+    parent = calloc(n, sizeof(*parent)); /* the new ones' parent is 0 */
+    if (parent == NULL)
+        return HNP_ERR_NOMEM;
+    for (hnp_vpid_t v = 1; v < t->n; v++)
+        parent[v] = hnp_tree_parent(t, v);
+    shape = explicit_shape_create(n, parent);
+    free(parent);
+    if (shape == NULL)
+        return HNP_ERR_NOMEM;
+    *out = (hnp_tree_t){ .kind = HNP_TREE_EXPLICIT, .n = n, .shape = shape };
+    return HNP_SUCCESS;
+}

@@ -32,8 +32,9 @@ extern "C" {
 #endif
 
 /* 2.1: the optional hooks job_priority and hnp_connections, in what was
- *      room to grow (a 2.0 component leaves them NULL). */
-#define HNP_EXCHANGE_INTERFACE_VERSION HNP_MCA_VERSION(2, 1, 0)
+ *      room to grow (a 2.0 component leaves them NULL).
+ * 2.2: the optional hook grow, in what was room to grow. */
+#define HNP_EXCHANGE_INTERFACE_VERSION HNP_MCA_VERSION(2, 2, 0)
 
 struct hnp_rte;
 
@@ -79,7 +80,18 @@ typedef struct hnp_exchange_module {
      * none beyond those. (Interface 2.1.)
      */
     uint32_t (*hnp_connections)(const hnp_exchange_job_t *job);
-    void *reserved[2]; /**< room to grow; NULL */
+    /**
+     * Daemons were added to the running runtime, which now counts
+     * @p nprocs processes (the new ones have the vpids after the others,
+     * and the runtime's routing and spawn trees hold them): the
+     * all-gathers begun in this process from now on are among all
+     * @p nprocs; one begun before keeps its processes. Called in the HNP
+     * once the new daemons have joined, in a daemon when it hears of
+     * them. NULL: the component cannot take daemons added to a running
+     * runtime, which then refuses to add any. (Interface 2.2.)
+     */
+    int (*grow)(struct hnp_rte *rte, uint32_t nprocs);
+    void *reserved[1]; /**< room to grow; NULL */
 } hnp_exchange_module_t;
 
 #ifdef __cplusplus

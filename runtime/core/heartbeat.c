@@ -17,6 +17,7 @@
 #include "config.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "rte.h"
@@ -139,6 +140,49 @@ int hnp_rte_heartbeat_start(hnp_rte_t *rte, double interval, unsigned misses)
     hnp_rte_recv(rte, HNP_TAG_HEARTBEAT, on_heartbeat, hb);
     hb->timer = hnp_rte_timer_create(rte, interval, beat, hb);
     return HNP_SUCCESS;
+}
+
+/* The routing parent of a vertex does not depend on the tree's size (the
+ * routed components promise it): growing adds routing children alone, and
+ * they count as not heard from until they speak. */
+int hnp_rte_heartbeat_grow(hnp_rte_t *rte, uint32_t nprocs)
+{
+    struct hnp_rte_heartbeat *hb = rte->heartbeat;
+    uint32_t kids, count = 0;
+    hnp_vpid_t *neighbours;
+    double *heard;
+
+    if (hb == NULL)
+        return HNP_SUCCESS;
+    kids = rte->routed->children(rte->self, nprocs, NULL, 0);
+    neighbours = calloc(kids + 1, sizeof(*neighbours));
+    heard = neighbours != NULL
+                ? realloc(hb->last_heard, nprocs * sizeof(*heard))
+                : NULL;
+    if (heard == NULL) {
+        free(neighbours);
+        return HNP_ERR_NOMEM; /* a longer last_heard is harmless */
+    }
+    hb->last_heard = heard;
+    memset(heard + rte->nprocs, 0, (nprocs - rte->nprocs) * sizeof(*heard));
+    if (!rte->is_hnp)
+        neighbours[count++] = hnp_rte_route_parent(rte);
+    count += rte->routed->children(rte->self, nprocs, neighbours + count,
+                                   kids);
+    free(hb->neighbours);
+    hb->neighbours = neighbours;
+    hb->count = count;
+    return HNP_SUCCESS;
+}
+
+bool hnp_rte_heartbeat_watches(const hnp_rte_t *rte, hnp_vpid_t vpid)
+{
+    const struct hnp_rte_heartbeat *hb = rte->heartbeat;
+
+    for (uint32_t i = 0; hb != NULL && i < hb->count; i++)
+        if (hb->neighbours[i] == vpid)
+            return true;
+    return false;
 }
 
 void hnp_rte_heartbeat_stop(hnp_rte_t *rte)

@@ -73,6 +73,7 @@ static int send_welcome(hnp_rte_t *rte, hnp_vpid_t child)
     }
     hnp_wire_welcome_t w = {
         .nprocs = rte->nprocs,
+        .nfirst = rte->nfirst,
         .hnp_uri = rte->hnp_uri,
         .params = rte->welcome_params,
         .params_len = rte->welcome_params_len,
@@ -120,6 +121,10 @@ static void on_join(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
                      hnp_rte_node_name(rte, src));
         return;
     }
+    /* A daemon added to the running runtime takes no part in phase 2:
+     * it is sent the contacts once it is up (adding.c). */
+    if (src >= rte->nfirst)
+        return;
     if (rte->exchange->child_joined != NULL)
         rte->exchange->child_joined(rte, src);
     rte->spawn_joined++;
@@ -168,6 +173,8 @@ static void on_daemon_up(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
         hnp_launcher_joined(rte->launcher, vpid);
     if (!rte->is_hnp)
         send_up(rte, vpid);
+    else if (vpid >= rte->nfirst)
+        hnp_rte_growth_joined(rte, vpid);
     else if (rte->role.daemon_up != NULL)
         rte->role.daemon_up(rte, vpid);
 }

@@ -90,11 +90,27 @@ void hnp_rte_release_trees(hnp_tree_t *spawn, hnp_tree_t *routing)
     *routing = (hnp_tree_t){ 0 };
 }
 
+/* The spawn tree of the first launch, grown to rte->nprocs. */
+static int build_grown_spawn_tree(hnp_rte_t *rte)
+{
+    hnp_tree_t routing = { 0 }, first = { 0 };
+    int rc = rte->routed->spanning_tree(rte->nfirst, &routing);
+
+    if (rc == HNP_SUCCESS)
+        rc = hnp_rte_plm_spawn_tree(rte, rte->nfirst, &routing, &first);
+    if (rc == HNP_SUCCESS)
+        rc = hnp_tree_extend(&first, rte->nprocs, &rte->spawn_tree);
+    hnp_rte_release_trees(&first, &routing);
+    return rc;
+}
+
 int hnp_rte_build_trees(hnp_rte_t *rte)
 {
     int rc = rte->routed->spanning_tree(rte->nprocs, &rte->routing_tree);
 
-    if (rc == HNP_SUCCESS)
+    if (rc == HNP_SUCCESS && rte->nfirst > 0 && rte->nfirst < rte->nprocs)
+        rc = build_grown_spawn_tree(rte);
+    else if (rc == HNP_SUCCESS)
         rc = hnp_rte_plm_spawn_tree(rte, rte->nprocs, &rte->routing_tree,
                                     &rte->spawn_tree);
     return rc;
@@ -267,7 +283,8 @@ static bool comes_from_above(uint32_t tag)
            tag == HNP_TAG_LAUNCH || tag == HNP_TAG_SHUTDOWN ||
            tag == HNP_TAG_SIGNAL || tag == HNP_TAG_STDIN ||
            tag == HNP_TAG_STATE_REQUEST || tag == HNP_TAG_KILL_DAEMON ||
-           tag == HNP_TAG_JOB_END || tag == HNP_TAG_COLLECTIVE;
+           tag == HNP_TAG_JOB_END || tag == HNP_TAG_COLLECTIVE ||
+           tag == HNP_TAG_GROW || tag == HNP_TAG_CONTACTS;
 }
 
 /* Whether @p from may send @p tag here (see "What only comes down"). */

@@ -74,12 +74,24 @@ enum {
     HNP_TAG_NAME,          /* daemon -> HNP: publish, look up, unpublish
                               a name (names.c) */
     HNP_TAG_NAME_REPLY,    /* HNP -> daemon: its answer */
+    HNP_TAG_GROW,          /* (in an xcast) daemons are added: the
+                              runtime's new size, their nodes (grow.c) */
+    HNP_TAG_GROWN,         /* daemon -> HNP: grown, and the routing
+                              parent of an added daemon */
+    HNP_TAG_CONTACTS,      /* HNP -> an added daemon, or in an xcast:
+                              contacts of daemons (grow.c) */
     HNP_TAG_CORE_MAX = 99,
 };
 
 #define HNP_RTE_MAX_TAG 1000
 
 typedef struct hnp_rte_spawn_notes hnp_rte_spawn_notes_t;
+typedef struct hnp_rte_growth hnp_rte_growth_t;
+/** The HNP: the daemons hnp_rte_add_daemons() started have all joined
+ *  (@p status HNP_SUCCESS), or one could not be started (@p why says
+ *  which and why). */
+typedef void (*hnp_rte_added_fn)(hnp_rte_t *rte, int status, const char *why,
+                                 void *ctx);
 
 typedef struct hnp_rte_handler {
     hnp_rte_recv_fn fn;
@@ -117,6 +129,9 @@ struct hnp_rte {
     bool is_hnp;
     hnp_vpid_t self;
     uint32_t nprocs;            /* HNP + daemons */
+    uint32_t nfirst;            /* of them, those of the first launch; the
+                                   others were added to the running
+                                   runtime (grow.c) */
     char **node_names;          /* [nprocs]; entries may be NULL if unknown */
     char **uris;                /* [nprocs]: contacts not handed to the OOB yet */
     bool *uri_wanted;           /* [nprocs]: a send waits for that contact */
@@ -152,6 +167,9 @@ struct hnp_rte {
     uint32_t spawn_joined;      /* spawn children that called back */
     bool spawn_attached;        /* daemons started keep their agent... */
     uint32_t attached_started;  /* ...up to plm_rsh_num_concurrent of them */
+    hnp_rte_growth_t *growth;   /* HNP: daemons being added (grow.c) */
+    char *growth_broken;        /* HNP: why no more can be (one that
+                                   could not start stays a vpid) */
     hnp_rte_spawn_notes_t *spawn_notes; /* a daemon's word on its children
                                    slow to start (spawn_notes.c) */
     /* What the HNP's descriptor plan lowered (0: the parameters' values):
@@ -228,7 +246,7 @@ int hnp_rte_start_oob(hnp_rte_t *rte, uint32_t nprocs, char *err,
 char **hnp_rte_strings_copy(uint32_t n, char *const *strings,
                             const char *for_null);
 /** Set the job size and node names (copied in one block; NULL entries
- *  allowed). */
+ *  allowed); all of the first launch (rte->nfirst). */
 int hnp_rte_set_procs(hnp_rte_t *rte, uint32_t nprocs,
                       char *const *node_names);
 /** Open and select the frameworks' components (the plm only when
@@ -371,6 +389,51 @@ void hnp_rte_heartbeat_heard(hnp_rte_t *rte, hnp_vpid_t from);
 /** While held, no neighbour is declared gone (the job is stopped, and the
  *  HNP with it); on release every neighbour starts a fresh count. */
 void hnp_rte_heartbeat_hold(hnp_rte_t *rte, bool hold);
+/** Before the runtime grows to @p nprocs (grow.c): the routing children
+ *  it gains are watched too, not heard from yet. */
+int hnp_rte_heartbeat_grow(hnp_rte_t *rte, uint32_t nprocs);
+/** Whether the heartbeat watches routing neighbour @p vpid. */
+bool hnp_rte_heartbeat_watches(const hnp_rte_t *rte, hnp_vpid_t vpid);
+
+/* grow.c: daemons added to a running runtime */
+/** The runtime grows from rte->nprocs to @p nprocs processes: daemons
+ *  rte->nprocs..nprocs-1 run on the nodes @p new_names names (copied).
+ *  Every table this process holds by vpid grows (node names, contacts,
+ *  leaving bits, heartbeats, spawn notes, the OOB's vpid range); the
+ *  routing tree is the routed component's over @p nprocs, whose routes
+ *  among the first processes are the same; the spawn tree keeps every
+ *  spawn parent and has the new daemons below the HNP. The all-gathers
+ *  are not told (hnp_rte_grow_collectives). On failure nothing changes.
+ *  HNP_ERR_BAD_PARAM when @p nprocs is not larger, HNP_ERR_NOT_AVAILABLE
+ *  when the exchange cannot take added daemons. */
+int hnp_rte_grow(hnp_rte_t *rte, uint32_t nprocs, char *const *new_names);
+/** Whether the selected components let the runtime grow (the exchange's
+ *  grow hook): hnp_rte_grow() is HNP_ERR_NOT_AVAILABLE otherwise. */
+bool hnp_rte_can_grow(const hnp_rte_t *rte);
+/** The all-gathers that begin from now on count every process of the
+ *  grown runtime (the exchange's grow hook): in the HNP once the added
+ *  daemons have joined, in a daemon when it hears of them. */
+int hnp_rte_grow_collectives(hnp_rte_t *rte);
+/** The HNP: start daemons on the @p count nodes @p nodes names, as the
+ *  vpids after the others: the running daemons are told first (and the
+ *  routing parent of each waits for no more), then the daemons are
+ *  started as the first ones were, welcomed, sent every contact, and
+ *  their contacts go to every daemon. @p done is called once, from the
+ *  loop. One growth at a time (HNP_ERR_EXISTS); after a daemon could not
+ *  be started, no more (HNP_ERR_NOT_AVAILABLE). @p err says why not. */
+int hnp_rte_add_daemons(hnp_rte_t *rte, char *const *nodes, uint32_t count,
+                        hnp_rte_added_fn done, void *ctx, char *err,
+                        size_t errlen);
+/** A daemon: take the HNP's word of daemons added. */
+int hnp_rte_accept_growth(hnp_rte_t *rte);
+/** The HNP: added daemon @p vpid has joined. */
+void hnp_rte_growth_joined(hnp_rte_t *rte, hnp_vpid_t vpid);
+/** The HNP: added daemon @p vpid could not be started (@p why): the
+ *  growth fails, the runtime goes on. False when @p vpid is no added
+ *  daemon being started (then the failure is the runtime's). */
+bool hnp_rte_growth_failed(hnp_rte_t *rte, hnp_vpid_t vpid, const char *why);
+/** Free the HNP's growth state (hnp_rte_destroy). */
+void hnp_rte_growth_destroy(hnp_rte_t *rte);
 
 /* join.c: answer JOIN from spawn children (Algorithm 1) */
 int hnp_rte_accept_joins(hnp_rte_t *rte);
@@ -398,7 +461,10 @@ int hnp_rte_plm_spawn_tree(hnp_rte_t *rte, uint32_t nprocs,
 /** Release a spawn tree and a routing tree, both the caller's (hnp_tree.h),
  *  and empty them. */
 void hnp_rte_release_trees(hnp_tree_t *spawn, hnp_tree_t *routing);
-/** rte->routing_tree and rte->spawn_tree, for rte->nprocs. */
+/** rte->routing_tree and rte->spawn_tree, for rte->nprocs: the spawn
+ *  tree of the first launch's rte->nfirst processes, with the daemons
+ *  added later below the HNP (hnp_tree_extend), as hnp_rte_grow() makes
+ *  it. */
 int hnp_rte_build_trees(hnp_rte_t *rte);
 /** A daemon: the parameters its parent forwarded, to forward in turn. */
 int hnp_rte_set_welcome_params(hnp_rte_t *rte, const void *params, size_t len);
@@ -434,6 +500,8 @@ int hnp_rte_spawn_notes_relay(hnp_rte_t *rte);
 void hnp_rte_spawn_notes_printed(hnp_rte_t *rte, hnp_vpid_t vpid);
 /** No more notes: the timers and the state go. */
 void hnp_rte_spawn_notes_stop(hnp_rte_t *rte);
+/** Before the runtime grows to @p nprocs (grow.c). */
+int hnp_rte_spawn_notes_grow(hnp_rte_t *rte, uint32_t nprocs);
 /** Agents this process runs at once: plm_rsh_num_concurrent, or fewer
  *  where the HNP's descriptor plan lowered it (0: no limit). */
 unsigned hnp_rte_agents_in_flight(const hnp_rte_t *rte);

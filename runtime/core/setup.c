@@ -101,6 +101,7 @@ void hnp_rte_destroy(hnp_rte_t *rte)
     hnp_rte_spawns_destroy(rte);
     hnp_rte_across_destroy(rte);
     hnp_rte_names_destroy(rte);
+    hnp_rte_growth_destroy(rte);
     hnp_rte_release_trees(&rte->spawn_tree, &rte->routing_tree);
     if (rte->launcher != NULL)
         hnp_launcher_destroy(rte->launcher);
@@ -136,6 +137,7 @@ int hnp_rte_set_procs(hnp_rte_t *rte, uint32_t nprocs, char *const *node_names)
     free_uris(rte);
     rte->node_names = names;
     rte->nprocs = nprocs;
+    rte->nfirst = nprocs;
     rte->uris = uris;
     rte->uri_wanted = wanted;
     if (rte->oob != NULL)

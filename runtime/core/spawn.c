@@ -98,6 +98,15 @@ static void agent_failed(void *ctx, hnp_vpid_t vpid, const char *node,
                  WEXITSTATUS(wait_status));
     /* vpid 0: one command of the launcher's for every daemon (srun), and
      * node says whose ("the Slurm allocation"). */
+    if (vpid >= rte->nfirst && rte->is_hnp) {
+        char why[1024];
+        snprintf(why, sizeof(why), "the daemon for node %s (vpid %u) could "
+                 "not be started: the agent %s\n  command: %s\n  output of "
+                 "the agent: %s", node, vpid, status, command,
+                 output != NULL && output[0] != '\0' ? output : "(none)");
+        if (hnp_rte_growth_failed(rte, vpid, why))
+            return;
+    }
     if (vpid == 0)
         hnp_rte_fail(rte, 1, "the daemons could not be started through %s: "
                      "the command %s\n  command: %s\n  its output: %s", node,

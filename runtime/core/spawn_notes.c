@@ -19,6 +19,7 @@
 #include "config.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "hnp_buffer.h"
 #include "rte.h"
@@ -146,6 +147,21 @@ void hnp_rte_spawn_notes_printed(hnp_rte_t *rte, hnp_vpid_t vpid)
     n->changed[vpid] = true;
     if (n->again == NULL)
         n->again = hnp_rte_timer_create(rte, NOTE_RESEND_DELAY, look_again, n);
+}
+
+int hnp_rte_spawn_notes_grow(hnp_rte_t *rte, uint32_t nprocs)
+{
+    hnp_rte_spawn_notes_t *n = rte->spawn_notes;
+    bool *changed;
+
+    if (n == NULL)
+        return HNP_SUCCESS;
+    changed = realloc(n->changed, nprocs * sizeof(*changed));
+    if (changed == NULL)
+        return HNP_ERR_NOMEM;
+    memset(changed + rte->nprocs, 0, (nprocs - rte->nprocs) * sizeof(bool));
+    n->changed = changed;
+    return HNP_SUCCESS;
 }
 
 void hnp_rte_spawn_notes_stop(hnp_rte_t *rte)

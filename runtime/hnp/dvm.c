@@ -427,6 +427,39 @@ int hnp_dvm_create_family(hnp_dvm_t **out, hnp_job_t *runtime, char *err,
     return HNP_SUCCESS;
 }
 
+/* @p *table of @p from entries of @p size bytes, @p to long. */
+static int lengthen_table(void **table, uint32_t from, uint32_t to,
+                          size_t size)
+{
+    void *longer = realloc(*table, (size_t)(to + 1) * size);
+
+    if (longer == NULL)
+        return HNP_ERR_NOMEM;
+    memset((char *)longer + (size_t)from * size, 0,
+           (size_t)(to + 1 - from) * size);
+    *table = longer;
+    return HNP_SUCCESS;
+}
+
+int dvm_grow_node_tables(hnp_dvm_t *dvm, uint32_t nnodes)
+{
+    uint32_t from = dvm->runtime->map.nnodes;
+    int rc = lengthen_table((void **)&dvm->lost, from, nnodes, sizeof(bool));
+
+    if (rc == HNP_SUCCESS)
+        rc = lengthen_table((void **)&dvm->free_slots, from, nnodes,
+                            sizeof(uint32_t));
+    if (rc == HNP_SUCCESS)
+        rc = lengthen_table((void **)&dvm->avail, from, nnodes,
+                            sizeof(uint32_t));
+    for (dvm_conn_t *c = dvm->conns; rc == HNP_SUCCESS && c != NULL;
+         c = c->next)
+        if (c->taken != NULL)
+            rc = lengthen_table((void **)&c->taken, from, nnodes,
+                                sizeof(uint32_t));
+    return rc;
+}
+
 bool dvm_runtime_leaves_daemons_out(const hnp_dvm_t *dvm)
 {
     const hnp_job_map_t *map = &dvm->runtime->map;

@@ -42,7 +42,9 @@ static int check_added(const hnp_dvm_t *dvm, const char *key,
                     "once the runtime runs (%s)", nodes->nodes[i].name, key,
                     hnp_dvm_noun(dvm),
                     hnp_dvm_is_family(dvm)
-                        ? "--mca plm_base_daemons_on_all_nodes 1 starts "
+                        ? "only on the allocation's nodes a spawn's "
+                          "PMIX_HOST or PMIX_ADD_HOST names; "
+                          "--mca plm_base_daemons_on_all_nodes 1 starts "
                           "one on every node of the allocation at the launch"
                         : "name the node when the DVM starts");
         return HNP_ERR_NOT_AVAILABLE;

@@ -111,6 +111,27 @@ bool dvm_has_children(hnp_dvm_t *dvm, uint32_t jobid);
 /** Job @p job ends abnormally: its spawned jobs end too. */
 void dvm_end_children(hnp_dvm_t *dvm, const hnp_job_t *job);
 
+/* dvm_grow.c: daemons started for a spawn (standalone) */
+struct hnp_nodelist;
+struct hnp_wire_spawn_request;
+/** The request again, once the daemons it needed are up (@p why NULL),
+ *  or could not be started (@p why says which and why). */
+typedef void (*dvm_spawn_replay_fn)(hnp_dvm_t *dvm, hnp_vpid_t src,
+                                    const void *data, size_t len,
+                                    const char *why);
+/** Into @p out, the nodes of the allocation the request's hosts name
+ *  that run no daemon (a standalone hnp's; none in a DVM). */
+int dvm_grow_needed(hnp_dvm_t *dvm, const struct hnp_wire_spawn_request *req,
+                    struct hnp_nodelist *out, char *err, size_t errlen);
+/** Start daemons on @p nodes (taken over), then @p replay the request
+ *  (@p data, copied). */
+int dvm_grow_then_replay(hnp_dvm_t *dvm, hnp_vpid_t src, const void *data,
+                         size_t len, struct hnp_nodelist *nodes,
+                         dvm_spawn_replay_fn replay, char *err,
+                         size_t errlen);
+/* dvm.c: the tables by node take @p nnodes nodes (the new ones zero) */
+int dvm_grow_node_tables(hnp_dvm_t *dvm, uint32_t nnodes);
+
 /* dvm_addhost.c */
 struct hnp_wire_spawn_request;
 /** The nodes @p req's apps add (PMIX_ADD_HOST, PMIX_ADD_HOSTFILE): each

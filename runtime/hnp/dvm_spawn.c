@@ -221,10 +221,10 @@ static int check_hosts(const hnp_dvm_t *dvm, const char *hosts, char *err,
                 allocated = strcmp(alloc.nodes[k].name, name) == 0;
         if (allocated)
             hnp_err_set(err, errlen, "node %s of the allocation runs no "
-                        "daemon: hnp starts daemons on the nodes where the "
-                        "job's ranks are (--mca plm_base_daemons_on_all_nodes "
-                        "1 starts one on every node, or give the job a rank "
-                        "there, e.g. with -N 1)", name);
+                        "daemon, and plm %s starts none once the job runs "
+                        "(--mca plm_base_daemons_on_all_nodes 1 starts one "
+                        "on every node, or give the job a rank there, e.g. "
+                        "with -N 1)", name, dvm->rte->selected[0]);
         else
             hnp_err_set(err, errlen, "host %s is not in %s", name,
                         hnp_dvm_noun(dvm));
@@ -561,16 +561,41 @@ static int start_spawn(hnp_dvm_t *dvm, hnp_vpid_t src,
     return HNP_SUCCESS;
 }
 
-static void on_spawn(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
-                     const void *data, size_t len, void *cbdata)
+static void take_request(hnp_dvm_t *dvm, hnp_vpid_t src, const void *data,
+                         size_t len, const char *why);
+
+/* Nodes of the allocation without a daemon that the request names get
+ * one first (dvm_grow.c): whether the request waits for them. */
+static bool waits_for_daemons(hnp_dvm_t *dvm, hnp_vpid_t src,
+                              const hnp_wire_spawn_request_t *req,
+                              const void *data, size_t len, int *rc,
+                              char *err, size_t errlen)
 {
-    hnp_dvm_t *dvm = cbdata;
+    hnp_nodelist_t nodes = { NULL, 0, 0 };
+
+    *rc = dvm_grow_needed(dvm, req, &nodes, err, errlen);
+    if (*rc == HNP_SUCCESS && nodes.count > 0 &&
+        dvm->rte->plm->daemon_identity == NULL) {
+        *rc = dvm_grow_then_replay(dvm, src, data, len, &nodes, take_request,
+                                   err, errlen);
+        hnp_nodelist_free(&nodes);
+        return *rc == HNP_SUCCESS;
+    }
+    /* a launcher that starts daemons with a command of its own (srun)
+     * starts none later: check_hosts() refuses the nodes */
+    hnp_nodelist_free(&nodes);
+    return false;
+}
+
+static void take_request(hnp_dvm_t *dvm, hnp_vpid_t src, const void *data,
+                         size_t len, const char *why)
+{
+    hnp_rte_t *rte = dvm->rte;
     hnp_wire_spawn_request_t req;
     struct timespec asked;
     char err[1024] = "";
-    int rc;
+    int rc = HNP_SUCCESS;
 
-    (void)tag;
     clock_gettime(CLOCK_MONOTONIC, &asked);
     if (!HNP_RTE_UNPACK(rte, src, "spawn request",
                         hnp_wire_spawn_request_unpack, data, len, &req))
@@ -578,7 +603,16 @@ static void on_spawn(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
     HNP_VERBOSE(rte->log, 1, "rank %u of job %u (vpid %u) asks for %u "
                 "programs", req.parent_rank, req.parent_jobid, src,
                 req.napps);
-    rc = start_spawn(dvm, src, &req, &asked, err, sizeof(err));
+    if (why != NULL) {
+        hnp_err_set(err, sizeof(err), "%s", why);
+        rc = HNP_ERR_UNREACHABLE;
+    } else if (waits_for_daemons(dvm, src, &req, data, len, &rc, err,
+                                 sizeof(err))) {
+        hnp_wire_spawn_request_clear(&req);
+        return;
+    }
+    if (rc == HNP_SUCCESS)
+        rc = start_spawn(dvm, src, &req, &asked, err, sizeof(err));
     if (rc != HNP_SUCCESS) {
         hnp_job_t *parent = dvm_family_job(dvm, req.parent_jobid);
         FILE *own = parent != NULL ? hnp_job_log_begin(parent) : NULL;
@@ -591,6 +625,14 @@ static void on_spawn(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
                     err[0] != '\0' ? err : hnp_strerror(rc));
     }
     hnp_wire_spawn_request_clear(&req);
+}
+
+static void on_spawn(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
+                     const void *data, size_t len, void *cbdata)
+{
+    (void)rte;
+    (void)tag;
+    take_request(cbdata, src, data, len, NULL);
 }
 
 int dvm_spawn_listen(hnp_dvm_t *dvm)

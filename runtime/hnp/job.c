@@ -101,6 +101,21 @@ void hnp_job_send_launch(hnp_job_t *job)
         hnp_job_abort(job, 1, "cannot forward stdin");
 }
 
+void hnp_job_send_launch_to(hnp_job_t *job, hnp_vpid_t vpid)
+{
+    hnp_buffer_t buf;
+
+    if (!job->launched || job->ending || job->holds_runtime)
+        return;
+    hnp_buffer_init(&buf);
+    if (pack_launch(job, &buf) != HNP_SUCCESS ||
+        hnp_rte_send_direct(job->rte, vpid, HNP_TAG_LAUNCH, buf.data,
+                            buf.len) != HNP_SUCCESS)
+        HNP_WARN(job->rte->log, "cannot tell the daemon on node %s of job "
+                 "%u", hnp_rte_node_name(job->rte, vpid), job->jobid);
+    hnp_buffer_release(&buf);
+}
+
 /* Phase 2 has started here: the launch goes down the routing tree now,
  * while the exchange runs (a message waits for a contact still to come). */
 static void exchange_started(hnp_rte_t *rte)

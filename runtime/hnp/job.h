@@ -91,7 +91,8 @@ typedef struct hnp_job {
     int interrupts;                  /* SIGINTs received */
     bool kill_now;                   /* no grace: SIGKILL at once */
     struct hnp_job_stdin *in;        /* hnp's stdin on its way */
-    double *up_at;                   /* [nprocs]: when each daemon joined */
+    double *up_at;                   /* [rte->nfirst]: when each daemon of
+                                        the first launch joined */
     hnp_rte_timer_t *progress_timer; /* the progress line on a terminal */
     hnp_rte_timer_t *warn_timer;     /* plm_base_launch_warn */
     bool progress_shown;
@@ -99,7 +100,7 @@ typedef struct hnp_job {
     hnp_rte_timer_t *stop_timer;     /* waits for the SIGSTOP to leave */
     unsigned stop_polls;
     struct hnp_state_report *state_report; /* --timeout's, being gathered */
-    struct hnp_spawn_note *notes;    /* [nprocs], or NULL: what daemons said
+    struct hnp_spawn_note *notes;    /* [rte->nfirst], or NULL: what daemons said
                                         of the children they are starting */
     const int *stdio;                /* a DVM job's client's stdin, stdout,
                                         stderr; NULL: hnp's own */
@@ -209,6 +210,10 @@ void hnp_job_finish(hnp_job_t *job);
 
 /** Phase 3: the launch message down the routing tree (once). */
 void hnp_job_send_launch(hnp_job_t *job);
+/** The launch message of @p job, launched and running, to daemon @p vpid
+ *  alone: one added to the runtime since (it holds the job without
+ *  ranks). */
+void hnp_job_send_launch_to(hnp_job_t *job, hnp_vpid_t vpid);
 /** A DVM's job: the daemons' reports of its start come to it. */
 void hnp_job_register_launch_reports(hnp_job_t *job);
 /** Job control for a DVM's job: SIGSTOP or SIGCONT to its processes. */

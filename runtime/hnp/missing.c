@@ -62,8 +62,11 @@ static void on_spawn_note(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
         hnp_wire_spawn_note_clear(&note);
         return;
     }
-    if (job->notes == NULL &&
-        (job->notes = calloc(rte->nprocs, sizeof(*job->notes))) == NULL) {
+    /* the daemons of the first launch (those added later are the HNP's
+     * own spawn children, of which no daemon speaks) */
+    if (note.vpid >= rte->nfirst ||
+        (job->notes == NULL &&
+         (job->notes = calloc(rte->nfirst, sizeof(*job->notes))) == NULL)) {
         hnp_wire_spawn_note_clear(&note);
         return;
     }
@@ -138,7 +141,7 @@ static void launch_timed_out(hnp_rte_t *rte, void *cbdata)
     fprintf(out, "%u of %u daemons did not call back within "
             "plm_base_launch_timeout (%g s):", job->ndaemons - job->known,
             job->ndaemons, rte->core->launch_timeout);
-    for (hnp_vpid_t v = 1; v < rte->nprocs; v++)
+    for (hnp_vpid_t v = 1; v < rte->nfirst; v++)
         if (job->up_at == NULL || job->up_at[v] == 0)
             describe_missing(job, v, out);
     if (fclose(out) != 0 || msg == NULL)
@@ -160,7 +163,7 @@ void hnp_job_arm_launch_timer(hnp_job_t *job)
 
 void hnp_job_notes_release(hnp_job_t *job)
 {
-    for (uint32_t v = 0; job->notes != NULL && v < job->rte->nprocs; v++)
+    for (uint32_t v = 0; job->notes != NULL && v < job->rte->nfirst; v++)
         note_free(&job->notes[v]);
     free(job->notes);
     job->notes = NULL;

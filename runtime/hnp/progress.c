@@ -70,7 +70,7 @@ static void launch_warn(hnp_rte_t *rte, void *cbdata)
     used = (size_t)snprintf(line, sizeof(line), "after %.0f s, %u of %u "
                             "daemons have not joined:", hnp_job_now(job),
                             job->ndaemons - job->known, job->ndaemons);
-    for (hnp_vpid_t v = 1; v < rte->nprocs && listed < MISSING_LISTED &&
+    for (hnp_vpid_t v = 1; v < rte->nfirst && listed < MISSING_LISTED &&
                            used < sizeof(line); v++)
         if (job->up_at[v] == 0) {
             used += (size_t)describe_missing(job, v, listed == 0, line + used,
@@ -86,7 +86,7 @@ static void daemon_up(hnp_rte_t *rte, hnp_vpid_t vpid)
 {
     hnp_job_t *job = rte->role.ctx;
 
-    if (job->up_at[vpid] > 0)
+    if (vpid >= rte->nfirst || job->up_at[vpid] > 0)
         return;
     job->up_at[vpid] = hnp_job_now(job);
     if (++job->known < job->ndaemons)
@@ -102,7 +102,7 @@ int hnp_job_progress_start(hnp_job_t *job)
 {
     hnp_rte_t *rte = job->rte;
 
-    job->up_at = calloc(rte->nprocs, sizeof(double));
+    job->up_at = calloc(rte->nfirst, sizeof(double)); /* the first launch's */
     if (job->up_at == NULL)
         return HNP_ERR_NOMEM;
     rte->role.daemon_up = daemon_up;

@@ -122,7 +122,7 @@ static void on_stdin_ack(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
     (void)tag;
     hnp_reader_init(&rd, data, len);
     if (hnp_wire_stdin_ack_unpack(&rd, &ack) != HNP_SUCCESS || src == 0 ||
-        src >= rte->nprocs || !hnp_job_owns(job, rte, src, ack.jobid,
+        src >= rte->nprocs || src > job->ndaemons || !hnp_job_owns(job, rte, src, ack.jobid,
                                             "stdin acknowledgement"))
         return;
     if (ack.seq > job->in->acked[src])

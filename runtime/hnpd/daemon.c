@@ -184,6 +184,8 @@ static int apply_welcome(hnpd_t *d, hnp_wire_welcome_t *w, char *err,
         rc = hnp_setup_register_frameworks(d->setup, err, errlen);
     if (rc == HNP_SUCCESS)
         rc = hnp_rte_set_procs(rte, w->nprocs, names);
+    if (rc == HNP_SUCCESS)
+        rte->nfirst = w->nfirst;
 out:
     free(names);
     return rc;
@@ -323,6 +325,11 @@ static void on_welcome(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
     hnp_rte_heartbeat_start(rte, rte->core->heartbeat_interval,
                             rte->core->heartbeat_misses);
     hnp_rte_accept_joins(rte);
+    hnp_rte_accept_growth(rte);
+    /* one added to the running runtime is sent the contacts instead of
+     * taking part in phase 2 (runtime/core/adding.c) */
+    if (rte->self >= rte->nfirst)
+        return;
     if (hnp_rte_spawn_children(rte, NULL, 0) == 0)
         hnp_rte_spawn_complete(rte);
     else if (!(rte->plm->capabilities & HNP_PLM_CAP_SPAWNS_TREE) ||

@@ -85,6 +85,8 @@ int hnp_oob_set_uri(hnp_oob_t *oob, hnp_vpid_t peer, const char *uri);
 void hnp_oob_set_max_handshakes(hnp_oob_t *oob, uint32_t max);
 /** Update the number of the job's processes (a daemon learns it late). */
 void hnp_oob_set_nprocs(hnp_oob_t *oob, uint32_t nprocs);
+/** The contact given for @p peer (hnp_oob_set_uri), or NULL. */
+const char *hnp_oob_peer_uri(const hnp_oob_t *oob, hnp_vpid_t peer);
 
 /**
  * Queue a frame (body copied) for direct peer @p peer: sent on the existing

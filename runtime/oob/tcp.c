@@ -460,6 +460,13 @@ void hnp_oob_set_max_handshakes(hnp_oob_t *oob, uint32_t max)
     oob->max_waiting = max > 0 ? max : OOB_DEFAULT_MAX_HANDSHAKES;
 }
 
+const char *hnp_oob_peer_uri(const hnp_oob_t *oob, hnp_vpid_t peer)
+{
+    const oob_peer_t *p = oob_peer_find(oob, peer);
+
+    return p != NULL ? p->uri : NULL;
+}
+
 void hnp_oob_set_nprocs(hnp_oob_t *oob, uint32_t nprocs)
 {
     oob->nprocs = nprocs;

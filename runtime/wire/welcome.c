@@ -11,6 +11,7 @@
 int hnp_wire_welcome_pack(hnp_buffer_t *buf, const hnp_wire_welcome_t *m)
 {
     hnp_pack_u32(buf, m->nprocs);
+    hnp_pack_u32(buf, m->nfirst);
     hnp_pack_string(buf, m->hnp_uri);
     hnp_pack_blob(buf, m->params, m->params_len);
     for (int i = 0; i < HNP_WIRE_WELCOME_NCOMPONENTS; i++)
@@ -52,11 +53,14 @@ int hnp_wire_welcome_unpack(hnp_reader_t *rd, hnp_wire_welcome_t *m)
 
     memset(m, 0, sizeof(*m));
     m->nprocs = hnp_unpack_u32(rd);
+    m->nfirst = hnp_unpack_u32(rd);
     m->hnp_uri = hnp_unpack_string(rd);
     m->params = hnp_unpack_blob(rd, &m->params_len);
     for (int i = 0; i < HNP_WIRE_WELCOME_NCOMPONENTS; i++)
         m->components[i] = hnp_unpack_string(rd);
     rc = hnp_reader_status(rd);
+    if (rc == HNP_SUCCESS && (m->nfirst == 0 || m->nfirst > m->nprocs))
+        rc = HNP_ERR_BAD_PARAM;
     if (rc == HNP_SUCCESS)
         rc = unpack_subtree(rd, m);
     if (rc != HNP_SUCCESS)

@@ -2,13 +2,16 @@
 /*
  * The welcome (HNP_TAG_WELCOME): a spawn parent's answer to a child that
  * joined. It carries what the child needs to take its place in the job:
- * the job's size, the HNP's contact, the HNP's parameters (as
+ * the runtime's size and that of its first launch (the daemons
+ * after those were added to the running runtime: the spawn tree of the
+ * first launch holds the first ones, the HNP started the others), the
+ * HNP's contact, the HNP's parameters (as
  * hnp_params_pack() made them, passed on untouched by every spawner), the
  * components the HNP chose (of pmi, every active one: "a,b", "" for
  * none), and the (vpid, node) list of the child's own
  * subtree, the child first.
  *
- *   nprocs u32 | hnp uri string | params blob |
+ *   nprocs u32 | nfirst u32 | hnp uri string | params blob |
  *   plm string | routed string | exchange string | pmi string |
  *   count u32 | count x (vpid u32 | node string)
  *
@@ -36,6 +39,8 @@ typedef struct hnp_wire_welcome_node {
 
 typedef struct hnp_wire_welcome {
     uint32_t nprocs;         /**< the HNP and its daemons */
+    uint32_t nfirst;         /**< of them, those of the first launch:
+                                  1..nprocs */
     char *hnp_uri;           /**< owned once unpacked */
     const void *params;      /**< borrowed (into the reader's data) */
     size_t params_len;
@@ -46,7 +51,8 @@ typedef struct hnp_wire_welcome {
 } hnp_wire_welcome_t;
 
 int hnp_wire_welcome_pack(hnp_buffer_t *buf, const hnp_wire_welcome_t *m);
-/** Also fails (HNP_ERR_BAD_PARAM) on a subtree vpid outside the job. */
+/** Also fails (HNP_ERR_BAD_PARAM) on a subtree vpid outside the job, and
+ *  on nfirst 0 or above nprocs. */
 int hnp_wire_welcome_unpack(hnp_reader_t *rd, hnp_wire_welcome_t *m);
 void hnp_wire_welcome_clear(hnp_wire_welcome_t *m);
 

@@ -36,6 +36,7 @@
 #include "state.h"
 #include "stats.h"
 #include "stdin.h"
+#include "roster.h"
 #include "welcome.h"
 #include "xcast.h"
 
@@ -71,6 +72,7 @@ typedef union any_message {
     hnp_wire_stdin_t stdin_msg;
     hnp_wire_stdin_ack_t stdin_ack;
     hnp_wire_welcome_t welcome;
+    hnp_wire_roster_t roster;
     hnp_wire_xcast_t xcast;
     hnp_wire_state_request_t state_request;
     hnp_wire_state_reply_t state_reply;
@@ -106,6 +108,7 @@ static void clear_nothing(void *m)
 
 CODEC_FUNCS(launch) CLEAR_FUNC(launch)
 CODEC_FUNCS(welcome) CLEAR_FUNC(welcome)
+CODEC_FUNCS(roster) CLEAR_FUNC(roster)
 CODEC_FUNCS(join) CLEAR_FUNC(join)
 CODEC_FUNCS(failure) CLEAR_FUNC(failure)
 CODEC_FUNCS(peer_lost) CLEAR_FUNC(peer_lost)
@@ -164,6 +167,7 @@ static const codec_t codecs[] = {
     CODEC(spawn_request),   CODEC(spawn_reply),
     CODEC(name_request),    CODEC(name_reply),
     CODEC(gather),          CODEC_BORROWED(gather_reply),
+    CODEC(roster),
 };
 #define NCODECS (sizeof(codecs) / sizeof(codecs[0]))
 

@@ -3,10 +3,11 @@
 # Open MPI's MPI_Comm_spawn with the "add-host" and "add-hostfile" info
 # keys (PMIX_ADD_HOST, PMIX_ADD_HOSTFILE; tests/mpi/ompi_spawn.c): the
 # added nodes are where the children go, standalone and in a DVM, each
-# side sends a message and gets it back, all disconnect. A node added
-# that runs no daemon is refused at once: the spawn returns an error to
-# the parent, which goes on, and hnp names the node. Nothing is left
-# behind. Skipped where the pmix component or Open MPI is missing.
+# side sends a message and gets it back, all disconnect. A node of the
+# allocation without a daemon that add-host names gets one first (as for
+# PMIX_HOST: spawn-grow.sh); one named by add-hostfile, or outside the
+# allocation, is refused at once: the spawn returns an error to the
+# parent, which goes on, and hnp names the node. Nothing is left behind. Skipped where the pmix component or Open MPI is missing.
 . "$top_srcdir/tests/integration/lib.sh"
 . "$top_srcdir/tests/integration/ompi-lib.sh"
 
@@ -39,10 +40,15 @@ printf '%s slots=3\n' "${prefix}n2" >"$tmp/added"
 run_hnp "${OMPI_X[@]}" -N 1 --host "${prefix}n1:1,${prefix}n2:3" \
     --wdir "$tmp" "$prog" 2 added add-hostfile
 added_ok 2 2 "add-hostfile naming ${prefix}n2"
-# A node of the allocation where no rank, hence no daemon, is.
+# A node of the allocation where no rank, hence no daemon, is: add-host
+# has its daemon started; add-hostfile does not (refused), nor add-host
+# of a node outside the allocation.
 run_hnp "${OMPI_X[@]}" -n 1 --host "${prefix}n1:2,${prefix}n2:2" \
     "$prog" 1 "${prefix}n2" add-host
-refused 2 PMIX_ADD_HOST "add-host of a node without a daemon"
+added_ok 1 2 "add-host of a node of the allocation without a daemon"
+run_hnp "${OMPI_X[@]}" -n 1 --host "${prefix}n1:2,${prefix}n2:2" \
+    "$prog" 1 "${prefix}n3" add-host
+refused 3 PMIX_ADD_HOST "add-host of a node outside the allocation"
 run_hnp "${OMPI_X[@]}" -n 1 --host "${prefix}n1:2,${prefix}n2:2" \
     "$prog" 1 "$tmp/added" add-hostfile
 refused 2 PMIX_ADD_HOSTFILE "add-hostfile of a node without a daemon"

@@ -7,10 +7,10 @@
 # and with no host (the free slots of both nodes, one job over the
 # parent's daemon and the other); each side sends a message and gets it
 # back, all disconnect, nothing is left behind; MPICH's PMI-1 and PMI-2
-# spawns (at the protocol) likewise. Without the parameter the
-# same spawn is refused, naming the node. A node whose daemon cannot
-# start ends the launch, naming it. Skipped where the pmix component or
-# Open MPI is missing.
+# spawns (at the protocol) likewise. (Without the parameter the daemon
+# is started when a spawn names the node: spawn-grow.sh.) A node whose
+# daemon cannot start ends the launch, naming it. Skipped where the pmix
+# component or Open MPI is missing.
 . "$top_srcdir/tests/integration/lib.sh"
 . "$top_srcdir/tests/integration/ompi-lib.sh"
 
@@ -81,14 +81,6 @@ for v in 1 2; do
     ! grep -q "FAIL" "$tmp/out" || { cat "$tmp/out"; fail "PMI-$v: a check failed"; }
 done
 assert_no_leftovers "PMI spawns onto the node without ranks"
-
-# Without the parameter, node 2 runs no daemon: refused, naming it.
-run_hnp "${OMPI_X[@]}" -n 1 --host "${prefix}n1:2,${prefix}n2:2" "$prog" 1 "${prefix}n2"
-expect_status 0 "a spawn onto a node without a daemon"
-expect_in "$tmp/out" "^parent: spawn failed" "a spawn onto a node without a daemon"
-expect_in "$tmp/err" "node ${prefix}n2 of the allocation runs no daemon" \
-    "a spawn onto a node without a daemon"
-assert_no_leftovers "a spawn onto a node without a daemon"
 
 # A node without ranks whose daemon cannot start: the launch fails,
 # naming it, as for any node of the job.

@@ -4,7 +4,8 @@
 # Slurm in network namespaces, contrib/testcluster): with
 # plm_base_daemons_on_all_nodes, an Open MPI parent of one rank on node 1
 # (tests/mpi/ompi_spawn.c) spawns children onto node 3 over ssh (plm rsh
-# and prsh) and under salloc (plm slurm, one srun for every node); each
+# and prsh) and under salloc (plm slurm, one srun for every node); over
+# ssh also without it (node 3's daemon is started for the spawn); each
 # side sends a message and gets it back. Needs root and namespaces;
 # counted as skipped where they cannot be made.
 . "$top_srcdir/tests/integration/lib.sh"
@@ -29,6 +30,11 @@ for plm in rsh prsh; do
     run_hnp --mca plm "$plm" --mca plm_rsh_agent ssh "${all[@]}" -n 1 \
         --host node1:2,node2:2,node3:2 "$prog" 2 node3
     on_node3 2 "plm $plm over ssh"
+    # without it, the spawn has node 3's daemon started over ssh
+    run_hnp --mca plm "$plm" --mca plm_rsh_agent ssh \
+        -x OMPI_MCA_mpi_yield_when_idle=1 -n 1 \
+        --host node1:2,node2:2,node3:2 "$prog" 2 node3
+    on_node3 2 "plm $plm over ssh, node 3's daemon started for the spawn"
 done
 status=0
 timeout -k 5 120 salloc -N 3 "$HNP" --mca plm slurm "${all[@]}" -n 1 \

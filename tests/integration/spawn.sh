@@ -9,7 +9,7 @@
 # abort among them ends the family, and hnp waits for children whose
 # parent has exited;
 # a spawn that cannot be done (no such program, a host outside the
-# allocation, a node without a daemon, no free slot) returns an error to
+# allocation, no free slot) returns an error to
 # the parent at once and hnp names the cause; nothing is left behind.
 # Skipped where the pmix component or libpmix's headers are missing.
 . "$top_srcdir/tests/integration/lib.sh"
@@ -99,8 +99,6 @@ expect_refused "no such program" -n 1 --host "${prefix}n1:2" "$prog" 1 "" "$tmp/
     "no such program: $tmp/nothere"
 expect_refused "a host outside the allocation" -n 1 --host "${prefix}n1:2" "$prog" 1 "${prefix}n9" \
     "host ${prefix}n9 is not in the allocation"
-expect_refused "a node without a daemon" -n 1 --host "${prefix}n1:2,${prefix}n2:2" "$prog" 1 "${prefix}n2" \
-    "node ${prefix}n2 of the allocation runs no daemon"
 expect_refused "no free slot" --host "${prefix}n1:2,${prefix}n2:2" -N 1 "$prog" 3 \
     "no free slot for the 3 processes asked for: 2 of the 4 slots"
 assert_no_files_left "refused spawns"

@@ -25,13 +25,16 @@ typedef struct gs_collective {
     bool joined; /* this process called allgather */
     hnp_exchange_callbacks_t cb;
     uint32_t count;      /* HNP: contributions held */
-    gs_entry_t *entries; /* HNP: [nprocs] */
+    uint32_t n;          /* its processes: the runtime's when it began */
+    gs_entry_t *entries; /* HNP: [n] */
 } gs_collective_t;
 
 /* The module's state: one runtime a process. */
 static struct {
     hnp_rte_t *rte;
     gs_collective_t *active;
+    uint32_t nprocs; /* the processes of the all-gathers that begin now */
+    uint32_t nfirst; /* the runtime's before it grew: no table has fewer */
 } gs;
 
 static gs_collective_t *collective_get(uint32_t id)
@@ -45,8 +48,9 @@ static gs_collective_t *collective_get(uint32_t id)
     if (c == NULL)
         return NULL;
     c->id = id;
+    c->n = gs.nprocs;
     if (hnp_rte_is_hnp(gs.rte)) {
-        c->entries = calloc(hnp_rte_num_procs(gs.rte), sizeof(*c->entries));
+        c->entries = calloc(c->n, sizeof(*c->entries));
         if (c->entries == NULL) {
             free(c);
             return NULL;
@@ -64,8 +68,7 @@ static void collective_free(gs_collective_t *c)
     while (*link != c)
         link = &(*link)->next;
     *link = c->next;
-    for (uint32_t i = 0; c->entries != NULL && i < hnp_rte_num_procs(gs.rte);
-         i++)
+    for (uint32_t i = 0; c->entries != NULL && i < c->n; i++)
         free(c->entries[i].data);
     free(c->entries);
     free(c);
@@ -74,8 +77,11 @@ static void collective_free(gs_collective_t *c)
 static int store(gs_collective_t *c, hnp_vpid_t vpid, const void *data,
                  size_t len)
 {
-    gs_entry_t *e = &c->entries[vpid];
+    gs_entry_t *e;
 
+    if (vpid >= c->n)
+        return HNP_ERR_BAD_PARAM;
+    e = &c->entries[vpid];
     if (e->have)
         return HNP_ERR_EXISTS;
     e->data = malloc(len > 0 ? len : 1);
@@ -93,7 +99,7 @@ static int store(gs_collective_t *c, hnp_vpid_t vpid, const void *data,
 /* HNP: every contribution is in; send the table to every daemon. */
 static void scatter_if_complete(gs_collective_t *c)
 {
-    uint32_t n = hnp_rte_num_procs(gs.rte);
+    uint32_t n = c->n;
     hnp_buffer_t buf;
     int rc;
 
@@ -131,6 +137,14 @@ static void on_contribution(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
                                  src != hnp_rte_my_vpid(rte) &&
                                  src < hnp_rte_num_procs(rte)
                              ? collective_get(id) : NULL;
+    /* A daemon added after the all-gather began takes no part in it: the
+     * others neither wait for it nor send it the table. */
+    if (c != NULL && src >= c->n) {
+        HNP_VERBOSE(hnp_log_stream("exchange"), 2, "gather_scatter: vpid %u "
+                    "came after all-gather %u began; its part is dropped",
+                    src, id);
+        return;
+    }
     if (c == NULL || store(c, src, blob, blob_len) != HNP_SUCCESS) {
         HNP_WARN(hnp_log_stream("exchange"), "gather_scatter: bad or repeated "
                  "contribution from vpid %u dropped", src);
@@ -153,7 +167,11 @@ static void on_table(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
     uint32_t id = hnp_unpack_u32(&rd);
     uint32_t n = hnp_unpack_u32(&rd);
     gs_collective_t *c = collective_get(id);
-    if (c == NULL || !c->joined || src != 0 || n != hnp_rte_num_procs(rte)) {
+    /* The HNP may have begun it among more processes than this daemon
+     * knows yet (daemons added, the word on its way): it learns the
+     * entries of those it knows. Or among fewer, before daemons were
+     * added: never fewer than the runtime had before it grew. */
+    if (c == NULL || !c->joined || src != 0 || n < gs.nfirst) {
         HNP_WARN(hnp_log_stream("exchange"), "gather_scatter: unexpected "
                  "table %u from vpid %u dropped", id, src);
         return;
@@ -162,7 +180,8 @@ static void on_table(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
          v++) {
         size_t blob_len = 0;
         const void *blob = hnp_unpack_blob(&rd, &blob_len);
-        if (hnp_reader_status(&rd) == HNP_SUCCESS)
+        if (hnp_reader_status(&rd) == HNP_SUCCESS &&
+            v < hnp_rte_num_procs(rte))
             c->cb.learned(c->cb.cbdata, v, blob, blob_len);
     }
     hnp_exchange_callbacks_t cb = c->cb;
@@ -173,6 +192,8 @@ static void on_table(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
 static int gs_init(struct hnp_rte *rte)
 {
     gs.rte = rte;
+    gs.nprocs = hnp_rte_num_procs(rte);
+    gs.nfirst = gs.nprocs;
     if (hnp_rte_is_hnp(rte))
         return hnp_rte_recv(rte, GATHER_SCATTER_TAG_CONTRIBUTION,
                             on_contribution, NULL);
@@ -193,7 +214,7 @@ static int gs_allgather(struct hnp_rte *rte, uint32_t id, const void *data,
     c->joined = true;
     c->cb = *cb;
     if (hnp_rte_is_hnp(rte)) {
-        for (hnp_vpid_t v = 0; v < hnp_rte_num_procs(rte); v++)
+        for (hnp_vpid_t v = 0; v < c->n; v++)
             if (c->entries[v].have)
                 cb->learned(cb->cbdata, v, c->entries[v].data,
                             c->entries[v].len);
@@ -211,6 +232,17 @@ static int gs_allgather(struct hnp_rte *rte, uint32_t id, const void *data,
                                  buf.data, buf.len);
     hnp_buffer_release(&buf);
     return rc;
+}
+
+/* The HNP holds every contribution, and sends the table to each process
+ * a collective counts: one begun before keeps its own, and its count. */
+static int gs_grow(struct hnp_rte *rte, uint32_t nprocs)
+{
+    (void)rte;
+    if (nprocs < gs.nprocs)
+        return HNP_ERR_BAD_PARAM;
+    gs.nprocs = nprocs;
+    return HNP_SUCCESS;
 }
 
 static void gs_finalize(struct hnp_rte *rte)
@@ -234,4 +266,5 @@ const hnp_exchange_module_t exchange_gather_scatter_module = {
     .finalize = gs_finalize,
     .job_priority = NULL,
     .hnp_connections = gs_hnp_connections,
+    .grow = gs_grow,
 };

@@ -20,6 +20,7 @@
 
 #include <cmocka.h>
 
+#include "hnp_errors.h"
 #include "hnp_tree.h"
 
 /* The arities exercised everywhere: flat, chain, small, ORTE's default. */
@@ -523,6 +524,41 @@ static void test_growth_keeps_routes(void **state)
         }
 }
 
+/* A spawn tree after daemons were added: the first vertices keep their
+ * spawn parent, whatever the kind; the added ones are the root's children
+ * (the HNP starts them); a flat tree stays flat; it never shrinks. */
+static void test_extend_hangs_new_vertices_under_root(void **state)
+{
+    (void)state;
+    for (uint32_t n = 1; n <= 40; n++) {
+        hnp_tree_t greedy;
+        assert_int_equal(hnp_tree_greedy(n, 0.01, 0.05, &greedy), HNP_SUCCESS);
+        hnp_tree_t trees[] = { hnp_tree_binomial(n), hnp_tree_kary(n, 0),
+                               hnp_tree_kary(n, 3), greedy };
+        for (size_t t = 0; t < sizeof(trees) / sizeof(trees[0]); t++) {
+            hnp_tree_t grown;
+            assert_int_equal(hnp_tree_extend(&trees[t], n + 5, &grown),
+                             HNP_SUCCESS);
+            assert_int_equal(grown.n, n + 5);
+            for (hnp_vpid_t v = 0; v < n; v++)
+                assert_int_equal(hnp_tree_parent(&grown, v),
+                                 hnp_tree_parent(&trees[t], v));
+            for (hnp_vpid_t v = n; v < n + 5; v++) {
+                assert_int_equal(hnp_tree_parent(&grown, v), 0);
+                assert_int_equal(hnp_tree_next_hop(&grown, 0, v), v);
+            }
+            if (t == 1)
+                assert_int_equal(grown.kind, HNP_TREE_KARY);
+            hnp_tree_release(&grown);
+            grown = (hnp_tree_t){ .n = 99 };
+            assert_int_equal(hnp_tree_extend(&trees[t], n - 1, &grown),
+                             HNP_ERR_BAD_PARAM);
+            assert_int_equal(grown.n, 99); /* untouched */
+        }
+        hnp_tree_release(&greedy);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -538,6 +574,7 @@ int main(void)
         cmocka_unit_test(test_large_kary),
         cmocka_unit_test(test_large_binomial),
         cmocka_unit_test(test_growth_keeps_routes),
+        cmocka_unit_test(test_extend_hangs_new_vertices_under_root),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

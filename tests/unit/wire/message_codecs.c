@@ -38,6 +38,7 @@
 #include "state.h"
 #include "stats.h"
 #include "stdin.h"
+#include "roster.h"
 #include "welcome.h"
 #include "xcast.h"
 
@@ -48,6 +49,20 @@ static bool equal_join(const void *a, const void *b)
     const hnp_wire_join_t *x = a, *y = b;
 
     return same_string(x->uri, y->uri) && x->pid == y->pid;
+}
+
+static bool equal_roster(const void *a, const void *b)
+{
+    const hnp_wire_roster_t *x = a, *y = b;
+
+    if (x->nprocs != y->nprocs || x->count != y->count)
+        return false;
+    for (uint32_t i = 0; i < x->count; i++)
+        if (x->entries[i].vpid != y->entries[i].vpid ||
+            !same_string(x->entries[i].node, y->entries[i].node) ||
+            !same_string(x->entries[i].uri, y->entries[i].uri))
+            return false;
+    return true;
 }
 
 static bool equal_daemon_up(const void *a, const void *b)
@@ -61,7 +76,8 @@ static bool equal_welcome(const void *a, const void *b)
 {
     const hnp_wire_welcome_t *x = a, *y = b;
 
-    if (x->nprocs != y->nprocs || !same_string(x->hnp_uri, y->hnp_uri) ||
+    if (x->nprocs != y->nprocs || x->nfirst != y->nfirst ||
+        !same_string(x->hnp_uri, y->hnp_uri) ||
         !same_bytes(x->params, x->params_len, y->params, y->params_len) ||
         x->nsubtree != y->nsubtree)
         return false;
@@ -456,6 +472,8 @@ CLEAR_CALL(join)
 CODEC_CALLS(daemon_up)
 CODEC_CALLS(welcome)
 CLEAR_CALL(welcome)
+CODEC_CALLS(roster)
+CLEAR_CALL(roster)
 CODEC_CALLS(xcast)
 CODEC_CALLS(launch)
 CLEAR_CALL(launch)
@@ -502,6 +520,7 @@ CODEC_CALLS(reply)
 const codec_t join_codec = CODEC(join, clear_join);
 const codec_t daemon_up_codec = CODEC(daemon_up, NULL);
 const codec_t welcome_codec = CODEC(welcome, clear_welcome);
+const codec_t roster_codec = CODEC(roster, clear_roster);
 const codec_t xcast_codec = CODEC(xcast, NULL);
 const codec_t launch_codec = CODEC(launch, clear_launch);
 const codec_t signal_codec = CODEC(signal, NULL);

@@ -10,6 +10,7 @@
 extern const codec_t join_codec;
 extern const codec_t daemon_up_codec;
 extern const codec_t welcome_codec;
+extern const codec_t roster_codec;
 extern const codec_t xcast_codec;
 extern const codec_t launch_codec;
 extern const codec_t signal_codec;

@@ -51,6 +51,7 @@
 #include "state.h"
 #include "stats.h"
 #include "stdin.h"
+#include "roster.h"
 #include "welcome.h"
 #include "xcast.h"
 
@@ -91,13 +92,13 @@ static void test_welcome(void **state)
         { 3, "node003" }, { 7, "" }, { 8, "node008.cluster" }, { 9, NULL },
     };
     hnp_wire_welcome_t full = {
-        .nprocs = 10, .hnp_uri = "tcp://head:1", .params = params,
+        .nprocs = 10, .nfirst = 6, .hnp_uri = "tcp://head:1", .params = params,
         .params_len = sizeof(params),
         .components = { "prsh", "radix", "flood", "simple,pmix" },
         .nsubtree = 4, .subtree = nodes,
     };
-    hnp_wire_welcome_t bare = { .nprocs = UINT32_MAX, .nsubtree = 1,
-                                .subtree = nodes };
+    hnp_wire_welcome_t bare = { .nprocs = UINT32_MAX, .nfirst = UINT32_MAX,
+                                .nsubtree = 1, .subtree = nodes };
 
     (void)state;
     check_message(&welcome_codec, &full);
@@ -110,11 +111,12 @@ static void test_welcome_layout(void **state)
 {
     hnp_wire_welcome_node_t node = { 1, "n1" };
     hnp_wire_welcome_t w = {
-        .nprocs = 2, .hnp_uri = "u", .params = "P", .params_len = 1,
-        .components = { "a", "bb", "", "ccc" }, .nsubtree = 1, .subtree = &node,
+        .nprocs = 2, .nfirst = 1, .hnp_uri = "u", .params = "P",
+        .params_len = 1, .components = { "a", "bb", "", "ccc" },
+        .nsubtree = 1, .subtree = &node,
     };
     static const uint8_t golden[] = {
-        U32(2), U32(1), 'u', U32(1), 'P',
+        U32(2), U32(1), U32(1), 'u', U32(1), 'P',
         U32(1), 'a', U32(2), 'b', 'b', U32(0), U32(3), 'c', 'c', 'c',
         U32(1), U32(1), U32(2), 'n', '1',
     };
@@ -126,18 +128,63 @@ static void test_welcome_layout(void **state)
 static void test_welcome_refuses_a_subtree_outside_the_job(void **state)
 {
     static const uint8_t outside[] = {
-        U32(2), U32(0), U32(0), U32(0), U32(0), U32(0), U32(0),
+        U32(2), U32(2), U32(0), U32(0), U32(0), U32(0), U32(0), U32(0),
         U32(2), U32(1), U32(0), U32(2), U32(0), /* vpid 2 of 2 */
     };
     static const uint8_t huge_count[] = {
-        U32(2), U32(0), U32(0), U32(0), U32(0), U32(0), U32(0),
+        U32(2), U32(2), U32(0), U32(0), U32(0), U32(0), U32(0), U32(0),
         U32(0x40000000), U32(1), U32(0),
+    };
+    /* a first launch of none, or of more than the runtime holds */
+    static const uint8_t no_first[] = {
+        U32(2), U32(0), U32(0), U32(0), U32(0), U32(0), U32(0), U32(0),
+        U32(1), U32(1), U32(0),
+    };
+    static const uint8_t first_too_large[] = {
+        U32(2), U32(3), U32(0), U32(0), U32(0), U32(0), U32(0), U32(0),
+        U32(1), U32(1), U32(0),
     };
 
     (void)state;
+    check_refused(&welcome_codec, no_first, sizeof(no_first),
+                  HNP_ERR_BAD_PARAM);
+    check_refused(&welcome_codec, first_too_large, sizeof(first_too_large),
+                  HNP_ERR_BAD_PARAM);
     check_refused(&welcome_codec, outside, sizeof(outside), HNP_ERR_BAD_PARAM);
     check_refused(&welcome_codec, huge_count, sizeof(huge_count),
                   HNP_ERR_TRUNCATED);
+}
+
+/* Daemons added to a running runtime: their nodes, their contacts. */
+static void test_roster(void **state)
+{
+    hnp_wire_roster_entry_t added[] = {
+        { 5, "node005", "" }, { 6, "node006", "tcp://10.0.0.6:4000" },
+        { 9, "", "tcp://10.0.0.9:4001" },
+    };
+    hnp_wire_roster_t grow = { .nprocs = 10, .count = 3, .entries = added };
+    hnp_wire_roster_t none = { .nprocs = 1, .count = 0, .entries = NULL };
+    hnp_wire_roster_t one = { .nprocs = 2, .count = 1, .entries = added };
+    static const uint8_t golden[] = {
+        U32(7), U32(1), U32(5), U32(7), 'n', 'o', 'd', 'e', '0', '0', '5',
+        U32(0),
+    };
+    /* an entry for the HNP, one outside the runtime, a huge count */
+    static const uint8_t hnp[] = { U32(3), U32(1), U32(0), U32(0), U32(0) };
+    static const uint8_t outside[] = { U32(3), U32(1), U32(3), U32(0),
+                                       U32(0) };
+    static const uint8_t huge[] = { U32(3), U32(0x10000000), U32(1), U32(0),
+                                    U32(0) };
+
+    (void)state;
+    check_message(&roster_codec, &grow);
+    check_message(&roster_codec, &none);
+    one.entries = &added[0];
+    one.nprocs = 7;
+    check_golden(&roster_codec, &one, golden, sizeof(golden));
+    check_refused(&roster_codec, hnp, sizeof(hnp), HNP_ERR_BAD_PARAM);
+    check_refused(&roster_codec, outside, sizeof(outside), HNP_ERR_BAD_PARAM);
+    check_refused(&roster_codec, huge, sizeof(huge), HNP_ERR_TRUNCATED);
 }
 
 /* ------------------------------------------------------------ broadcasts */
@@ -672,6 +719,7 @@ int main(void)
         cmocka_unit_test(test_welcome),
         cmocka_unit_test(test_welcome_layout),
         cmocka_unit_test(test_welcome_refuses_a_subtree_outside_the_job),
+        cmocka_unit_test(test_roster),
         cmocka_unit_test(test_xcast),
         cmocka_unit_test(test_launch),
         cmocka_unit_test(test_launch_layout),

@@ -1,0 +1,228 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * A standalone hnp starts daemons where its job has ranks. A spawn whose
+ * hosts name a node of the allocation without one has a daemon started
+ * there first (runtime/core/adding.c), as mpirun does: the request waits
+ * for it, then goes on as if the node had had a daemon all along. A
+ * daemon that cannot be started fails that spawn alone, at once.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "apphosts.h"
+#include "dvm_server.h"
+#include "hnp_buffer.h"
+#include "wire/spawn.h"
+
+/* A spawn request waiting for the daemons it needs. */
+typedef struct dvm_growing {
+    hnp_dvm_t *dvm;
+    hnp_vpid_t src;
+    void *data;              /* the request as it came */
+    size_t len;
+    hnp_nodelist_t nodes;    /* the nodes added, with their slots */
+    dvm_spawn_replay_fn replay;
+} dvm_growing_t;
+
+/* The node of the allocation named @p name, or NULL. */
+static const hnp_node_t *allocated(const hnp_nodelist_t *alloc,
+                                   const char *name)
+{
+    for (size_t k = 0; k < alloc->count; k++)
+        if (strcmp(alloc->nodes[k].name, name) == 0)
+            return &alloc->nodes[k];
+    return NULL;
+}
+
+static bool listed(const hnp_nodelist_t *list, const char *name)
+{
+    return allocated(list, name) != NULL;
+}
+
+/* Into @p out, the nodes of the allocation @p hosts names that run no
+ * daemon (each once). */
+static int nodes_without_daemon(hnp_dvm_t *dvm, const char *hosts,
+                                const hnp_nodelist_t *alloc,
+                                hnp_nodelist_t *out, char *err, size_t errlen)
+{
+    hnp_nodelist_t want = { NULL, 0, 0 };
+    int rc = hnp_nodelist_parse_hosts(&want, hosts, err, errlen);
+
+    for (size_t i = 0; rc == HNP_SUCCESS && i < want.count; i++) {
+        const hnp_node_t *node = allocated(alloc, want.nodes[i].name);
+        if (node == NULL || hnp_dvm_runs_daemon(dvm, node->name) ||
+            listed(out, node->name))
+            continue;
+        rc = hnp_nodelist_add(out, node->name,
+                              node->slots > 0 ? node->slots : 1,
+                              node->slots_given);
+    }
+    hnp_nodelist_free(&want);
+    return rc;
+}
+
+/* A request that names no node (nor adds one) and finds too few free
+ * slots on the nodes with daemons takes the allocation's others, in its
+ * order, as mpirun's daemons on every node would have given them (and
+ * plm_base_daemons_on_all_nodes gives them: after the nodes with ranks).
+ * With --oversubscribe it fits anyway. */
+static bool wants_more_nodes(const hnp_dvm_t *dvm,
+                             const hnp_wire_spawn_request_t *req)
+{
+    uint64_t want = 0, free_slots = 0;
+
+    if (dvm->runtime->args->oversubscribe)
+        return false;
+    for (uint32_t a = 0; a < req->napps; a++) {
+        const hnp_wire_spawn_app_t *app = &req->apps[a];
+        if (app->hosts[0] != '\0' || app->hostfile[0] != '\0' ||
+            app->add_hosts[0] != '\0' || app->add_hostfile[0] != '\0')
+            return false;
+        want += app->maxprocs;
+    }
+    for (uint32_t n = 0; n < dvm->runtime->map.nnodes; n++)
+        if (!dvm->lost[n])
+            free_slots += dvm->free_slots[n];
+    return want > free_slots;
+}
+
+static int every_node_without_daemon(hnp_dvm_t *dvm,
+                                     const hnp_nodelist_t *alloc,
+                                     hnp_nodelist_t *out)
+{
+    int rc = HNP_SUCCESS;
+
+    for (size_t k = 0; rc == HNP_SUCCESS && k < alloc->count; k++) {
+        const hnp_node_t *node = &alloc->nodes[k];
+        if (!hnp_dvm_runs_daemon(dvm, node->name) && !listed(out, node->name))
+            rc = hnp_nodelist_add(out, node->name,
+                                  node->slots > 0 ? node->slots : 1,
+                                  node->slots_given);
+    }
+    return rc;
+}
+
+int dvm_grow_needed(hnp_dvm_t *dvm, const hnp_wire_spawn_request_t *req,
+                    hnp_nodelist_t *out, char *err, size_t errlen)
+{
+    hnp_nodelist_t alloc = { NULL, 0, 0 };
+    const hnp_args_t *args = dvm->runtime->args;
+    int rc;
+
+    if (!dvm->family_only)
+        return HNP_SUCCESS; /* a DVM has a daemon on each of its nodes */
+    rc = hnp_apphosts_parse(args->hosts, args->hostfile, &alloc, err, errlen);
+    for (uint32_t a = 0; rc == HNP_SUCCESS && a < req->napps; a++) {
+        if (req->apps[a].hosts[0] != '\0')
+            rc = nodes_without_daemon(dvm, req->apps[a].hosts, &alloc, out,
+                                      err, errlen);
+        /* PMIX_ADD_HOST of a node of the allocation; one outside it is
+         * refused (dvm_addhost.c) */
+        if (rc == HNP_SUCCESS && req->apps[a].add_hosts[0] != '\0')
+            rc = nodes_without_daemon(dvm, req->apps[a].add_hosts, &alloc,
+                                      out, err, errlen);
+    }
+    if (rc == HNP_SUCCESS && wants_more_nodes(dvm, req))
+        rc = every_node_without_daemon(dvm, &alloc, out);
+    hnp_nodelist_free(&alloc);
+    return rc;
+}
+
+/* The DVM's tables take node @p node (a new last one, without ranks). */
+static int add_node(hnp_dvm_t *dvm, const hnp_node_t *node)
+{
+    hnp_job_map_t *map = &dvm->runtime->map;
+    uint32_t n = map->nnodes;
+    char **names = realloc(map->node_names, (n + 1) * sizeof(*names));
+    uint32_t *size = NULL, *slots = NULL;
+
+    if (names != NULL)
+        map->node_names = names;
+    if (names == NULL ||
+        (size = realloc(map->local_size, (n + 1) * sizeof(*size))) == NULL)
+        return HNP_ERR_NOMEM;
+    map->local_size = size;
+    if ((slots = realloc(map->node_slots, (n + 1) * sizeof(*slots))) == NULL)
+        return HNP_ERR_NOMEM;
+    map->node_slots = slots;
+    if (dvm_grow_node_tables(dvm, n + 1) != HNP_SUCCESS ||
+        (names[n] = strdup(node->name)) == NULL)
+        return HNP_ERR_NOMEM;
+    size[n] = 0;
+    slots[n] = node->slots;
+    dvm->free_slots[n] = node->slots;
+    dvm->lost[n] = false;
+    map->nnodes = n + 1;
+    dvm->alive++;
+    return HNP_SUCCESS;
+}
+
+/* The jobs running in the runtime reach the added daemons as they
+ * reached the others: they hold them without ranks, join their
+ * all-gathers and know their namespaces. */
+static void tell_running_jobs(hnp_dvm_t *dvm, hnp_vpid_t vpid)
+{
+    hnp_job_send_launch_to(dvm->runtime, vpid);
+    for (dvm_conn_t *c = dvm->conns; c != NULL; c = c->next)
+        if (c->running)
+            hnp_job_send_launch_to(hnp_dvm_job_of(c->job), vpid);
+}
+
+static void growing_free(dvm_growing_t *g)
+{
+    hnp_nodelist_free(&g->nodes);
+    free(g->data);
+    free(g);
+}
+
+static void added(hnp_rte_t *rte, int status, const char *why, void *ctx)
+{
+    dvm_growing_t *g = ctx;
+    hnp_dvm_t *dvm = g->dvm;
+    hnp_vpid_t first = rte->nprocs - (uint32_t)g->nodes.count;
+
+    for (size_t i = 0; status == HNP_SUCCESS && i < g->nodes.count; i++)
+        status = add_node(dvm, &g->nodes.nodes[i]);
+    if (status == HNP_SUCCESS) {
+        for (size_t i = 0; i < g->nodes.count; i++)
+            tell_running_jobs(dvm, first + (hnp_vpid_t)i);
+        dvm_announce_collectives(dvm);
+        why = NULL;
+    } else if (why == NULL) {
+        why = "out of memory adding the nodes";
+    }
+    g->replay(dvm, g->src, g->data, g->len, why);
+    growing_free(g);
+}
+
+int dvm_grow_then_replay(hnp_dvm_t *dvm, hnp_vpid_t src, const void *data,
+                         size_t len, hnp_nodelist_t *nodes,
+                         dvm_spawn_replay_fn replay, char *err, size_t errlen)
+{
+    dvm_growing_t *g = calloc(1, sizeof(*g));
+    char **names = calloc(nodes->count + 1, sizeof(*names));
+    int rc = HNP_ERR_NOMEM;
+
+    if (g != NULL && names != NULL && (g->data = malloc(len + 1)) != NULL) {
+        memcpy(g->data, data, len);
+        *g = (dvm_growing_t){ .dvm = dvm, .src = src, .data = g->data,
+                              .len = len, .nodes = *nodes, .replay = replay };
+        *nodes = (hnp_nodelist_t){ NULL, 0, 0 };
+        for (size_t i = 0; i < g->nodes.count; i++)
+            names[i] = g->nodes.nodes[i].name;
+        rc = hnp_rte_add_daemons(dvm->rte, names, (uint32_t)g->nodes.count,
+                                 added, g, err, errlen);
+        if (rc != HNP_SUCCESS)
+            growing_free(g);
+        g = NULL;
+    }
+    if (g != NULL)
+        free(g->data);
+    free(g);
+    free(names);
+    if (rc == HNP_ERR_NOMEM && err[0] == '\0')
+        hnp_err_set(err, errlen, "out of memory");
+    return rc;
+}
