@@ -7,6 +7,8 @@
 # first job, as a standalone hnp's daemons do.
 . "$top_srcdir/tests/integration/lib.sh"
 
+[ "${HNP_DLOPEN:-yes}" = yes ] ||
+    skip "hnp built with --disable-dlopen has its components from its start: a daemon loads none"
 uri="$tmp/dvm.uri"
 
 # maps_pmix NODE: whether that node's daemon has the pmix component mapped
