@@ -34,12 +34,26 @@ typedef struct card_round {
 
 typedef struct card_ask {
     pmi_pmix_call_t call;
+    struct card_ask *next;      /* asks_out, until answered */
     card_round_t *round;
     pmix_proc_t proc;
     pmix_status_t status;
     char *data;
     size_t len;
 } card_ask_t;
+
+/* The asks libpmix has not answered yet (the loop's alone: linked before
+ * the ask, unlinked when its answer runs here). */
+static card_ask_t *asks_out;
+
+static void ask_unlink(card_ask_t *ask)
+{
+    for (card_ask_t **link = &asks_out; *link != NULL; link = &(*link)->next)
+        if (*link == ask) {
+            *link = ask->next;
+            return;
+        }
+}
 
 static void round_release(card_round_t *round)
 {
@@ -92,6 +106,7 @@ static void card_run(pmi_pmix_call_t *call)
     card_ask_t *ask = (card_ask_t *)call;
     card_round_t *round = ask->round;
 
+    ask_unlink(ask);
     if (round->ready != NULL && ask->status == PMIX_SUCCESS)
         pmi_pmix_cards_pack(&round->buf, ask->proc.nspace, ask->proc.rank,
                             ask->data, ask->len);
@@ -130,9 +145,12 @@ static void ask_one(card_round_t *round, const char *nspace, uint32_t rank)
     round->refs++;
     round->waiting++;
     round->asked++;
+    ask->next = asks_out;
+    asks_out = ask;
     if (PMIx_server_dmodex_request(&ask->proc, card_answered, ask) ==
         PMIX_SUCCESS)
         return;
+    ask_unlink(ask);
     round->refs--;
     round->waiting--;
     free(ask);
@@ -177,6 +195,16 @@ void pmi_pmix_connect_cards_collect(const pmix_proc_t procs[], size_t nprocs,
             round_deadline, round);
     if (round->waiting == 0 || round->deadline == NULL)
         round_finish(round);
+}
+
+void pmi_pmix_connect_cards_stop(void)
+{
+    /* libpmix's threads are gone: what it never answered ends as if
+     * refused, and its round goes on without it, or goes. */
+    while (asks_out != NULL) {
+        asks_out->status = PMIX_ERR_UNREACH;
+        card_run(&asks_out->call);
+    }
 }
 
 /* ------------------------------------------------------ the other end */

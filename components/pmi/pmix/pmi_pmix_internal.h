@@ -173,6 +173,8 @@ void pmi_pmix_connect_cards_collect(const pmix_proc_t procs[], size_t nprocs,
                                     size_t max_bytes,
                                     pmi_pmix_connect_cards_fn ready,
                                     void *cbdata);
+/* Once libpmix is finalized: the asks it never answered are freed. */
+void pmi_pmix_connect_cards_stop(void);
 /* The whole connect's cards (every node's part): those of processes of
  * other nodes are kept until their job ends here. */
 void pmi_pmix_connect_cards_take(const void *data, size_t len,

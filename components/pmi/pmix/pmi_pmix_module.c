@@ -211,6 +211,9 @@ static void server_stop(void)
         HNP_ERROR_LOG(pmi_pmix_log(), "pmix: stopping the PMIx server: %s",
                       PMIx_Error_string(prc));
     pmi_pmix_queue_close(srv);
+    /* A stuck libpmix's thread may still answer: its asks stay. */
+    if (!srv->stuck)
+        pmi_pmix_connect_cards_stop();
     scratch_remove(srv);
 }
 
