@@ -123,14 +123,8 @@ static void card_answered(pmix_status_t status, char *data, size_t sz,
 {
     card_ask_t *ask = cbdata;
 
-    ask->status = status;
-    if (status == PMIX_SUCCESS && sz > 0) {
-        if ((ask->data = malloc(sz)) == NULL)
-            ask->status = PMIX_ERR_NOMEM;
-        else
-            memcpy(ask->data, data, sz);
-    }
-    ask->len = ask->data != NULL ? sz : 0;
+    ask->status = pmi_pmix_modex_copy(status, data, sz, &ask->data,
+                                      &ask->len);
     pmi_pmix_queue_post(&pmi_pmix_server, &ask->call, card_run);
 }
 

@@ -161,6 +161,12 @@ void pmi_pmix_foreign_release(uint32_t owner);
  * @p nspace is one. */
 bool pmi_pmix_foreign_size(const char *nspace, uint32_t *nprocs);
 
+/* A copy, for the loop, of the data libpmix hands a direct-modex
+ * callback on its thread (*@p out NULL, *@p len 0 when there is none);
+ * returns @p status, or PMIX_ERR_NOMEM when the copy cannot be made. */
+pmix_status_t pmi_pmix_modex_copy(pmix_status_t status, const char *data,
+                                  size_t sz, char **out, size_t *len);
+
 /* pmi_pmix_connect_cards.c: the endpoint data a connect carries. */
 /* Called once, from the loop: this node's part of the connect, @p data
  * (malloc'd, the callee's; NULL when there is none). */

@@ -389,20 +389,26 @@ static void dmodex_reply_run(pmi_pmix_call_t *call)
     free(r);
 }
 
+pmix_status_t pmi_pmix_modex_copy(pmix_status_t status, const char *data,
+                                  size_t sz, char **out, size_t *len)
+{
+    *out = NULL;
+    *len = 0;
+    if (status != PMIX_SUCCESS || sz == 0)
+        return status;
+    if ((*out = malloc(sz)) == NULL)
+        return PMIX_ERR_NOMEM;
+    memcpy(*out, data, sz);
+    *len = sz;
+    return status;
+}
+
 static void dmodex_reply_post(pmix_status_t status, char *data, size_t sz,
                               void *cbdata)
 {
     dmodex_reply_t *r = cbdata;
 
-    r->status = status;
-    if (status == PMIX_SUCCESS && sz > 0) {
-        r->data = malloc(sz);
-        if (r->data == NULL)
-            r->status = PMIX_ERR_NOMEM;
-        else
-            memcpy(r->data, data, sz);
-    }
-    r->len = r->data != NULL ? sz : 0;
+    r->status = pmi_pmix_modex_copy(status, data, sz, &r->data, &r->len);
     pmi_pmix_queue_post(&pmi_pmix_server, &r->call, dmodex_reply_run);
 }
 
