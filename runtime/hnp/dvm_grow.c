@@ -26,21 +26,6 @@ typedef struct dvm_growing {
     dvm_spawn_replay_fn replay;
 } dvm_growing_t;
 
-/* The node of the allocation named @p name, or NULL. */
-static const hnp_node_t *allocated(const hnp_nodelist_t *alloc,
-                                   const char *name)
-{
-    for (size_t k = 0; k < alloc->count; k++)
-        if (strcmp(alloc->nodes[k].name, name) == 0)
-            return &alloc->nodes[k];
-    return NULL;
-}
-
-static bool listed(const hnp_nodelist_t *list, const char *name)
-{
-    return allocated(list, name) != NULL;
-}
-
 /* Into @p out, the nodes of the allocation @p hosts names that run no
  * daemon (each once). */
 static int nodes_without_daemon(hnp_dvm_t *dvm, const char *hosts,
@@ -51,9 +36,9 @@ static int nodes_without_daemon(hnp_dvm_t *dvm, const char *hosts,
     int rc = hnp_nodelist_parse_hosts(&want, hosts, err, errlen);
 
     for (size_t i = 0; rc == HNP_SUCCESS && i < want.count; i++) {
-        const hnp_node_t *node = allocated(alloc, want.nodes[i].name);
+        const hnp_node_t *node = hnp_nodelist_find(alloc, want.nodes[i].name);
         if (node == NULL || hnp_dvm_runs_daemon(dvm, node->name) ||
-            listed(out, node->name))
+            hnp_nodelist_find(out, node->name) != NULL)
             continue;
         rc = hnp_nodelist_add(out, node->name,
                               node->slots > 0 ? node->slots : 1,
@@ -96,7 +81,8 @@ static int every_node_without_daemon(hnp_dvm_t *dvm,
 
     for (size_t k = 0; rc == HNP_SUCCESS && k < alloc->count; k++) {
         const hnp_node_t *node = &alloc->nodes[k];
-        if (!hnp_dvm_runs_daemon(dvm, node->name) && !listed(out, node->name))
+        if (!hnp_dvm_runs_daemon(dvm, node->name) &&
+            hnp_nodelist_find(out, node->name) == NULL)
             rc = hnp_nodelist_add(out, node->name,
                                   node->slots > 0 ? node->slots : 1,
                                   node->slots_given);

@@ -217,8 +217,7 @@ static int check_hosts(const hnp_dvm_t *dvm, const char *hosts, char *err,
         if (dvm->family_only &&
             hnp_apphosts_parse(args->hosts, args->hostfile, &alloc, err,
                                errlen) == HNP_SUCCESS)
-            for (size_t k = 0; k < alloc.count && !allocated; k++)
-                allocated = strcmp(alloc.nodes[k].name, name) == 0;
+            allocated = hnp_nodelist_find(&alloc, name) != NULL;
         if (allocated)
             hnp_err_set(err, errlen, "node %s of the allocation runs no "
                         "daemon, and plm %s starts none once the job runs "

@@ -103,14 +103,22 @@ static int node_merge(hnp_node_t *node, uint32_t slots, bool slots_given)
     return HNP_SUCCESS;
 }
 
+hnp_node_t *hnp_nodelist_find(const hnp_nodelist_t *list, const char *name)
+{
+    for (size_t i = 0; i < list->count; i++)
+        if (strcmp(list->nodes[i].name, name) == 0)
+            return &list->nodes[i];
+    return NULL;
+}
+
 int hnp_nodelist_add(hnp_nodelist_t *list, const char *name, uint32_t slots,
                      bool slots_given)
 {
     if (list == NULL || name == NULL || name[0] == '\0')
         return HNP_ERR_BAD_PARAM;
-    for (size_t i = 0; i < list->count; i++)
-        if (strcmp(list->nodes[i].name, name) == 0)
-            return node_add_slots(&list->nodes[i], slots, slots_given);
+    hnp_node_t *known = hnp_nodelist_find(list, name);
+    if (known != NULL)
+        return node_add_slots(known, slots, slots_given);
     char *copy = strdup(name);
     if (copy == NULL || nodes_reserve(list, list->count + 1) < 0) {
         free(copy);

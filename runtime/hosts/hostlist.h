@@ -51,6 +51,8 @@ int hnp_hostlist_expand(const char *text, char ***names, size_t *count,
                         char *err, size_t errlen);
 void hnp_hostlist_free(char **names, size_t count);
 
+/** The node of @p list named @p name, or NULL. */
+hnp_node_t *hnp_nodelist_find(const hnp_nodelist_t *list, const char *name);
 /** Add a host; a name already present adds its slots to the existing entry
  *  (the parsers below count repeated names as Open MPI does instead). */
 int hnp_nodelist_add(hnp_nodelist_t *list, const char *name, uint32_t slots,
