@@ -2,12 +2,14 @@
 /*
  * The nodes a spawn adds to the allocation (PMIX_ADD_HOST,
  * PMIX_ADD_HOSTFILE; Open MPI's "add-host" and "add-hostfile" info keys).
- * As Open MPI's mpirun takes them, the added nodes join the nodes the
- * family may use and, for a program that names no host or hostfile of
- * its own, are where its children go. A node added must hold a daemon of
- * the runtime already (every node of a DVM does; in a standalone hnp, the
- * nodes of its ranks): hnp does not start daemons on new nodes once the
- * runtime runs, and a node without one is refused, naming it.
+ * As Open MPI's mpirun and PRRTE take them, the added nodes join the
+ * nodes the family (in a DVM: the DVM) may use and, for a program that
+ * names no host or hostfile of its own, are where its children go. A node
+ * added that runs no daemon, inside the allocation or outside it, has one
+ * started first (dvm_grow.c), and keeps it: later spawns, and in a DVM
+ * later jobs, may use the node. Only a launcher that cannot start daemons
+ * once the runtime runs (one that starts them with a command of its own,
+ * as srun) leaves such a node without one: it is refused, naming it.
  */
 #include "config.h"
 
@@ -29,8 +31,8 @@ static void resolve_path(const char *path, const char *wdir, char *out,
         snprintf(out, len, "%s/%s", wdir, path);
 }
 
-/* Each node of @p nodes, which @p key adds, holds a daemon: else why
- * not, naming it. */
+/* Each node of @p nodes, which @p key adds, holds a daemon (dvm_grow.c
+ * started one where it could): else why not, naming it. */
 static int check_added(const hnp_dvm_t *dvm, const char *key,
                        const hnp_nodelist_t *nodes, char *err, size_t errlen)
 {
@@ -38,15 +40,9 @@ static int check_added(const hnp_dvm_t *dvm, const char *key,
         if (hnp_dvm_runs_daemon(dvm, nodes->nodes[i].name))
             continue;
         hnp_err_set(err, errlen, "cannot add node %s (%s) to %s: it runs "
-                    "no daemon, and hnp does not start daemons on new nodes "
-                    "once the runtime runs (%s)", nodes->nodes[i].name, key,
-                    hnp_dvm_noun(dvm),
-                    hnp_dvm_is_family(dvm)
-                        ? "only on the allocation's nodes a spawn's "
-                          "PMIX_HOST or PMIX_ADD_HOST names; "
-                          "--mca plm_base_daemons_on_all_nodes 1 starts "
-                          "one on every node of the allocation at the launch"
-                        : "name the node when the DVM starts");
+                    "no daemon, and plm %s starts none once the runtime "
+                    "runs", nodes->nodes[i].name, key, hnp_dvm_noun(dvm),
+                    dvm->rte->selected[0]);
         return HNP_ERR_NOT_AVAILABLE;
     }
     return HNP_SUCCESS;
@@ -129,7 +125,7 @@ static int add_hosts_of(hnp_dvm_t *dvm, hnp_wire_spawn_app_t *app,
     return rc;
 }
 
-/* The directory a relative PMIX_ADD_HOSTFILE is read from: the app's
+/* The directory a relative hostfile of a spawn is read from: the app's
  * (Open MPI gives its parent's), the parent's, or its job's. */
 static const char *hostfile_dir(hnp_dvm_t *dvm,
                                 const hnp_wire_spawn_request_t *req,
@@ -146,16 +142,42 @@ static const char *hostfile_dir(hnp_dvm_t *dvm,
     return dvm->runtime->wdir;
 }
 
+void dvm_spawn_host_path(hnp_dvm_t *dvm, const hnp_wire_spawn_request_t *req,
+                         const hnp_wire_spawn_app_t *app, const char *path,
+                         char *out, size_t len)
+{
+    resolve_path(path, hostfile_dir(dvm, req, app), out, len);
+}
+
+/* @p app's PMIX_HOSTFILE as the spawning rank meant it, whatever
+ * directory its children start in. */
+static int own_hostfile(hnp_dvm_t *dvm, const hnp_wire_spawn_request_t *req,
+                        hnp_wire_spawn_app_t *app, char *err, size_t errlen)
+{
+    char path[4096], *copy;
+
+    if (app->hostfile[0] == '\0' || app->hostfile[0] == '/')
+        return HNP_SUCCESS;
+    dvm_spawn_host_path(dvm, req, app, app->hostfile, path, sizeof(path));
+    if ((copy = strdup(path)) == NULL) {
+        hnp_err_set(err, errlen, "out of memory");
+        return HNP_ERR_NOMEM;
+    }
+    free(app->hostfile);
+    app->hostfile = copy;
+    return HNP_SUCCESS;
+}
+
 int dvm_spawn_add_hosts(hnp_dvm_t *dvm, hnp_wire_spawn_request_t *req,
                         char *err, size_t errlen)
 {
     for (uint32_t a = 0; a < req->napps; a++) {
         hnp_wire_spawn_app_t *app = &req->apps[a];
-        int rc;
-        if (app->add_hosts[0] == '\0' && app->add_hostfile[0] == '\0')
-            continue;
-        rc = add_hosts_of(dvm, app, hostfile_dir(dvm, req, app), err,
-                          errlen);
+        int rc = own_hostfile(dvm, req, app, err, errlen);
+        if (rc == HNP_SUCCESS &&
+            (app->add_hosts[0] != '\0' || app->add_hostfile[0] != '\0'))
+            rc = add_hosts_of(dvm, app, hostfile_dir(dvm, req, app), err,
+                              errlen);
         if (rc != HNP_SUCCESS)
             return rc;
     }

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * A standalone hnp starts daemons where its job has ranks. A spawn whose
- * hosts name a node of the allocation without one has a daemon started
- * there first (runtime/core/adding.c), as mpirun does: the request waits
- * for it, then goes on as if the node had had a daemon all along. A
+ * host keys name a node without one has a daemon started there first
+ * (runtime/core/adding.c), as mpirun does: the request waits for it, then
+ * goes on as if the node had had a daemon all along. PMIX_HOST and
+ * PMIX_HOSTFILE pick among the allocation's nodes; PMIX_ADD_HOST and
+ * PMIX_ADD_HOSTFILE may also name new ones, which join the allocation of
+ * the family (in a DVM, the DVM, as PRRTE's does) with their daemons. A
  * daemon that cannot be started fails that spawn alone, at once.
  */
 #include "config.h"
@@ -14,6 +17,7 @@
 #include "apphosts.h"
 #include "dvm_server.h"
 #include "hnp_buffer.h"
+#include "hosts/spawnhosts.h"
 #include "wire/spawn.h"
 
 /* A spawn request waiting for the daemons it needs. */
@@ -26,25 +30,60 @@ typedef struct dvm_growing {
     dvm_spawn_replay_fn replay;
 } dvm_growing_t;
 
-/* Into @p out, the nodes of the allocation @p hosts names that run no
- * daemon (each once). */
-static int nodes_without_daemon(hnp_dvm_t *dvm, const char *hosts,
-                                const hnp_nodelist_t *alloc,
-                                hnp_nodelist_t *out, char *err, size_t errlen)
+static bool runs_daemon(const char *name, void *ctx)
 {
-    hnp_nodelist_t want = { NULL, 0, 0 };
-    int rc = hnp_nodelist_parse_hosts(&want, hosts, err, errlen);
+    return hnp_dvm_runs_daemon(ctx, name);
+}
 
-    for (size_t i = 0; rc == HNP_SUCCESS && i < want.count; i++) {
-        const hnp_node_t *node = hnp_nodelist_find(alloc, want.nodes[i].name);
-        if (node == NULL || hnp_dvm_runs_daemon(dvm, node->name) ||
-            hnp_nodelist_find(out, node->name) != NULL)
-            continue;
-        rc = hnp_nodelist_add(out, node->name,
-                              node->slots > 0 ? node->slots : 1,
-                              node->slots_given);
+/* The nodes @p key names (@p text: a host list, or for a hostfile key
+ * the file's path from the spawning rank's directory) that run no daemon,
+ * into @p out; a node outside @p alloc the key cannot add is refused,
+ * naming it and the key. */
+static int key_needs(hnp_dvm_t *dvm, const hnp_wire_spawn_request_t *req,
+                     const hnp_wire_spawn_app_t *app,
+                     const hnp_spawnhosts_key_t *key, bool file,
+                     const hnp_nodelist_t *alloc, hnp_nodelist_t *out,
+                     char *err, size_t errlen)
+{
+    hnp_nodelist_t named = { NULL, 0, 0 };
+    char path[4096], why[1024] = "";
+    int rc;
+
+    if (key->text[0] == '\0')
+        return HNP_SUCCESS;
+    if (file) {
+        dvm_spawn_host_path(dvm, req, app, key->text, path, sizeof(path));
+        rc = hnp_nodelist_parse_hostfile(&named, path, why, sizeof(why));
+    } else {
+        rc = hnp_nodelist_parse_hosts(&named, key->text, why, sizeof(why));
     }
-    hnp_nodelist_free(&want);
+    if (rc != HNP_SUCCESS)
+        hnp_err_set(err, errlen, "%s %s: %s", key->key, key->text, why);
+    else
+        rc = hnp_spawnhosts_without_daemon(&named, key, alloc,
+                                           hnp_dvm_noun(dvm), runs_daemon,
+                                           dvm, out, err, errlen);
+    hnp_nodelist_free(&named);
+    return rc;
+}
+
+/* The nodes each of @p app's four host keys needs a daemon on. */
+static int app_needs(hnp_dvm_t *dvm, const hnp_wire_spawn_request_t *req,
+                     const hnp_wire_spawn_app_t *app,
+                     const hnp_nodelist_t *alloc, hnp_nodelist_t *out,
+                     char *err, size_t errlen)
+{
+    const hnp_spawnhosts_key_t keys[4] = {
+        { "PMIX_HOST", app->hosts, false, false },
+        { "PMIX_HOSTFILE", app->hostfile, false, true },
+        { "PMIX_ADD_HOST", app->add_hosts, true, true },
+        { "PMIX_ADD_HOSTFILE", app->add_hostfile, true, true },
+    };
+    int rc = HNP_SUCCESS;
+
+    for (int k = 0; rc == HNP_SUCCESS && k < 4; k++)
+        rc = key_needs(dvm, req, app, &keys[k], k % 2 == 1, alloc, out, err,
+                       errlen);
     return rc;
 }
 
@@ -95,31 +134,23 @@ int dvm_grow_needed(hnp_dvm_t *dvm, const hnp_wire_spawn_request_t *req,
 {
     hnp_nodelist_t alloc = { NULL, 0, 0 };
     const hnp_args_t *args = dvm->runtime->args;
-    int rc;
+    int rc = HNP_SUCCESS;
 
-    if (!dvm->family_only)
-        return HNP_SUCCESS; /* a DVM has a daemon on each of its nodes */
-    rc = hnp_apphosts_parse(args->hosts, args->hostfile, &alloc, err, errlen);
-    for (uint32_t a = 0; rc == HNP_SUCCESS && a < req->napps; a++) {
-        if (req->apps[a].hosts[0] != '\0')
-            rc = nodes_without_daemon(dvm, req->apps[a].hosts, &alloc, out,
-                                      err, errlen);
-        /* PMIX_ADD_HOST of a node of the allocation; one outside it is
-         * refused (dvm_addhost.c) */
-        if (rc == HNP_SUCCESS && req->apps[a].add_hosts[0] != '\0')
-            rc = nodes_without_daemon(dvm, req->apps[a].add_hosts, &alloc,
-                                      out, err, errlen);
-    }
-    if (rc == HNP_SUCCESS && wants_more_nodes(dvm, req))
+    /* a DVM's allocation is its daemons' nodes */
+    if (dvm->family_only)
+        rc = hnp_apphosts_parse(args->hosts, args->hostfile, &alloc, err,
+                                errlen);
+    for (uint32_t a = 0; rc == HNP_SUCCESS && a < req->napps; a++)
+        rc = app_needs(dvm, req, &req->apps[a], &alloc, out, err, errlen);
+    if (rc == HNP_SUCCESS && dvm->family_only && wants_more_nodes(dvm, req))
         rc = every_node_without_daemon(dvm, &alloc, out);
     hnp_nodelist_free(&alloc);
     return rc;
 }
 
-/* The DVM's tables take node @p node (a new last one, without ranks). */
-static int add_node(hnp_dvm_t *dvm, const hnp_node_t *node)
+/* @p map takes node @p node as a new last one, without ranks. */
+static int map_add_node(hnp_job_map_t *map, const hnp_node_t *node)
 {
-    hnp_job_map_t *map = &dvm->runtime->map;
     uint32_t n = map->nnodes;
     char **names = realloc(map->node_names, (n + 1) * sizeof(*names));
     uint32_t *size = NULL, *slots = NULL;
@@ -133,14 +164,39 @@ static int add_node(hnp_dvm_t *dvm, const hnp_node_t *node)
     if ((slots = realloc(map->node_slots, (n + 1) * sizeof(*slots))) == NULL)
         return HNP_ERR_NOMEM;
     map->node_slots = slots;
-    if (dvm_grow_node_tables(dvm, n + 1) != HNP_SUCCESS ||
-        (names[n] = strdup(node->name)) == NULL)
+    if ((names[n] = strdup(node->name)) == NULL)
         return HNP_ERR_NOMEM;
     size[n] = 0;
     slots[n] = node->slots;
+    map->nnodes = n + 1;
+    return HNP_SUCCESS;
+}
+
+/* The DVM's tables take node @p node (a new last one, without ranks), and
+ * so do the maps of the jobs running on its nodes: a job's node index is
+ * a daemon's vpid, and an added daemon must find itself in the map of
+ * every job it is told of (a parent a spawned job connects to). */
+static int add_node(hnp_dvm_t *dvm, const hnp_node_t *node)
+{
+    hnp_job_map_t *map = &dvm->runtime->map;
+    uint32_t n = map->nnodes;
+    int rc = dvm_grow_node_tables(dvm, n + 1);
+
+    if (rc == HNP_SUCCESS)
+        rc = map_add_node(map, node);
+    for (dvm_conn_t *c = dvm->conns; rc == HNP_SUCCESS && c != NULL;
+         c = c->next) {
+        hnp_job_map_t *own;
+        if (!c->running)
+            continue;
+        own = &hnp_dvm_job_of(c->job)->map;
+        if (own->nnodes == n)
+            rc = map_add_node(own, node);
+    }
+    if (rc != HNP_SUCCESS)
+        return rc;
     dvm->free_slots[n] = node->slots;
     dvm->lost[n] = false;
-    map->nnodes = n + 1;
     dvm->alive++;
     return HNP_SUCCESS;
 }

@@ -111,7 +111,7 @@ bool dvm_has_children(hnp_dvm_t *dvm, uint32_t jobid);
 /** Job @p job ends abnormally: its spawned jobs end too. */
 void dvm_end_children(hnp_dvm_t *dvm, const hnp_job_t *job);
 
-/* dvm_grow.c: daemons started for a spawn (standalone) */
+/* dvm_grow.c: daemons started for a spawn */
 struct hnp_nodelist;
 struct hnp_wire_spawn_request;
 /** The request again, once the daemons it needed are up (@p why NULL),
@@ -119,8 +119,13 @@ struct hnp_wire_spawn_request;
 typedef void (*dvm_spawn_replay_fn)(hnp_dvm_t *dvm, hnp_vpid_t src,
                                     const void *data, size_t len,
                                     const char *why);
-/** Into @p out, the nodes of the allocation the request's hosts name
- *  that run no daemon (a standalone hnp's; none in a DVM). */
+/** Into @p out, the nodes the request's host keys name that run no
+ *  daemon, with their slots: nodes of a standalone hnp's allocation
+ *  (PMIX_HOST, PMIX_HOSTFILE, or no host and too few free slots), and
+ *  nodes PMIX_ADD_HOST and PMIX_ADD_HOSTFILE add, in the allocation (the
+ *  DVM) or not. A node outside it that a key cannot add, or a hostfile
+ *  that cannot be read, fails, @p err naming the node or file and the
+ *  key. */
 int dvm_grow_needed(hnp_dvm_t *dvm, const struct hnp_wire_spawn_request *req,
                     struct hnp_nodelist *out, char *err, size_t errlen);
 /** Start daemons on @p nodes (taken over), then @p replay the request
@@ -135,10 +140,18 @@ int dvm_grow_node_tables(hnp_dvm_t *dvm, uint32_t nnodes);
 /* dvm_addhost.c */
 struct hnp_wire_spawn_request;
 /** The nodes @p req's apps add (PMIX_ADD_HOST, PMIX_ADD_HOSTFILE): each
- *  must hold a daemon (else @p err names it); an app that names no host
- *  or hostfile of its own gets them as its hosts. */
+ *  must hold a daemon by now (else @p err names it); an app that names no
+ *  host or hostfile of its own gets them as its hosts. A relative
+ *  PMIX_HOSTFILE becomes the path dvm_spawn_host_path() gives. */
 int dvm_spawn_add_hosts(hnp_dvm_t *dvm, struct hnp_wire_spawn_request *req,
                         char *err, size_t errlen);
+struct hnp_wire_spawn_app;
+/** Into @p out, hostfile @p path of @p req's @p app as the spawning rank
+ *  meant it: from the app's directory, else the parent's. */
+void dvm_spawn_host_path(hnp_dvm_t *dvm,
+                         const struct hnp_wire_spawn_request *req,
+                         const struct hnp_wire_spawn_app *app,
+                         const char *path, char *out, size_t len);
 
 /* dvm_spawn_timing.c: --timing of the spawns */
 /** @p c's job was asked for at @p asked by rank @p parent_rank of its

@@ -563,8 +563,8 @@ static int start_spawn(hnp_dvm_t *dvm, hnp_vpid_t src,
 static void take_request(hnp_dvm_t *dvm, hnp_vpid_t src, const void *data,
                          size_t len, const char *why);
 
-/* Nodes of the allocation without a daemon that the request names get
- * one first (dvm_grow.c): whether the request waits for them. */
+/* Nodes without a daemon that the request names or adds get one first
+ * (dvm_grow.c): whether the request waits for them. */
 static bool waits_for_daemons(hnp_dvm_t *dvm, hnp_vpid_t src,
                               const hnp_wire_spawn_request_t *req,
                               const void *data, size_t len, int *rc,
@@ -581,7 +581,8 @@ static bool waits_for_daemons(hnp_dvm_t *dvm, hnp_vpid_t src,
         return *rc == HNP_SUCCESS;
     }
     /* a launcher that starts daemons with a command of its own (srun)
-     * starts none later: check_hosts() refuses the nodes */
+     * starts none later: check_hosts() and dvm_spawn_add_hosts() refuse
+     * the nodes */
     hnp_nodelist_free(&nodes);
     return false;
 }

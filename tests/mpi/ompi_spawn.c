@@ -5,10 +5,15 @@
  * it back plus 1000, then all disconnect. Each side prints one line a
  * process saying what it checked.
  *
- *   ompi_spawn N [HOSTS [KEY]]  the parent (any number of ranks); HOSTS
+ *   ompi_spawn N [HOSTS [KEY [KEY2]]]
+ *                               the parent (any number of ranks); HOSTS
  *                               in info KEY ("host", or e.g. "add-host",
- *                               "add-hostfile"); a failed spawn prints
- *                               its error class and the parent goes on
+ *                               "hostfile", "add-hostfile"); a failed
+ *                               spawn prints its error class and the
+ *                               parent goes on. With KEY2, once the first
+ *                               children are gone, N more the same way
+ *                               with HOSTS in info KEY2 (e.g. "host" onto
+ *                               the nodes the first spawn added)
  *   ompi_spawn missing          rank 0 spawns a program that is not there:
  *                               prints the error class it got
  */
@@ -104,14 +109,18 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_get_parent(&parent);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    if (parent != MPI_COMM_NULL)
+    if (parent != MPI_COMM_NULL) {
         rc = child(parent);
-    else if (argc > 1 && strcmp(argv[1], "missing") == 0)
+    } else if (argc > 1 && strcmp(argv[1], "missing") == 0) {
         rc = parent_missing(rank);
-    else
+    } else {
         rc = parent_spawn(rank, argc > 1 ? atoi(argv[1]) : 1,
                           argc > 2 ? argv[2] : NULL,
                           argc > 3 ? argv[3] : "host", argv[0]);
+        if (rc == 0 && argc > 4)
+            rc = parent_spawn(rank, atoi(argv[1]), argv[2], argv[4],
+                              argv[0]);
+    }
     MPI_Finalize();
     return rc;
 }
