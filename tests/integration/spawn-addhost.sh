@@ -18,7 +18,7 @@
 . "$top_srcdir/tests/integration/ompi-lib.sh"
 
 why=$(ompi_missing) && skip "$why"
-build_ompi ompi_spawn
+build_ompi ompi_spawn mpi_ring
 prog="$tmp/ompi_spawn"
 
 # The agent, logging each node it is asked to start a daemon on.
@@ -129,8 +129,24 @@ run_hnp --dvm-uri "$uri" "${OMPI_X[@]}" -n 1 --host "${prefix}n1" \
     "$prog" 2 "${prefix}n2" add-host
 added_ok 2 2 "add-host ${prefix}n2 in a DVM"
 # A node the DVM does not hold: added to the DVM, with a daemon, which a
-# second spawn and a later job use.
+# second spawn and a later job use. A job held inside MPI meanwhile
+# (tests/mpi/mpi_ring.c's gate) goes on well once the DVM has grown.
+( status=0
+  timeout -k 5 240 "$HNP" --dvm-uri "$uri" "${OMPI_X[@]}" -N 1 \
+      "$tmp/mpi_ring" gate "$tmp/held" >"$tmp/held.out" 2>"$tmp/held.err" || status=$?
+  echo "$status" >"$tmp/held.status" ) &
+held=$!
+for _ in $(seq 2400); do
+    [ -e "$tmp/held.in.0" ] && [ -e "$tmp/held.in.1" ] && break
+    [ ! -e "$tmp/held.status" ] || { cat "$tmp/held.out" "$tmp/held.err"; fail "the held job ended early"; }
+    sleep 0.1
+done
+[ -e "$tmp/held.in.1" ] || fail "the held job's ranks are not inside MPI after 240 s"
 run_hnp --dvm-uri "$uri" "${OMPI_X[@]}" -n 1 "$prog" 2 "${prefix}n3:4" add-host host
+touch "$tmp/held.go"
+wait "$held" || true
+[ "$(cat "$tmp/held.status")" = 0 ] && [ "$(grep -c "ring ok, allreduce 1 ok" "$tmp/held.out")" = 2 ] ||
+    { cat "$tmp/held.out" "$tmp/held.err"; fail "the job held while the DVM grew did not end well"; }
 added_ok 2 3 "add-host of a node outside the DVM, then host"
 [ "$(grep -c "^parent: 2 children, 2 answered right$" "$tmp/out")" = 2 ] ||
     { cat "$tmp/out" "$tmp/err"; fail "two spawns onto the node added to the DVM: not both answered"; }
