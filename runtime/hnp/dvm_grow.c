@@ -73,17 +73,21 @@ static int app_needs(hnp_dvm_t *dvm, const hnp_wire_spawn_request_t *req,
                      const hnp_nodelist_t *alloc, hnp_nodelist_t *out,
                      char *err, size_t errlen)
 {
-    const hnp_spawnhosts_key_t keys[4] = {
-        { "PMIX_HOST", app->hosts, false, false },
-        { "PMIX_HOSTFILE", app->hostfile, false, true },
-        { "PMIX_ADD_HOST", app->add_hosts, true, true },
-        { "PMIX_ADD_HOSTFILE", app->add_hostfile, true, true },
+    const struct {
+        hnp_spawnhosts_key_t key;
+        bool file;
+    } keys[] = {
+        { { "PMIX_HOST", app->hosts, false, false }, false },
+        { { "PMIX_HOSTFILE", app->hostfile, false, true }, true },
+        { { "PMIX_ADD_HOST", app->add_hosts, true, true }, false },
+        { { "PMIX_ADD_HOSTFILE", app->add_hostfile, true, true }, true },
     };
     int rc = HNP_SUCCESS;
 
-    for (int k = 0; rc == HNP_SUCCESS && k < 4; k++)
-        rc = key_needs(dvm, req, app, &keys[k], k % 2 == 1, alloc, out, err,
-                       errlen);
+    for (size_t k = 0; rc == HNP_SUCCESS && k < sizeof(keys) / sizeof(*keys);
+         k++)
+        rc = key_needs(dvm, req, app, &keys[k].key, keys[k].file, alloc, out,
+                       err, errlen);
     return rc;
 }
 
