@@ -199,9 +199,10 @@ static int app_words(words_t *w, const hnp_wire_spawn_app_t *app,
     return HNP_SUCCESS;
 }
 
-/* Each node @p hosts names runs a daemon; a node of a standalone hnp's
- * allocation where its job has no rank runs none (hnp starts daemons
- * where the job's map puts ranks), and is refused, naming it. */
+/* Each node @p hosts names runs a daemon: by now, dvm_grow.c has had one
+ * started on each node of the allocation that needed it, except under a
+ * launcher that starts none once the job runs (plm slurm); such a node,
+ * or one outside the allocation, is refused, naming it. */
 static int check_hosts(const hnp_dvm_t *dvm, const char *hosts, char *err,
                        size_t errlen)
 {
