@@ -432,6 +432,8 @@ void hnp_rte_growth_joined(hnp_rte_t *rte, hnp_vpid_t vpid);
  *  growth fails, the runtime goes on. False when @p vpid is no added
  *  daemon being started (then the failure is the runtime's). */
 bool hnp_rte_growth_failed(hnp_rte_t *rte, hnp_vpid_t vpid, const char *why);
+/** The growth going on started its daemons with the plm's launch_added. */
+bool hnp_rte_growth_by_command(const hnp_rte_t *rte);
 /** Free the HNP's growth state (hnp_rte_destroy). */
 void hnp_rte_growth_destroy(hnp_rte_t *rte);
 

@@ -119,6 +119,10 @@ struct hnp_wire_spawn_request;
 typedef void (*dvm_spawn_replay_fn)(hnp_dvm_t *dvm, hnp_vpid_t src,
                                     const void *data, size_t len,
                                     const char *why);
+/** The allocation a standalone hnp's spawns stay in: the job's --host and
+ *  --hostfile, else the batch system's (the plm's allocated_nodes). */
+int dvm_allocation(const hnp_dvm_t *dvm, struct hnp_nodelist *alloc,
+                   char *err, size_t errlen);
 /** Into @p out, the nodes of the allocation the request's hosts name
  *  that run no daemon (a standalone hnp's; none in a DVM). */
 int dvm_grow_needed(hnp_dvm_t *dvm, const struct hnp_wire_spawn_request *req,
