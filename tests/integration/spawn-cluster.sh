@@ -8,9 +8,9 @@
 # without it, where node 3's daemon is started for the spawn (over ssh,
 # and under salloc by one more srun step: there onto nodes 3 and 2, named
 # out of the allocation's order); each side sends a message and gets it
-# back. Under salloc, a node where that step cannot start (its slurmd
-# stopped) fails the spawn alone: the parent gets the error and ends, hnp
-# names the node, nothing is left. Needs root and namespaces; counted as
+# back. Under salloc, a node where that step hangs (its slurmd frozen) or
+# cannot start (its slurmd stopped) fails the spawn alone: the parent gets
+# the error and ends, hnp names the node, nothing is left. Needs root and namespaces; counted as
 # skipped where they cannot be made.
 . "$top_srcdir/tests/integration/lib.sh"
 . "$top_srcdir/tests/integration/ompi-lib.sh"
@@ -84,6 +84,35 @@ cluster_daemons() {
     done
 }
 
+# nothing_left WHAT: no srun of the last job and no daemon on the nodes.
+nothing_left() {
+    local left=""
+    for _ in $(seq 100); do
+        left=$(echo $(sruns_of_job "$(cat "$tmp/jobid")") $(cluster_daemons))
+        [ -z "$left" ] && break
+        sleep 0.1
+    done
+    [ -z "$left" ] || { ps -o pid,args -p "${left// /,}"; fail "$1: processes left"; }
+}
+
+# Node 3's slurmd frozen (SIGSTOP) once the allocation is granted: the
+# step for the spawn hangs. Its daemon has not called back within
+# plm_base_launch_timeout: the spawn fails alone, the step is stopped, and
+# once the node answers again nothing of the job is left.
+pidf=/run/hnp-testcluster/slurm/slurmd.node3.pid
+status=0
+timeout -k 5 120 salloc -N 3 bash -c \
+    "echo \$SLURM_JOB_ID >'$tmp/jobid'
+     kill -STOP \$(cat $pidf) || exit 99
+     exec '$HNP' ${slurm_x[*]} --mca plm_base_launch_timeout 5 -n 1 '$prog' 1 node3" \
+    >"$tmp/out" 2>"$tmp/err" || status=$?
+kill -CONT "$(cat "$pidf")"
+what="plm slurm, a step that hangs on node 3"
+expect_status 0 "$what"
+expect_in "$tmp/out" "^parent: spawn failed" "$what"
+expect_in "$tmp/err" "the spawn of rank 0 of job 1 failed: the daemon for node node3 (vpid 2) did not call back within plm_base_launch_timeout" "$what"
+nothing_left "$what"
+
 # Node 3's slurmd stopped once the allocation is granted: the step for
 # the spawn cannot start there. The spawn fails alone and at once: the
 # parent gets the error and ends, hnp says which node and why.
@@ -98,11 +127,5 @@ expect_status 0 "$what"
 expect_in "$tmp/out" "^parent: spawn failed" "$what"
 expect_in "$tmp/err" "the spawn of rank 0 of job 1 failed: the daemon for node node3 (vpid 2) could not be started: the command" "$what"
 expect_in "$tmp/err" "srun" "$what: srun's words"
-left=""
-for _ in $(seq 100); do
-    left=$(echo $(sruns_of_job "$(cat "$tmp/jobid")") $(cluster_daemons))
-    [ -z "$left" ] && break
-    sleep 0.1
-done
-[ -z "$left" ] || { ps -o pid,args -p "${left// /,}"; fail "$what: processes left"; }
+nothing_left "$what"
 timeout 120 bash "$tc" up 3 >/dev/null 2>&1 || fail "the cluster did not come back"
