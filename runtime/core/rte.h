@@ -216,6 +216,11 @@ struct hnp_rte {
     /* The scratch roots (scratch.c), made at their first use, NULL until
      * then: [0] under TMPDIR, [1] in memory (/dev/shm). */
     char *scratch_root[2];
+    /* An open descriptor of each root, locked (flock) while the root is
+     * ours: a process that finds the root of a dead maker removes it only
+     * if nobody holds that lock. Valid while scratch_root[k] is set. */
+    int scratch_lock[2];
+    bool scratch_swept[2];       /* dead makers' roots looked for */
     /* Told of each root as it is made (a later one of the same kind
      * replaces it), so that it goes even if this process is killed (the
      * daemon's sentinel); NULL: nobody. */
