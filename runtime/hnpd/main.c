@@ -94,6 +94,11 @@ static int parse_args(hnpd_args_t *a, int argc, char **argv, char *err,
                     "on stdin or in --secret-file FILE)");
         return HNP_ERR_BAD_PARAM;
     }
+    if (a->first_vpid != NULL && a->plm == NULL) {
+        hnp_err_set(err, errlen, "--first-vpid numbers the daemons a plm's "
+                    "own command starts: it needs --plm NAME");
+        return HNP_ERR_BAD_PARAM;
+    }
     return HNP_SUCCESS;
 }
 
