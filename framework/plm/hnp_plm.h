@@ -22,7 +22,9 @@
  * starts daemons with a command of its own (a batch system's: srun, a
  * tm-style spawn) says how the job secret reaches them (@c secret) and
  * tells each daemon who it is from that command's environment
- * (daemon_identity).
+ * (daemon_identity); when it can also start daemons on more nodes of its
+ * allocation while the job runs (a spawn that needs them), it says so by
+ * launch_added.
  *
  * The runtime context is opaque here; components reach it through the
  * runtime services header.
@@ -48,8 +50,11 @@ extern "C" {
  * 4.1: HNP_PLM_CAP_ALLOCATION_ORDER and the hook explain_failure, in what
  *      was room to grow: a 4.0 component still loads.
  * 5.0: spawn_tree hands a copy of the routing tree, never the tree itself
- *      (hnp_tree.h's one ownership rule), and must be deterministic. */
-#define HNP_PLM_INTERFACE_VERSION HNP_MCA_VERSION(5, 0, 0)
+ *      (hnp_tree.h's one ownership rule), and must be deterministic.
+ * 5.1: the hook launch_added, in what was room to grow: a 5.0 component
+ *      still loads (and its daemons are never added to a running job,
+ *      when it has a daemon_identity). */
+#define HNP_PLM_INTERFACE_VERSION HNP_MCA_VERSION(5, 1, 0)
 
 struct hnp_rte;
 
@@ -184,7 +189,22 @@ typedef struct hnp_plm_module {
      * it knows nothing. May block a few seconds.
      */
     int (*explain_failure)(struct hnp_rte *rte, char *buf, size_t len);
-    void *reserved[3]; /**< room to grow; NULL */
+    /**
+     * May be NULL. HNP only, for a launcher with a daemon_identity: start,
+     * with one more command of its own, the @p count daemons added to the
+     * running job, vpids @p first .. @p first + @p count - 1 on the nodes
+     * hnp_rte_node_name() names (in the order allocated_nodes gives them
+     * under HNP_PLM_CAP_ALLOCATION_ORDER). The command runs
+     * hnp_rte_added_daemon_command(), whose daemons add @p first - 1 to the
+     * vpid daemon_identity gives them (1 on the command's first node),
+     * through hnp_rte_spawn_added_command(): its failure, or its daemons
+     * not calling back within plm_base_launch_timeout, fails the spawn
+     * that needed them, not the job. Without the hook such a launcher's
+     * job gets no daemon once it runs.
+     */
+    int (*launch_added)(struct hnp_rte *rte, hnp_vpid_t first,
+                        uint32_t count);
+    void *reserved[2]; /**< room to grow; NULL */
 } hnp_plm_module_t;
 
 #ifdef __cplusplus

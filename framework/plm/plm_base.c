@@ -27,6 +27,9 @@ int hnp_plm_module_check(const hnp_plm_module_t *module, const char *name,
              module->launch_model == NULL)
         wrong = "says it follows the launch model (HNP_PLM_CAP_LAUNCH_MODEL) "
                 "but has no launch_model";
+    else if (module->launch_added != NULL && module->daemon_identity == NULL)
+        wrong = "starts added daemons (launch_added) that cannot be told who "
+                "they are (it has no daemon_identity)";
     else if (module->secret != HNP_PLM_SECRET_STDIN &&
              module->secret != HNP_PLM_SECRET_FILE)
         wrong = "names an unknown way for the secret";

@@ -9,16 +9,19 @@
  *     waits for those: an added daemon's first connection to its parent
  *     must not come before the parent takes its vpid.
  *  2. The HNP starts them through the launcher, as the first daemons
- *     (they are its spawn children: hnp_tree_extend). Each joins, is
+ *     (they are its spawn children: hnp_tree_extend), or, for a launcher
+ *     that starts daemons with a command of its own (srun), through its
+ *     launch_added hook: one more command for all of them. Each joins, is
  *     welcomed with the first launch's size (it builds the same trees)
  *     and skips phase 2: the HNP sends it every contact
  *     (HNP_TAG_CONTACTS), then broadcasts the added daemons' contacts,
  *     and the all-gathers that begin from then on count them
  *     (hnp_rte_grow_collectives).
  *  3. A daemon that cannot be started, or has not joined within
- *     plm_base_launch_timeout (then it is killed), fails the growth
- *     alone: its vpid stays, never counted by the all-gathers, and no
- *     more daemons are added to this runtime.
+ *     plm_base_launch_timeout (then it is killed; the launcher's command
+ *     is stopped when none of its daemons joined, else it ends with the
+ *     job), fails the growth alone: its vpid stays, never counted by the
+ *     all-gathers, and no more daemons are added to this runtime.
  */
 #include "config.h"
 
@@ -39,6 +42,7 @@ struct hnp_rte_growth {
     uint32_t joined;         /* added daemons up */
     bool *up;                /* [count]: that one is */
     bool started;            /* the launcher has them */
+    bool by_command;         /* through the plm's launch_added */
     hnp_rte_timer_t *timer;  /* plm_base_launch_timeout */
     hnp_rte_added_fn done;
     void *ctx;
@@ -108,8 +112,12 @@ static void added_timed_out(hnp_rte_t *rte, void *cbdata)
                      "did not call back within plm_base_launch_timeout "
                      "(%g s)", rte->node_names[g->first + i], g->first + i,
                      rte->core->launch_timeout);
-        hnp_rte_kill_daemon(rte, g->first + i);
+        if (!g->by_command)
+            hnp_rte_kill_daemon(rte, g->first + i);
     }
+    /* a command whose daemons all hang (srun waiting for its step) */
+    if (g->by_command && g->joined == 0 && rte->launcher != NULL)
+        (void)hnp_launcher_stop_command(rte->launcher, g->first);
     growth_end(rte, HNP_ERR_TIMEOUT, why);
 }
 
@@ -129,7 +137,11 @@ static void start_added(hnp_rte_t *rte)
     }
     for (uint32_t i = 0; i < g->count; i++)
         vpids[i] = g->first + i;
-    rc = hnp_rte_spawn_daemons(rte, vpids, g->count);
+    g->by_command = rte->plm->launch_added != NULL;
+    if (g->by_command)
+        rc = rte->plm->launch_added(rte, g->first, g->count);
+    else
+        rc = hnp_rte_spawn_daemons(rte, vpids, g->count);
     free(vpids);
     /* a failure was told through hnp_rte_growth_failed() */
     if (rc != HNP_SUCCESS && rte->growth == g)
@@ -255,6 +267,11 @@ bool hnp_rte_growth_failed(hnp_rte_t *rte, hnp_vpid_t vpid, const char *why)
         return vpid >= rte->nfirst; /* one of an earlier growth: told */
     growth_end(rte, HNP_ERR_UNREACHABLE, why);
     return true;
+}
+
+bool hnp_rte_growth_by_command(const hnp_rte_t *rte)
+{
+    return rte->growth != NULL && rte->growth->by_command;
 }
 
 void hnp_rte_growth_destroy(hnp_rte_t *rte)

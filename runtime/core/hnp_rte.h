@@ -157,6 +157,28 @@ HNP_EXPORT int hnp_rte_spawn_command(hnp_rte_t *rte, char *const *argv,
                                      const char *label);
 
 /**
+ * The command of the daemons added to the running job from vpid @p first
+ * on (hnp_plm_module_t::launch_added): hnp_rte_daemon_command()'s, and the
+ * daemons add @p first - 1 to the vpid the plm's daemon_identity gives
+ * them. NULL when @p first is not an added daemon's vpid, or out of
+ * memory. malloc'd; free with hnp_rte_free_argv().
+ */
+HNP_EXPORT char **hnp_rte_added_daemon_command(hnp_rte_t *rte,
+                                               hnp_vpid_t first);
+
+/**
+ * Run @p argv on this machine to start the daemons added from vpid
+ * @p first on (one more `srun`), as hnp_rte_spawn_command() does, but its
+ * failure fails the spawn that needed them, not the job: the runtime
+ * reports it with @p label (the nodes, comma-separated) and the exact
+ * command, stops it when its daemons do not call back within
+ * plm_base_launch_timeout, and ends it with the job.
+ */
+HNP_EXPORT int hnp_rte_spawn_added_command(hnp_rte_t *rte, hnp_vpid_t first,
+                                           char *const *argv,
+                                           const char *label);
+
+/**
  * Start daemon @p vpid through @p command, a command of the launcher's own
  * that runs what follows it on the daemon's node (a batch system's "run
  * this on node N", as a tm-style spawn does), found as execvp finds it:

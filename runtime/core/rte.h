@@ -216,6 +216,11 @@ struct hnp_rte {
     /* The scratch roots (scratch.c), made at their first use, NULL until
      * then: [0] under TMPDIR, [1] in memory (/dev/shm). */
     char *scratch_root[2];
+    /* An open descriptor of each root, locked (flock) while the root is
+     * ours: a process that finds the root of a dead maker removes it only
+     * if nobody holds that lock. Valid while scratch_root[k] is set. */
+    int scratch_lock[2];
+    bool scratch_swept[2];       /* dead makers' roots looked for */
     /* Told of each root as it is made (a later one of the same kind
      * replaces it), so that it goes even if this process is killed (the
      * daemon's sentinel); NULL: nobody. */
@@ -432,6 +437,8 @@ void hnp_rte_growth_joined(hnp_rte_t *rte, hnp_vpid_t vpid);
  *  growth fails, the runtime goes on. False when @p vpid is no added
  *  daemon being started (then the failure is the runtime's). */
 bool hnp_rte_growth_failed(hnp_rte_t *rte, hnp_vpid_t vpid, const char *why);
+/** The growth going on started its daemons with the plm's launch_added. */
+bool hnp_rte_growth_by_command(const hnp_rte_t *rte);
 /** Free the HNP's growth state (hnp_rte_destroy). */
 void hnp_rte_growth_destroy(hnp_rte_t *rte);
 

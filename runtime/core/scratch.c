@@ -4,16 +4,29 @@
  * process, made at its first use and removed at its end; the components'
  * directories under it. Whoever guards the process against an abrupt end
  * (the daemon's sentinel) is told of each root as it is made.
+ *
+ * A process killed together with its guard (Slurm ends a step's processes
+ * all at once, with SIGKILL) leaves its roots behind: the first root a
+ * process makes under a base first removes the roots there of this user's
+ * processes that are gone. A root is left alone while its maker lives
+ * (by the pid in its name) and while anyone holds the lock its maker took
+ * on it (flock, which a process of another pid namespace that shares the
+ * base holds too).
  */
 #include "config.h"
 
 #define _XOPEN_SOURCE_EXTENDED 1
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
+#include <signal.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -48,6 +61,88 @@ static const char *scratch_base(unsigned kind)
     return base != NULL && base[0] != '\0' ? base : "/tmp";
 }
 
+/* The pid in @p name when it is a root of this user's ("hnp-UID-PID-"
+ * and mkdtemp's six characters), else 0. */
+static pid_t root_maker(const char *name, const char *prefix, size_t plen)
+{
+    char *end = NULL;
+    long pid;
+
+    if (strncmp(name, prefix, plen) != 0 || name[plen] < '1' ||
+        name[plen] > '9')
+        return 0;
+    errno = 0;
+    pid = strtol(name + plen, &end, 10);
+    if (errno != 0 || pid <= 0 || pid > INT32_MAX || *end != '-' ||
+        strlen(end + 1) != 6)
+        return 0;
+    return (pid_t)pid;
+}
+
+/* The root @p name under @p base of a process that is gone, if nobody
+ * holds its lock: removed with what is in it. */
+static void remove_if_dead(const char *base, const char *name, pid_t maker)
+{
+    char path[PATH_MAX];
+    struct stat st;
+    int fd;
+
+    if (maker == getpid() || kill(maker, 0) == 0 || errno != ESRCH)
+        return;
+    if ((size_t)snprintf(path, sizeof(path), "%s/%s", base, name) >=
+        sizeof(path))
+        return;
+    fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    if (fstat(fd, &st) == 0 && st.st_uid == getuid() &&
+        flock(fd, LOCK_EX | LOCK_NB) == 0)
+        remove_tree(path);
+    close(fd);
+}
+
+static void sweep_dead_roots(hnp_rte_t *rte, unsigned kind, const char *base)
+{
+    char prefix[64];
+    size_t plen;
+    DIR *dir;
+
+    if (rte->scratch_swept[kind])
+        return;
+    rte->scratch_swept[kind] = true;
+    plen = (size_t)snprintf(prefix, sizeof(prefix), "hnp-%lu-",
+                            (unsigned long)getuid());
+    if ((dir = opendir(base)) == NULL)
+        return;
+    for (struct dirent *e = readdir(dir); e != NULL; e = readdir(dir)) {
+        pid_t maker = root_maker(e->d_name, prefix, plen);
+        if (maker > 0)
+            remove_if_dead(base, e->d_name, maker);
+    }
+    closedir(dir);
+}
+
+/* The root's lock, held while it is ours. */
+static int root_lock(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+    if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        close(fd);
+        fd = -1;
+    }
+    return fd;
+}
+
+static void root_forget(hnp_rte_t *rte, unsigned kind)
+{
+    free(rte->scratch_root[kind]);
+    rte->scratch_root[kind] = NULL;
+    if (rte->scratch_lock[kind] >= 0)
+        close(rte->scratch_lock[kind]);
+    rte->scratch_lock[kind] = -1;
+}
+
 static int root_make(hnp_rte_t *rte, unsigned kind, char *err, size_t errlen)
 {
     const char *base = scratch_base(kind);
@@ -55,6 +150,7 @@ static int root_make(hnp_rte_t *rte, unsigned kind, char *err, size_t errlen)
 
     if (rte->scratch_root[kind] != NULL)
         return HNP_SUCCESS;
+    sweep_dead_roots(rte, kind, base);
     int n = snprintf(path, sizeof(path), "%s/hnp-%lu-%ld-XXXXXX", base,
                      (unsigned long)getuid(), (long)getpid());
     if (n < 0 || (size_t)n >= sizeof(path)) {
@@ -72,6 +168,9 @@ static int root_make(hnp_rte_t *rte, unsigned kind, char *err, size_t errlen)
         hnp_err_set(err, errlen, "out of memory");
         return HNP_ERR_NOMEM;
     }
+    /* where flock is refused (a file system without locks), the maker's
+     * pid alone keeps the root */
+    rte->scratch_lock[kind] = root_lock(path);
     if (rte->scratch_guard != NULL)
         rte->scratch_guard(rte->scratch_guard_ctx, kind, path);
     return HNP_SUCCESS;
@@ -136,10 +235,8 @@ void hnp_rte_scratch_remove(hnp_rte_t *rte, const char *path)
     /* A root left empty goes now (a job's end, the PMIx server's stop),
      * not at the process's end: however the process ends later, nothing
      * of the jobs that ended stays. The next use makes a new one. */
-    if (rmdir(rte->scratch_root[k]) == 0) {
-        free(rte->scratch_root[k]);
-        rte->scratch_root[k] = NULL;
-    }
+    if (rmdir(rte->scratch_root[k]) == 0)
+        root_forget(rte, (unsigned)k);
 }
 
 void hnp_rte_scratch_empty(hnp_rte_t *rte)
@@ -152,9 +249,9 @@ void hnp_rte_scratch_empty(hnp_rte_t *rte)
 void hnp_rte_scratch_release(hnp_rte_t *rte)
 {
     for (unsigned k = 0; k < 2; k++) {
-        if (rte->scratch_root[k] != NULL)
+        if (rte->scratch_root[k] != NULL) {
             remove_tree(rte->scratch_root[k]);
-        free(rte->scratch_root[k]);
-        rte->scratch_root[k] = NULL;
+            root_forget(rte, k);
+        }
     }
 }

@@ -100,9 +100,15 @@ static void agent_failed(void *ctx, hnp_vpid_t vpid, const char *node,
      * node says whose ("the Slurm allocation"). */
     if (vpid >= rte->nfirst && rte->is_hnp) {
         char why[1024];
-        snprintf(why, sizeof(why), "the daemon for node %s (vpid %u) could "
-                 "not be started: the agent %s\n  command: %s\n  output of "
-                 "the agent: %s", node, vpid, status, command,
+        /* one command for several added daemons: node names them all */
+        bool several = strchr(node, ',') != NULL;
+        snprintf(why, sizeof(why), "the daemon%s for node%s %s (vpid%s %u) "
+                 "could not be started: the %s %s\n  command: %s\n  output "
+                 "of the %s: %s", several ? "s" : "", several ? "s" : "",
+                 node, several ? "s from" : "", vpid,
+                 hnp_rte_growth_by_command(rte) ? "command" : "agent",
+                 status, command,
+                 hnp_rte_growth_by_command(rte) ? "command" : "agent",
                  output != NULL && output[0] != '\0' ? output : "(none)");
         if (hnp_rte_growth_failed(rte, vpid, why))
             return;
@@ -363,6 +369,36 @@ int hnp_rte_spawn_command(hnp_rte_t *rte, char *const *argv, const char *label)
     if (rc != HNP_SUCCESS)
         hnp_rte_fail(rte, 1, "cannot run %s: %s", argv[0],
                      err[0] != '\0' ? err : hnp_strerror(rc));
+    return rc;
+}
+
+char **hnp_rte_added_daemon_command(hnp_rte_t *rte, hnp_vpid_t first)
+{
+    char first_text[16];
+    char *extra[] = { "--first-vpid", first_text, NULL };
+
+    if (first < rte->nfirst || first >= rte->nprocs)
+        return NULL;
+    snprintf(first_text, sizeof(first_text), "%u", first);
+    return hnp_rte_daemon_command(rte, extra);
+}
+
+int hnp_rte_spawn_added_command(hnp_rte_t *rte, hnp_vpid_t first,
+                                char *const *argv, const char *label)
+{
+    char err[512] = "";
+    int rc;
+
+    if (first < rte->nfirst || first >= rte->nprocs || argv == NULL ||
+        argv[0] == NULL)
+        return HNP_ERR_BAD_PARAM;
+    rc = hnp_rte_launcher_start(rte, err, sizeof(err));
+    /* its failure is the growth's (agent_failed: vpid >= nfirst) */
+    if (rc == HNP_SUCCESS)
+        rc = hnp_launcher_submit_command(rte->launcher, first, label, argv);
+    if (rc != HNP_SUCCESS)
+        HNP_ERROR_LOG(rte->log, "cannot run %s for the added daemons: %s",
+                      argv[0], err[0] != '\0' ? err : hnp_strerror(rc));
     return rc;
 }
 

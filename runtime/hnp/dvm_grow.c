@@ -30,6 +30,65 @@ typedef struct dvm_growing {
     dvm_spawn_replay_fn replay;
 } dvm_growing_t;
 
+static void add_allocated(void *ctx, const char *node, uint32_t slots)
+{
+    (void)hnp_nodelist_add(ctx, node, slots, slots > 0);
+}
+
+/* The batch system's allocation (the plm's allocated_nodes), in its
+ * order; empty outside one. */
+static int batch_allocation(hnp_rte_t *rte, hnp_nodelist_t *alloc)
+{
+    int rc = HNP_SUCCESS;
+
+    if (rte->plm->allocated_nodes != NULL)
+        rc = rte->plm->allocated_nodes(rte, add_allocated, alloc);
+    return rc == HNP_ERR_NOT_AVAILABLE ? HNP_SUCCESS : rc;
+}
+
+int dvm_allocation(const hnp_dvm_t *dvm, hnp_nodelist_t *alloc, char *err,
+                   size_t errlen)
+{
+    const hnp_args_t *args = dvm->runtime->args;
+    int rc = hnp_apphosts_parse(args->hosts, args->hostfile, alloc, err,
+                                errlen);
+
+    if (rc == HNP_SUCCESS && alloc->count == 0)
+        rc = batch_allocation(dvm->rte, alloc);
+    if (rc != HNP_SUCCESS && err[0] == '\0')
+        hnp_err_set(err, errlen, "cannot read the allocation: %s",
+                    hnp_strerror(rc));
+    return rc;
+}
+
+/* A launcher that numbers daemons in its allocation's order
+ * (HNP_PLM_CAP_ALLOCATION_ORDER: srun's SLURM_NODEID) numbers the added
+ * ones so too: @p nodes, which take the next vpids in their order, follow
+ * it. */
+static int order_as_allocated(hnp_dvm_t *dvm, hnp_nodelist_t *nodes)
+{
+    hnp_nodelist_t batch = { NULL, 0, 0 };
+    size_t next = 0;
+    int rc;
+
+    if (!(dvm->rte->plm->capabilities & HNP_PLM_CAP_ALLOCATION_ORDER) ||
+        nodes->count < 2)
+        return HNP_SUCCESS;
+    rc = batch_allocation(dvm->rte, &batch);
+    for (size_t b = 0; rc == HNP_SUCCESS && b < batch.count; b++) {
+        for (size_t j = next; j < nodes->count; j++) {
+            if (strcmp(nodes->nodes[j].name, batch.nodes[b].name) != 0)
+                continue;
+            hnp_node_t held = nodes->nodes[next];
+            nodes->nodes[next++] = nodes->nodes[j];
+            nodes->nodes[j] = held;
+            break;
+        }
+    }
+    hnp_nodelist_free(&batch);
+    return rc;
+}
+
 static bool runs_daemon(const char *name, void *ctx)
 {
     return hnp_dvm_runs_daemon(ctx, name);
@@ -137,17 +196,17 @@ int dvm_grow_needed(hnp_dvm_t *dvm, const hnp_wire_spawn_request_t *req,
                     hnp_nodelist_t *out, char *err, size_t errlen)
 {
     hnp_nodelist_t alloc = { NULL, 0, 0 };
-    const hnp_args_t *args = dvm->runtime->args;
     int rc = HNP_SUCCESS;
 
     /* a DVM's allocation is its daemons' nodes */
     if (dvm->family_only)
-        rc = hnp_apphosts_parse(args->hosts, args->hostfile, &alloc, err,
-                                errlen);
+        rc = dvm_allocation(dvm, &alloc, err, errlen);
     for (uint32_t a = 0; rc == HNP_SUCCESS && a < req->napps; a++)
         rc = app_needs(dvm, req, &req->apps[a], &alloc, out, err, errlen);
     if (rc == HNP_SUCCESS && dvm->family_only && wants_more_nodes(dvm, req))
         rc = every_node_without_daemon(dvm, &alloc, out);
+    if (rc == HNP_SUCCESS)
+        rc = order_as_allocated(dvm, out);
     hnp_nodelist_free(&alloc);
     return rc;
 }

@@ -119,6 +119,10 @@ struct hnp_wire_spawn_request;
 typedef void (*dvm_spawn_replay_fn)(hnp_dvm_t *dvm, hnp_vpid_t src,
                                     const void *data, size_t len,
                                     const char *why);
+/** The allocation a standalone hnp's spawns stay in: the job's --host and
+ *  --hostfile, else the batch system's (the plm's allocated_nodes). */
+int dvm_allocation(const hnp_dvm_t *dvm, struct hnp_nodelist *alloc,
+                   char *err, size_t errlen);
 /** Into @p out, the nodes the request's host keys name that run no
  *  daemon, with their slots: nodes of a standalone hnp's allocation
  *  (PMIX_HOST, PMIX_HOSTFILE, or no host and too few free slots), and

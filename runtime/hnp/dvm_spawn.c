@@ -207,7 +207,6 @@ static int check_hosts(const hnp_dvm_t *dvm, const char *hosts, char *err,
                        size_t errlen)
 {
     hnp_nodelist_t want = { NULL, 0, 0 }, alloc = { NULL, 0, 0 };
-    const hnp_args_t *args = dvm->runtime->args;
     int rc = hnp_nodelist_parse_hosts(&want, hosts, err, errlen);
 
     for (size_t i = 0; rc == HNP_SUCCESS && i < want.count; i++) {
@@ -215,10 +214,10 @@ static int check_hosts(const hnp_dvm_t *dvm, const char *hosts, char *err,
         bool allocated = false;
         if (hnp_dvm_runs_daemon(dvm, name))
             continue;
-        if (dvm->family_only &&
-            hnp_apphosts_parse(args->hosts, args->hostfile, &alloc, err,
-                               errlen) == HNP_SUCCESS)
-            allocated = hnp_nodelist_find(&alloc, name) != NULL;
+        if (dvm->family_only && alloc.count == 0 &&
+            (rc = dvm_allocation(dvm, &alloc, err, errlen)) != HNP_SUCCESS)
+            break;
+        allocated = hnp_nodelist_find(&alloc, name) != NULL;
         if (allocated)
             hnp_err_set(err, errlen, "node %s of the allocation runs no "
                         "daemon, and plm %s starts none once the job runs "
@@ -575,15 +574,16 @@ static bool waits_for_daemons(hnp_dvm_t *dvm, hnp_vpid_t src,
 
     *rc = dvm_grow_needed(dvm, req, &nodes, err, errlen);
     if (*rc == HNP_SUCCESS && nodes.count > 0 &&
-        dvm->rte->plm->daemon_identity == NULL) {
+        (dvm->rte->plm->daemon_identity == NULL ||
+         dvm->rte->plm->launch_added != NULL)) {
         *rc = dvm_grow_then_replay(dvm, src, data, len, &nodes, take_request,
                                    err, errlen);
         hnp_nodelist_free(&nodes);
         return *rc == HNP_SUCCESS;
     }
-    /* a launcher that starts daemons with a command of its own (srun)
-     * starts none later: check_hosts() and dvm_spawn_add_hosts() refuse
-     * the nodes */
+    /* a launcher that starts daemons with a command of its own and
+     * cannot run one more (no launch_added) starts none later:
+     * check_hosts() refuses the nodes */
     hnp_nodelist_free(&nodes);
     return false;
 }

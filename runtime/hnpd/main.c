@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "daemon.h"
+#include "identity.h"
 #include "procs/fdlimit.h"
 
 #define NODE_NAME_LEN 256
@@ -31,6 +32,8 @@ typedef struct hnpd_args {
                                 is comes from the plm, and it stays that
                                 command's task */
     const char *secret_file; /* the secret is here, not on stdin */
+    const char *first_vpid;  /* with plm: added to a running job, the
+                                command's daemons numbered from here */
     bool attached;   /* stays with the agent: no fork to leave it */
     const char *self; /* argv[0]: how this binary was started */
     char node_buf[NODE_NAME_LEN]; /* the node's name as the plm gave it */
@@ -39,7 +42,8 @@ typedef struct hnpd_args {
 static const hnp_setup_option_t hnpd_options[] = {
     { "--vpid", 1, NULL }, { "--node", 1, NULL }, { "--parent", 1, NULL },
     { "--parent-uri", 1, NULL }, { "--plm", 1, NULL },
-    { "--secret-file", 1, NULL }, { NULL, 0, NULL },
+    { "--secret-file", 1, NULL }, { "--first-vpid", 1, NULL },
+    { NULL, 0, NULL },
 };
 
 static int parse_vpid(const char *text, hnp_vpid_t *out)
@@ -78,6 +82,8 @@ static int parse_args(hnpd_args_t *a, int argc, char **argv, char *err,
             a->plm = val;
         else if (strcmp(opt, "--secret-file") == 0)
             a->secret_file = val;
+        else if (strcmp(opt, "--first-vpid") == 0)
+            a->first_vpid = val;
         i++;
     }
     if (((!have_vpid || a->vpid == 0 || a->node == NULL) && a->plm == NULL) ||
@@ -86,6 +92,11 @@ static int parse_args(hnpd_args_t *a, int argc, char **argv, char *err,
                     "--vpid N --node NAME, or --plm NAME inside that plm's "
                     "command, --parent N --parent-uri URI and the job secret "
                     "on stdin or in --secret-file FILE)");
+        return HNP_ERR_BAD_PARAM;
+    }
+    if (a->first_vpid != NULL && a->plm == NULL) {
+        hnp_err_set(err, errlen, "--first-vpid numbers the daemons a plm's "
+                    "own command starts: it needs --plm NAME");
         return HNP_ERR_BAD_PARAM;
     }
     return HNP_SUCCESS;
@@ -108,6 +119,10 @@ static int identity_from_plm(hnp_setup_t *setup, hnpd_args_t *a,
                  a->node_buf);
         rc = HNP_ERR_BAD_PARAM;
     }
+    /* one of the daemons a spawn added, started by a command of their own */
+    if (rc == HNP_SUCCESS && a->first_vpid != NULL)
+        rc = hnpd_added_vpid(a->first_vpid, a->vpid, &a->vpid, why,
+                             sizeof(why));
     if (rc != HNP_SUCCESS) {
         hnp_err_set(err, errlen, "plm %s cannot tell this daemon who it is: "
                     "%s", a->plm, why[0] != '\0' ? why : hnp_strerror(rc));

@@ -93,6 +93,17 @@ int hnp_launcher_kill_daemon(hnp_launcher_t *l, hnp_vpid_t vpid)
     return HNP_SUCCESS;
 }
 
+int hnp_launcher_stop_command(hnp_launcher_t *l, hnp_vpid_t vpid)
+{
+    launch_req_t *r = req_of(l, vpid);
+
+    if (r == NULL || r->daemon || !agent_alive(r))
+        return HNP_ERR_NOT_FOUND;
+    HNP_VERBOSE(l->log, 1, "stopping %s", r->words.command);
+    hnp_signal_child_group(r->pid, SIGTERM);
+    return HNP_SUCCESS;
+}
+
 bool hnp_launcher_awaiting(const hnp_launcher_t *l, hnp_vpid_t vpid)
 {
     const launch_req_t *r = req_of(l, vpid);

@@ -142,6 +142,13 @@ void hnp_launcher_set_daemon_pid(hnp_launcher_t *l, hnp_vpid_t vpid,
  * there is no way to reach.
  */
 int hnp_launcher_kill_daemon(hnp_launcher_t *l, hnp_vpid_t vpid);
+/**
+ * The command submitted for @p vpid by hnp_launcher_submit_command(), if
+ * it still runs, gets SIGTERM with its group (on which srun ends the
+ * processes of its step); its end is reported as any end of it.
+ * HNP_ERR_NOT_FOUND when there is no such command running.
+ */
+int hnp_launcher_stop_command(hnp_launcher_t *l, hnp_vpid_t vpid);
 /** Agents running or queued. */
 size_t hnp_launcher_pending(const hnp_launcher_t *l);
 /** Kill every running agent whose daemon has not joined (SIGTERM) and

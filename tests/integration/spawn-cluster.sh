@@ -4,10 +4,14 @@
 # Slurm in network namespaces, contrib/testcluster): with
 # plm_base_daemons_on_all_nodes, an Open MPI parent of one rank on node 1
 # (tests/mpi/ompi_spawn.c) spawns children onto node 3 over ssh (plm rsh
-# and prsh) and under salloc (plm slurm, one srun for every node); over
-# ssh also without it (node 3's daemon is started for the spawn); each
-# side sends a message and gets it back. Needs root and namespaces;
-# counted as skipped where they cannot be made.
+# and prsh) and under salloc (plm slurm, one srun for every node); also
+# without it, where node 3's daemon is started for the spawn (over ssh,
+# and under salloc by one more srun step: there onto nodes 3 and 2, named
+# out of the allocation's order); each side sends a message and gets it
+# back. Under salloc, a node where that step hangs (its slurmd frozen) or
+# cannot start (its slurmd stopped) fails the spawn alone: the parent gets
+# the error and ends, hnp names the node, nothing is left. Needs root and namespaces; counted as
+# skipped where they cannot be made.
 . "$top_srcdir/tests/integration/lib.sh"
 . "$top_srcdir/tests/integration/ompi-lib.sh"
 
@@ -40,3 +44,88 @@ status=0
 timeout -k 5 120 salloc -N 3 "$HNP" --mca plm slurm "${all[@]}" -n 1 \
     "$prog" 1 node3 >"$tmp/out" 2>"$tmp/err" || status=$?
 on_node3 1 "plm slurm under salloc -N 3"
+
+# Under salloc without plm_base_daemons_on_all_nodes: only node 1 has a
+# daemon (one srun step); the spawn's nodes get theirs from one more step
+# over them, which numbers them in the allocation's order whatever order
+# the spawn named them in.
+slurm_x=(--mca plm slurm -x OMPI_MCA_mpi_yield_when_idle=1)
+status=0
+timeout -k 5 120 salloc -N 3 "$HNP" "${slurm_x[@]}" -n 1 "$prog" 2 node3,node2 \
+    >"$tmp/out" 2>"$tmp/err" || status=$?
+what="plm slurm under salloc -N 3, daemons of nodes 3 and 2 started for the spawn"
+expect_status 0 "$what"
+expect_in "$tmp/out" "^parent: 2 children, 2 answered right$" "$what"
+for n in 2 3; do
+    [ "$(grep -c "^child [0-9]* of 2 on node$n: got [0-9]* ok$" "$tmp/out")" = 1 ] ||
+        fail "$what: not 1 child on node$n: $(cat "$tmp/out" "$tmp/err")"
+done
+
+# The srun processes of job $1 still alive on this machine: none once the
+# job has ended (hnp's steps end with it).
+sruns_of_job() {
+    local p
+    for p in $(pgrep -x srun || true); do
+        tr '\0' '\n' 2>/dev/null <"/proc/$p/environ" |
+            grep -qx "SLURM_JOB_ID=$1" && echo "$p"
+    done
+    return 0
+}
+# The cluster's daemons: those in its nodes' network namespaces (other
+# users of this machine may run hnpd on simulated nodes of the same names).
+cluster_daemons() {
+    local k p
+    for k in 1 2 3; do
+        for p in $(ip netns pids "${HNP_TESTCLUSTER_NETNS_PREFIX:-hnptc-node}$k" 2>/dev/null || true); do
+            case $(cat "/proc/$p/comm" 2>/dev/null) in
+            hnpd | hnp-sentinel) echo "$p" ;;
+            esac
+        done
+    done
+}
+
+# nothing_left WHAT: no srun of the last job and no daemon on the nodes.
+nothing_left() {
+    local left=""
+    for _ in $(seq 100); do
+        left=$(echo $(sruns_of_job "$(cat "$tmp/jobid")") $(cluster_daemons))
+        [ -z "$left" ] && break
+        sleep 0.1
+    done
+    [ -z "$left" ] || { ps -o pid,args -p "${left// /,}"; fail "$1: processes left"; }
+}
+
+# Node 3's slurmd frozen (SIGSTOP) once the allocation is granted: the
+# step for the spawn hangs. Its daemon has not called back within
+# plm_base_launch_timeout: the spawn fails alone, the step is stopped, and
+# once the node answers again nothing of the job is left.
+pidf=/run/hnp-testcluster/slurm/slurmd.node3.pid
+status=0
+timeout -k 5 120 salloc -N 3 bash -c \
+    "echo \$SLURM_JOB_ID >'$tmp/jobid'
+     kill -STOP \$(cat $pidf) || exit 99
+     exec '$HNP' ${slurm_x[*]} --mca plm_base_launch_timeout 5 -n 1 '$prog' 1 node3" \
+    >"$tmp/out" 2>"$tmp/err" || status=$?
+kill -CONT "$(cat "$pidf")"
+what="plm slurm, a step that hangs on node 3"
+expect_status 0 "$what"
+expect_in "$tmp/out" "^parent: spawn failed" "$what"
+expect_in "$tmp/err" "the spawn of rank 0 of job 1 failed: the daemon for node node3 (vpid 2) did not call back within plm_base_launch_timeout" "$what"
+nothing_left "$what"
+
+# Node 3's slurmd stopped once the allocation is granted: the step for
+# the spawn cannot start there. The spawn fails alone and at once: the
+# parent gets the error and ends, hnp says which node and why.
+status=0
+timeout -k 5 120 salloc -N 3 bash -c \
+    "echo \$SLURM_JOB_ID >'$tmp/jobid'
+     kill \$(cat /run/hnp-testcluster/slurm/slurmd.node3.pid) || exit 99
+     exec '$HNP' ${slurm_x[*]} -n 1 '$prog' 1 node3" \
+    >"$tmp/out" 2>"$tmp/err" || status=$?
+what="plm slurm, a step that cannot start on node 3"
+expect_status 0 "$what"
+expect_in "$tmp/out" "^parent: spawn failed" "$what"
+expect_in "$tmp/err" "the spawn of rank 0 of job 1 failed: the daemon for node node3 (vpid 2) could not be started: the command" "$what"
+expect_in "$tmp/err" "srun" "$what: srun's words"
+nothing_left "$what"
+timeout 120 bash "$tc" up 3 >/dev/null 2>&1 || fail "the cluster did not come back"

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +12,7 @@
 #include "hnp_rte.h"
 #include "plm_slurm.h"
 
-#define SRUN_FIXED_WORDS 8
+#define SRUN_FIXED_WORDS 9
 
 /* "2(x3),1": 2 slots on each of three nodes, then 1. */
 int plm_slurm_tasks_per_node(const char *text, uint32_t *slots, size_t count)
@@ -69,18 +70,19 @@ static int plm_slurm_allocated_nodes(struct hnp_rte *rte,
     return HNP_SUCCESS;
 }
 
-/* "node1,node2,...": the job's daemon nodes, in vpid order. */
-static char *daemon_nodelist(struct hnp_rte *rte)
+/* "node1,node2,...": the nodes of daemons @p first .. @p first + @p count
+ * - 1, in vpid order. */
+static char *daemon_nodelist(struct hnp_rte *rte, hnp_vpid_t first,
+                             uint32_t count)
 {
-    uint32_t n = hnp_rte_num_procs(rte);
     size_t len = 1;
     char *list;
 
-    for (hnp_vpid_t v = 1; v < n; v++)
+    for (hnp_vpid_t v = first; v < first + count; v++)
         len += strlen(hnp_rte_node_name(rte, v)) + 1;
     list = calloc(1, len);
-    for (hnp_vpid_t v = 1; list != NULL && v < n; v++) {
-        if (v > 1)
+    for (hnp_vpid_t v = first; list != NULL && v < first + count; v++) {
+        if (v > first)
             strcat(list, ",");
         strcat(list, hnp_rte_node_name(rte, v));
     }
@@ -89,8 +91,10 @@ static char *daemon_nodelist(struct hnp_rte *rte)
 
 /* srun and its fixed options, then plm_slurm_args, then the daemon. The
  * daemons stay srun's tasks for the life of the job (no detaching), are not
- * bound to CPUs, and all read the secret from srun's stdin. */
-static char **srun_argv(struct hnp_rte *rte, char *nodes_opt, char *ntasks,
+ * bound to CPUs, and all read the secret from srun's stdin. A step of
+ * daemons added to the running job shares its nodes' resources with the
+ * job's other steps (--overlap): it must never wait for them. */
+static char **srun_argv(bool added, char *nodes_opt, char *ntasks,
                         char *nnodes, char *args_copy, char **daemon)
 {
     size_t nd = 0, n = 0;
@@ -102,7 +106,6 @@ static char **srun_argv(struct hnp_rte *rte, char *nodes_opt, char *ntasks,
                   sizeof(*argv));
     if (argv == NULL)
         return NULL;
-    (void)rte;
     argv[n++] = "srun";
     argv[n++] = ntasks;
     argv[n++] = nnodes;
@@ -111,6 +114,8 @@ static char **srun_argv(struct hnp_rte *rte, char *nodes_opt, char *ntasks,
     argv[n++] = "--kill-on-bad-exit=1";
     argv[n++] = "--cpu-bind=none";
     argv[n++] = "--input=all";
+    if (added)
+        argv[n++] = "--overlap";
     for (char *w = strtok(args_copy, " \t"); w != NULL; w = strtok(NULL, " \t"))
         argv[n++] = w;
     for (size_t i = 0; i < nd; i++)
@@ -118,26 +123,49 @@ static char **srun_argv(struct hnp_rte *rte, char *nodes_opt, char *ntasks,
     return argv;
 }
 
-static int plm_slurm_launch_daemons(struct hnp_rte *rte)
+/* One srun step for daemons @p first .. @p first + @p count - 1: the
+ * first launch's (from 1), or those added to the running job. */
+static int run_step(struct hnp_rte *rte, hnp_vpid_t first, uint32_t count,
+                    bool added)
 {
-    uint32_t n = hnp_rte_num_procs(rte) - 1;
-    char ntasks[32], nnodes[32], *nodes = daemon_nodelist(rte), *opt = NULL;
+    char ntasks[32], nnodes[32], *opt = NULL;
+    char *nodes = daemon_nodelist(rte, first, count);
     char *args = strdup(plm_slurm_args != NULL ? plm_slurm_args : "");
-    char **daemon = hnp_rte_daemon_command(rte, NULL), **argv = NULL;
+    char **daemon = added ? hnp_rte_added_daemon_command(rte, first)
+                          : hnp_rte_daemon_command(rte, NULL);
+    char **argv = NULL;
     int rc = HNP_ERR_NOMEM;
 
-    snprintf(ntasks, sizeof(ntasks), "--ntasks=%u", n);
-    snprintf(nnodes, sizeof(nnodes), "--nodes=%u", n);
+    snprintf(ntasks, sizeof(ntasks), "--ntasks=%u", count);
+    snprintf(nnodes, sizeof(nnodes), "--nodes=%u", count);
     if (nodes != NULL && args != NULL && daemon != NULL &&
         asprintf(&opt, "--nodelist=%s", nodes) >= 0 &&
-        (argv = srun_argv(rte, opt, ntasks, nnodes, args, daemon)) != NULL)
-        rc = hnp_rte_spawn_command(rte, argv, "the Slurm allocation");
+        (argv = srun_argv(added, opt, ntasks, nnodes, args, daemon)) != NULL)
+        rc = added ? hnp_rte_spawn_added_command(rte, first, argv, nodes)
+                   : hnp_rte_spawn_command(rte, argv, "the Slurm allocation");
     free(argv);
     free(opt);
     free(nodes);
     free(args);
     hnp_rte_free_argv(daemon);
     return rc;
+}
+
+static int plm_slurm_launch_daemons(struct hnp_rte *rte)
+{
+    return run_step(rte, 1, hnp_rte_num_procs(rte) - 1, false);
+}
+
+/* Daemons a spawn needs on nodes of the allocation without one: one more
+ * step over those nodes, which the HNP numbered in the allocation's order
+ * (HNP_PLM_CAP_ALLOCATION_ORDER), as srun numbers SLURM_NODEID; each
+ * daemon adds first - 1 to SLURM_NODEID + 1. */
+static int plm_slurm_launch_added(struct hnp_rte *rte, hnp_vpid_t first,
+                                  uint32_t count)
+{
+    if (first < 1 || count == 0 || first + count > hnp_rte_num_procs(rte))
+        return HNP_ERR_BAD_PARAM;
+    return run_step(rte, first, count, true);
 }
 
 /* Under srun, SLURM_NODEID numbers the step's nodes from 0 in the
@@ -183,4 +211,5 @@ const hnp_plm_module_t plm_slurm_module = {
     .allocated_nodes = plm_slurm_allocated_nodes,
     .daemon_identity = plm_slurm_daemon_identity,
     .explain_failure = plm_slurm_explain_failure,
+    .launch_added = plm_slurm_launch_added,
 };

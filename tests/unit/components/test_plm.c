@@ -27,6 +27,14 @@ static int model(struct hnp_rte *rte, hnp_plm_launch_model_t *out)
     return HNP_SUCCESS;
 }
 
+static int added(struct hnp_rte *rte, hnp_vpid_t first, uint32_t count)
+{
+    (void)rte;
+    (void)first;
+    (void)count;
+    return HNP_SUCCESS;
+}
+
 static void test_check_accepts(void **state)
 {
     const hnp_plm_module_t flat = { .launch_daemons = launch };
@@ -62,6 +70,8 @@ static void test_check_rejects(void **state)
           "HNP_PLM_CAP_LAUNCH_MODEL) but has no launch_model" },
         { { .secret = (hnp_plm_secret_t)7, .launch_daemons = launch },
           "unknown way for the secret" },
+        { { .launch_daemons = launch, .launch_added = added },
+          "(launch_added) that cannot be told who they are" },
     };
     char err[256];
 

@@ -68,6 +68,8 @@ static void test_daemon_identity(void **state)
     assert_int_equal(plm_slurm_module.secret, HNP_PLM_SECRET_STDIN);
     assert_int_equal(plm_slurm_module.capabilities,
                      HNP_PLM_CAP_ALLOCATION_ORDER);
+    /* a spawn's daemons on nodes without one: one more srun step */
+    assert_non_null(plm_slurm_module.launch_added);
     srun_task("0", "node1");
     assert_int_equal(plm_slurm_daemon_identity(&vpid, node, sizeof(node), err,
                                                sizeof(err)), HNP_SUCCESS);

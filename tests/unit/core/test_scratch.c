@@ -4,7 +4,9 @@
  * runtime/core/scratch.c) on a real runtime context, under a TMPDIR of
  * the test's: made 0700 under one private root a kind, told to the guard
  * (the daemon's sentinel) once a root, removed one by one or all at the
- * end; bad names refused, and nothing outside the roots ever removed.
+ * end; bad names refused, and nothing outside the roots ever removed;
+ * the roots of this user's processes that are gone (killed with their
+ * guard) removed when a root is made beside them, and no other.
  */
 #include "config.h"
 
@@ -15,7 +17,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -170,12 +175,87 @@ static void test_names_and_paths_refused(void **state)
     free(p);
 }
 
+/* A pid that no process has now: a child's, reaped. */
+static pid_t dead_pid(void)
+{
+    pid_t pid = fork();
+
+    assert_true(pid >= 0);
+    if (pid == 0)
+        _exit(0);
+    assert_int_equal(waitpid(pid, NULL, 0), pid);
+    return pid;
+}
+
+/* Under TMPDIR, the directory "hnp-UID-PID-TAIL" (with @p inside, a
+ * pmix-store directory and a file in it), its path into @p path. */
+static void make_root(const fixture_t *f, unsigned long uid, long pid,
+                      const char *tail, bool inside, char *path, size_t len)
+{
+    char sub[4300];
+
+    snprintf(path, len, "%s/hnp-%lu-%ld-%s", f->tmpdir, uid, pid, tail);
+    assert_int_equal(mkdir(path, 0700), 0);
+    if (!inside)
+        return;
+    snprintf(sub, sizeof(sub), "%s/pmix-store", path);
+    assert_int_equal(mkdir(sub, 0700), 0);
+    snprintf(sub, sizeof(sub), "%s/pmix-store/f", path);
+    FILE *fp = fopen(sub, "w");
+    assert_non_null(fp);
+    fclose(fp);
+}
+
+/* A daemon killed with its sentinel (Slurm's SIGKILL to a whole step)
+ * left its root: the next root made under the same base removes it. Kept:
+ * a root whose maker lives, one whose lock is held (a maker in another
+ * pid namespace), another user's, and a name that is not a root's. */
+static void test_dead_makers_roots_removed(void **state)
+{
+    fixture_t *f = *state;
+    unsigned long uid = (unsigned long)getuid();
+    pid_t dead = dead_pid();
+    char gone[4096], locked[4096], alive[4096], other[4096], odd[4096];
+    char *p = NULL, err[256] = "";
+
+    make_root(f, uid, dead, "aB3dE6", true, gone, sizeof(gone));
+    make_root(f, uid, dead, "gH7jK9", false, locked, sizeof(locked));
+    make_root(f, uid, getppid(), "mN1pQ2", false, alive, sizeof(alive));
+    make_root(f, uid + 1, dead, "sT4vW5", false, other, sizeof(other));
+    make_root(f, uid, dead, "short", false, odd, sizeof(odd));
+    int held = open(locked, O_RDONLY | O_DIRECTORY);
+    assert_true(held >= 0);
+    assert_int_equal(flock(held, LOCK_EX), 0);
+
+    assert_int_equal(hnp_rte_scratch_make(f->rte, "job1", 0, &p, err,
+                                          sizeof(err)), HNP_SUCCESS);
+    assert_false(is_private_dir(gone));
+    assert_true(is_private_dir(locked));
+    assert_true(is_private_dir(alive));
+    assert_true(is_private_dir(other));
+    assert_true(is_private_dir(odd));
+    /* the new root is locked while it is ours */
+    int probe = open(f->guarded[0], O_RDONLY | O_DIRECTORY);
+    assert_true(probe >= 0);
+    assert_int_not_equal(flock(probe, LOCK_EX | LOCK_NB), 0);
+    close(probe);
+    close(held);
+    hnp_rte_scratch_remove(f->rte, p);
+    free(p);
+    assert_false(is_private_dir(f->guarded[0]));
+    const char *kept[] = { locked, alive, other, odd };
+    for (size_t i = 0; i < sizeof(kept) / sizeof(kept[0]); i++)
+        assert_int_equal(rmdir(kept[i]), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_made_guarded_removed, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_names_and_paths_refused, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_dead_makers_roots_removed, setup,
                                         teardown),
     };
 
