@@ -11,7 +11,8 @@
  * processes that are gone. A root is left alone while its maker lives
  * (by the pid in its name) and while anyone holds the lock its maker took
  * on it (flock, which a process of another pid namespace that shares the
- * base holds too).
+ * base holds too). Where many processes share a base, each looks at a
+ * share of the roots there (SCRATCH_SWEEP_LOOKS).
  */
 #include "config.h"
 
@@ -28,6 +29,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "hnp_errors.h"
@@ -101,11 +103,33 @@ static void remove_if_dead(const char *base, const char *name, pid_t maker)
     close(fd);
 }
 
+/* Each process that makes a root looks at no more than about this many
+ * others: many daemons sharing one base (a simulated cluster: a thousand
+ * on one machine) would otherwise each look at every other's root. With
+ * more, each root is looked at by chance, and a dead one is still found
+ * by one of the many that look. */
+#define SCRATCH_SWEEP_LOOKS 64
+
+/* Whether to look at one of the roots under a base holding @p subdirs
+ * directories (a directory's link count is 2 plus its subdirectories; 0
+ * when the file system does not count them): every one while there are
+ * few, else SCRATCH_SWEEP_LOOKS of them on average. */
+static bool sweep_looks(unsigned *seed, unsigned long subdirs)
+{
+    if (subdirs <= SCRATCH_SWEEP_LOOKS)
+        return true;
+    return (unsigned long)rand_r(seed) % subdirs < SCRATCH_SWEEP_LOOKS;
+}
+
 static void sweep_dead_roots(hnp_rte_t *rte, unsigned kind, const char *base)
 {
     char prefix[64];
     size_t plen;
     DIR *dir;
+    struct stat st;
+    struct timespec now;
+    unsigned long subdirs = 0;
+    unsigned seed;
 
     if (rte->scratch_swept[kind])
         return;
@@ -114,9 +138,13 @@ static void sweep_dead_roots(hnp_rte_t *rte, unsigned kind, const char *base)
                             (unsigned long)getuid());
     if ((dir = opendir(base)) == NULL)
         return;
+    if (fstat(dirfd(dir), &st) == 0 && st.st_nlink > 2)
+        subdirs = (unsigned long)st.st_nlink - 2;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    seed = (unsigned)getpid() ^ (unsigned)now.tv_nsec;
     for (struct dirent *e = readdir(dir); e != NULL; e = readdir(dir)) {
         pid_t maker = root_maker(e->d_name, prefix, plen);
-        if (maker > 0)
+        if (maker > 0 && sweep_looks(&seed, subdirs))
             remove_if_dead(base, e->d_name, maker);
     }
     closedir(dir);

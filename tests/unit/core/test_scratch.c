@@ -248,6 +248,41 @@ static void test_dead_makers_roots_removed(void **state)
         assert_int_equal(rmdir(kept[i]), 0);
 }
 
+/* Where many processes share a base (a simulated cluster's daemons on one
+ * machine), a process looks at a share of the roots there, not at every
+ * one: of 300 dead makers' roots, some go and some stay for the next. */
+static void test_crowded_base_swept_in_part(void **state)
+{
+    fixture_t *f = *state;
+    unsigned long uid = (unsigned long)getuid();
+    pid_t dead = dead_pid();
+    char roots[300][4096], tail[8];
+    char *p = NULL, err[256] = "";
+    struct stat st;
+    size_t gone = 0;
+
+    for (size_t i = 0; i < 300; i++) {
+        snprintf(tail, sizeof(tail), "x%05zu", i);
+        make_root(f, uid, dead, tail, false, roots[i], sizeof(roots[i]));
+    }
+    assert_int_equal(stat(f->tmpdir, &st), 0);
+    assert_int_equal(hnp_rte_scratch_make(f->rte, "job1", 0, &p, err,
+                                          sizeof(err)), HNP_SUCCESS);
+    for (size_t i = 0; i < 300; i++)
+        gone += !is_private_dir(roots[i]);
+    assert_true(gone > 0);
+    /* a file system that does not count a directory's subdirectories
+     * (its link count stays 1) has every root looked at */
+    if (st.st_nlink > 2)
+        assert_true(gone < 300);
+    else
+        assert_int_equal(gone, 300);
+    for (size_t i = 0; i < 300; i++)
+        rmdir(roots[i]);
+    hnp_rte_scratch_remove(f->rte, p);
+    free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -257,6 +292,8 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_dead_makers_roots_removed, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(test_crowded_base_swept_in_part,
+                                        setup, teardown),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
