@@ -192,6 +192,29 @@ static int every_node_without_daemon(hnp_dvm_t *dvm,
     return rc;
 }
 
+/* A launcher that runs in a batch system's allocation (plm slurm: srun)
+ * starts daemons only on its nodes: a node added outside it is refused,
+ * naming it, rather than left for the launcher to fail. */
+static int within_batch(hnp_dvm_t *dvm, const hnp_nodelist_t *nodes,
+                        char *err, size_t errlen)
+{
+    hnp_nodelist_t batch = { NULL, 0, 0 };
+    int rc = nodes->count > 0 ? batch_allocation(dvm->rte, &batch)
+                              : HNP_SUCCESS;
+
+    for (size_t i = 0; rc == HNP_SUCCESS && batch.count > 0 &&
+                       i < nodes->count; i++)
+        if (hnp_nodelist_find(&batch, nodes->nodes[i].name) == NULL) {
+            hnp_err_set(err, errlen, "node %s is outside the batch "
+                        "system's allocation, where plm %s cannot start a "
+                        "daemon", nodes->nodes[i].name,
+                        dvm->rte->selected[0]);
+            rc = HNP_ERR_BAD_PARAM;
+        }
+    hnp_nodelist_free(&batch);
+    return rc;
+}
+
 int dvm_grow_needed(hnp_dvm_t *dvm, const hnp_wire_spawn_request_t *req,
                     hnp_nodelist_t *out, char *err, size_t errlen)
 {
@@ -205,6 +228,8 @@ int dvm_grow_needed(hnp_dvm_t *dvm, const hnp_wire_spawn_request_t *req,
         rc = app_needs(dvm, req, &req->apps[a], &alloc, out, err, errlen);
     if (rc == HNP_SUCCESS && dvm->family_only && wants_more_nodes(dvm, req))
         rc = every_node_without_daemon(dvm, &alloc, out);
+    if (rc == HNP_SUCCESS)
+        rc = within_batch(dvm, out, err, errlen);
     if (rc == HNP_SUCCESS)
         rc = order_as_allocated(dvm, out);
     hnp_nodelist_free(&alloc);

@@ -10,7 +10,8 @@
 # out of the allocation's order); each side sends a message and gets it
 # back. Under salloc, a node where that step hangs (its slurmd frozen) or
 # cannot start (its slurmd stopped) fails the spawn alone: the parent gets
-# the error and ends, hnp names the node, nothing is left. Needs root and namespaces; counted as
+# the error and ends, hnp names the node, nothing is left; add-host of a
+# node outside Slurm's allocation is refused, naming it. Needs root and namespaces; counted as
 # skipped where they cannot be made.
 . "$top_srcdir/tests/integration/lib.sh"
 . "$top_srcdir/tests/integration/ompi-lib.sh"
@@ -94,6 +95,19 @@ nothing_left() {
     done
     [ -z "$left" ] || { ps -o pid,args -p "${left// /,}"; fail "$1: processes left"; }
 }
+
+# add-host of a node outside Slurm's allocation: srun cannot start a
+# daemon there, so the spawn is refused at once, naming the node.
+status=0
+timeout -k 5 120 salloc -w node1,node2 bash -c \
+    "echo \$SLURM_JOB_ID >'$tmp/jobid'
+     exec '$HNP' ${slurm_x[*]} -n 1 '$prog' 1 node3 add-host" \
+    >"$tmp/out" 2>"$tmp/err" || status=$?
+what="plm slurm under salloc -w node1,node2, add-host of node 3"
+expect_status 0 "$what"
+expect_in "$tmp/out" "^parent: spawn failed" "$what"
+expect_in "$tmp/err" "node node3 is outside the batch system's allocation" "$what"
+nothing_left "$what"
 
 # Node 3's slurmd frozen (SIGSTOP) once the allocation is granted: the
 # step for the spawn hangs. Its daemon has not called back within
