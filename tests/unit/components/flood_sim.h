@@ -78,7 +78,9 @@ typedef struct sim_msg {
 
 struct sim {
     uint32_t n;
+    uint32_t cap;   /* procs allocated: the runtime may grow to it */
     uint32_t nids;
+    uint32_t members[MAX_IDS]; /* what a member count sent must say */
     enum blob_kind blobs;
     hnp_tree_t tree;
     hnp_rte_t *procs;
@@ -103,6 +105,16 @@ void phase1_rounds(const hnp_tree_t *t, uint32_t *join_round);
 
 sim_t *sim_create(hnp_tree_t tree, uint32_t nids, enum blob_kind blobs,
                   uint64_t seed);
+/* Room for @p cap processes, for a runtime that grows (sim_grow). */
+sim_t *sim_create_cap(hnp_tree_t tree, uint32_t cap, uint32_t nids,
+                      enum blob_kind blobs, uint64_t seed);
+/* Daemons added: the runtime counts @p n processes, the new ones the
+ * root's spawn children (hnp_tree_extend); the last @p nfailed of them
+ * never start (no state). No grow hook is called. */
+void sim_grow(sim_t *sim, uint32_t n, uint32_t nfailed);
+/* Deliver messages and end loop turns, at random, until nothing moves;
+ * with @p spare_root, messages to vpid 0 stay in flight. No one joins. */
+void sim_settle(sim_t *sim, bool spare_root);
 void sim_destroy(sim_t *sim);
 void sim_join(sim_t *sim, hnp_vpid_t v, uint32_t id);
 void sim_deliver(sim_t *sim, uint32_t i);
