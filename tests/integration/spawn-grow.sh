@@ -13,8 +13,9 @@
 # fails that spawn alone, at once, naming the node, and the job goes on;
 # so does one whose agent hangs, after plm_base_launch_timeout. The same
 # under exchange flood, named or chosen by itself: children on one and on
-# two added nodes, and a daemon that cannot start. Skipped where the pmix
-# component or Open MPI is missing.
+# two added nodes, a daemon that cannot start, and a parent of 257 ranks
+# whose job gets flood by default. Skipped where the pmix component or
+# Open MPI is missing.
 . "$top_srcdir/tests/integration/lib.sh"
 . "$top_srcdir/tests/integration/ompi-lib.sh"
 
@@ -142,3 +143,24 @@ expect_in "$tmp/err" "the daemon for node ${prefix}n2 (vpid 2) could not be star
     "a spawn whose daemon cannot start, under exchange flood"
 assert_no_leftovers "spawns onto nodes without a daemon under exchange flood"
 assert_no_files_left "spawns onto nodes without a daemon under exchange flood"
+
+# At the size where flood is the default with no parameter: 257 daemons,
+# where a connection per daemon would take more than a quarter of the
+# HNP's 1,024 descriptors. A parent of 257 ranks, one a node, spawns 2
+# children onto the 2 nodes left, which get daemons.
+hard=$(ulimit -Hn)
+if [ "$hard" != unlimited ] && [ "$hard" -lt 1024 ]; then
+    echo "skipped the 257-node spawn: the hard descriptor limit is $hard"
+else
+    big=(--host "$(hosts 259)" "${OMPI_X[@]}" -n 257 "$prog" 2
+        "${prefix}n258,${prefix}n259")
+    ( ulimit -n 1024; run_hnp --plan "${big[@]}"; echo "$status" >"$tmp/status" )
+    expect_in "$tmp/out" "^exchange: flood (offered for 257 daemons" "the exchange chosen for 257 nodes"
+    rm -f "$tmp/status"
+    ( ulimit -n 1024; HNP_TEST_TIMEOUT=600 run_hnp "${big[@]}"; echo "$status" >"$tmp/status" )
+    status=$(cat "$tmp/status" 2>/dev/null) || fail "the 257-node spawn did not finish"
+    spawned_ok 2 "2 children on added nodes beside 257 daemons, flood by default"
+    children_on 258 1 "2 children on added nodes beside 257 daemons, flood by default"
+    children_on 259 1 "2 children on added nodes beside 257 daemons, flood by default"
+    assert_no_leftovers "the 257-node spawn"
+fi
