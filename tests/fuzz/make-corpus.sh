@@ -268,7 +268,7 @@ down() {
   entries 0 0 | message 3
   { entries 0 3; bytes 00; } | message 3; } >"$xd/flood-misrouted"
 # Member counts: from a child, fewer than the job has, the right one,
-# more than it has.
+# more than it has (held, as if the word of a growth were on its way).
 { bytes 02 06 01 00
   down 0 8 3 | message 3
   down 0 7 0 | message 0

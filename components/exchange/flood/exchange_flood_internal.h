@@ -51,6 +51,11 @@
  * builds a frame the transport refuses; a single entry may still exceed it. */
 #define FLOOD_MAX_MESSAGE ((size_t)1 << 20)
 
+/* Messages naming more processes than the runtime here has heard of (the
+ * word of its growth, sent long before, still on its way) are kept, at
+ * most this many, until the grow hook. */
+#define FLOOD_MAX_HELD 64
+
 /* Ids completed recently: a message for one of them is stale, and is
  * dropped rather than allowed to start a collective that never ends. */
 #define FLOOD_RECENT_IDS 16
@@ -61,6 +66,13 @@ typedef struct flood_entry {
     hnp_vpid_t origin; /* the neighbour it came from; self for our own */
     bool known;
 } flood_entry_t;
+
+typedef struct flood_held {
+    struct flood_held *next;
+    hnp_vpid_t src;
+    size_t len;
+    uint8_t data[];
+} flood_held_t;
 
 typedef struct flood_link {
     hnp_vpid_t vpid;
@@ -111,6 +123,8 @@ struct flood_state {
     double batch_delay;
     hnp_rte_timer_t *flush_timer;
     flood_coll_t *active;
+    flood_held_t *held;     /* in the order they came */
+    uint32_t nheld;
     uint32_t recent[FLOOD_RECENT_IDS];
     uint32_t recent_children[FLOOD_RECENT_IDS]; /* their nchildren */
     uint32_t nrecent;
@@ -141,6 +155,7 @@ bool flood_id_is_recent(const flood_state_t *st, uint32_t id,
 int flood_send_link(flood_state_t *st, flood_coll_t *c, flood_link_t *link);
 void flood_on_entries(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
                       const void *data, size_t len, void *cbdata);
+void flood_release_held(flood_state_t *st, bool replay);
 
 /* exchange_flood_module.c: the deferred flush, and catching up with a
  * runtime that grew (its vpids, its spawn tree; not the members). */

@@ -143,6 +143,7 @@ int flood_state_sync(flood_state_t *st)
 
 static void state_free(flood_state_t *st)
 {
+    flood_release_held(st, false);
     while (st->active != NULL)
         flood_coll_free(st, st->active);
     hnp_rte_timer_destroy(st->flush_timer);
@@ -191,6 +192,8 @@ int flood_state_create(hnp_rte_t *rte, double batch_delay, flood_state_t **out)
  * begins at the root: the other processes learn the count from their
  * parent (exchange_flood_internal.h), so that a daemon that hears of the
  * growth late, or an all-gather the root began before it, still agrees.
+ * What came before this process heard of the processes it names is taken
+ * now.
  */
 int flood_state_grow(flood_state_t *st, uint32_t nprocs)
 {
@@ -205,6 +208,7 @@ int flood_state_grow(flood_state_t *st, uint32_t nprocs)
                     "on count %u processes (%u before)", st->self, nprocs,
                     st->members);
     st->members = nprocs;
+    flood_release_held(st, true);
     return HNP_SUCCESS;
 }
 

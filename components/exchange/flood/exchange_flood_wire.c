@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "hnp_buffer.h"
@@ -136,15 +137,15 @@ static int parse_header(const flood_state_t *st, const void *data, size_t len,
         }
         /* never fewer than the runtime had when this process began, which
          * every all-gather it takes part in counts */
-        if (msg->members < st->nfirst || msg->members > st->nprocs) {
-            hnp_err_set(why, whylen, "%u members, not %u to %u",
-                        msg->members, st->nfirst, st->nprocs);
+        if (msg->members < st->nfirst) {
+            hnp_err_set(why, whylen, "%u members, fewer than %u",
+                        msg->members, st->nfirst);
             return HNP_ERR_BAD_PARAM;
         }
     }
-    if (msg->count == 0 || msg->count > st->nprocs) {
+    if (msg->count == 0 || msg->count > st->nprocs + msg->members) {
         hnp_err_set(why, whylen, "%u entries for %u processes", msg->count,
-                    st->nprocs);
+                    msg->members > st->nprocs ? msg->members : st->nprocs);
         return HNP_ERR_BAD_PARAM;
     }
     return HNP_SUCCESS;
@@ -268,6 +269,8 @@ static int check_members(const flood_state_t *st, const flood_coll_t *c,
         hnp_err_set(why, whylen, "a member count from a spawn child");
         return HNP_ERR_BAD_PARAM;
     }
+    if (msg->members > st->nprocs)
+        return HNP_ERR_NOT_AVAILABLE; /* not yet: held */
     if (c == NULL || c->members == msg->members)
         return HNP_SUCCESS;
     if (c->members > 0) {
@@ -305,7 +308,9 @@ static uint32_t member_children(const flood_state_t *st,
 }
 
 /* HNP_ERR_NOT_FOUND, with nothing in @p why, for a message of a process
- * that is not one of the all-gather's: not an error, it came too late. */
+ * that is not one of the all-gather's: not an error, it came too late.
+ * HNP_ERR_NOT_AVAILABLE for one that names processes this one has not
+ * heard of yet: it came early, and waits for the grow hook. */
 static int check_message(flood_state_t *st, hnp_vpid_t src, const void *data,
                          size_t len, flood_msg_t *msg, int *link, char *why,
                          size_t whylen)
@@ -351,6 +356,48 @@ static int take_members(const flood_state_t *st, flood_coll_t *c,
     return rc;
 }
 
+/* Keep a message that came before the word of the growth it counts. */
+static void hold(flood_state_t *st, hnp_vpid_t src, const void *data,
+                 size_t len, const flood_msg_t *msg)
+{
+    flood_held_t *h, **tail = &st->held;
+
+    if (st->nheld >= FLOOD_MAX_HELD || (h = malloc(sizeof(*h) + len)) == NULL) {
+        HNP_WARN(st->log, "flood: message from vpid %u dropped: all-gather %u "
+                 "has %u processes, this one knows %u and holds %u such "
+                 "messages already", src, msg->id, msg->members, st->nprocs,
+                 st->nheld);
+        return;
+    }
+    *h = (flood_held_t){ .src = src, .len = len };
+    memcpy(h->data, data, len);
+    while (*tail != NULL)
+        tail = &(*tail)->next;
+    *tail = h;
+    st->nheld++;
+    HNP_VERBOSE(st->log, 3, "flood: vpid %u holds a message of all-gather %u "
+                "from vpid %u until it hears of its %u processes (it knows %u)",
+                st->self, msg->id, src, msg->members, st->nprocs);
+}
+
+/* The held messages, taken in the order they came (@p replay), or
+ * dropped. One still early is held again. */
+void flood_release_held(flood_state_t *st, bool replay)
+{
+    flood_held_t *h = st->held;
+
+    st->held = NULL;
+    st->nheld = 0;
+    while (h != NULL) {
+        flood_held_t *next = h->next;
+        if (replay)
+            flood_on_entries(st->rte, h->src, FLOOD_TAG_ENTRIES, h->data,
+                             h->len, st);
+        free(h);
+        h = next;
+    }
+}
+
 /* The receive handler of FLOOD_TAG_ENTRIES. */
 void flood_on_entries(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
                       const void *data, size_t len, void *cbdata)
@@ -360,7 +407,6 @@ void flood_on_entries(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
     flood_msg_t msg;
     char why[160] = "";
     int link = -1;
-
     int rc;
 
     (void)tag;
@@ -373,6 +419,10 @@ void flood_on_entries(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
     if (rc == HNP_ERR_NOT_FOUND) {
         HNP_VERBOSE(st->log, 2, "flood: vpid %u came after all-gather %u "
                     "began; its part is dropped", src, msg.id);
+        return;
+    }
+    if (rc == HNP_ERR_NOT_AVAILABLE) {
+        hold(st, src, data, len, &msg);
         return;
     }
     if (rc != HNP_SUCCESS) {

@@ -102,11 +102,14 @@ void hnp_rte_collective_seen(hnp_rte_t *rte, uint32_t id)
     (void)rte;
     (void)id;
 }
-uint32_t hnp_rte_num_procs(const hnp_rte_t *rte) { return rte->sim->n; }
+uint32_t hnp_rte_num_procs(const hnp_rte_t *rte)
+{
+    return rte->lagging ? rte->sim->prev_n : rte->sim->n;
+}
 bool hnp_rte_is_hnp(const hnp_rte_t *rte) { return rte->self == 0; }
 const hnp_tree_t *hnp_rte_spawn_tree(const hnp_rte_t *rte)
 {
-    return &rte->sim->tree;
+    return rte->lagging ? &rte->sim->prev_tree : &rte->sim->tree;
 }
 
 int hnp_rte_recv(hnp_rte_t *rte, uint32_t tag, hnp_rte_recv_fn fn,
@@ -267,7 +270,9 @@ void sim_grow(sim_t *sim, uint32_t n, uint32_t nfailed)
 
     assert_true(n > from && n <= sim->cap && nfailed <= n - from);
     assert_int_equal(hnp_tree_extend(&sim->tree, n, &grown), HNP_SUCCESS);
-    hnp_tree_release(&sim->tree);
+    hnp_tree_release(&sim->prev_tree);
+    sim->prev_tree = sim->tree;
+    sim->prev_n = from;
     sim->tree = grown;
     sim->n = n;
     for (hnp_vpid_t v = from; v < n; v++) {
@@ -289,6 +294,7 @@ void sim_destroy(sim_t *sim)
             free(sim->procs[v].tally[id].learned);
     }
     hnp_tree_release(&sim->tree);
+    hnp_tree_release(&sim->prev_tree);
     assert_int_equal(sim->ntimers, 0);
     for (uint32_t i = 0; i < sim->nflight; i++)
         free(sim->flight[i].data);

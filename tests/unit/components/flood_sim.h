@@ -59,6 +59,7 @@ struct hnp_rte {
     bool in_allgather;
     bool flushing;
     bool fail_sends;
+    bool lagging; /* has not heard of the last growth: sees prev_n, prev_tree */
     uint32_t flush_msgs; /* sent by the flush running now */
     uint64_t msgs_sent, bytes_sent;
     uint32_t up_msgs[MAX_IDS]; /* to the spawn parent */
@@ -83,6 +84,8 @@ struct sim {
     uint32_t members[MAX_IDS]; /* what a member count sent must say */
     enum blob_kind blobs;
     hnp_tree_t tree;
+    hnp_tree_t prev_tree; /* before the last sim_grow */
+    uint32_t prev_n;
     hnp_rte_t *procs;
     sim_msg_t *flight;
     uint32_t nflight, capflight;

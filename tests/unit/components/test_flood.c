@@ -247,9 +247,9 @@ static const struct bad_case {
     { 3, { .flags = 1, .members = 7, .count = 1, .vpids = { 3 },
            .blobs = { U3 } }, 0, "from a spawn child" },
     { 0, { .flags = 1, .members = 6, .count = 1, .vpids = { 0 },
-           .blobs = { U3 } }, 0, "6 members, not 7 to 7" },
-    { 0, { .flags = 1, .members = 8, .count = 1, .vpids = { 0 },
-           .blobs = { U3 } }, 0, "8 members" },
+           .blobs = { U3 } }, 0, "6 members, fewer than 7" },
+    { 3, { .flags = 1, .members = 8, .count = 1, .vpids = { 3 },
+           .blobs = { U3 } }, 0, "from a spawn child" },
     { 0, { .flags = 1, .members = 7, .count = 1 }, 4, "truncated header" },
 };
 

@@ -6,7 +6,8 @@
  * all-gather the root began before the growth keeps its processes, and
  * the added daemons' late parts are dropped without a warning; one the
  * root begins after counts them, also when other daemons joined it
- * before the growth, and when they hear of the growth late or never; a
+ * before the growth, and when they hear of the growth late or never (a
+ * message that comes before the word of the growth waits for it); a
  * daemon added that never started is never waited for; the runtime may
  * grow twice. Deliveries and loop turns in random order, on flat, k-ary
  * and binomial trees.
@@ -220,6 +221,46 @@ static void test_grows_twice(void **state)
         }
 }
 
+/* Daemons that hear of the growth only after the root's first messages
+ * of an all-gather among the grown runtime hold those messages, without a
+ * word, and take them when the hook runs there. */
+static void test_early_messages_held(void **state)
+{
+    (void)state;
+    for (int kind = 0; kind < 5; kind++)
+        for (uint32_t n = 2; n <= 14; n += 4) {
+            sim_t *sim = sim_create_cap(tree_of(kind, n), n + 2, 1,
+                                        BLOB_VARIED, n + 9);
+            uint32_t held = 0;
+            sim_grow(sim, n + 2, 0);
+            for (hnp_vpid_t v = 1; v < n; v++)
+                sim->procs[v].lagging = true;
+            hook(sim, 0, n + 2);
+            sim->members[0] = n + 2;
+            warnings = 0;
+            hnp_log_set_handler(count_warnings, NULL);
+            for (hnp_vpid_t v = 0; v < sim->n; v++)
+                sim_join(sim, v, 0);
+            sim_settle(sim, false);
+            for (hnp_vpid_t v = 1; v < n; v++) {
+                CHECK(sim->procs[v].tally[0].completions == 0,
+                      "%s: vpid %u completed before it heard of the growth",
+                      sim->what, v);
+                held += sim->procs[v].st->nheld;
+            }
+            assert_true(held > 0);
+            for (hnp_vpid_t v = 1; v < n; v++) {
+                sim->procs[v].lagging = false;
+                hook(sim, v, n + 2);
+            }
+            sim_run_random(sim);
+            hnp_log_set_handler(NULL, NULL);
+            assert_int_equal(warnings, 0);
+            check_members(sim, 0, 0, sim->n, n + 2);
+            sim_destroy(sim);
+        }
+}
+
 /* From its parent, a daemon takes one member count per all-gather. */
 static void test_member_count_does_not_change(void **state)
 {
@@ -257,6 +298,7 @@ int main(void)
         cmocka_unit_test(test_daemons_hearing_late),
         cmocka_unit_test(test_failed_growth_never_counted),
         cmocka_unit_test(test_grows_twice),
+        cmocka_unit_test(test_early_messages_held),
         cmocka_unit_test(test_member_count_does_not_change),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
