@@ -83,12 +83,17 @@ typedef struct hnp_exchange_module {
     /**
      * Daemons were added to the running runtime, which now counts
      * @p nprocs processes (the new ones have the vpids after the others,
-     * and the runtime's routing and spawn trees hold them): the
+     * and the runtime's routing and spawn trees hold them: the spawn tree
+     * keeps every parent and has them as the HNP's children): the
      * all-gathers begun in this process from now on are among all
-     * @p nprocs; one begun before keeps its processes. Called in the HNP
-     * once the new daemons have joined, in a daemon when it hears of
-     * them. NULL: the component cannot take daemons added to a running
-     * runtime, which then refuses to add any. (Interface 2.2.)
+     * @p nprocs; one begun before keeps its processes. Where an all-gather
+     * begins is the component's to say; both in-tree ones fix its
+     * processes where it begins at the HNP, and the daemons follow the
+     * HNP's count, so that one that hears of the growth late agrees.
+     * Called in the HNP once the new daemons have joined, in a daemon when
+     * it hears of them; not for a growth that failed (its daemons are
+     * never counted). NULL: the component cannot take daemons added to a
+     * running runtime, which then refuses to add any. (Interface 2.2.)
      */
     int (*grow)(struct hnp_rte *rte, uint32_t nprocs);
     void *reserved[1]; /**< room to grow; NULL */

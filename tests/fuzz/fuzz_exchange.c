@@ -22,7 +22,8 @@
  * our own contribution as we gave it, nothing after completion, and a
  * successful completion only with every vpid learnt; flood sends only to
  * spawn-tree neighbours, never an entry back towards where it came from,
- * never one entry twice over one edge, and only well-formed messages;
+ * never one entry twice over one edge, and only well-formed messages,
+ * the member count only down the tree;
  * gather_scatter's HNP sends each daemon the table of what it learnt.
  */
 #include "config.h"
@@ -239,8 +240,13 @@ static void check_flood_send(hnp_vpid_t dest, const void *data, size_t len)
     uint32_t id = hnp_unpack_u32(&rd);
     uint32_t flags = hnp_unpack_u32(&rd);
     uint32_t count = hnp_unpack_u32(&rd);
-    FUZZ_CHECK(hnp_reader_status(&rd) == HNP_SUCCESS && flags == 0 &&
-               count > 0 && count <= proc.n);
+    /* the member count goes down only, and is the job's: it never grows */
+    if (flags == FLOOD_FLAG_MEMBERS)
+        FUZZ_CHECK(hnp_tree_parent(&proc.tree, dest) == proc.self &&
+                   hnp_unpack_u32(&rd) == proc.n);
+    FUZZ_CHECK(hnp_reader_status(&rd) == HNP_SUCCESS &&
+               (flags & ~FLOOD_FLAG_MEMBERS) == 0 && count > 0 &&
+               count <= proc.n);
     tally_t *t = tally_of(id, false);
     for (uint32_t i = 0; i < count; i++) {
         size_t blen = 0;

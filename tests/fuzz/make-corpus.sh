@@ -217,7 +217,8 @@ HONEST_AS3=2c   # the OOB is vpid 0; the peer says 3 and knows the secret
 # fuzz_exchange: 4 bytes (component and tree, job size - 2, our vpid, the
 # message before which we join all-gather 0), then messages: the sender, a
 # u16 length, the body. Bodies as the components write them: flood's
-# "id, flags, count, count x (vpid, blob)", gather_scatter's contribution
+# "id, flags, count, [members,] count x (vpid, blob)" (members with flag
+# 1, from the parent only), gather_scatter's contribution
 # "id, blob" and table "id, n, n blobs"; the blobs are contact URIs with
 # their NUL, as in the contact exchange.
 xd=$out/exchange
@@ -235,19 +236,25 @@ entries() {
     u32 "$id"; u32 0; u32 $#
     for v in "$@"; do u32 "$v"; contact "$v"; done
 }
+# down ID MEMBERS VPID...: the same from the parent, with the member count
+down() {
+    id=$1; members=$2; shift 2
+    u32 "$id"; u32 1; u32 $#; u32 "$members"
+    for v in "$@"; do u32 "$v"; contact "$v"; done
+}
 # Vpid 1 of 8 in a binary tree (children 3 and 4, parent 0): the
 # children's reports, then the rest from the parent.
 { bytes 02 06 01 00
   entries 0 3 7 | message 3
   entries 0 4 | message 4
-  entries 0 0 2 5 6 | message 0; } >"$xd/flood-complete"
+  down 0 8 0 2 5 6 | message 0; } >"$xd/flood-complete"
 # The same, but we join only once the reports are in, and the parent
 # sends the rest in two messages, one entry again.
 { bytes 02 06 01 02
   entries 0 7 3 | message 3
   entries 0 4 | message 4
   entries 0 0 2 | message 0
-  entries 0 2 5 6 | message 0; } >"$xd/flood-late-join"
+  down 0 8 2 5 6 | message 0; } >"$xd/flood-late-join"
 # The root of a binomial tree of 6 (children 1, 2, 4; 3 and 5 under 1),
 # for all-gather 9, which only the messages tell it of.
 { bytes 06 04 00 ff
@@ -260,6 +267,13 @@ entries() {
   entries 0 5 | message 5
   entries 0 0 | message 3
   { entries 0 3; bytes 00; } | message 3; } >"$xd/flood-misrouted"
+# Member counts: from a child, fewer than the job has, the right one,
+# more than it has (held, as if the word of a growth were on its way).
+{ bytes 02 06 01 00
+  down 0 8 3 | message 3
+  down 0 7 0 | message 0
+  down 0 8 0 | message 0
+  down 0 9 2 | message 0; } >"$xd/flood-members"
 # gather_scatter, the HNP of 4: the daemons' contributions.
 { bytes 01 02 00 00
   for v in 1 2 3; do { u32 0; contact "$v"; } | message "$v"; done; } >"$xd/gs-hnp"

@@ -11,9 +11,11 @@
 # MPICH's PMI-1 and PMI-2 spawns (at the protocol) with info "host"
 # naming a node without a daemon likewise. A daemon that cannot start
 # fails that spawn alone, at once, naming the node, and the job goes on;
-# so does one whose agent hangs, after plm_base_launch_timeout;
-# an exchange that cannot take added daemons (flood) refuses, naming
-# itself. Skipped where the pmix component or Open MPI is missing.
+# so does one whose agent hangs, after plm_base_launch_timeout. The same
+# under exchange flood, named or chosen by itself: children on one and on
+# two added nodes, a daemon that cannot start, and a parent of 257 ranks
+# whose job gets flood by default. Skipped where the pmix component or
+# Open MPI is missing.
 . "$top_srcdir/tests/integration/lib.sh"
 . "$top_srcdir/tests/integration/ompi-lib.sh"
 
@@ -101,11 +103,64 @@ expect_in "$tmp/err" "the daemon for node ${prefix}n2 (vpid 2) did not call back
     "a spawn whose daemon never calls back"
 assert_no_leftovers "a spawn whose daemon never calls back"
 
-# flood counts the runtime's daemons once: refused, naming it.
-run_hnp --mca exchange flood "${OMPI_X[@]}" -n 1 \
-    --host "${prefix}n1:2,${prefix}n2:2" "$prog" 1 "${prefix}n2"
-expect_status 0 "a spawn needing a daemon under exchange flood"
-expect_in "$tmp/out" "^parent: spawn failed" "a spawn needing a daemon under exchange flood"
-expect_in "$tmp/err" "exchange flood cannot take daemons added while the runtime runs" \
-    "a spawn needing a daemon under exchange flood"
-assert_no_leftovers "a spawn needing a daemon under exchange flood"
+# Under exchange flood too (its grow hook): the children's all-gathers,
+# MPI_Init's fence among them, count the added daemons, and the parent's
+# after the spawn; plm prsh and rsh, one added node and two.
+for plm in prsh rsh; do
+    run_hnp --mca exchange flood --mca plm "$plm" "${OMPI_X[@]}" -n 1 \
+        --host "${prefix}n1:2,${prefix}n2:2" "$prog" 1 "${prefix}n2"
+    spawned_ok 1 "a child on a node without a daemon under exchange flood, plm $plm"
+    children_on 2 1 "a child on a node without a daemon under exchange flood, plm $plm"
+    [ ! -s "$tmp/err" ] || { cat "$tmp/err"; fail "flood, plm $plm: hnp said something"; }
+    run_hnp --mca exchange flood --mca plm "$plm" --mca routed binomial \
+        "${OMPI_X[@]}" -n 2 \
+        --host "${prefix}n1:1,${prefix}n2:1,${prefix}n3:1,${prefix}n4:1" \
+        "$prog" 2 "${prefix}n3,${prefix}n4"
+    spawned_ok 2 "children on 2 added nodes under exchange flood, plm $plm"
+    children_on 3 1 "children on 2 added nodes under exchange flood, plm $plm"
+    children_on 4 1 "children on 2 added nodes under exchange flood, plm $plm"
+done
+# flood chosen by itself, as it is for large jobs under plm prsh
+# (exchange_flood_min_nodes, here 2 instead of 2,048, with a spawn tree
+# that is not flat): the same spawn.
+flood_default=(--mca plm prsh --mca plm_prsh_spawning_degree 1
+    --mca exchange_flood_min_nodes 2 --mca routed binomial "${OMPI_X[@]}" -n 2
+    --host "${prefix}n1:1,${prefix}n2:1,${prefix}n3:1,${prefix}n4:1"
+    "$prog" 2 "${prefix}n3,${prefix}n4")
+run_hnp --plan "${flood_default[@]}"
+expect_in "$tmp/out" "^exchange: flood (offered for 2 daemons" "the exchange chosen"
+run_hnp "${flood_default[@]}"
+spawned_ok 2 "children on 2 added nodes, flood chosen by itself"
+children_on 3 1 "children on 2 added nodes, flood chosen by itself"
+children_on 4 1 "children on 2 added nodes, flood chosen by itself"
+# A daemon that cannot start under flood: its vpid is never counted, so
+# the parent's all-gathers after the failed spawn (MPI_Finalize's) end.
+HNP_AGENT_DOWN="${prefix}n2" run_hnp --mca exchange flood --mca plm_rsh_retries 1 \
+    "${OMPI_X[@]}" -n 1 --host "${prefix}n1:2,${prefix}n2:2" "$prog" 1 "${prefix}n2"
+expect_status 0 "a spawn whose daemon cannot start, under exchange flood"
+expect_in "$tmp/out" "^parent: spawn failed" "a spawn whose daemon cannot start, under exchange flood"
+expect_in "$tmp/err" "the daemon for node ${prefix}n2 (vpid 2) could not be started" \
+    "a spawn whose daemon cannot start, under exchange flood"
+assert_no_leftovers "spawns onto nodes without a daemon under exchange flood"
+assert_no_files_left "spawns onto nodes without a daemon under exchange flood"
+
+# At the size where flood is the default with no parameter: 257 daemons,
+# where a connection per daemon would take more than a quarter of the
+# HNP's 1,024 descriptors. A parent of 257 ranks, one a node, spawns 2
+# children onto the 2 nodes left, which get daemons.
+hard=$(ulimit -Hn)
+if [ "$hard" != unlimited ] && [ "$hard" -lt 1024 ]; then
+    echo "skipped the 257-node spawn: the hard descriptor limit is $hard"
+else
+    big=(--host "$(hosts 259)" "${OMPI_X[@]}" -n 257 "$prog" 2
+        "${prefix}n258,${prefix}n259")
+    ( ulimit -n 1024; run_hnp --plan "${big[@]}"; echo "$status" >"$tmp/status" )
+    expect_in "$tmp/out" "^exchange: flood (offered for 257 daemons" "the exchange chosen for 257 nodes"
+    rm -f "$tmp/status"
+    ( ulimit -n 1024; HNP_TEST_TIMEOUT=600 run_hnp "${big[@]}"; echo "$status" >"$tmp/status" )
+    status=$(cat "$tmp/status" 2>/dev/null) || fail "the 257-node spawn did not finish"
+    spawned_ok 2 "2 children on added nodes beside 257 daemons, flood by default"
+    children_on 258 1 "2 children on added nodes beside 257 daemons, flood by default"
+    children_on 259 1 "2 children on added nodes beside 257 daemons, flood by default"
+    assert_no_leftovers "the 257-node spawn"
+fi

@@ -64,6 +64,9 @@ void flood_state_destroy(flood_state_t *st);
  *  completed here recently is refused with HNP_ERR_EXISTS. */
 int flood_state_allgather(flood_state_t *st, uint32_t id, const void *data,
                           size_t len, const hnp_exchange_callbacks_t *cb);
+/** The module's grow hook, on one state: the all-gathers that begin here
+ *  from now on are among @p nprocs processes (hnp_exchange.h). */
+int flood_state_grow(flood_state_t *st, uint32_t nprocs);
 /** Collectives this state still holds (complete ones are released). */
 uint32_t flood_state_active(const flood_state_t *st);
 

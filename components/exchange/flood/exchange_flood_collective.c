@@ -19,9 +19,9 @@ flood_coll_t *flood_coll_find(flood_state_t *st, uint32_t id)
     return NULL;
 }
 
-static void coll_release(flood_coll_t *c, uint32_t nprocs)
+static void coll_release(flood_coll_t *c)
 {
-    for (uint32_t v = 0; c->entries != NULL && v < nprocs; v++)
+    for (uint32_t v = 0; c->entries != NULL && v < c->cap; v++)
         free(c->entries[v].data);
     free(c->entries);
     free(c->log);
@@ -29,11 +29,47 @@ static void coll_release(flood_coll_t *c, uint32_t nprocs)
     free(c);
 }
 
+/* Of this process's spawn children, those among the first @p members
+ * vpids: the first ones, as the children are listed in increasing order
+ * and added daemons have the highest vpids. */
+uint32_t flood_member_children(const flood_state_t *st, uint32_t members)
+{
+    uint32_t n = 0;
+
+    while (n < st->nchildren && st->children[n] < members)
+        n++;
+    return n;
+}
+
+/* Room in @p c for the entries of vpids 0..n-1. */
+int flood_coll_reserve(flood_coll_t *c, uint32_t n)
+{
+    flood_entry_t *entries;
+    hnp_vpid_t *log;
+
+    if (n <= c->cap)
+        return HNP_SUCCESS;
+    entries = realloc(c->entries, n * sizeof(*entries));
+    if (entries == NULL)
+        return HNP_ERR_NOMEM;
+    c->entries = entries;
+    memset(entries + c->cap, 0, (n - c->cap) * sizeof(*entries));
+    log = realloc(c->log, n * sizeof(*log));
+    if (log == NULL)
+        return HNP_ERR_NOMEM; /* the longer entries do no harm */
+    c->log = log;
+    c->cap = n;
+    return HNP_SUCCESS;
+}
+
 /* The collective @p id, created on first use: by our own allgather, or by
- * the first message about it, which may come before. */
+ * the first message about it, which may come before. At the root it begins
+ * there, among the processes the grow hook last counted; elsewhere the
+ * parent tells how many those are. */
 int flood_coll_get(flood_state_t *st, uint32_t id, flood_coll_t **out)
 {
     flood_coll_t *c = flood_coll_find(st, id);
+    bool root = st->nlinks == st->nchildren;
 
     if (c != NULL) {
         *out = c;
@@ -42,18 +78,20 @@ int flood_coll_get(flood_state_t *st, uint32_t id, flood_coll_t **out)
     c = calloc(1, sizeof(*c));
     if (c == NULL)
         return HNP_ERR_NOMEM;
-    c->entries = calloc(st->nprocs, sizeof(*c->entries));
-    c->log = malloc(st->nprocs * sizeof(*c->log));
-    c->links = calloc(st->nlinks > 0 ? st->nlinks : 1, sizeof(*c->links));
-    if (c->entries == NULL || c->log == NULL || c->links == NULL) {
-        coll_release(c, st->nprocs);
+    c->members = root ? st->members : 0;
+    c->nchildren = root ? flood_member_children(st, st->members)
+                        : st->nchildren;
+    c->nlinks = c->nchildren + (root ? 0 : 1);
+    c->links = calloc(c->nlinks > 0 ? c->nlinks : 1, sizeof(*c->links));
+    if (c->links == NULL || flood_coll_reserve(c, st->nprocs) != HNP_SUCCESS) {
+        coll_release(c);
         return HNP_ERR_NOMEM;
     }
     c->id = id;
-    for (uint32_t i = 0; i < st->nchildren; i++)
+    for (uint32_t i = 0; i < c->nchildren; i++)
         c->links[i].vpid = st->children[i];
-    if (st->nlinks > st->nchildren)
-        c->links[st->nchildren].vpid = hnp_tree_parent(&st->tree, st->self);
+    if (!root)
+        c->links[c->nchildren].vpid = hnp_tree_parent(flood_tree(st), st->self);
     c->next = st->active;
     st->active = c;
     *out = c;
@@ -68,11 +106,11 @@ void flood_coll_free(flood_state_t *st, flood_coll_t *c)
         link = &(*link)->next;
     if (*link == c)
         *link = c->next;
-    coll_release(c, st->nprocs);
+    coll_release(c);
 }
 
-/* A finished collective: remember its id so that stray messages about it
- * are recognised, then free it. */
+/* A finished collective: remember its id, and which children took part,
+ * so that stray messages about it are recognised, then free it. */
 void flood_coll_retire(flood_state_t *st, flood_coll_t *c)
 {
     HNP_VERBOSE(st->log, 5, "flood: all-gather %u done at vpid %u: %u entries, "
@@ -80,18 +118,25 @@ void flood_coll_retire(flood_state_t *st, flood_coll_t *c)
                 (unsigned long long)c->msgs_sent,
                 (unsigned long long)c->bytes_sent);
     st->recent[st->nrecent % FLOOD_RECENT_IDS] = c->id;
+    st->recent_children[st->nrecent % FLOOD_RECENT_IDS] = c->nchildren;
     st->nrecent++;
     flood_coll_free(st, c);
 }
 
-bool flood_id_is_recent(const flood_state_t *st, uint32_t id)
+/* Whether @p id completed here recently; then its spawn children taking
+ * part were the first @p *nchildren (NULL: not wanted). */
+bool flood_id_is_recent(const flood_state_t *st, uint32_t id,
+                        uint32_t *nchildren)
 {
     uint32_t n =
         st->nrecent < FLOOD_RECENT_IDS ? st->nrecent : FLOOD_RECENT_IDS;
 
     for (uint32_t i = 0; i < n; i++)
-        if (st->recent[i] == id)
+        if (st->recent[i] == id) {
+            if (nchildren != NULL)
+                *nchildren = st->recent_children[i];
             return true;
+        }
     return false;
 }
 
@@ -116,11 +161,11 @@ int flood_coll_store(flood_coll_t *c, hnp_vpid_t vpid, const void *data,
 
 /*
  * Tell the caller what it has not heard yet, once it has called allgather:
- * each new entry, then completion when every entry is known (or the first
- * failure). The counters move before each callback, so a callback that
+ * each new entry, then completion when every member's entry is known (or
+ * the first failure). The counters move before each callback, so a callback that
  * re-enters the module never sees an entry twice.
  */
-void flood_coll_deliver(flood_state_t *st, flood_coll_t *c)
+void flood_coll_deliver(flood_coll_t *c)
 {
     if (!c->joined || c->completed)
         return;
@@ -128,7 +173,8 @@ void flood_coll_deliver(flood_state_t *st, flood_coll_t *c)
         const flood_entry_t *e = &c->entries[c->log[c->delivered++]];
         c->cb.learned(c->cb.cbdata, c->log[c->delivered - 1], e->data, e->len);
     }
-    if (c->status != HNP_SUCCESS || c->known == st->nprocs) {
+    if (c->status != HNP_SUCCESS ||
+        (c->members > 0 && c->known == c->members)) {
         c->completed = true;
         c->cb.complete(c->cb.cbdata, c->status);
     }
@@ -148,7 +194,7 @@ int flood_link_index(const flood_state_t *st, hnp_vpid_t vpid)
     const hnp_vpid_t *child;
 
     if (st->nlinks > st->nchildren &&
-        vpid == hnp_tree_parent(&st->tree, st->self))
+        vpid == hnp_tree_parent(flood_tree(st), st->self))
         return (int)st->nchildren;
     if (st->nchildren == 0)
         return -1;

@@ -14,6 +14,7 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 
 #include "exchange_flood_internal.h"
@@ -23,15 +24,15 @@
 static void flush_coll(flood_state_t *st, flood_coll_t *c)
 {
     flood_link_t *parent =
-        st->nlinks > st->nchildren ? &c->links[st->nchildren] : NULL;
+        c->nlinks > c->nchildren ? &c->links[c->nchildren] : NULL;
 
     c->dirty = false;
     /* Algorithm 2's one message up: our own entry and every child's
      * subtree are here, so the parent gets our whole subtree at once. */
     if (parent != NULL && !parent->open && c->joined &&
-        c->reported == st->nchildren)
+        c->reported == c->nchildren)
         parent->open = true;
-    for (uint32_t i = 0; c->status == HNP_SUCCESS && i < st->nlinks; i++) {
+    for (uint32_t i = 0; c->status == HNP_SUCCESS && i < c->nlinks; i++) {
         flood_link_t *l = &c->links[i];
         if (!l->open || l->sent == c->known)
             continue;
@@ -42,7 +43,7 @@ static void flush_coll(flood_state_t *st, flood_coll_t *c)
             c->status = rc;
         }
     }
-    flood_coll_deliver(st, c);
+    flood_coll_deliver(c);
     /* Complete means every entry is here, hence every child reported and
      * the parent was opened: every link is up to date, nothing is owed. */
     if (c->completed)
@@ -83,24 +84,66 @@ int flood_schedule_flush(flood_state_t *st)
 
 /* ------------------------------------------------------------ the state */
 
+/* This process's spawn children and their subtrees' sizes, from the
+ * runtime's spawn tree as it is now. On failure nothing changes. */
 static int load_children(flood_state_t *st)
 {
-    uint32_t n = hnp_tree_children(&st->tree, st->self, NULL, 0);
+    const hnp_tree_t *tree = flood_tree(st);
+    uint32_t n = hnp_tree_children(tree, st->self, NULL, 0);
+    hnp_vpid_t *children = malloc((n > 0 ? n : 1) * sizeof(*children));
+    uint32_t *sizes = malloc((n > 0 ? n : 1) * sizeof(*sizes));
 
-    st->children = malloc((n > 0 ? n : 1) * sizeof(*st->children));
-    st->subtree_size = malloc((n > 0 ? n : 1) * sizeof(*st->subtree_size));
-    if (st->children == NULL || st->subtree_size == NULL)
+    if (children == NULL || sizes == NULL) {
+        free(children);
+        free(sizes);
         return HNP_ERR_NOMEM;
-    st->nchildren = hnp_tree_children(&st->tree, st->self, st->children, n);
+    }
+    n = hnp_tree_children(tree, st->self, children, n);
     for (uint32_t i = 0; i < n; i++)
-        st->subtree_size[i] =
-            hnp_tree_descendants(&st->tree, st->children[i], NULL, 0) + 1;
-    st->nlinks = n + (hnp_tree_parent(&st->tree, st->self) != HNP_VPID_INVALID);
+        sizes[i] = hnp_tree_descendants(tree, children[i], NULL, 0) + 1;
+    free(st->children);
+    free(st->subtree_size);
+    st->children = children;
+    st->subtree_size = sizes;
+    st->nchildren = n;
+    st->nlinks = n + (hnp_tree_parent(tree, st->self) != HNP_VPID_INVALID);
+    return HNP_SUCCESS;
+}
+
+/*
+ * The runtime grew (its tables first, its all-gathers later: the grow
+ * hook): take its vpids and its spawn tree as they are now. Daemons added
+ * are the root's children; every other process keeps its parent, its
+ * children and their subtrees, and the collectives in progress their
+ * links. Called wherever the module is entered; cheap when nothing grew.
+ */
+int flood_state_sync(flood_state_t *st)
+{
+    const hnp_tree_t *tree = flood_tree(st);
+    uint32_t n = hnp_rte_num_procs(st->rte);
+    uint32_t *seen;
+    int rc;
+
+    if (n == st->nprocs)
+        return HNP_SUCCESS;
+    if (n < st->nprocs || tree == NULL || tree->n != n)
+        return HNP_ERR_BAD_PARAM;
+    seen = realloc(st->seen, n * sizeof(*seen));
+    if (seen == NULL)
+        return HNP_ERR_NOMEM;
+    memset(seen + st->nprocs, 0, (n - st->nprocs) * sizeof(*seen));
+    st->seen = seen;
+    if ((rc = load_children(st)) != HNP_SUCCESS)
+        return rc;
+    HNP_VERBOSE(st->log, 5, "flood: vpid %u sees %u processes (%u before), "
+                "%u spawn children", st->self, n, st->nprocs, st->nchildren);
+    st->nprocs = n;
     return HNP_SUCCESS;
 }
 
 static void state_free(flood_state_t *st)
 {
+    flood_release_held(st, false);
     while (st->active != NULL)
         flood_coll_free(st, st->active);
     hnp_rte_timer_destroy(st->flush_timer);
@@ -125,7 +168,8 @@ int flood_state_create(hnp_rte_t *rte, double batch_delay, flood_state_t **out)
     st->log = hnp_log_stream("exchange");
     st->self = hnp_rte_my_vpid(rte);
     st->nprocs = tree->n;
-    st->tree = *tree;
+    st->nfirst = tree->n;
+    st->members = tree->n;
     st->batch_delay = batch_delay;
     st->seen = calloc(st->nprocs, sizeof(*st->seen));
     rc = st->seen != NULL ? load_children(st) : HNP_ERR_NOMEM;
@@ -139,6 +183,32 @@ int flood_state_create(hnp_rte_t *rte, double batch_delay, flood_state_t **out)
                 st->self, st->nprocs, st->nchildren,
                 st->nlinks > st->nchildren ? "" : ", root");
     *out = st;
+    return HNP_SUCCESS;
+}
+
+/*
+ * The all-gathers that begin here from now on are among @p nprocs
+ * processes; one in progress keeps its own. What matters is where one
+ * begins at the root: the other processes learn the count from their
+ * parent (exchange_flood_internal.h), so that a daemon that hears of the
+ * growth late, or an all-gather the root began before it, still agrees.
+ * What came before this process heard of the processes it names is taken
+ * now.
+ */
+int flood_state_grow(flood_state_t *st, uint32_t nprocs)
+{
+    int rc = flood_state_sync(st);
+
+    if (rc != HNP_SUCCESS)
+        return rc;
+    if (nprocs < st->members || nprocs > st->nprocs)
+        return HNP_ERR_BAD_PARAM;
+    if (nprocs > st->members)
+        HNP_VERBOSE(st->log, 3, "flood: vpid %u: all-gathers begun from now "
+                    "on count %u processes (%u before)", st->self, nprocs,
+                    st->members);
+    st->members = nprocs;
+    flood_release_held(st, true);
     return HNP_SUCCESS;
 }
 
@@ -174,7 +244,9 @@ int flood_state_allgather(flood_state_t *st, uint32_t id, const void *data,
     if (cb == NULL || cb->learned == NULL || cb->complete == NULL ||
         len > UINT32_MAX || (data == NULL && len > 0))
         return HNP_ERR_BAD_PARAM;
-    if (flood_id_is_recent(st, id) || (c != NULL && c->joined))
+    if ((rc = flood_state_sync(st)) != HNP_SUCCESS)
+        return rc;
+    if (flood_id_is_recent(st, id, NULL) || (c != NULL && c->joined))
         return HNP_ERR_EXISTS;
     /* Armed first: a spurious flush is harmless, a contribution stored
      * without one would never leave. */
@@ -189,8 +261,13 @@ int flood_state_allgather(flood_state_t *st, uint32_t id, const void *data,
     }
     c->joined = true;
     c->cb = *cb;
-    HNP_VERBOSE(st->log, 5, "flood: vpid %u joins all-gather %u with %u of %u "
-                "entries known", st->self, id, c->known, st->nprocs);
+    if (c->members > 0)
+        HNP_VERBOSE(st->log, 5, "flood: vpid %u joins all-gather %u with %u "
+                    "of %u entries known", st->self, id, c->known, c->members);
+    else
+        HNP_VERBOSE(st->log, 5, "flood: vpid %u joins all-gather %u with %u "
+                    "entries known (its parent will say how many it has)",
+                    st->self, id, c->known);
     return HNP_SUCCESS;
 }
 
@@ -213,6 +290,14 @@ static int flood_allgather(struct hnp_rte *rte, uint32_t id, const void *data,
     if (flood_process == NULL)
         return HNP_ERR_NOT_AVAILABLE;
     return flood_state_allgather(flood_process, id, data, len, cb);
+}
+
+static int flood_grow(struct hnp_rte *rte, uint32_t nprocs)
+{
+    (void)rte;
+    if (flood_process == NULL)
+        return HNP_ERR_NOT_AVAILABLE;
+    return flood_state_grow(flood_process, nprocs);
 }
 
 static void flood_finalize(struct hnp_rte *rte)
@@ -271,4 +356,5 @@ const hnp_exchange_module_t exchange_flood_module = {
     .finalize = flood_finalize,
     .job_priority = flood_job_priority,
     .hnp_connections = NULL, /* its neighbours are the spawn tree's */
+    .grow = flood_grow,
 };

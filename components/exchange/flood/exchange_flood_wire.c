@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "hnp_buffer.h"
@@ -47,16 +48,21 @@ static uint32_t message_end(const flood_coll_t *c, uint32_t pos, hnp_vpid_t to,
     return pos;
 }
 
+/* Down the tree, the member count goes with every message once known. */
 static int send_message(flood_state_t *st, flood_coll_t *c, hnp_vpid_t to,
-                        uint32_t from, uint32_t end, uint32_t count)
+                        bool down, uint32_t from, uint32_t end,
+                        uint32_t count)
 {
+    bool members = down && c->members > 0;
     hnp_buffer_t buf;
     int rc;
 
     hnp_buffer_init(&buf);
     hnp_pack_u32(&buf, c->id);
-    hnp_pack_u32(&buf, 0); /* flags: none defined yet */
+    hnp_pack_u32(&buf, members ? FLOOD_FLAG_MEMBERS : 0);
     hnp_pack_u32(&buf, count);
+    if (members)
+        hnp_pack_u32(&buf, c->members);
     for (uint32_t pos = from; pos < end; pos++) {
         if (!owed_to(c, pos, to))
             continue;
@@ -83,12 +89,13 @@ static int send_message(flood_state_t *st, flood_coll_t *c, hnp_vpid_t to,
 int flood_send_link(flood_state_t *st, flood_coll_t *c, flood_link_t *link)
 {
     uint32_t pos = next_owed(c, link->sent, link->vpid);
+    bool down = link < c->links + c->nchildren;
     int rc = HNP_SUCCESS;
 
     while (rc == HNP_SUCCESS && pos < c->known) {
         uint32_t count;
         uint32_t end = message_end(c, pos, link->vpid, &count);
-        rc = send_message(st, c, link->vpid, pos, end, count);
+        rc = send_message(st, c, link->vpid, down, pos, end, count);
         pos = next_owed(c, end, link->vpid);
     }
     if (rc == HNP_SUCCESS)
@@ -102,6 +109,7 @@ typedef struct flood_msg {
     uint32_t id;
     uint32_t flags;
     uint32_t count;
+    uint32_t members;  /* 0: the message does not say */
     hnp_reader_t body; /* at the first entry */
 } flood_msg_t;
 
@@ -120,28 +128,44 @@ static int parse_header(const flood_state_t *st, const void *data, size_t len,
         hnp_err_set(why, whylen, "unknown flags 0x%x", msg->flags);
         return HNP_ERR_BAD_PARAM;
     }
-    if (msg->count == 0 || msg->count > st->nprocs) {
+    msg->members = 0;
+    if ((msg->flags & FLOOD_FLAG_MEMBERS) != 0) {
+        msg->members = hnp_unpack_u32(&msg->body);
+        if (hnp_reader_status(&msg->body) != HNP_SUCCESS) {
+            hnp_err_set(why, whylen, "truncated header (%zu bytes)", len);
+            return HNP_ERR_TRUNCATED;
+        }
+        /* never fewer than the runtime had when this process began, which
+         * every all-gather it takes part in counts */
+        if (msg->members < st->nfirst) {
+            hnp_err_set(why, whylen, "%u members, fewer than %u",
+                        msg->members, st->nfirst);
+            return HNP_ERR_BAD_PARAM;
+        }
+    }
+    if (msg->count == 0 || msg->count > st->nprocs + msg->members) {
         hnp_err_set(why, whylen, "%u entries for %u processes", msg->count,
-                    st->nprocs);
+                    msg->members > st->nprocs ? msg->members : st->nprocs);
         return HNP_ERR_BAD_PARAM;
     }
     return HNP_SUCCESS;
 }
 
-/* One entry of a message against the tree and what is known here. */
+/* One entry of a message against the tree and what is known here; the
+ * all-gather's members are @p members, 0 while unknown. */
 static int check_entry(flood_state_t *st, const flood_coll_t *c,
-                       hnp_vpid_t src, hnp_vpid_t v, const void *blob,
-                       size_t len, char *why, size_t whylen)
+                       uint32_t members, hnp_vpid_t src, hnp_vpid_t v,
+                       const void *blob, size_t len, char *why, size_t whylen)
 {
     const flood_entry_t *e;
 
-    if (v >= st->nprocs) {
+    if (v >= st->nprocs || (members > 0 && v >= members)) {
         hnp_err_set(why, whylen, "vpid %u out of range", v);
         return HNP_ERR_BAD_PARAM;
     }
     /* Entries travel away from their owner: from a child only its own
      * subtree's, from the parent only what lies outside ours. */
-    if (hnp_tree_next_hop(&st->tree, st->self, v) != src) {
+    if (hnp_tree_next_hop(flood_tree(st), st->self, v) != src) {
         hnp_err_set(why, whylen, "the entry of vpid %u cannot come from there",
                     v);
         return HNP_ERR_BAD_PARAM;
@@ -151,7 +175,7 @@ static int check_entry(flood_state_t *st, const flood_coll_t *c,
         return HNP_ERR_BAD_PARAM;
     }
     st->seen[v] = st->serial;
-    e = c != NULL ? &c->entries[v] : NULL;
+    e = c != NULL && v < c->cap ? &c->entries[v] : NULL;
     if (e != NULL && e->known &&
         (e->len != len || (len > 0 && memcmp(e->data, blob, len) != 0))) {
         hnp_err_set(why, whylen, "vpid %u again, with other contents", v);
@@ -166,6 +190,8 @@ static int check_entries(flood_state_t *st, const flood_coll_t *c,
                          size_t whylen)
 {
     hnp_reader_t rd = msg->body;
+    uint32_t members = msg->members > 0 ? msg->members
+                       : c != NULL ? c->members : 0;
     int rc = HNP_SUCCESS;
 
     if (++st->serial == 0) { /* wrapped: old marks could match again */
@@ -181,7 +207,7 @@ static int check_entries(flood_state_t *st, const flood_coll_t *c,
                         msg->count);
             return HNP_ERR_TRUNCATED;
         }
-        rc = check_entry(st, c, src, v, blob, len, why, whylen);
+        rc = check_entry(st, c, members, src, v, blob, len, why, whylen);
     }
     if (rc == HNP_SUCCESS && hnp_reader_remaining(&rd) > 0) {
         hnp_err_set(why, whylen, "%zu bytes after the last entry",
@@ -222,18 +248,76 @@ static void note_report(flood_state_t *st, flood_coll_t *c, int link)
 {
     flood_link_t *l = &c->links[link];
 
-    if ((uint32_t)link >= st->nchildren || l->open ||
+    if ((uint32_t)link >= c->nchildren || l->open ||
         l->received < st->subtree_size[link])
         return;
     l->open = true;
     c->reported++;
 }
 
+/*
+ * The member count a message brings, against what is known: only the
+ * parent says it, always the same, and no entry known here lies beyond it.
+ */
+static int check_members(const flood_state_t *st, const flood_coll_t *c,
+                         int link, const flood_msg_t *msg, char *why,
+                         size_t whylen)
+{
+    if (msg->members == 0)
+        return HNP_SUCCESS;
+    if (st->nlinks == st->nchildren || (uint32_t)link != st->nchildren) {
+        hnp_err_set(why, whylen, "a member count from a spawn child");
+        return HNP_ERR_BAD_PARAM;
+    }
+    if (msg->members > st->nprocs)
+        return HNP_ERR_NOT_AVAILABLE; /* not yet: held */
+    if (c == NULL || c->members == msg->members)
+        return HNP_SUCCESS;
+    if (c->members > 0) {
+        hnp_err_set(why, whylen, "all-gather %u has %u members, not %u",
+                    msg->id, c->members, msg->members);
+        return HNP_ERR_BAD_PARAM;
+    }
+    for (uint32_t i = 0; i < c->known; i++)
+        if (c->log[i] >= msg->members) {
+            hnp_err_set(why, whylen, "%u members, but vpid %u's entry is "
+                        "here", msg->members, c->log[i]);
+            return HNP_ERR_BAD_PARAM;
+        }
+    return HNP_SUCCESS;
+}
+
+/* Whether spawn child number @p link takes part in the all-gather whose
+ * member children are the first @p nchildren: at the root, a daemon added
+ * after the all-gather began there does not. */
+static bool child_is_member(const flood_state_t *st, uint32_t nchildren,
+                            int link)
+{
+    return (uint32_t)link >= st->nchildren || (uint32_t)link < nchildren;
+}
+
+/* The spawn children taking part in all-gather @p c, or in the one that
+ * would begin now. */
+static uint32_t member_children(const flood_state_t *st,
+                                const flood_coll_t *c)
+{
+    if (c != NULL)
+        return c->nchildren;
+    return st->nlinks > st->nchildren ? st->nchildren
+                                      : flood_member_children(st, st->members);
+}
+
+/* HNP_ERR_NOT_FOUND, with nothing in @p why, for a message of a process
+ * that is not one of the all-gather's: not an error, it came too late.
+ * HNP_ERR_NOT_AVAILABLE for one that names processes this one has not
+ * heard of yet: it came early, and waits for the grow hook. */
 static int check_message(flood_state_t *st, hnp_vpid_t src, const void *data,
                          size_t len, flood_msg_t *msg, int *link, char *why,
                          size_t whylen)
 {
     int rc = parse_header(st, data, len, msg, why, whylen);
+    const flood_coll_t *c;
+    uint32_t nchildren;
 
     if (rc != HNP_SUCCESS)
         return rc;
@@ -241,13 +325,77 @@ static int check_message(flood_state_t *st, hnp_vpid_t src, const void *data,
         hnp_err_set(why, whylen, "not a spawn-tree neighbour");
         return HNP_ERR_BAD_PARAM;
     }
-    if (flood_id_is_recent(st, msg->id)) {
+    if (flood_id_is_recent(st, msg->id, &nchildren)) {
+        if (!child_is_member(st, nchildren, *link))
+            return HNP_ERR_NOT_FOUND;
         hnp_err_set(why, whylen, "all-gather %u is already complete here",
                     msg->id);
         return HNP_ERR_EXISTS;
     }
-    return check_entries(st, flood_coll_find(st, msg->id), src, msg, why,
-                         whylen);
+    c = flood_coll_find(st, msg->id);
+    if (!child_is_member(st, member_children(st, c), *link))
+        return HNP_ERR_NOT_FOUND;
+    rc = check_members(st, c, *link, msg, why, whylen);
+    if (rc == HNP_SUCCESS)
+        rc = check_entries(st, c, src, msg, why, whylen);
+    return rc;
+}
+
+/* What a message brings besides its entries: room for every vpid the
+ * runtime has now, and the member count. */
+static int take_members(const flood_state_t *st, flood_coll_t *c,
+                        const flood_msg_t *msg)
+{
+    int rc = flood_coll_reserve(c, st->nprocs);
+
+    if (rc == HNP_SUCCESS && msg->members > 0 && c->members == 0) {
+        c->members = msg->members;
+        HNP_VERBOSE(st->log, 5, "flood: all-gather %u at vpid %u counts %u "
+                    "processes", c->id, st->self, c->members);
+    }
+    return rc;
+}
+
+/* Keep a message that came before the word of the growth it counts. */
+static void hold(flood_state_t *st, hnp_vpid_t src, const void *data,
+                 size_t len, const flood_msg_t *msg)
+{
+    flood_held_t *h, **tail = &st->held;
+
+    if (st->nheld >= FLOOD_MAX_HELD || (h = malloc(sizeof(*h) + len)) == NULL) {
+        HNP_WARN(st->log, "flood: message from vpid %u dropped: all-gather %u "
+                 "has %u processes, this one knows %u and holds %u such "
+                 "messages already", src, msg->id, msg->members, st->nprocs,
+                 st->nheld);
+        return;
+    }
+    *h = (flood_held_t){ .src = src, .len = len };
+    memcpy(h->data, data, len);
+    while (*tail != NULL)
+        tail = &(*tail)->next;
+    *tail = h;
+    st->nheld++;
+    HNP_VERBOSE(st->log, 3, "flood: vpid %u holds a message of all-gather %u "
+                "from vpid %u until it hears of its %u processes (it knows %u)",
+                st->self, msg->id, src, msg->members, st->nprocs);
+}
+
+/* The held messages, taken in the order they came (@p replay), or
+ * dropped. One still early is held again. */
+void flood_release_held(flood_state_t *st, bool replay)
+{
+    flood_held_t *h = st->held;
+
+    st->held = NULL;
+    st->nheld = 0;
+    while (h != NULL) {
+        flood_held_t *next = h->next;
+        if (replay)
+            flood_on_entries(st->rte, h->src, FLOOD_TAG_ENTRIES, h->data,
+                             h->len, st);
+        free(h);
+        h = next;
+    }
 }
 
 /* The receive handler of FLOOD_TAG_ENTRIES. */
@@ -259,14 +407,30 @@ void flood_on_entries(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
     flood_msg_t msg;
     char why[160] = "";
     int link = -1;
+    int rc;
 
     (void)tag;
-    if (check_message(st, src, data, len, &msg, &link, why, sizeof(why)) !=
-        HNP_SUCCESS) {
+    if ((rc = flood_state_sync(st)) != HNP_SUCCESS) {
+        HNP_ERROR_LOG(st->log, "flood: cannot take the runtime's growth (%s); "
+                      "message from vpid %u dropped", hnp_strerror(rc), src);
+        return;
+    }
+    rc = check_message(st, src, data, len, &msg, &link, why, sizeof(why));
+    if (rc == HNP_ERR_NOT_FOUND) {
+        HNP_VERBOSE(st->log, 2, "flood: vpid %u came after all-gather %u "
+                    "began; its part is dropped", src, msg.id);
+        return;
+    }
+    if (rc == HNP_ERR_NOT_AVAILABLE) {
+        hold(st, src, data, len, &msg);
+        return;
+    }
+    if (rc != HNP_SUCCESS) {
         HNP_WARN(st->log, "flood: message from vpid %u dropped: %s", src, why);
         return;
     }
-    if (flood_coll_get(st, msg.id, &c) != HNP_SUCCESS) {
+    if (flood_coll_get(st, msg.id, &c) != HNP_SUCCESS ||
+        take_members(st, c, &msg) != HNP_SUCCESS) {
         HNP_ERROR_LOG(st->log, "flood: out of memory for all-gather %u; "
                       "message from vpid %u dropped", msg.id, src);
         return;
@@ -278,7 +442,7 @@ void flood_on_entries(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
         c->status = HNP_ERR_NOMEM;
     note_report(st, c, link);
     c->dirty = true;
-    flood_coll_deliver(st, c);
+    flood_coll_deliver(c);
     /* Without a timer, forwarding now only costs batching, not correctness. */
     if (flood_schedule_flush(st) != HNP_SUCCESS)
         flood_flush_all(st);

@@ -61,7 +61,7 @@ static bool is_edge(const sim_t *sim, hnp_vpid_t a, hnp_vpid_t b)
 static uint8_t *crossings_of(sim_t *sim, uint32_t id, hnp_vpid_t edge,
                              hnp_vpid_t v)
 {
-    return &sim->crossings[((size_t)id * sim->n + edge) * sim->n + v];
+    return &sim->crossings[((size_t)id * sim->cap + edge) * sim->cap + v];
 }
 
 /* Each entry of a message, over the edge it crosses. */
@@ -75,8 +75,11 @@ static void count_crossings(sim_t *sim, hnp_vpid_t src, hnp_vpid_t dst,
     *id = hnp_unpack_u32(&rd);
     uint32_t flags = hnp_unpack_u32(&rd);
     uint32_t count = hnp_unpack_u32(&rd);
-    CHECK(*id < sim->nids && flags == 0 && count > 0, "%s: bad message header",
-          sim->what);
+    /* the member count goes down the tree only, and says the truth */
+    uint32_t members = flags == FLOOD_FLAG_MEMBERS ? hnp_unpack_u32(&rd) : 0;
+    CHECK(*id < sim->nids && (flags & ~FLOOD_FLAG_MEMBERS) == 0 && count > 0 &&
+              (members == 0 || (edge == dst && members == sim->members[*id])),
+          "%s: bad message header from %u to %u", sim->what, src, dst);
     for (uint32_t i = 0; i < count; i++) {
         hnp_vpid_t v = hnp_unpack_u32(&rd);
         hnp_unpack_blob(&rd, NULL);
@@ -99,11 +102,14 @@ void hnp_rte_collective_seen(hnp_rte_t *rte, uint32_t id)
     (void)rte;
     (void)id;
 }
-uint32_t hnp_rte_num_procs(const hnp_rte_t *rte) { return rte->sim->n; }
+uint32_t hnp_rte_num_procs(const hnp_rte_t *rte)
+{
+    return rte->lagging ? rte->sim->prev_n : rte->sim->n;
+}
 bool hnp_rte_is_hnp(const hnp_rte_t *rte) { return rte->self == 0; }
 const hnp_tree_t *hnp_rte_spawn_tree(const hnp_rte_t *rte)
 {
-    return &rte->sim->tree;
+    return rte->lagging ? &rte->sim->prev_tree : &rte->sim->tree;
 }
 
 int hnp_rte_recv(hnp_rte_t *rte, uint32_t tag, hnp_rte_recv_fn fn,
@@ -211,35 +217,73 @@ void on_complete(void *cbdata, int status)
 
 /* ------------------------------------------------------------ the cluster */
 
-sim_t *sim_create(hnp_tree_t tree, uint32_t nids, enum blob_kind blobs,
-                         uint64_t seed)
+static void proc_start(sim_t *sim, hnp_vpid_t v)
+{
+    hnp_rte_t *p = &sim->procs[v];
+
+    p->sim = sim;
+    p->self = v;
+    for (uint32_t id = 0; id < MAX_IDS; id++) {
+        p->tally[id] = (tally_t){ .proc = p, .id = id };
+        p->tally[id].learned = calloc(sim->cap, 1);
+        assert_non_null(p->tally[id].learned);
+    }
+    assert_int_equal(flood_state_create(p, 0.0, &p->st), HNP_SUCCESS);
+    assert_non_null(p->handler);
+}
+
+sim_t *sim_create_cap(hnp_tree_t tree, uint32_t cap, uint32_t nids,
+                      enum blob_kind blobs, uint64_t seed)
 {
     sim_t *sim = calloc(1, sizeof(*sim));
 
     assert_non_null(sim);
+    assert_true(cap >= tree.n);
     sim->n = tree.n;
+    sim->cap = cap;
     sim->nids = nids;
+    for (uint32_t id = 0; id < MAX_IDS; id++)
+        sim->members[id] = tree.n;
     sim->blobs = blobs;
     sim->tree = tree;
     sim->rng = seed * 0x9e3779b97f4a7c15ull + 1;
     snprintf(sim->what, sizeof(sim->what), "tree kind %d k=%u n=%u seed %llu",
              tree.kind, tree.arity, tree.n, (unsigned long long)seed);
-    sim->procs = calloc(tree.n, sizeof(*sim->procs));
-    sim->crossings = calloc((size_t)MAX_IDS * tree.n * tree.n, 1);
+    sim->procs = calloc(cap, sizeof(*sim->procs));
+    sim->crossings = calloc((size_t)MAX_IDS * cap * cap, 1);
     assert_true(sim->procs != NULL && sim->crossings != NULL);
-    for (hnp_vpid_t v = 0; v < tree.n; v++) {
-        hnp_rte_t *p = &sim->procs[v];
-        p->sim = sim;
-        p->self = v;
-        for (uint32_t id = 0; id < MAX_IDS; id++) {
-            p->tally[id] = (tally_t){ .proc = p, .id = id };
-            p->tally[id].learned = calloc(tree.n, 1);
-            assert_non_null(p->tally[id].learned);
-        }
-        assert_int_equal(flood_state_create(p, 0.0, &p->st), HNP_SUCCESS);
-        assert_non_null(p->handler);
-    }
+    for (hnp_vpid_t v = 0; v < tree.n; v++)
+        proc_start(sim, v);
     return sim;
+}
+
+sim_t *sim_create(hnp_tree_t tree, uint32_t nids, enum blob_kind blobs,
+                  uint64_t seed)
+{
+    return sim_create_cap(tree, tree.n, nids, blobs, seed);
+}
+
+void sim_grow(sim_t *sim, uint32_t n, uint32_t nfailed)
+{
+    hnp_tree_t grown;
+    uint32_t from = sim->n;
+
+    assert_true(n > from && n <= sim->cap && nfailed <= n - from);
+    assert_int_equal(hnp_tree_extend(&sim->tree, n, &grown), HNP_SUCCESS);
+    hnp_tree_release(&sim->prev_tree);
+    sim->prev_tree = sim->tree;
+    sim->prev_n = from;
+    sim->tree = grown;
+    sim->n = n;
+    for (hnp_vpid_t v = from; v < n; v++) {
+        if (v < n - nfailed) {
+            proc_start(sim, v);
+            continue;
+        }
+        sim->procs[v] = (hnp_rte_t){ .sim = sim, .self = v };
+        for (uint32_t id = 0; id < MAX_IDS; id++) /* never joins */
+            sim->procs[v].joined[id] = true;
+    }
 }
 
 void sim_destroy(sim_t *sim)
@@ -249,6 +293,8 @@ void sim_destroy(sim_t *sim)
         for (uint32_t id = 0; id < MAX_IDS; id++)
             free(sim->procs[v].tally[id].learned);
     }
+    hnp_tree_release(&sim->tree);
+    hnp_tree_release(&sim->prev_tree);
     assert_int_equal(sim->ntimers, 0);
     for (uint32_t i = 0; i < sim->nflight; i++)
         free(sim->flight[i].data);
@@ -329,6 +375,28 @@ void sim_run_random(sim_t *sim)
         }
     }
     free(pending);
+}
+
+void sim_settle(sim_t *sim, bool spare_root)
+{
+    for (uint64_t steps = 0;; steps++) {
+        uint32_t moving = 0, pick;
+        assert_true(steps <= 64ull * sim->n * sim->n * sim->nids + 10000);
+        for (uint32_t i = 0; i < sim->nflight; i++)
+            moving += !spare_root || sim->flight[i].dst != 0;
+        if (moving + sim->ntimers == 0)
+            return;
+        pick = sim_random(sim, moving + sim->ntimers);
+        if (pick >= moving) {
+            sim_fire(sim, pick - moving);
+            continue;
+        }
+        for (uint32_t i = 0;; i++)
+            if ((!spare_root || sim->flight[i].dst != 0) && pick-- == 0) {
+                sim_deliver(sim, i);
+                break;
+            }
+    }
 }
 
 /* Synchronous rounds: the processes due contribute, every message in

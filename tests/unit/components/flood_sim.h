@@ -59,6 +59,7 @@ struct hnp_rte {
     bool in_allgather;
     bool flushing;
     bool fail_sends;
+    bool lagging; /* has not heard of the last growth: sees prev_n, prev_tree */
     uint32_t flush_msgs; /* sent by the flush running now */
     uint64_t msgs_sent, bytes_sent;
     uint32_t up_msgs[MAX_IDS]; /* to the spawn parent */
@@ -78,9 +79,13 @@ typedef struct sim_msg {
 
 struct sim {
     uint32_t n;
+    uint32_t cap;   /* procs allocated: the runtime may grow to it */
     uint32_t nids;
+    uint32_t members[MAX_IDS]; /* what a member count sent must say */
     enum blob_kind blobs;
     hnp_tree_t tree;
+    hnp_tree_t prev_tree; /* before the last sim_grow */
+    uint32_t prev_n;
     hnp_rte_t *procs;
     sim_msg_t *flight;
     uint32_t nflight, capflight;
@@ -103,6 +108,16 @@ void phase1_rounds(const hnp_tree_t *t, uint32_t *join_round);
 
 sim_t *sim_create(hnp_tree_t tree, uint32_t nids, enum blob_kind blobs,
                   uint64_t seed);
+/* Room for @p cap processes, for a runtime that grows (sim_grow). */
+sim_t *sim_create_cap(hnp_tree_t tree, uint32_t cap, uint32_t nids,
+                      enum blob_kind blobs, uint64_t seed);
+/* Daemons added: the runtime counts @p n processes, the new ones the
+ * root's spawn children (hnp_tree_extend); the last @p nfailed of them
+ * never start (no state). No grow hook is called. */
+void sim_grow(sim_t *sim, uint32_t n, uint32_t nfailed);
+/* Deliver messages and end loop turns, at random, until nothing moves;
+ * with @p spare_root, messages to vpid 0 stay in flight. No one joins. */
+void sim_settle(sim_t *sim, bool spare_root);
 void sim_destroy(sim_t *sim);
 void sim_join(sim_t *sim, hnp_vpid_t v, uint32_t id);
 void sim_deliver(sim_t *sim, uint32_t i);

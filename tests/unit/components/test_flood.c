@@ -177,6 +177,7 @@ static void test_send_failure_completes_with_error(void **state)
 
 typedef struct crafted {
     uint32_t id, flags, count;
+    uint32_t members; /* sent with FLOOD_FLAG_MEMBERS */
     hnp_vpid_t vpids[4];
     const char *blobs[4];
     const char *trailer;
@@ -194,6 +195,8 @@ static void inject(sim_t *sim, hnp_vpid_t src, const crafted_t *msg,
     hnp_pack_u32(&buf, msg->id);
     hnp_pack_u32(&buf, msg->flags);
     hnp_pack_u32(&buf, msg->count);
+    if ((msg->flags & FLOOD_FLAG_MEMBERS) != 0)
+        hnp_pack_u32(&buf, msg->members);
     for (uint32_t i = 0; i < 4 && msg->blobs[i] != NULL; i++) {
         hnp_pack_u32(&buf, msg->vpids[i]);
         hnp_pack_blob(&buf, msg->blobs[i], strlen(msg->blobs[i]) + 1);
@@ -240,6 +243,14 @@ static const struct bad_case {
     { 3, { .count = 1, .vpids = { 3 }, .blobs = { U3 }, .trailer = "junk" }, 0,
       "after the last" },
     { 3, { .count = 1, .vpids = { 3 }, .blobs = { U3 } }, 2, "at entry 0" },
+    /* the member count: from the parent only, the runtime's at least */
+    { 3, { .flags = 1, .members = 7, .count = 1, .vpids = { 3 },
+           .blobs = { U3 } }, 0, "from a spawn child" },
+    { 0, { .flags = 1, .members = 6, .count = 1, .vpids = { 0 },
+           .blobs = { U3 } }, 0, "6 members, fewer than 7" },
+    { 3, { .flags = 1, .members = 8, .count = 1, .vpids = { 3 },
+           .blobs = { U3 } }, 0, "from a spawn child" },
+    { 0, { .flags = 1, .members = 7, .count = 1 }, 4, "truncated header" },
 };
 
 /*

@@ -216,7 +216,7 @@ static void test_leaving_bits_kept(void **state)
     assert_true(hnp_rte_peer_left(rte, 23));
 }
 
-/* An exchange without the grow hook (flood) cannot take added daemons. */
+/* An exchange without the grow hook cannot take added daemons. */
 static const hnp_exchange_module_t fixed_exchange = { .grow = NULL };
 
 static void test_refused_growth_changes_nothing(void **state)
