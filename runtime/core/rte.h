@@ -161,6 +161,11 @@ struct hnp_rte {
      * job's at launch */
     hnp_pmi_active_t pmi;
     const char *pmi_wanted;
+    /* those the first job's programs use, which the daemons of that
+     * job's launch start before its launch arrives (pmi_base_start_early;
+     * the welcome carries it): the HNP's choice, a daemon's copy, passed
+     * on; NULL or "" for none */
+    const char *pmi_early;
     bool pmi_selected;
     hnp_tree_t spawn_tree;
     hnp_tree_t routing_tree;

@@ -102,8 +102,9 @@ static int place_subtree(const hnp_wire_welcome_t *w, char **names)
 
 /* The daemon uses the components the HNP chose, and loads no other; of
  * pmi, exactly those active in the HNP (none: the framework stays shut). */
-static int take_the_hnps_choices(hnpd_t *d, char *const chosen[4], char *err,
-                                 size_t errlen)
+static int take_the_hnps_choices(hnpd_t *d,
+                                 char *const chosen[HNP_WIRE_WELCOME_NCOMPONENTS],
+                                 char *err, size_t errlen)
 {
     static const char *const frameworks[3] = { "plm", "routed", "exchange" };
     hnp_params_t *params = hnp_mca_params(d->setup->mca);
@@ -125,9 +126,14 @@ static int take_the_hnps_choices(hnpd_t *d, char *const chosen[4], char *err,
                            "the HNP's choice", err, errlen);
     if (rc == HNP_SUCCESS && (d->pmi_wanted = strdup(pmi)) == NULL)
         rc = HNP_ERR_NOMEM;
+    /* those to start before the first job's launch, passed on as well */
+    if (rc == HNP_SUCCESS &&
+        (d->pmi_early = strdup(chosen[HNP_WIRE_WELCOME_PMI_EARLY])) == NULL)
+        rc = HNP_ERR_NOMEM;
     if (rc != HNP_SUCCESS)
         return rc;
     d->rte->pmi_wanted = d->pmi_wanted;
+    d->rte->pmi_early = d->pmi_early;
     hnp_mca_load_selected_only(d->setup->mca, true);
     return HNP_SUCCESS;
 }
@@ -333,9 +339,14 @@ static void on_welcome(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
     if (hnp_rte_spawn_children(rte, NULL, 0) == 0)
         hnp_rte_spawn_complete(rte);
     else if (!(rte->plm->capabilities & HNP_PLM_CAP_SPAWNS_TREE) ||
-             rte->plm->spawn_subtree(rte) != HNP_SUCCESS)
+             rte->plm->spawn_subtree(rte) != HNP_SUCCESS) {
         hnp_rte_fail(rte, 1, "node %s: cannot spawn the daemons of its "
                      "subtree", d->node);
+        return;
+    }
+    /* Its own daemons are on their way (the launch's critical path): the
+     * pmi set-up now, while the launch message is. */
+    hnpd_pmi_start_early(d);
 }
 
 /* ------------------------------------------------------------ the end */
