@@ -104,7 +104,8 @@ typedef struct hnp_rte_role {
     void (*peer_down)(hnp_rte_t *rte, hnp_vpid_t peer, size_t unsent);
     void (*failure)(hnp_rte_t *rte, int status, const char *message);
     /* phase 2 has started here (every spawn child joined): the HNP sends
-     * the launch now, so that phase 3 overlaps phase 2 */
+     * the launch now, so that phase 3 overlaps phase 2; a daemon starts
+     * the pmi components of the job to come (pmi_base_start_early) */
     void (*exchange_started)(hnp_rte_t *rte);
     /* this process holds every daemon's contact */
     void (*contacts_complete)(hnp_rte_t *rte);

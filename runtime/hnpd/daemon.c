@@ -339,14 +339,17 @@ static void on_welcome(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
     if (hnp_rte_spawn_children(rte, NULL, 0) == 0)
         hnp_rte_spawn_complete(rte);
     else if (!(rte->plm->capabilities & HNP_PLM_CAP_SPAWNS_TREE) ||
-             rte->plm->spawn_subtree(rte) != HNP_SUCCESS) {
+             rte->plm->spawn_subtree(rte) != HNP_SUCCESS)
         hnp_rte_fail(rte, 1, "node %s: cannot spawn the daemons of its "
                      "subtree", d->node);
-        return;
-    }
-    /* Its own daemons are on their way (the launch's critical path): the
-     * pmi set-up now, while the launch message is. */
-    hnpd_pmi_start_early(d);
+}
+
+/* Its own daemons joined and were welcomed (the launch's critical path,
+ * which nothing here holds up), its contact is on its way: the pmi
+ * set-up now, while the launch message is. */
+static void exchange_started(hnp_rte_t *rte)
+{
+    hnpd_pmi_start_early(rte->role.ctx);
 }
 
 /* ------------------------------------------------------------ the end */
@@ -606,6 +609,7 @@ int hnpd_start(hnpd_t *d, const char *parent_uri, char *err, size_t errlen)
     rte->role.peer_down = role_peer_down;
     rte->role.drained = role_drained;
     rte->role.contacts_complete = contacts_complete;
+    rte->role.exchange_started = exchange_started;
     rte->role.neighbour_lost = neighbour_lost;
     hnp_rte_recv(rte, HNP_TAG_WELCOME, on_welcome, d);
     hnp_rte_recv(rte, HNP_TAG_SHUTDOWN, on_shutdown, d);

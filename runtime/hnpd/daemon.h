@@ -163,7 +163,7 @@ void hnpd_bind_unload(hnpd_t *d);
 /** Load the pmi components the HNP chose, ahead of any job
  *  (pmi_base_preload); nothing when it chose none. */
 int hnpd_pmi_preload(hnpd_t *d, char *err, size_t errlen);
-/** Once this daemon has started its own daemons: start the pmi
+/** Once this daemon's own daemons have joined: start the pmi
  *  components the HNP named for the first job (pmi_base_start_early)
  *  before its launch arrives, as soon as the event loop has sent what is
  *  queued; nothing when it named none, or when they are preloaded. */
