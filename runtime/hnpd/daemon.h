@@ -166,7 +166,8 @@ int hnpd_pmi_preload(hnpd_t *d, char *err, size_t errlen);
 /** Once this daemon's own daemons have joined: start the pmi
  *  components the HNP named for the first job (pmi_base_start_early)
  *  before its launch arrives, as soon as the event loop has sent what is
- *  queued; nothing when it named none, or when they are preloaded. */
+ *  queued; nothing when it named none, when they are preloaded, or on a
+ *  daemon with routing children (it relays for them). */
 void hnpd_pmi_start_early(hnpd_t *d);
 int hnpd_pmi_job_start(hnpd_job_t *j, const hnp_wire_launch_t *m, char *err,
                        size_t errlen);

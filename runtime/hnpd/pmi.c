@@ -294,6 +294,11 @@ void hnpd_pmi_start_early(hnpd_t *d)
     if (d->pmi_early == NULL || d->pmi_early[0] == '\0' ||
         d->rte->core->pmi_preload || d->pmi_early_timer != NULL)
         return;
+    /* A daemon that relays for others (the contact exchange, the launch)
+     * stays free for them: busy with libpmix, it would hold up every
+     * daemon below it. It starts them at the launch, as without this. */
+    if (d->rte->routed != NULL && hnp_rte_route_children(d->rte, NULL, 0) > 0)
+        return;
     /* From the loop: the sends and the agents' forks queued by now (its
      * report, its daemons' agents) go first. */
     d->pmi_early_timer = hnp_rte_timer_create(d->rte, 0.0, start_early_due,
