@@ -14,11 +14,13 @@
  * The HNP judges from each program which interfaces it can use (an Open
  * MPI program PMIx alone, an MPICH one PMI-1/2, a script or python any, a
  * program that links only the C runtime PMI-1/2 alone, which it could
- * speak by itself, never PMIx); a daemon loads, when the job is launched,
- * only the components that serve one of those, and those that see every
- * job (HNP_PMI_NEEDS_EVERY_JOB: an observer that serves no interface,
- * such as accounting, tracing or a site's prolog and epilog), init() then,
- * in every daemon of the job; in every daemon that runs ranks of the job
+ * speak by itself, never PMIx); a daemon loads, when the job is launched
+ * (or, told by the HNP, once it has started its own daemons, while the
+ * launch is on its way: start_early() then), only the components that
+ * serve one of those, and those that see every job
+ * (HNP_PMI_NEEDS_EVERY_JOB: an observer that serves no interface, such as
+ * accounting, tracing or a site's prolog and epilog), init() then, in
+ * every daemon of the job; in every daemon that runs ranks of the job
  * (a daemon without ranks of its own calls no job hook), each one is
  * called in each application job, with a state of that job's own. A
  * daemon of a runtime that outlives its jobs (hnp --dvm) holds several
@@ -233,7 +235,16 @@ typedef struct hnp_pmi_module {
     /** The daemon leaves, after the last job_end (may be NULL): release
  *      what init() or the jobs left for later. */
     void (*finalize)(struct hnp_rte *rte);
-    void *reserved[4]; /**< room to grow; NULL */
+    /** The HNP says this daemon's first job will start this component
+     *  (may be NULL): after init(), before that job's launch arrives,
+     *  bring up what job_start() would otherwise bring up at the first
+     *  job (a server), on node @p node, so that the launch finds it up.
+     *  Called once a daemon, only on daemons of a job that is no
+     *  persistent runtime's. An error is kept, and that job fails with it
+     *  when it starts here, as it would have failed in job_start(). */
+    int (*start_early)(struct hnp_rte *rte, const char *node, char *err,
+                       size_t errlen);
+    void *reserved[3]; /**< room to grow; NULL */
 } hnp_pmi_module_t;
 
 #ifdef __cplusplus

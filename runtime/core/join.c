@@ -78,7 +78,8 @@ static int send_welcome(hnp_rte_t *rte, hnp_vpid_t child)
         .params = rte->welcome_params,
         .params_len = rte->welcome_params_len,
         .components = { rte->selected[0], rte->selected[1], rte->selected[2],
-                        pmi },
+                        pmi,
+                        rte->pmi_early != NULL ? (char *)rte->pmi_early : "" },
     };
     /* A daemon passes on what it was told; the HNP, what it selected. */
     if (rte->pmi_wanted != NULL)

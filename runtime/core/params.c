@@ -246,6 +246,18 @@ int hnp_core_params_register(hnp_params_t *params, hnp_core_params_t *core,
                   "components' libraries, libpmix's relocations) moves "
                   "from the first job to the start. A persistent runtime "
                   "(hnp --dvm) sets it unless it is given" },
+        { .framework = "pmi", .component = "base", .name = "start_early",
+          .type = HNP_PARAM_BOOL, .default_value = "true", .level = 5,
+          .storage = &core->pmi_start_early,
+          .help = "The daemons of a job (not of a persistent runtime) "
+                  "load the pmi components its programs use and start "
+                  "them (the PMIx server) once they have started their "
+                  "own daemons, while the launch message is on its way, "
+                  "instead of when it arrives: the set-up leaves the "
+                  "job's start and costs the same. A job whose programs "
+                  "use none loads none either way. A failure to start "
+                  "them fails the job when it starts, as it would have "
+                  "then" },
     };
 
     for (size_t i = 0; i < sizeof(descs) / sizeof(descs[0]); i++) {

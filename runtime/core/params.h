@@ -40,6 +40,7 @@ typedef struct hnp_core_params {
     int dvm_on_daemon_loss;      /* dvm_on_daemon_loss: HNP_DVM_LOSS_* */
     int name_scope;              /* pmi_base_name_scope: HNP_NAME_SCOPE_* */
     bool pmi_preload;            /* pmi_base_preload */
+    bool pmi_start_early;        /* pmi_base_start_early */
 } hnp_core_params_t;
 
 /* What a persistent runtime (hnp --dvm) does when a daemon dies. */

@@ -104,7 +104,8 @@ typedef struct hnp_rte_role {
     void (*peer_down)(hnp_rte_t *rte, hnp_vpid_t peer, size_t unsent);
     void (*failure)(hnp_rte_t *rte, int status, const char *message);
     /* phase 2 has started here (every spawn child joined): the HNP sends
-     * the launch now, so that phase 3 overlaps phase 2 */
+     * the launch now, so that phase 3 overlaps phase 2; a daemon starts
+     * the pmi components of the job to come (pmi_base_start_early) */
     void (*exchange_started)(hnp_rte_t *rte);
     /* this process holds every daemon's contact */
     void (*contacts_complete)(hnp_rte_t *rte);
@@ -161,6 +162,11 @@ struct hnp_rte {
      * job's at launch */
     hnp_pmi_active_t pmi;
     const char *pmi_wanted;
+    /* those the first job's programs use, which the daemons of that
+     * job's launch start before its launch arrives (pmi_base_start_early;
+     * the welcome carries it): the HNP's choice, a daemon's copy, passed
+     * on; NULL or "" for none */
+    const char *pmi_early;
     bool pmi_selected;
     hnp_tree_t spawn_tree;
     hnp_tree_t routing_tree;

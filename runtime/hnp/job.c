@@ -266,6 +266,21 @@ static void on_daemon_reached(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
         hnp_job_mark(job, mark);
 }
 
+/* A daemon's pmi set-up CPU @p us (0: it had none) into @p list, the
+ * daemons' figures as they came, for the median. */
+static void note_pmi_cpu(hnp_job_t *job, uint64_t us, uint64_t **list,
+                         uint32_t *reports, uint64_t *worst)
+{
+    if (us == 0)
+        return;
+    if (*list == NULL)
+        *list = calloc(job->ndaemons, sizeof(uint64_t));
+    if (*list != NULL && *reports < job->ndaemons)
+        (*list)[(*reports)++] = us;
+    if (us > *worst)
+        *worst = us;
+}
+
 static void on_stats(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
                      const void *data, size_t len, void *cbdata)
 {
@@ -283,14 +298,10 @@ static void on_stats(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
         job->startup_cpu_us[job->ndaemons + job->stats_reports] =
             s.connected_cpu_us;
     }
-    if (s.pmi_cpu_us > 0) {
-        if (job->pmi_cpu_us == NULL)
-            job->pmi_cpu_us = calloc(job->ndaemons, sizeof(uint64_t));
-        if (job->pmi_cpu_us != NULL && job->pmi_reports < job->ndaemons)
-            job->pmi_cpu_us[job->pmi_reports++] = s.pmi_cpu_us;
-        if (s.pmi_cpu_us > job->worst.pmi_cpu_us)
-            job->worst.pmi_cpu_us = s.pmi_cpu_us;
-    }
+    note_pmi_cpu(job, s.pmi_cpu_us, &job->pmi_cpu_us, &job->pmi_reports,
+                 &job->worst.pmi_cpu_us);
+    note_pmi_cpu(job, s.pmi_early_cpu_us, &job->pmi_early_cpu_us,
+                 &job->pmi_early_reports, &job->worst.pmi_early_cpu_us);
     job->stats_reports++;
     if (s.max_connections > job->worst.max_connections) {
         job->worst.max_connections = s.max_connections;

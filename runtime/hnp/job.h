@@ -80,9 +80,15 @@ typedef struct hnp_job {
     /* [2 * ndaemons]: the daemons' start-up CPU as reports came, exec to
      * joined, then from ndaemons on exec to connected; for the medians */
     uint64_t *startup_cpu_us;
-    /* [ndaemons]: the pmi set-up CPU of each daemon that had one */
+    /* [ndaemons]: the pmi set-up CPU of each daemon that had one, at the
+     * launch and before it (pmi_base_start_early) */
     uint64_t *pmi_cpu_us;
     uint32_t pmi_reports;
+    uint64_t *pmi_early_cpu_us;
+    uint32_t pmi_early_reports;
+    /* the pmi components the job's programs use, which its daemons
+     * start before its launch (rte->pmi_early) */
+    char pmi_early[HNP_PMI_MAX_ACTIVE * HNP_MCA_NAME_LEN];
     char *wdir;
     struct hnp_rank_output *outputs; /* [nprocs] */
     struct hnp_job_output *output;   /* hnp's stdout and stderr */

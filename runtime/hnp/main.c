@@ -193,6 +193,25 @@ static void on_signal(evutil_socket_t sig, short what, void *arg)
         hnp_job_signal(arg, (int)sig);
 }
 
+/* The job's daemons start the pmi components its programs use (the PMIx
+ * server) once they have started their own daemons, while the launch is
+ * on its way (pmi_base_start_early): the welcome names them. Not a DVM's,
+ * whose daemons load every component before it is ready
+ * (pmi_base_preload) and start them at the first job that uses them; nor
+ * where a daemon runs no rank (plm_base_daemons_on_all_nodes), which
+ * would start a server nobody uses. */
+static void start_pmi_early(hnp_job_t *job)
+{
+    if (!job->rte->core->pmi_start_early)
+        return;
+    for (uint32_t n = 0; n < job->map.nnodes; n++)
+        if (job->map.local_size[n] == 0)
+            return;
+    hnp_prelaunch_pmi_names(job->args, &job->rte->pmi, job->pmi_early,
+                            sizeof(job->pmi_early));
+    job->rte->pmi_early = job->pmi_early;
+}
+
 static int run_job(hnp_setup_t *setup, hnp_args_t *args)
 {
     static const int signals[] = { SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2,
@@ -226,6 +245,8 @@ static int run_job(hnp_setup_t *setup, hnp_args_t *args)
         rc = hnp_prelaunch_check(args, &job.rte->pmi, err, sizeof(err));
     if (rc == HNP_SUCCESS)
         rc = build_map(args, job.rte, &job.map, err, sizeof(err));
+    if (rc == HNP_SUCCESS && !args->dvm)
+        start_pmi_early(&job);
     if (rc == HNP_SUCCESS)
         rc = hnp_rte_select_exchange_for(job.rte, job.map.nnodes, err,
                                          sizeof(err));

@@ -129,6 +129,7 @@ void hnp_job_release(hnp_job_t *job)
     job->end_message = NULL;
     free(job->startup_cpu_us);
     free(job->pmi_cpu_us);
+    free(job->pmi_early_cpu_us);
 }
 
 static int compare_u64(const void *a, const void *b)
@@ -232,7 +233,13 @@ void hnp_job_print_timing(const hnp_job_t *job)
                 median_ms(job, job->startup_cpu_us + job->ndaemons),
                 w->connected_cpu_us / 1e3);
     }
-    /* What serving the ranks' MPI libraries cost, where it was needed. */
+    /* What serving the ranks' MPI libraries cost, where it was needed:
+     * before the launch (off the job's start), and at the launch. */
+    if (job->pmi_early_reports > 0)
+        fprintf(stderr, "hnp:   %-36s %9.1f ms CPU (max %.1f ms, %u "
+                "daemons)\n", "pmi set-up before the launch (median)",
+                median_of(job->pmi_early_cpu_us, job->pmi_early_reports),
+                w->pmi_early_cpu_us / 1e3, job->pmi_early_reports);
     if (job->pmi_reports > 0)
         fprintf(stderr, "hnp:   %-36s %9.1f ms CPU (max %.1f ms, %u "
                 "daemons)\n", "pmi set-up (median)",

@@ -102,8 +102,9 @@ static int place_subtree(const hnp_wire_welcome_t *w, char **names)
 
 /* The daemon uses the components the HNP chose, and loads no other; of
  * pmi, exactly those active in the HNP (none: the framework stays shut). */
-static int take_the_hnps_choices(hnpd_t *d, char *const chosen[4], char *err,
-                                 size_t errlen)
+static int take_the_hnps_choices(hnpd_t *d,
+                                 char *const chosen[HNP_WIRE_WELCOME_NCOMPONENTS],
+                                 char *err, size_t errlen)
 {
     static const char *const frameworks[3] = { "plm", "routed", "exchange" };
     hnp_params_t *params = hnp_mca_params(d->setup->mca);
@@ -125,9 +126,14 @@ static int take_the_hnps_choices(hnpd_t *d, char *const chosen[4], char *err,
                            "the HNP's choice", err, errlen);
     if (rc == HNP_SUCCESS && (d->pmi_wanted = strdup(pmi)) == NULL)
         rc = HNP_ERR_NOMEM;
+    /* those to start before the first job's launch, passed on as well */
+    if (rc == HNP_SUCCESS &&
+        (d->pmi_early = strdup(chosen[HNP_WIRE_WELCOME_PMI_EARLY])) == NULL)
+        rc = HNP_ERR_NOMEM;
     if (rc != HNP_SUCCESS)
         return rc;
     d->rte->pmi_wanted = d->pmi_wanted;
+    d->rte->pmi_early = d->pmi_early;
     hnp_mca_load_selected_only(d->setup->mca, true);
     return HNP_SUCCESS;
 }
@@ -336,6 +342,14 @@ static void on_welcome(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
              rte->plm->spawn_subtree(rte) != HNP_SUCCESS)
         hnp_rte_fail(rte, 1, "node %s: cannot spawn the daemons of its "
                      "subtree", d->node);
+}
+
+/* Its own daemons joined and were welcomed (the launch's critical path,
+ * which nothing here holds up), its contact is on its way: the pmi
+ * set-up now, while the launch message is. */
+static void exchange_started(hnp_rte_t *rte)
+{
+    hnpd_pmi_start_early(rte->role.ctx);
 }
 
 /* ------------------------------------------------------------ the end */
@@ -595,6 +609,7 @@ int hnpd_start(hnpd_t *d, const char *parent_uri, char *err, size_t errlen)
     rte->role.peer_down = role_peer_down;
     rte->role.drained = role_drained;
     rte->role.contacts_complete = contacts_complete;
+    rte->role.exchange_started = exchange_started;
     rte->role.neighbour_lost = neighbour_lost;
     hnp_rte_recv(rte, HNP_TAG_WELCOME, on_welcome, d);
     hnp_rte_recv(rte, HNP_TAG_SHUTDOWN, on_shutdown, d);

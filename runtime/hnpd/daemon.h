@@ -106,6 +106,14 @@ typedef struct hnpd {
     bool pmi_loaded;                 /* the pmi components are selected */
     size_t pmi_inited;               /* of them, how many had init() */
     char *pmi_wanted;       /* the HNP's active pmi components ("a,b") */
+    /* Those the first job's programs use, started before its launch
+     * arrives (pmi_base_start_early), "" for none; the start, due once
+     * the daemon has started its own daemons; and its failure, which
+     * fails that job when it starts here, as it would have then. */
+    char *pmi_early;
+    hnp_rte_timer_t *pmi_early_timer;
+    int pmi_early_rc;
+    char *pmi_early_err;
     hnpd_relay_t *relay;    /* its log, to the HNP once it left its agent */
 } hnpd_t;
 
@@ -155,6 +163,12 @@ void hnpd_bind_unload(hnpd_t *d);
 /** Load the pmi components the HNP chose, ahead of any job
  *  (pmi_base_preload); nothing when it chose none. */
 int hnpd_pmi_preload(hnpd_t *d, char *err, size_t errlen);
+/** Once this daemon's own daemons have joined: start the pmi
+ *  components the HNP named for the first job (pmi_base_start_early)
+ *  before its launch arrives, as soon as the event loop has sent what is
+ *  queued; nothing when it named none, when they are preloaded, or on a
+ *  daemon with routing children (it relays for them). */
+void hnpd_pmi_start_early(hnpd_t *d);
 int hnpd_pmi_job_start(hnpd_job_t *j, const hnp_wire_launch_t *m, char *err,
                        size_t errlen);
 /** Before @p child's fork: every component's variables and descriptors. */

@@ -366,6 +366,9 @@ int main(int argc, char **argv)
     hnpd_procs_release(&d);
     hnp_sentinel_destroy(d.sentinel);
     free(d.pmi_wanted);
+    free(d.pmi_early);
+    free(d.pmi_early_err);
+    hnp_rte_timer_destroy(d.pmi_early_timer);
     hnp_rte_timer_destroy(d.exit_timer);
     hnp_rte_timer_destroy(d.drain_timer);
     hnpd_relay_stop(&d);

@@ -233,6 +233,95 @@ static bool named_in(const char *list, const char *name)
     return false;
 }
 
+/* ------------------------------------------- before the first launch */
+
+/* The components the HNP named for the first job, loaded, and each one's
+ * start_early (the PMIx server up), on the daemon's node. */
+static int start_early(hnpd_t *d, char *err, size_t errlen)
+{
+    const hnp_pmi_active_t *active = &d->rte->pmi;
+    int rc = load_components(d, d->pmi_early, err, errlen);
+
+    for (size_t i = 0; rc == HNP_SUCCESS && i < active->count; i++) {
+        char why[256] = "";
+
+        if (active->modules[i]->start_early == NULL ||
+            !named_in(d->pmi_early, active->names[i]))
+            continue;
+        rc = active->modules[i]->start_early(d->rte, d->node, why,
+                                             sizeof(why));
+        if (rc != HNP_SUCCESS)
+            hnp_err_set(err, errlen, "pmi component %s: %s", active->names[i],
+                        why[0] != '\0' ? why : hnp_strerror(rc));
+    }
+    return rc;
+}
+
+/* Its CPU is counted apart (--timing: the set-up before the launch). A
+ * failure is kept for the job, which fails with it when it starts here:
+ * that is where a user looks for it, and where it was told before. */
+static void start_early_due(hnp_rte_t *rte, void *cbdata)
+{
+    hnpd_t *d = cbdata;
+    char err[512] = "";
+    uint64_t before, after, rss_kb;
+    int rc;
+
+    (void)rte;
+    hnp_rte_timer_destroy(d->pmi_early_timer);
+    d->pmi_early_timer = NULL;
+    if (d->ending || d->pmi_loaded)
+        return;
+    hnp_daemon_stats_usage(&before, &rss_kb);
+    rc = start_early(d, err, sizeof(err));
+    hnp_daemon_stats_usage(&after, &rss_kb);
+    d->stats.pmi_early_cpu_us += after > before ? after - before : 1;
+    if (rc == HNP_SUCCESS) {
+        HNP_VERBOSE(hnp_log_stream("pmi"), 1, "node %s: pmi %s started "
+                    "before the launch (%.2f ms CPU)", d->node, d->pmi_early,
+                    (double)d->stats.pmi_early_cpu_us / 1e3);
+        return;
+    }
+    d->pmi_early_rc = rc;
+    d->pmi_early_err = strdup(err[0] != '\0' ? err : hnp_strerror(rc));
+    HNP_VERBOSE(hnp_log_stream("pmi"), 1, "node %s: starting pmi %s before "
+                "the launch failed (the job fails with it): %s", d->node,
+                d->pmi_early, err);
+}
+
+void hnpd_pmi_start_early(hnpd_t *d)
+{
+    if (d->pmi_early == NULL || d->pmi_early[0] == '\0' ||
+        d->rte->core->pmi_preload || d->pmi_early_timer != NULL)
+        return;
+    /* A daemon that relays for others (the contact exchange, the launch)
+     * stays free for them: busy with libpmix, it would hold up every
+     * daemon below it. It starts them at the launch, as without this. */
+    if (d->rte->routed != NULL && hnp_rte_route_children(d->rte, NULL, 0) > 0)
+        return;
+    /* From the loop: the sends and the agents' forks queued by now (its
+     * report, its daemons' agents) go first. */
+    d->pmi_early_timer = hnp_rte_timer_create(d->rte, 0.0, start_early_due,
+                                              d);
+}
+
+/* The launch has come: an early start still due is dropped (the job's
+ * start does it all now, as without one); one that failed fails the job. */
+static int early_outcome(hnpd_t *d, char *err, size_t errlen)
+{
+    if (d->pmi_early_timer != NULL) {
+        hnp_rte_timer_destroy(d->pmi_early_timer);
+        d->pmi_early_timer = NULL;
+    }
+    if (d->pmi_early_rc != HNP_SUCCESS)
+        hnp_err_set(err, errlen, "%s", d->pmi_early_err != NULL
+                                           ? d->pmi_early_err
+                                           : hnp_strerror(d->pmi_early_rc));
+    return d->pmi_early_rc;
+}
+
+/* ------------------------------------------------------- the job's start */
+
 static int job_start(hnpd_job_t *j, const hnp_wire_launch_t *m, char *err,
                      size_t errlen)
 {
@@ -243,7 +332,13 @@ static int job_start(hnpd_job_t *j, const hnp_wire_launch_t *m, char *err,
 
     if (m->pmi == NULL || m->pmi[0] == '\0')
         return HNP_SUCCESS;
-    rc = load_components(d, m->pmi, err, errlen);
+    HNP_VERBOSE(hnp_log_stream("pmi"), 1, "node %s: job %u launched: pmi %s%s",
+                d->node, m->jobid, m->pmi,
+                d->stats.pmi_early_cpu_us > 0 && d->pmi_early_rc == HNP_SUCCESS
+                    ? ", started before the launch" : "");
+    rc = early_outcome(d, err, errlen);
+    if (rc == HNP_SUCCESS)
+        rc = load_components(d, m->pmi, err, errlen);
     if (rc != HNP_SUCCESS)
         return rc;
     if ((p = calloc(1, sizeof(*p))) == NULL)

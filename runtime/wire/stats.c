@@ -18,6 +18,7 @@ int hnp_wire_stats_pack(hnp_buffer_t *buf, const hnp_wire_stats_t *m)
     hnp_pack_u64(buf, m->pmi_cpu_us);
     hnp_pack_u64(buf, m->handshake_cpu_us);
     hnp_pack_u32(buf, m->handshakes);
+    hnp_pack_u64(buf, m->pmi_early_cpu_us);
     return hnp_buffer_status(buf);
 }
 
@@ -32,6 +33,7 @@ int hnp_wire_stats_unpack(hnp_reader_t *rd, hnp_wire_stats_t *m)
     m->pmi_cpu_us = hnp_unpack_u64(rd);
     m->handshake_cpu_us = hnp_unpack_u64(rd);
     m->handshakes = hnp_unpack_u32(rd);
+    m->pmi_early_cpu_us = hnp_unpack_u64(rd);
     if (hnp_reader_status(rd) != HNP_SUCCESS) {
         memset(m, 0, sizeof(*m));
         return HNP_ERR_TRUNCATED;

@@ -8,12 +8,14 @@
  * HNP's contact, the HNP's parameters (as
  * hnp_params_pack() made them, passed on untouched by every spawner), the
  * components the HNP chose (of pmi, every active one: "a,b", "" for
- * none), and the (vpid, node) list of the child's own
- * subtree, the child first.
+ * none), of those the pmi components the daemons of the first launch
+ * start before the job's launch arrives (pmi_base_start_early: those the
+ * job's programs use; "" for none), and the (vpid, node) list of the
+ * child's own subtree, the child first.
  *
  *   nprocs u32 | nfirst u32 | hnp uri string | params blob |
  *   plm string | routed string | exchange string | pmi string |
- *   count u32 | count x (vpid u32 | node string)
+ *   pmi_early string | count u32 | count x (vpid u32 | node string)
  *
  * Contract of runtime/wire: see join.h. The params blob is not copied: it
  * points into the reader's data.
@@ -30,7 +32,7 @@
 /** The components chosen, in this order on the wire. */
 enum { HNP_WIRE_WELCOME_PLM, HNP_WIRE_WELCOME_ROUTED,
        HNP_WIRE_WELCOME_EXCHANGE, HNP_WIRE_WELCOME_PMI,
-       HNP_WIRE_WELCOME_NCOMPONENTS };
+       HNP_WIRE_WELCOME_PMI_EARLY, HNP_WIRE_WELCOME_NCOMPONENTS };
 
 typedef struct hnp_wire_welcome_node {
     hnp_vpid_t vpid;

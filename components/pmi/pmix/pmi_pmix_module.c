@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The pmix component's hooks: the daemon's PMIx server is started at its
- * first job (so a daemon that never runs one pays nothing) and stopped
+ * first job (so a daemon that never runs one pays nothing), or before
+ * that job's launch arrives when the HNP says the job uses it
+ * (start_early: the server's start leaves the job's), and stopped
  * when the daemon leaves: libpmix 4.2 cannot start a server again in the
  * same process (its listener thread crashes). Its own scratch directory
  * is therefore the daemon's, made at the start and removed at the end;
@@ -120,7 +122,8 @@ static int guard_start(pmi_pmix_server_t *srv, const uint64_t *listeners,
     return rc;
 }
 
-static int server_start(hnp_rte_t *rte, const hnp_pmi_job_t *job, char *err,
+/* On node @p node, the server this daemon keeps for all its jobs. */
+static int server_start(hnp_rte_t *rte, const char *node, char *err,
                         size_t errlen)
 {
     pmi_pmix_server_t *srv = &pmi_pmix_server;
@@ -154,8 +157,7 @@ static int server_start(hnp_rte_t *rte, const hnp_pmi_job_t *job, char *err,
     PMIx_Info_load(&info[n++], PMIX_SYSTEM_TMPDIR, srv->scratch, PMIX_STRING);
     PMIx_Info_load(&info[n++], PMIX_DSTPATH, srv->store, PMIX_STRING);
     PMIx_Info_load(&info[n++], PMIX_SERVER_RANK, &my_rank, PMIX_PROC_RANK);
-    PMIx_Info_load(&info[n++], PMIX_HOSTNAME, job->node_names[job->my_node],
-                   PMIX_STRING);
+    PMIx_Info_load(&info[n++], PMIX_HOSTNAME, node, PMIX_STRING);
     /* Its ranks only: no tools, no connections from other hosts. */
     PMIx_Info_load(&info[n++], PMIX_SERVER_TOOL_SUPPORT, &no, PMIX_BOOL);
     PMIx_Info_load(&info[n++], PMIX_SERVER_REMOTE_CONNECTIONS, &no, PMIX_BOOL);
@@ -253,8 +255,10 @@ static int pmix_job_start(hnp_rte_t *rte, const hnp_pmi_job_t *job,
     }
     pj->job = job;
     PMIX_LOAD_NSPACE(pj->nspace, job->name);
-    int rc = pmi_pmix_server.running ? HNP_SUCCESS
-                                     : server_start(rte, job, err, errlen);
+    int rc = pmi_pmix_server.running
+                 ? HNP_SUCCESS
+                 : server_start(rte, job->node_names[job->my_node], err,
+                                errlen);
     char shm_name[32];
     snprintf(shm_name, sizeof(shm_name), "job%u-pmix-shm", (unsigned)job->jobid);
     if (rc == HNP_SUCCESS)
@@ -427,6 +431,14 @@ static void pmix_child_exited(void *state, uint32_t rank, int wait_status,
         pj->pids[rank] = 0;
 }
 
+/* The daemon's first job will use the server: up before its launch. */
+static int pmix_start_early(hnp_rte_t *rte, const char *node, char *err,
+                            size_t errlen)
+{
+    return pmi_pmix_server.running ? HNP_SUCCESS
+                                   : server_start(rte, node, err, errlen);
+}
+
 static void pmix_finalize(hnp_rte_t *rte)
 {
     (void)rte;
@@ -445,4 +457,5 @@ const hnp_pmi_module_t pmi_pmix_module = {
     .child_exited = pmix_child_exited,
     .job_end = pmix_job_end,
     .finalize = pmix_finalize,
+    .start_early = pmix_start_early,
 };

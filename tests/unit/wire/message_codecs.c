@@ -341,7 +341,8 @@ static bool equal_stats(const void *a, const void *b)
            x->connected_cpu_us == y->connected_cpu_us &&
            x->pmi_cpu_us == y->pmi_cpu_us &&
            x->handshake_cpu_us == y->handshake_cpu_us &&
-           x->handshakes == y->handshakes;
+           x->handshakes == y->handshakes &&
+           x->pmi_early_cpu_us == y->pmi_early_cpu_us;
 }
 
 static bool equal_spawn_app(const hnp_wire_spawn_app_t *x,

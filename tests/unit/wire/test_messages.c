@@ -94,7 +94,7 @@ static void test_welcome(void **state)
     hnp_wire_welcome_t full = {
         .nprocs = 10, .nfirst = 6, .hnp_uri = "tcp://head:1", .params = params,
         .params_len = sizeof(params),
-        .components = { "prsh", "radix", "flood", "simple,pmix" },
+        .components = { "prsh", "radix", "flood", "simple,pmix", "pmix" },
         .nsubtree = 4, .subtree = nodes,
     };
     hnp_wire_welcome_t bare = { .nprocs = UINT32_MAX, .nfirst = UINT32_MAX,
@@ -106,19 +106,19 @@ static void test_welcome(void **state)
 }
 
 /* The order of the fields, the components' above all: plm, routed,
- * exchange, pmi. */
+ * exchange, pmi, the pmi started early. */
 static void test_welcome_layout(void **state)
 {
     hnp_wire_welcome_node_t node = { 1, "n1" };
     hnp_wire_welcome_t w = {
         .nprocs = 2, .nfirst = 1, .hnp_uri = "u", .params = "P",
-        .params_len = 1, .components = { "a", "bb", "", "ccc" },
+        .params_len = 1, .components = { "a", "bb", "", "ccc", "d" },
         .nsubtree = 1, .subtree = &node,
     };
     static const uint8_t golden[] = {
         U32(2), U32(1), U32(1), 'u', U32(1), 'P',
         U32(1), 'a', U32(2), 'b', 'b', U32(0), U32(3), 'c', 'c', 'c',
-        U32(1), U32(1), U32(2), 'n', '1',
+        U32(1), 'd', U32(1), U32(1), U32(2), 'n', '1',
     };
 
     (void)state;
@@ -129,19 +129,23 @@ static void test_welcome_refuses_a_subtree_outside_the_job(void **state)
 {
     static const uint8_t outside[] = {
         U32(2), U32(2), U32(0), U32(0), U32(0), U32(0), U32(0), U32(0),
+        U32(0), /* no pmi started early */
         U32(2), U32(1), U32(0), U32(2), U32(0), /* vpid 2 of 2 */
     };
     static const uint8_t huge_count[] = {
         U32(2), U32(2), U32(0), U32(0), U32(0), U32(0), U32(0), U32(0),
+        U32(0), /* no pmi started early */
         U32(0x40000000), U32(1), U32(0),
     };
     /* a first launch of none, or of more than the runtime holds */
     static const uint8_t no_first[] = {
         U32(2), U32(0), U32(0), U32(0), U32(0), U32(0), U32(0), U32(0),
+        U32(0), /* no pmi started early */
         U32(1), U32(1), U32(0),
     };
     static const uint8_t first_too_large[] = {
         U32(2), U32(3), U32(0), U32(0), U32(0), U32(0), U32(0), U32(0),
+        U32(0), /* no pmi started early */
         U32(1), U32(1), U32(0),
     };
 
@@ -655,15 +659,17 @@ static void test_pmi_abort(void **state)
 
 static void test_stats(void **state)
 {
-    hnp_wire_stats_t s = { 3, 1500, 2048, 90000, 4096, 700, 1900, 80, 4 };
+    hnp_wire_stats_t s = { 3, 1500, 2048, 90000, 4096, 700, 1900, 80, 4,
+                           2600 };
     hnp_wire_stats_t max = { UINT32_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX,
                              UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX,
-                             UINT32_MAX };
+                             UINT32_MAX, UINT64_MAX };
     static const uint8_t golden[] = {
         U32(1), U64(2), U64(3), U64(4), U64(0x0102030405060708ull), U64(6),
-        U64(7), U64(8), U32(9),
+        U64(7), U64(8), U32(9), U64(10),
     };
-    hnp_wire_stats_t g = { 1, 2, 3, 4, 0x0102030405060708ull, 6, 7, 8, 9 };
+    hnp_wire_stats_t g = { 1, 2, 3, 4, 0x0102030405060708ull, 6, 7, 8, 9,
+                           10 };
 
     (void)state;
     check_message(&stats_codec, &s);
