@@ -5,10 +5,12 @@
 # The parent job (one process a node, spawn_mpi.c) spawns 1, 16 and 64
 # children; its rank 0 sends each a message and gets it back, and all
 # disconnect. Per run: the launcher's wall time, the spawn's own time in
-# the parent (MPI_Comm_spawn to the end of MPI_Comm_disconnect), and for
-# hnp its share of the spawn from --timing (the request received until
-# the children started). The launchers alternate (hnp, mpirun, hnp, ...)
-# so that load from elsewhere spreads over both. Writes spawn.csv and
+# the parent (MPI_Comm_spawn to the end of MPI_Comm_disconnect, and to
+# the return of MPI_Comm_spawn), and for hnp its share of the spawn from
+# --timing (the request received until the children started, and until
+# the PMIx connect of both jobs was done: what follows is Open MPI's).
+# The launchers alternate (hnp, mpirun, hnp, ...) so that load from
+# elsewhere spreads over both. Writes spawn.csv and
 # spawn-summary.txt (medians). Needs root: mpirun looks the node names up,
 # which every run finds in a private /etc/hosts (a mount namespace).
 set -euo pipefail
@@ -120,6 +122,7 @@ total=${#plan[@]}
 # run_one LAUNCHER CHILDREN RUN INDEX
 run_one() {
     local launcher=$1 c=$2 run=$3 idx=$4 slots tag log hosts spawn_s share
+    local spawned_s connected
     local -a cmd
     slots=$((1 + (c + NODES - 1) / NODES))
     tag=$(printf '%s-c%03d-run%d' "$launcher" "$c" "$run")
@@ -160,11 +163,13 @@ run_one() {
     LOG_ENV="${OMPI_RANK_ENV[*]}" timed_run "$log" "${RUN_TIMEOUT:-120}" "$idx" \
         "${MODEL%%:*}" "${MODEL#*:}" "${cmd[@]}"
     spawn_s=$(awk '$1 == "spawn_s" { print $2 }' "$log")
+    spawned_s=$(awk '$1 == "spawned_s" { print $2 }' "$log")
     grep -q "^answers $c of $c\$" "$log" || { [ "$RUN_STATUS" != ok ] || RUN_STATUS=wrong; }
     # hnp's line: "... since then, children started S s, connected ..."
     share=$(sed -n 's/^hnp: timing of the spawn .* children started \([0-9.]*\) s.*/\1/p' "$log" | head -1)
-    printf '%s,%s,%s,%s,%s,%s,%s\n' "$launcher" "$c" "$run" "$RUN_WALL" "${spawn_s:-NA}" \
-        "${share:-NA}" "$RUN_STATUS" >>"$CSV"
+    connected=$(sed -n 's/^hnp: timing of the spawn .* connected \([0-9.]*\) s$/\1/p' "$log" | head -1)
+    printf '%s,%s,%s,%s,%s,%s,%s,%s,%s\n' "$launcher" "$c" "$run" "$RUN_WALL" "${spawn_s:-NA}" \
+        "${share:-NA}" "$RUN_STATUS" "${spawned_s:-NA}" "${connected:-NA}" >>"$CSV"
     report_run "$idx" "$total" "$log" \
         "$(printf '%-5s %3d children run %d' "$launcher" "$c" "$run")" \
         ", spawn ${spawn_s:-NA} s${share:+, hnp started them in $share s}"
@@ -172,7 +177,7 @@ run_one() {
 
 say "hnp: ${HNP:-none}; agent: $AGENT; model SEQ:REM $MODEL s; $NODES nodes"
 say "output: $OUTDIR"
-echo "launcher,children,run,wall_s,spawn_s,hnp_started_s,status" >"$CSV"
+echo "launcher,children,run,wall_s,spawn_s,hnp_started_s,status,spawned_s,hnp_connected_s" >"$CSV"
 for ((i = 0; i < total; i++)); do
     # shellcheck disable=SC2086 # three words on purpose
     run_one ${plan[i]} $((i + 1))
@@ -187,20 +192,27 @@ NR == 1 { next }
     if ($7 != "ok") next
     ok[k]++; wall[k] = wall[k] " " $4; sp[k] = sp[k] " " $5
     if ($6 != "NA") own[k] = own[k] " " $6
+    if ($8 != "NA") ret[k] = ret[k] " " $8
+    if ($9 != "NA") con[k] = con[k] " " $9
 }
 END {
-    printf "%-8s %8s %6s %9s %9s %12s %7s\n", "launcher", "children", "runs", "wall_s", "spawn_s", "hnp_started", "share"
+    printf "%-8s %8s %6s %9s %9s %9s %12s %7s %13s\n", "launcher", "children", "runs", "wall_s", "spawn_s",
+        "spawned_s", "hnp_started", "share", "hnp_connected"
     for (i = 1; i <= nk; i++) {
         k = order[i]; split(k, f, SUBSEP)
-        w = median(wall[k]); s = median(sp[k]); o = median(own[k])
-        printf "%-8s %8d %6s %9s %9s %12s %7s\n", f[1], f[2], ok[k] + 0 "/" tot[k],
+        w = median(wall[k]); s = median(sp[k]); o = median(own[k]); r = median(ret[k]); c = median(con[k])
+        printf "%-8s %8d %6s %9s %9s %9s %12s %7s %13s\n", f[1], f[2], ok[k] + 0 "/" tot[k],
             w == "NA" ? w : sprintf("%.3f", w), s == "NA" ? s : sprintf("%.4f", s),
-            o == "NA" ? "-" : sprintf("%.4f", o),
-            (o == "NA" || s == "NA" || s == 0) ? "-" : sprintf("%.1f%%", 100 * o / s)
+            r == "NA" ? r : sprintf("%.4f", r), o == "NA" ? "-" : sprintf("%.4f", o),
+            (o == "NA" || s == "NA" || s == 0) ? "-" : sprintf("%.1f%%", 100 * o / s),
+            c == "NA" ? "-" : sprintf("%.4f", c)
     }
     print "(medians over the successful runs; spawn_s: MPI_Comm_spawn to the end of"
-    print " MPI_Comm_disconnect in the parent; hnp_started: hnp'"'"'s request received to"
-    print " children started, from --timing; share: hnp_started / spawn_s)"
+    print " MPI_Comm_disconnect in the parent; spawned_s: to the return of"
+    print " MPI_Comm_spawn; hnp_started: hnp'"'"'s request received to children started,"
+    print " from --timing; share: hnp_started / spawn_s; hnp_connected: the request"
+    print " received until the PMIx connect of both jobs was done; what spawned_s"
+    print " has beyond it is Open MPI'"'"'s own: the jobs agree on a communicator id)"
 }' "$CSV" | tee "$SUMMARY"
 say_done "$CSV"
 say "results: $CSV, $SUMMARY, logs in $OUTDIR/logs"
