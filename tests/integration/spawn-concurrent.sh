@@ -89,7 +89,7 @@ timeout -k 5 300 "${wrap[@]}" "$HNP" "${VERBOSE[@]}" --timeout 20 \
     --mca plm_rsh_agent "$slow" --mca plm_base_launch_timeout 600 \
     "${OMPI_X[@]}" -n 2 --host "$n1:2,$n2:1,$n3:1" "$prog" each 1 "$n2,$n3" \
     >"$tmp/out" 2>"$tmp/err" || status=$?
-[ "$status" = 124 ] || { cat "$tmp/err"; fail "$what: status $status, not 124"; }
+[ "$status" = 124 ] || { cat "$tmp/err" "$tmp/valgrind" 2>/dev/null; fail "$what: status $status, not 124"; }
 expect_in "$tmp/err" "waits for the daemons being started" "$what"
 if [ ${#wrap[@]} -gt 0 ] && [ -s "$tmp/valgrind" ]; then
     cat "$tmp/valgrind"
