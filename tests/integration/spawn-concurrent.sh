@@ -9,7 +9,9 @@
 # spawns fail at once naming it (the second, waiting in line, as no more
 # daemons can be started) and the job goes on. hnp ending (--timeout)
 # while one growth hangs and a spawn waits in line leaves nothing behind,
-# and under valgrind nothing leaked. Skipped where Open MPI is missing.
+# and under valgrind nothing leaked. MPICH's PMI-1 and PMI-2 spawns (at
+# the protocol) from 2 ranks at once onto nodes 2 and 3 likewise.
+# Skipped where Open MPI is missing.
 . "$top_srcdir/tests/integration/lib.sh"
 . "$top_srcdir/tests/integration/ompi-lib.sh"
 
@@ -54,6 +56,26 @@ served 1 "$n2" "$what"
 children_on "$n2" 2 "$what"
 daemons_added 1 "$what"
 assert_no_leftovers "$what"
+
+# MPICH's spawns at the protocol (tests/pmi/pmi_dyn "each", as MPICH's
+# libpmi writes them): 2 ranks at once, PMI-1 and PMI-2, onto nodes 2
+# and 3.
+dyn="$top_builddir/tests/pmi/pmi_dyn"
+for v in 1 2; do
+    what="2 ranks spawning at once with PMI-$v onto nodes 2 and 3"
+    run_hnp "${VERBOSE[@]}" -n 2 --host "$n1:2,$n2:1,$n3:1" "$dyn" "each$v" \
+        "$dyn" "$n2,$n3"
+    expect_status 0 "$what"
+    expect_in "$tmp/out" "^rank 0: spawn$v onto $n2 ok$" "$what"
+    expect_in "$tmp/out" "^rank 1: spawn$v onto $n3 ok$" "$what"
+    for node in "$n2" "$n3"; do
+        [ "$(grep -c "^child 0 appnum 0 node $node cwd .*: spawned ok$" "$tmp/out")" = 1 ] ||
+            { cat "$tmp/out" "$tmp/err"; fail "$what: no child on $node"; }
+    done
+    ! grep -q "FAIL" "$tmp/out" || { cat "$tmp/out"; fail "$what: a check failed"; }
+    daemons_added 2 "$what"
+    assert_no_leftovers "$what"
+done
 
 # Node 2's daemon cannot start: the growth fails, the spawn waiting in
 # line fails in its turn with the reason (no daemon is started after one
