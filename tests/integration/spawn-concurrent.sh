@@ -77,6 +77,34 @@ for v in 1 2; do
     assert_no_leftovers "$what"
 done
 
+# Children that end at once, before a daemon without ranks of theirs
+# says it started them (it is stopped here, as a busy node would be):
+# the spawn is answered, not refused as "ended before its processes
+# started". PMI-1 at the protocol (pmi_dyn spawnlate1), daemons on all
+# three nodes from the launch.
+what="a spawn whose children end before node 3's daemon reports"
+late="$tmp/late"
+mkdir -p "$late"
+timeout -k 5 120 "$HNP" --mca plm_base_daemons_on_all_nodes 1 -n 1 \
+    --host "$n1:1,$n2:1,$n3:1" "$dyn" spawnlate1 "$dyn" "$n2" "$late" \
+    >"$tmp/out" 2>"$tmp/err" &
+hnp_job=$!
+for _ in $(seq 1200); do [ -e "$late/ready" ] && break; sleep 0.1; done
+[ -e "$late/ready" ] || { kill "$hnp_job"; fail "$what: the parent never ran"; }
+d3=$(ps -u "$(id -u)" -o pid=,args= | awk -v n="$n3" \
+    '$2 ~ /hnpd$/ && $0 ~ ("--node " n " ") { print $1 }')
+[ -n "$d3" ] || { kill "$hnp_job"; fail "$what: no daemon on $n3"; }
+kill -STOP $d3
+touch "$late/go"
+for _ in $(seq 1200); do grep -q "^parent: \|FAIL" "$tmp/out" && break; sleep 0.1; done
+kill -CONT $d3
+status=0
+wait "$hnp_job" || status=$?
+expect_status 0 "$what"
+expect_in "$tmp/out" "^parent: spawnlate1 ok$" "$what"
+expect_in "$tmp/out" "^child 0 appnum 0 node $n2 cwd .*: spawned ok$" "$what"
+assert_no_leftovers "$what"
+
 # Node 2's daemon cannot start: the growth fails, the spawn waiting in
 # line fails in its turn with the reason (no daemon is started after one
 # could not be), neither hangs, and the job ends well.
@@ -93,7 +121,8 @@ expect_in "$tmp/err" "the spawn of rank [01] of job 1 failed: no more daemons ca
 assert_no_leftovers "$what"
 
 # The agent for node 2 hangs: hnp's --timeout ends the job while that
-# growth is under way and the spawn onto node 3 waits in line. Nothing
+# growth is under way and the other rank's spawn onto node 2 waits in
+# line (it cannot have come after that growth: it never ends). Nothing
 # is left behind, and (under valgrind, where it runs) hnp frees all.
 slow="$tmp/slow-agent"
 printf '#!/bin/sh\n[ "$1" = "%s" ] && exec sleep 600\nexec "%s" "$@"\n' \
@@ -109,7 +138,7 @@ fi
 status=0
 timeout -k 5 300 "${wrap[@]}" "$HNP" "${VERBOSE[@]}" --timeout 20 \
     --mca plm_rsh_agent "$slow" --mca plm_base_launch_timeout 600 \
-    "${OMPI_X[@]}" -n 2 --host "$n1:2,$n2:1,$n3:1" "$prog" each 1 "$n2,$n3" \
+    "${OMPI_X[@]}" -n 2 --host "$n1:2,$n2:2" "$prog" each 1 "$n2" \
     >"$tmp/out" 2>"$tmp/err" || status=$?
 [ "$status" = 124 ] || { cat "$tmp/err" "$tmp/valgrind" 2>/dev/null; fail "$what: status $status, not 124"; }
 expect_in "$tmp/err" "waits for the daemons being started" "$what"

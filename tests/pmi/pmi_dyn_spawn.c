@@ -14,6 +14,9 @@
  *        every rank at once (after a barrier) spawns 1 copy of PROG in
  *        child mode with info host its own entry of the list (the last
  *        for the ranks after it) and prints "rank R: spawnV onto H ok"
+ *   pmi_dyn spawnlate1 PROG HOST DIR
+ *        says it runs (DIR/ready), waits for DIR/go, then spawns 1 copy
+ *        of PROG in child mode onto HOST (PMI-1) and checks the answer
  *   pmi_dyn child1|child2 PORT [SPAWNER]
  *        a spawned child: checks that it was told it was spawned
  *        (PMI_SPAWNED=1; PMI-2 fullinit's spawner-jobid, SPAWNER), that
@@ -212,6 +215,26 @@ static int spawn_each(int version, const char *prog, const char *hosts)
     return 0;
 }
 
+/* A spawn when the test says so (it may have stopped a daemon first). */
+static int spawn_late(const char *prog, const char *host, const char *dir)
+{
+    char line[DYN_LINE], path[4096];
+    const char *info[] = { "host", host, NULL };
+    FILE *f;
+
+    snprintf(path, sizeof(path), "%s/ready", dir);
+    if ((f = fopen(path, "w")) == NULL || fclose(f) != 0)
+        dyn_fail("cannot write %s", path);
+    snprintf(path, sizeof(path), "%s/go", dir);
+    if (dyn_wait_for_file(path) != 0)
+        dyn_fail("%s never came", path);
+    spawn1_one(prog, info, line);
+    dyn_expect("spawn of children that end at once", line, "spawn_result", 0);
+    printf("parent: spawnlate1 ok\n");
+    fflush(stdout);
+    return 0;
+}
+
 /* ------------------------------------------------------------ children */
 
 static int child(int version, const char *port, const char *spawner)
@@ -280,6 +303,12 @@ int dyn_spawn_main(int argc, char **argv)
         dyn_finalize();
         return rc;
     }
+    if (strcmp(mode, "spawnlate1") == 0 && argc == 5) {
+        dyn_init(1);
+        int rc = spawn_late(argv[2], argv[3], argv[4]);
+        dyn_finalize();
+        return rc;
+    }
     if (strcmp(mode, "child1") == 0 && argc == 3) {
         dyn_init(1);
         return child(1, argv[2], NULL);
@@ -290,7 +319,8 @@ int dyn_spawn_main(int argc, char **argv)
     }
     fprintf(stderr, "usage: %s names1|names2 TAG | publish1 NAME PORT DIR "
             "| lookup1 NAME | spawn1|spawn2 PROG WDIR HOST [HOST2] | "
-            "each1|each2 PROG HOSTS | child1 PORT | child2 PORT SPAWNER\n",
+            "each1|each2 PROG HOSTS | spawnlate1 PROG HOST DIR | child1 "
+            "PORT | child2 PORT SPAWNER\n",
             argv[0]);
     return 2;
 }
