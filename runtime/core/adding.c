@@ -21,7 +21,11 @@
  *     plm_base_launch_timeout (then it is killed; the launcher's command
  *     is stopped when none of its daemons joined, else it ends with the
  *     job), fails the growth alone: its vpid stays, never counted by the
- *     all-gathers, and no more daemons are added to this runtime.
+ *     all-gathers, and no more daemons are added to this runtime
+ *     (growth_broken).
+ *
+ * One growth at a time: the requests that need daemons meanwhile wait
+ * in line and take their turns once it ends (growth_queue.c).
  */
 #include "config.h"
 
@@ -89,10 +93,16 @@ static void growth_end(hnp_rte_t *rte, int status, const char *why)
     if (status != HNP_SUCCESS && rte->growth_broken == NULL)
         rte->growth_broken = strdup(why);
     hnp_rte_timer_destroy(g->timer);
-    g->done(rte, status, why, g->ctx);
+    if (g->done != NULL) { /* its request goes before those in line */
+        bool taken = rte->growth_turn_taken;
+        rte->growth_turn_taken = true;
+        g->done(rte, status, why, g->ctx);
+        rte->growth_turn_taken = taken;
+    }
     free(g->parents);
     free(g->up);
     free(g);
+    hnp_rte_growth_next_turn(rte);
 }
 
 /* An agent that neither fails nor starts its daemon: the ones still
@@ -192,12 +202,15 @@ int hnp_rte_add_daemons(hnp_rte_t *rte, char *const *nodes, uint32_t count,
     hnp_rte_growth_t *g;
     int rc;
 
-    if (rte->growth != NULL || rte->growth_broken != NULL) {
-        hnp_err_set(err, errlen, "%s%s", rte->growth != NULL
-                    ? "another spawn is starting daemons; ask again once it"
-                      " has" : "no more daemons can be started: ",
-                    rte->growth != NULL ? "" : rte->growth_broken);
-        return rte->growth != NULL ? HNP_ERR_EXISTS : HNP_ERR_NOT_AVAILABLE;
+    if (hnp_rte_growth_busy(rte)) {
+        hnp_err_set(err, errlen, "daemons are being started for another "
+                    "request, or requests wait for their turn");
+        return HNP_ERR_EXISTS;
+    }
+    if (rte->growth_broken != NULL) {
+        hnp_err_set(err, errlen, "no more daemons can be started: %s",
+                    rte->growth_broken);
+        return HNP_ERR_NOT_AVAILABLE;
     }
     if (count == 0 || (g = calloc(1, sizeof(*g))) == NULL)
         return count == 0 ? HNP_ERR_BAD_PARAM : HNP_ERR_NOMEM;
@@ -274,8 +287,15 @@ bool hnp_rte_growth_by_command(const hnp_rte_t *rte)
     return rte->growth != NULL && rte->growth->by_command;
 }
 
+void hnp_rte_growth_abandon(hnp_rte_t *rte, void *ctx)
+{
+    if (rte->growth != NULL && rte->growth->ctx == ctx)
+        rte->growth->done = NULL;
+}
+
 void hnp_rte_growth_destroy(hnp_rte_t *rte)
 {
+    hnp_rte_growth_queue_destroy(rte);
     if (rte->growth != NULL) {
         hnp_rte_timer_destroy(rte->growth->timer);
         free(rte->growth->parents);

@@ -87,6 +87,11 @@ enum {
 
 typedef struct hnp_rte_spawn_notes hnp_rte_spawn_notes_t;
 typedef struct hnp_rte_growth hnp_rte_growth_t;
+typedef struct hnp_rte_growth_waiter hnp_rte_growth_waiter_t;
+/** The HNP: no growth is under way and the requests before this one
+ *  have had their turns: it asks again what it needs (the growth before
+ *  may have started its daemons) and may start a growth of its own. */
+typedef void (*hnp_rte_growth_turn_fn)(hnp_rte_t *rte, void *ctx);
 /** The HNP: the daemons hnp_rte_add_daemons() started have all joined
  *  (@p status HNP_SUCCESS), or one could not be started (@p why says
  *  which and why). */
@@ -176,6 +181,10 @@ struct hnp_rte {
     hnp_rte_growth_t *growth;   /* HNP: daemons being added (grow.c) */
     char *growth_broken;        /* HNP: why no more can be (one that
                                    could not start stays a vpid) */
+    hnp_rte_growth_waiter_t *growth_waiting; /* HNP: requests in line for
+                                   a growth (growth_queue.c) */
+    hnp_rte_timer_t *growth_turns; /* HNP: the first in line's turn is due */
+    bool growth_turn_taken;     /* HNP: the first in line takes its turn */
     hnp_rte_spawn_notes_t *spawn_notes; /* a daemon's word on its children
                                    slow to start (spawn_notes.c) */
     /* What the HNP's descriptor plan lowered (0: the parameters' values):
@@ -430,8 +439,11 @@ int hnp_rte_grow_collectives(hnp_rte_t *rte);
  *  routing parent of each waits for no more), then the daemons are
  *  started as the first ones were, welcomed, sent every contact, and
  *  their contacts go to every daemon. @p done is called once, from the
- *  loop. One growth at a time (HNP_ERR_EXISTS); after a daemon could not
- *  be started, no more (HNP_ERR_NOT_AVAILABLE). @p err says why not. */
+ *  loop. One growth at a time: while one is under way or requests wait
+ *  in line (hnp_rte_growth_busy), HNP_ERR_EXISTS (wait with
+ *  hnp_rte_growth_wait); after a daemon could not be started, no more
+ *  (HNP_ERR_NOT_AVAILABLE, @p err names the first that could not).
+ *  @p err says why not. */
 int hnp_rte_add_daemons(hnp_rte_t *rte, char *const *nodes, uint32_t count,
                         hnp_rte_added_fn done, void *ctx, char *err,
                         size_t errlen);
@@ -445,8 +457,33 @@ void hnp_rte_growth_joined(hnp_rte_t *rte, hnp_vpid_t vpid);
 bool hnp_rte_growth_failed(hnp_rte_t *rte, hnp_vpid_t vpid, const char *why);
 /** The growth going on started its daemons with the plm's launch_added. */
 bool hnp_rte_growth_by_command(const hnp_rte_t *rte);
-/** Free the HNP's growth state (hnp_rte_destroy). */
+/** The HNP: the growth under way for @p ctx goes on, @p ctx is no
+ *  longer told of its end (its requester went away). */
+void hnp_rte_growth_abandon(hnp_rte_t *rte, void *ctx);
+/** Free the HNP's growth state (hnp_rte_destroy): the growth under way
+ *  and the requests in line (whose owners free their contexts). */
 void hnp_rte_growth_destroy(hnp_rte_t *rte);
+
+/* growth_queue.c: the requests waiting for a growth, in line */
+/** The HNP: whether a request that needs daemons must wait its turn (a
+ *  growth is under way, or requests wait before it). False for the first
+ *  in line while it takes its turn. */
+bool hnp_rte_growth_busy(const hnp_rte_t *rte);
+/** The HNP: @p turn(@p ctx) is called once from the loop, when no growth
+ *  is under way and the requests queued before have had theirs, whether
+ *  the growth before succeeded or not. @p *out is its place in line,
+ *  valid until its turn is called or hnp_rte_growth_unwait(). */
+int hnp_rte_growth_wait(hnp_rte_t *rte, hnp_rte_growth_turn_fn turn,
+                        void *ctx, hnp_rte_growth_waiter_t **out);
+/** The HNP: @p waiter leaves the line; its turn is never called. */
+void hnp_rte_growth_unwait(hnp_rte_t *rte, hnp_rte_growth_waiter_t *waiter);
+/** The HNP: how many requests wait in line. */
+uint32_t hnp_rte_growth_waiting(const hnp_rte_t *rte);
+/** The HNP: a growth ended: the first in line takes its turn from the
+ *  loop (adding.c). */
+void hnp_rte_growth_next_turn(hnp_rte_t *rte);
+/** Free the line (hnp_rte_growth_destroy). */
+void hnp_rte_growth_queue_destroy(hnp_rte_t *rte);
 
 /* join.c: answer JOIN from spawn children (Algorithm 1) */
 int hnp_rte_accept_joins(hnp_rte_t *rte);

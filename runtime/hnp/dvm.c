@@ -224,6 +224,8 @@ void dvm_conn_close(dvm_conn_t *c)
     if (c->spawn_reqid != 0)
         dvm_spawn_answer(c, HNP_ERR_UNREACHABLE, "the job ended before its "
                          "processes started");
+    if (c->job != NULL)
+        dvm_grow_drop_job(dvm, hnp_dvm_job_of(c->job)->jobid);
     hnp_dvm_job_destroy(c->job);
     free(c->spawn_component);
     free(c->spawn_data);
@@ -526,6 +528,7 @@ void hnp_dvm_destroy(hnp_dvm_t *dvm)
     }
     while (dvm->conns != NULL)
         dvm_conn_close(dvm->conns);
+    dvm_grow_release(dvm);
     for (int i = 0; i < 3; i++) {
         if (dvm->sigev[i] != NULL)
             event_free(dvm->sigev[i]);

@@ -8,6 +8,11 @@
  * PMIX_ADD_HOSTFILE may also name new ones, which join the allocation of
  * the family (in a DVM, the DVM, as PRRTE's does) with their daemons. A
  * daemon that cannot be started fails that spawn alone, at once.
+ *
+ * Spawns that need daemons while others are being started wait in line
+ * (the core's growth_queue.c) and are asked again in their turn: nodes
+ * the growth before started daemons on need none any more. A request
+ * whose parent job ended or whose daemon was lost leaves the line.
  */
 #include "config.h"
 
@@ -20,15 +25,22 @@
 #include "hosts/spawnhosts.h"
 #include "wire/spawn.h"
 
-/* A spawn request waiting for the daemons it needs. */
-typedef struct dvm_growing {
+/* A spawn request waiting for the daemons it needs: being started, or
+ * in line for its turn. */
+struct dvm_growing {
+    struct dvm_growing *next; /* dvm->growing */
     hnp_dvm_t *dvm;
     hnp_vpid_t src;
+    uint32_t parent_jobid;
+    uint32_t parent_rank;
     void *data;              /* the request as it came */
     size_t len;
     hnp_nodelist_t nodes;    /* the nodes added, with their slots */
+    hnp_rte_growth_waiter_t *waiter; /* in line; NULL: being started */
+    bool dropped;            /* its requester went away: no replay */
     dvm_spawn_replay_fn replay;
-} dvm_growing_t;
+};
+typedef struct dvm_growing dvm_growing_t;
 
 static void add_allocated(void *ctx, const char *node, uint32_t slots)
 {
@@ -300,11 +312,34 @@ static void tell_running_jobs(hnp_dvm_t *dvm, hnp_vpid_t vpid)
             hnp_job_send_launch_to(hnp_dvm_job_of(c->job), vpid);
 }
 
+static void growing_unlink(dvm_growing_t *g)
+{
+    for (dvm_growing_t **at = &g->dvm->growing; *at != NULL;
+         at = &(*at)->next)
+        if (*at == g) {
+            *at = g->next;
+            break;
+        }
+}
+
 static void growing_free(dvm_growing_t *g)
 {
+    growing_unlink(g);
     hnp_nodelist_free(&g->nodes);
     free(g->data);
     free(g);
+}
+
+/* Whether @p g's requester is still there to be answered: its parent
+ * job runs, and its daemon does. */
+static bool requester_gone(hnp_dvm_t *dvm, const dvm_growing_t *g)
+{
+    hnp_job_t *parent = dvm_family_job(dvm, g->parent_jobid);
+    uint32_t node = g->src - 1;
+
+    return g->dropped || parent == NULL || parent->ending ||
+           (g->src > 0 && node < dvm->runtime->map.nnodes &&
+            dvm->lost[node]);
 }
 
 static void added(hnp_rte_t *rte, int status, const char *why, void *ctx)
@@ -323,22 +358,88 @@ static void added(hnp_rte_t *rte, int status, const char *why, void *ctx)
     } else if (why == NULL) {
         why = "out of memory adding the nodes";
     }
-    g->replay(dvm, g->src, g->data, g->len, why);
+    growing_unlink(g);
+    if (!requester_gone(dvm, g))
+        g->replay(dvm, g->src, g->data, g->len, why);
     growing_free(g);
 }
 
-int dvm_grow_then_replay(hnp_dvm_t *dvm, hnp_vpid_t src, const void *data,
-                         size_t len, hnp_nodelist_t *nodes,
-                         dvm_spawn_replay_fn replay, char *err, size_t errlen)
+/* @p ctx's turn: the request again, which asks again what it needs. */
+static void turn_taken(hnp_rte_t *rte, void *ctx)
+{
+    dvm_growing_t *g = ctx;
+    hnp_dvm_t *dvm = g->dvm;
+
+    (void)rte;
+    g->waiter = NULL; /* the core forgets it */
+    growing_unlink(g);
+    if (requester_gone(dvm, g))
+        HNP_VERBOSE(dvm->rte->log, 1, "the spawn of rank %u of job %u left "
+                    "the line: its job or its daemon is gone",
+                    g->parent_rank, g->parent_jobid);
+    else
+        g->replay(dvm, g->src, g->data, g->len, NULL);
+    growing_free(g);
+}
+
+static dvm_growing_t *growing_new(hnp_dvm_t *dvm, hnp_vpid_t src,
+                                  const hnp_wire_spawn_request_t *req,
+                                  const void *data, size_t len,
+                                  dvm_spawn_replay_fn replay)
 {
     dvm_growing_t *g = calloc(1, sizeof(*g));
-    char **names = calloc(nodes->count + 1, sizeof(*names));
+
+    if (g == NULL || (g->data = malloc(len + 1)) == NULL) {
+        free(g);
+        return NULL;
+    }
+    memcpy(g->data, data, len);
+    g->dvm = dvm;
+    g->src = src;
+    g->parent_jobid = req->parent_jobid;
+    g->parent_rank = req->parent_rank;
+    g->len = len;
+    g->replay = replay;
+    g->next = dvm->growing;
+    dvm->growing = g;
+    return g;
+}
+
+/* In line behind the growth under way (and those waiting before). */
+static int wait_in_line(dvm_growing_t *g, char *err, size_t errlen)
+{
+    hnp_rte_t *rte = g->dvm->rte;
+    uint32_t ahead = hnp_rte_growth_waiting(rte);
+    int rc = hnp_rte_growth_wait(rte, turn_taken, g, &g->waiter);
+
+    if (rc != HNP_SUCCESS) {
+        hnp_err_set(err, errlen, "out of memory");
+        return rc;
+    }
+    HNP_VERBOSE(rte->log, 1, "the spawn of rank %u of job %u waits for the "
+                "daemons being started (%u requests before it)",
+                g->parent_rank, g->parent_jobid, ahead);
+    return HNP_SUCCESS;
+}
+
+int dvm_grow_then_replay(hnp_dvm_t *dvm, hnp_vpid_t src,
+                         const hnp_wire_spawn_request_t *req,
+                         const void *data, size_t len, hnp_nodelist_t *nodes,
+                         dvm_spawn_replay_fn replay, char *err, size_t errlen)
+{
+    dvm_growing_t *g = growing_new(dvm, src, req, data, len, replay);
+    char **names = NULL;
     int rc = HNP_ERR_NOMEM;
 
-    if (g != NULL && names != NULL && (g->data = malloc(len + 1)) != NULL) {
-        memcpy(g->data, data, len);
-        *g = (dvm_growing_t){ .dvm = dvm, .src = src, .data = g->data,
-                              .len = len, .nodes = *nodes, .replay = replay };
+    if (g != NULL && hnp_rte_growth_busy(dvm->rte)) {
+        rc = wait_in_line(g, err, errlen);
+        if (rc != HNP_SUCCESS)
+            growing_free(g);
+        return rc;
+    }
+    if (g != NULL && (names = calloc(nodes->count + 1, sizeof(*names))) !=
+                         NULL) {
+        g->nodes = *nodes;
         *nodes = (hnp_nodelist_t){ NULL, 0, 0 };
         for (size_t i = 0; i < g->nodes.count; i++)
             names[i] = g->nodes.nodes[i].name;
@@ -346,13 +447,53 @@ int dvm_grow_then_replay(hnp_dvm_t *dvm, hnp_vpid_t src, const void *data,
                                  added, g, err, errlen);
         if (rc != HNP_SUCCESS)
             growing_free(g);
-        g = NULL;
+    } else if (g != NULL) {
+        growing_free(g);
     }
-    if (g != NULL)
-        free(g->data);
-    free(g);
     free(names);
     if (rc == HNP_ERR_NOMEM && err[0] == '\0')
         hnp_err_set(err, errlen, "out of memory");
     return rc;
+}
+
+/* @p g's requester went away: out of line, or its growth goes on
+ * unheard of (its daemons still join the runtime). */
+static void drop(dvm_growing_t *g)
+{
+    if (g->waiter != NULL) {
+        hnp_rte_growth_unwait(g->dvm->rte, g->waiter);
+        growing_free(g);
+    } else {
+        g->dropped = true;
+    }
+}
+
+void dvm_grow_drop_job(hnp_dvm_t *dvm, uint32_t jobid)
+{
+    for (dvm_growing_t *g = dvm->growing, *next; g != NULL; g = next) {
+        next = g->next;
+        if (g->parent_jobid == jobid)
+            drop(g);
+    }
+}
+
+void dvm_grow_drop_lost(hnp_dvm_t *dvm)
+{
+    for (dvm_growing_t *g = dvm->growing, *next; g != NULL; g = next) {
+        next = g->next;
+        if (requester_gone(dvm, g))
+            drop(g);
+    }
+}
+
+void dvm_grow_release(hnp_dvm_t *dvm)
+{
+    while (dvm->growing != NULL) {
+        dvm_growing_t *g = dvm->growing;
+        if (g->waiter != NULL)
+            hnp_rte_growth_unwait(dvm->rte, g->waiter);
+        else
+            hnp_rte_growth_abandon(dvm->rte, g);
+        growing_free(g);
+    }
 }

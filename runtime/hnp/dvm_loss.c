@@ -136,6 +136,7 @@ void hnp_dvm_daemon_lost(hnp_dvm_t *dvm, hnp_vpid_t vpid, const char *why)
                      msg, dvm->alive);
         free(now);
     }
+    dvm_grow_drop_lost(dvm);
     if (dvm->alive == 0)
         hnp_dvm_stop(dvm, "no daemon left");
 }

@@ -83,6 +83,7 @@ struct hnp_dvm {
     bool runtime_waits;         /* the runtime job's ranks are gone, its
                                    children run (family_only) */
     struct hnp_dvm_gathers *gathers; /* collectives across jobs */
+    struct dvm_growing *growing; /* spawns waiting for daemons (dvm_grow.c) */
 };
 
 /* dvm.c */
@@ -133,11 +134,22 @@ int dvm_allocation(const hnp_dvm_t *dvm, struct hnp_nodelist *alloc,
 int dvm_grow_needed(hnp_dvm_t *dvm, const struct hnp_wire_spawn_request *req,
                     struct hnp_nodelist *out, char *err, size_t errlen);
 /** Start daemons on @p nodes (taken over), then @p replay the request
- *  (@p data, copied). */
-int dvm_grow_then_replay(hnp_dvm_t *dvm, hnp_vpid_t src, const void *data,
-                         size_t len, struct hnp_nodelist *nodes,
+ *  (@p req as @p data came, copied). While other daemons are being
+ *  started, or requests wait for theirs, it waits in line and is
+ *  replayed in its turn (asking again what it needs). */
+int dvm_grow_then_replay(hnp_dvm_t *dvm, hnp_vpid_t src,
+                         const struct hnp_wire_spawn_request *req,
+                         const void *data, size_t len,
+                         struct hnp_nodelist *nodes,
                          dvm_spawn_replay_fn replay, char *err,
                          size_t errlen);
+/** The requests of job @p jobid waiting for daemons are dropped (it
+ *  ended): no answer, no replay. */
+void dvm_grow_drop_job(hnp_dvm_t *dvm, uint32_t jobid);
+/** The requests waiting for daemons whose daemon is lost are dropped. */
+void dvm_grow_drop_lost(hnp_dvm_t *dvm);
+/** Free every request waiting for daemons (hnp_dvm_destroy). */
+void dvm_grow_release(hnp_dvm_t *dvm);
 /* dvm.c: the tables by node take @p nnodes nodes (the new ones zero) */
 int dvm_grow_node_tables(hnp_dvm_t *dvm, uint32_t nnodes);
 

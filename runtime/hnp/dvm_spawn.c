@@ -576,8 +576,8 @@ static bool waits_for_daemons(hnp_dvm_t *dvm, hnp_vpid_t src,
     if (*rc == HNP_SUCCESS && nodes.count > 0 &&
         (dvm->rte->plm->daemon_identity == NULL ||
          dvm->rte->plm->launch_added != NULL)) {
-        *rc = dvm_grow_then_replay(dvm, src, data, len, &nodes, take_request,
-                                   err, errlen);
+        *rc = dvm_grow_then_replay(dvm, src, req, data, len, &nodes,
+                                   take_request, err, errlen);
         hnp_nodelist_free(&nodes);
         return *rc == HNP_SUCCESS;
     }

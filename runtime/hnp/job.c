@@ -578,6 +578,11 @@ void hnp_job_continue(hnp_job_t *job)
 
 void hnp_job_finish(hnp_job_t *job)
 {
+    /* every process ended, so each was started, whether or not every
+     * daemon's word of it came first: a daemon without ranks of the job
+     * may be slower than the job's processes (a spawn is then answered) */
+    if (job->marks[HNP_MARK_PROCS_STARTED] == 0 && !job->ending)
+        hnp_job_mark(job, HNP_MARK_PROCS_STARTED);
     hnp_job_mark(job, HNP_MARK_PROCS_EXITED);
     /* a standalone job ends with the last job its ranks spawned */
     if (job->family != NULL && hnp_dvm_family_holds(job->family))

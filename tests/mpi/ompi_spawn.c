@@ -16,6 +16,10 @@
  *                               the nodes the first spawn added)
  *   ompi_spawn missing          rank 0 spawns a program that is not there:
  *                               prints the error class it got
+ *   ompi_spawn each N H0,H1,..  every rank at once (after a barrier)
+ *                               spawns N children alone (MPI_COMM_SELF)
+ *                               with info "host" its own entry of the
+ *                               list (the last for the ranks after it)
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -101,6 +105,56 @@ static int parent_spawn(int rank, int n, const char *hosts, const char *key,
     return 0;
 }
 
+/* The @p rank-th entry of the comma-separated @p list (the last one
+ * past its end), into @p out. */
+static void nth_host(const char *list, int rank, char *out, size_t len)
+{
+    const char *at = list, *comma;
+
+    for (int i = 0; i < rank && (comma = strchr(at, ',')) != NULL; i++)
+        at = comma + 1;
+    comma = strchr(at, ',');
+    snprintf(out, len, "%.*s", (int)(comma != NULL ? (size_t)(comma - at)
+                                                   : strlen(at)), at);
+}
+
+static int parent_each(int rank, int n, const char *hosts, char *self)
+{
+    MPI_Comm children;
+    MPI_Info info;
+    char host[256];
+    int errs[1024], ok = 0, remote = 0, err, cls = 0;
+
+    nth_host(hosts, rank, host, sizeof(host));
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "host", host);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+    MPI_Barrier(MPI_COMM_WORLD); /* the spawns go at once */
+    err = MPI_Comm_spawn(self, MPI_ARGV_NULL, n > 1024 ? 1024 : n, info, 0,
+                         MPI_COMM_SELF, &children, errs);
+    MPI_Info_free(&info);
+    if (err != MPI_SUCCESS) {
+        MPI_Error_class(err, &cls);
+        printf("parent %d: spawn onto %s failed (class %d)\n", rank, host,
+               cls);
+        fflush(stdout);
+        return 0;
+    }
+    MPI_Comm_remote_size(children, &remote);
+    for (int c = 0; c < remote; c++)
+        MPI_Send(&c, 1, MPI_INT, c, 7, children);
+    for (int c = 0; c < remote; c++) {
+        int back = -1;
+        MPI_Recv(&back, 1, MPI_INT, c, 8, children, MPI_STATUS_IGNORE);
+        ok += back == c + 1000;
+    }
+    printf("parent %d: %d children onto %s, %d answered right\n", rank,
+           remote, host, ok);
+    fflush(stdout);
+    MPI_Comm_disconnect(&children);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Comm parent;
@@ -113,6 +167,8 @@ int main(int argc, char **argv)
         rc = child(parent);
     } else if (argc > 1 && strcmp(argv[1], "missing") == 0) {
         rc = parent_missing(rank);
+    } else if (argc > 3 && strcmp(argv[1], "each") == 0) {
+        rc = parent_each(rank, atoi(argv[2]), argv[3], argv[0]);
     } else {
         rc = parent_spawn(rank, argc > 1 ? atoi(argv[1]) : 1,
                           argc > 2 ? argv[2] : NULL,

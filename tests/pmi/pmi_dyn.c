@@ -300,7 +300,7 @@ static int names(const char *tag)
     return 0;
 }
 
-static int wait_for_file(const char *path)
+int dyn_wait_for_file(const char *path)
 {
     struct stat st;
     /* a bound for a test: the other job may be slow to come on a busy
@@ -326,7 +326,7 @@ static int publish_and_wait(const char *name, const char *port,
     if (f == NULL || fclose(f) != 0)
         dyn_fail("cannot write %s", path);
     snprintf(path, sizeof(path), "%s/done", dir);
-    if (wait_for_file(path) != 0)
+    if (dyn_wait_for_file(path) != 0)
         dyn_fail("%s never came", path);
     dyn_finalize();
     printf("rank %d: publish1 ok\n", dyn_rank);

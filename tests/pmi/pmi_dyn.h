@@ -24,6 +24,8 @@ const char *dyn_field(const char *answer, const char *key);
 void dyn_expect(const char *what, const char *answer, const char *cmd,
                 int rc);
 void dyn_barrier(void);
+/** 0 once @p path exists; -1 if it never comes (within 2 minutes). */
+int dyn_wait_for_file(const char *path);
 void dyn_finalize(void);
 
 /* pmi_dyn_spawn.c */

@@ -10,6 +10,13 @@
  *        preput key, PARENT_ROOT_PORT_NAME; then asks
  *        for two spawns that must be refused (no such program; a host
  *        outside the allocation) and prints their answers
+ *   pmi_dyn each1|each2 PROG H0,H1,...
+ *        every rank at once (after a barrier) spawns 1 copy of PROG in
+ *        child mode with info host its own entry of the list (the last
+ *        for the ranks after it) and prints "rank R: spawnV onto H ok"
+ *   pmi_dyn spawnlate1 PROG HOST DIR
+ *        says it runs (DIR/ready), waits for DIR/go, then spawns 1 copy
+ *        of PROG in child mode onto HOST (PMI-1) and checks the answer
  *   pmi_dyn child1|child2 PORT [SPAWNER]
  *        a spawned child: checks that it was told it was spawned
  *        (PMI_SPAWNED=1; PMI-2 fullinit's spawner-jobid, SPAWNER), that
@@ -165,6 +172,69 @@ static int spawn2(const char *prog, const char *wdir, const char *host,
     return 0;
 }
 
+/* ------------------------------------------------------------ at once */
+
+/* The @p rank-th entry of the comma-separated @p list (the last one
+ * past its end), into @p out. */
+static void nth_host(const char *list, int rank, char *out, size_t len)
+{
+    const char *at = list, *comma;
+
+    for (int i = 0; i < rank && (comma = strchr(at, ',')) != NULL; i++)
+        at = comma + 1;
+    comma = strchr(at, ',');
+    snprintf(out, len, "%.*s", (int)(comma != NULL ? (size_t)(comma - at)
+                                                   : strlen(at)), at);
+}
+
+static int spawn_each(int version, const char *prog, const char *hosts)
+{
+    char host[256], line[DYN_LINE], me[256] = "";
+    char req[DYN_LINE];
+    const char *info[] = { "host", host, NULL };
+
+    nth_host(hosts, dyn_rank, host, sizeof(host));
+    if (version == 2) {
+        dyn_ask("cmd=job-getid;", line, sizeof(line));
+        dyn_expect("job-getid", line, "job-getid-response", 0);
+        snprintf(me, sizeof(me), "%s", dyn_field(line, "jobid"));
+    }
+    dyn_barrier(); /* the spawns go at once */
+    if (version == 1) {
+        spawn1_one(prog, info, line);
+        dyn_expect("spawn onto a node of its own", line, "spawn_result", 0);
+    } else {
+        snprintf(req, sizeof(req), "cmd=spawn;ncmds=1;preputcount=1;"
+                 "ppkey0=PARENT_ROOT_PORT_NAME;ppval0=%s;", PORT_NAME);
+        v2_app(req, sizeof(req), prog, 1, me, info);
+        dyn_ask(req, line, sizeof(line));
+        dyn_expect("spawn onto a node of its own", line, "spawn-response",
+                   0);
+    }
+    printf("rank %d: spawn%d onto %s ok\n", dyn_rank, version, host);
+    return 0;
+}
+
+/* A spawn when the test says so (it may have stopped a daemon first). */
+static int spawn_late(const char *prog, const char *host, const char *dir)
+{
+    char line[DYN_LINE], path[4096];
+    const char *info[] = { "host", host, NULL };
+    FILE *f;
+
+    snprintf(path, sizeof(path), "%s/ready", dir);
+    if ((f = fopen(path, "w")) == NULL || fclose(f) != 0)
+        dyn_fail("cannot write %s", path);
+    snprintf(path, sizeof(path), "%s/go", dir);
+    if (dyn_wait_for_file(path) != 0)
+        dyn_fail("%s never came", path);
+    spawn1_one(prog, info, line);
+    dyn_expect("spawn of children that end at once", line, "spawn_result", 0);
+    printf("parent: spawnlate1 ok\n");
+    fflush(stdout);
+    return 0;
+}
+
 /* ------------------------------------------------------------ children */
 
 static int child(int version, const char *port, const char *spawner)
@@ -226,6 +296,19 @@ int dyn_spawn_main(int argc, char **argv)
         dyn_finalize();
         return rc;
     }
+    if ((strcmp(mode, "each1") == 0 || strcmp(mode, "each2") == 0) &&
+        argc == 4) {
+        dyn_init(mode[4] - '0');
+        int rc = spawn_each(mode[4] - '0', argv[2], argv[3]);
+        dyn_finalize();
+        return rc;
+    }
+    if (strcmp(mode, "spawnlate1") == 0 && argc == 5) {
+        dyn_init(1);
+        int rc = spawn_late(argv[2], argv[3], argv[4]);
+        dyn_finalize();
+        return rc;
+    }
     if (strcmp(mode, "child1") == 0 && argc == 3) {
         dyn_init(1);
         return child(1, argv[2], NULL);
@@ -235,7 +318,9 @@ int dyn_spawn_main(int argc, char **argv)
         return child(2, argv[2], argv[3]);
     }
     fprintf(stderr, "usage: %s names1|names2 TAG | publish1 NAME PORT DIR "
-            "| lookup1 NAME | spawn1|spawn2 PROG WDIR HOST [HOST2] | child1 "
-            "PORT | child2 PORT SPAWNER\n", argv[0]);
+            "| lookup1 NAME | spawn1|spawn2 PROG WDIR HOST [HOST2] | "
+            "each1|each2 PROG HOSTS | spawnlate1 PROG HOST DIR | child1 "
+            "PORT | child2 PORT SPAWNER\n",
+            argv[0]);
     return 2;
 }
