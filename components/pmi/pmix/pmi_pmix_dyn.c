@@ -164,17 +164,19 @@ static void end_parent_job(const spawn_op_t *op)
 {
     const pmi_pmix_job_t *pj = pmi_pmix_job_find(op->proc.nspace);
     unsigned others;
+    char msg[512];
 
     if (pj == NULL || pj->job->nprocs < 2 || !from_ompi_comm_spawn(op))
         return;
     others = (unsigned)(pj->job->nprocs - 1);
-    hnp_rte_fail_job(pmi_pmix_server.rte, pj->job->jobid, HNP_ERROR,
-                     "job %u ends: Open MPI 4 tells the failure of the "
-                     "MPI_Comm_spawn of its rank %u to that rank alone: the "
-                     "job's %u other rank%s would wait for it forever if "
-                     "the spawn was collective",
-                     (unsigned)pj->job->jobid, (unsigned)op->proc.rank,
-                     others, others == 1 ? "" : "s");
+    snprintf(msg, sizeof(msg), "hnp ends job %u for it: its MPI_Comm_spawn "
+             "failed, and Open MPI 4 tells that to the spawn's root alone: "
+             "the job's %u other rank%s would wait for it forever if the "
+             "spawn was collective", (unsigned)pj->job->jobid, others,
+             others == 1 ? "" : "s");
+    /* as the rank's MPI_Abort: a DVM ends this job alone */
+    hnp_rte_abort_job(pmi_pmix_server.rte, pj->job->jobid, op->proc.rank, 1,
+                      msg);
 }
 
 /* The runtime's answer: the new namespace, or why not. */
