@@ -16,6 +16,7 @@
  *                               the nodes the first spawn added)
  *   ompi_spawn missing          rank 0 spawns a program that is not there:
  *                               prints the error class it got
+ *   ompi_spawn missing-all      the same, collective over MPI_COMM_WORLD
  *   ompi_spawn each N H0,H1,..  every rank at once (after a barrier)
  *                               spawns N children alone (MPI_COMM_SELF)
  *                               with info "host" its own entry of the
@@ -45,16 +46,16 @@ static int child(MPI_Comm parent)
     return 0;
 }
 
-static int parent_missing(int rank)
+static int parent_missing(int rank, MPI_Comm comm)
 {
     MPI_Comm children;
     int err = MPI_SUCCESS, cls = 0;
 
-    if (rank == 0) {
+    if (rank == 0 || comm == MPI_COMM_WORLD) {
         MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
         MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
         err = MPI_Comm_spawn("./no-such-program-here", MPI_ARGV_NULL, 1,
-                             MPI_INFO_NULL, 0, MPI_COMM_SELF, &children,
+                             MPI_INFO_NULL, 0, comm, &children,
                              MPI_ERRCODES_IGNORE);
         MPI_Error_class(err, &cls);
         printf("spawn of a missing program: %s (class %d)\n",
@@ -166,7 +167,9 @@ int main(int argc, char **argv)
     if (parent != MPI_COMM_NULL) {
         rc = child(parent);
     } else if (argc > 1 && strcmp(argv[1], "missing") == 0) {
-        rc = parent_missing(rank);
+        rc = parent_missing(rank, MPI_COMM_SELF);
+    } else if (argc > 1 && strcmp(argv[1], "missing-all") == 0) {
+        rc = parent_missing(rank, MPI_COMM_WORLD);
     } else if (argc > 3 && strcmp(argv[1], "each") == 0) {
         rc = parent_each(rank, atoi(argv[2]), argv[3], argv[0]);
     } else {

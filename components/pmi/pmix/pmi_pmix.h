@@ -28,6 +28,7 @@ typedef struct pmi_pmix_params {
     double hello_timeout;  /**< pmi_pmix_hello_timeout, seconds */
     double connect_cards_wait; /**< pmi_pmix_connect_cards_wait, seconds
                                     (0: a connect carries no cards) */
+    bool spawn_failure_ends_job; /**< pmi_pmix_spawn_failure_ends_job */
     size_t store_meta;     /**< pmi_pmix_store_meta_segment, bytes */
     size_t store_data;     /**< pmi_pmix_store_data_segment, bytes */
 } pmi_pmix_params_t;

@@ -15,6 +15,7 @@ pmi_pmix_params_t pmi_pmix_params = {
     .call_timeout = 10.0,
     .hello_timeout = 10.0,
     .connect_cards_wait = 0.5,
+    .spawn_failure_ends_job = true,
     .store_meta = 256 * 1024,
     .store_data = 1024 * 1024,
 };
@@ -87,6 +88,20 @@ static int pmix_register_params(const hnp_mca_component_t *self,
                     "peers then ask its node. 0: a connect carries no "
                     "data.",
             .level = 6, .storage = &pmi_pmix_params.connect_cards_wait,
+        },
+        {
+            .framework = "pmi", .component = "pmix",
+            .name = "spawn_failure_ends_job", .type = HNP_PARAM_BOOL,
+            .default_value = "true",
+            .help = "A failed MPI_Comm_spawn of Open MPI 4 in a job of two "
+                    "or more ranks ends that job, as an MPI_Abort of the "
+                    "spawn's root: Open MPI returns the error to the root "
+                    "alone, and the other ranks of a collective spawn wait "
+                    "for it forever. 0: the job goes on, for a job whose "
+                    "ranks spawn over MPI_COMM_SELF and handle the error "
+                    "(a collective spawn that fails then hangs).",
+            .level = 5,
+            .storage = &pmi_pmix_params.spawn_failure_ends_job,
         },
         {
             .framework = "pmi", .component = "pmix",

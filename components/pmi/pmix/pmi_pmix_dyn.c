@@ -11,6 +11,7 @@
  */
 #include "config.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,6 +139,48 @@ static int take_app(spawn_app_t *out, const pmix_app_t *app)
                ? HNP_SUCCESS : HNP_ERR_NOMEM;
 }
 
+/* Whether the spawn is Open MPI's MPI_Comm_spawn that goes on into its
+ * connect/accept: it hands every program the port in OMPI_PARENT_PORT. */
+static bool from_ompi_comm_spawn(const spawn_op_t *op)
+{
+    static const char key[] = "OMPI_PARENT_PORT=";
+
+    for (size_t a = 0; a < op->napps; a++)
+        for (char **e = op->apps[a].env; e != NULL && *e != NULL; e++)
+            if (strncmp(*e, key, sizeof(key) - 1) == 0)
+                return true;
+    return false;
+}
+
+/* A failed MPI_Comm_spawn of Open MPI 4 whose rank has others in its job
+ * ends that job: the error reaches the spawn's root alone, while the
+ * communicator's other ranks wait for the root in a broadcast (of the
+ * children's names, in the connect/accept after the spawn) that the root
+ * never sends, so they would hang until killed, as under mpirun. A spawn
+ * over MPI_COMM_SELF cannot be told from a collective one here, and ends
+ * the job too (mpirun ends it on a program that is not there), unless
+ * pmi_pmix_spawn_failure_ends_job is off. A job of one rank, or another
+ * PMIx client, gets the error and goes on. */
+static void end_parent_job(const spawn_op_t *op)
+{
+    const pmi_pmix_job_t *pj = pmi_pmix_job_find(op->proc.nspace);
+    unsigned others;
+    char msg[512];
+
+    if (!pmi_pmix_params.spawn_failure_ends_job || pj == NULL ||
+        pj->job->nprocs < 2 || !from_ompi_comm_spawn(op))
+        return;
+    others = (unsigned)(pj->job->nprocs - 1);
+    snprintf(msg, sizeof(msg), "hnp ends job %u for it: its MPI_Comm_spawn "
+             "failed, and Open MPI 4 tells that to the spawn's root alone: "
+             "the job's %u other rank%s would wait for it forever if the "
+             "spawn was collective", (unsigned)pj->job->jobid, others,
+             others == 1 ? "" : "s");
+    /* as the rank's MPI_Abort: a DVM ends this job alone */
+    hnp_rte_abort_job(pmi_pmix_server.rte, pj->job->jobid, op->proc.rank, 1,
+                      msg);
+}
+
 /* The runtime's answer: the new namespace, or why not. */
 static void spawned(hnp_rte_t *rte, int status, uint32_t jobid,
                     const char *name, const char *err, void *cbdata)
@@ -162,6 +205,7 @@ static void spawned(hnp_rte_t *rte, int status, uint32_t jobid,
         op->cbfunc(status == HNP_ERR_NOT_FOUND ? PMIX_ERR_NOT_FOUND
                    : status == HNP_ERR_NOT_AVAILABLE ? PMIX_ERR_OUT_OF_RESOURCE
                    : PMIX_ERR_BAD_PARAM, NULL, op->cbdata);
+        end_parent_job(op);
     }
     spawn_op_free(op);
 }

@@ -3,7 +3,7 @@
  * Stand-ins for the runtime services the pmix component calls, for a
  * one-node job on a libevent base of the test's: an all-gather that gives
  * back this daemon's own blob, requests served by this daemon, watches on
- * the base, and a record of aborts, wire-up states and the children's
+ * the base, and a record of aborts, failed jobs, wire-up states and the children's
  * variables.
  */
 #include "config.h"
@@ -112,6 +112,16 @@ void hnp_rte_abort_job(hnp_rte_t *rte, uint32_t jobid, uint32_t rank,
     doubles.abort_jobid = jobid;
     doubles.abort_rank = rank;
     doubles.abort_code = code;
+}
+
+void hnp_rte_fail_job(hnp_rte_t *rte, uint32_t jobid, int status,
+                      const char *fmt, ...)
+{
+    (void)rte;
+    (void)status;
+    (void)fmt;
+    doubles.failed_jobs++;
+    doubles.failed_jobid = jobid;
 }
 
 void hnp_rte_proc_state(hnp_rte_t *rte, uint32_t jobid, uint32_t rank,
