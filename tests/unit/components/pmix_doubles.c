@@ -114,16 +114,6 @@ void hnp_rte_abort_job(hnp_rte_t *rte, uint32_t jobid, uint32_t rank,
     doubles.abort_code = code;
 }
 
-void hnp_rte_fail_job(hnp_rte_t *rte, uint32_t jobid, int status,
-                      const char *fmt, ...)
-{
-    (void)rte;
-    (void)status;
-    (void)fmt;
-    doubles.failed_jobs++;
-    doubles.failed_jobid = jobid;
-}
-
 void hnp_rte_proc_state(hnp_rte_t *rte, uint32_t jobid, uint32_t rank,
                         hnp_rte_proc_state_t state)
 {

@@ -29,8 +29,6 @@ typedef struct pmix_doubles {
     hnp_rte_serve_fn serve;
     int aborts, abort_code;
     uint32_t abort_rank, abort_jobid;
-    int failed_jobs;          /* hnp_rte_fail_job() calls */
-    uint32_t failed_jobid;
     bool state_job_wrong;     /* a rank's state named another job */
     unsigned state[PMIX_DOUBLES_MAX_RANKS]; /* HNP_RTE_PROC_* bits */
     int watches;              /* open fd watches */
