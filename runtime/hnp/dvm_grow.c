@@ -73,34 +73,6 @@ int dvm_allocation(const hnp_dvm_t *dvm, hnp_nodelist_t *alloc, char *err,
     return rc;
 }
 
-/* A launcher that numbers daemons in its allocation's order
- * (HNP_PLM_CAP_ALLOCATION_ORDER: srun's SLURM_NODEID) numbers the added
- * ones so too: @p nodes, which take the next vpids in their order, follow
- * it. */
-static int order_as_allocated(hnp_dvm_t *dvm, hnp_nodelist_t *nodes)
-{
-    hnp_nodelist_t batch = { NULL, 0, 0 };
-    size_t next = 0;
-    int rc;
-
-    if (!(dvm->rte->plm->capabilities & HNP_PLM_CAP_ALLOCATION_ORDER) ||
-        nodes->count < 2)
-        return HNP_SUCCESS;
-    rc = batch_allocation(dvm->rte, &batch);
-    for (size_t b = 0; rc == HNP_SUCCESS && b < batch.count; b++) {
-        for (size_t j = next; j < nodes->count; j++) {
-            if (strcmp(nodes->nodes[j].name, batch.nodes[b].name) != 0)
-                continue;
-            hnp_node_t held = nodes->nodes[next];
-            nodes->nodes[next++] = nodes->nodes[j];
-            nodes->nodes[j] = held;
-            break;
-        }
-    }
-    hnp_nodelist_free(&batch);
-    return rc;
-}
-
 static bool runs_daemon(const char *name, void *ctx)
 {
     return hnp_dvm_runs_daemon(ctx, name);
@@ -204,13 +176,18 @@ static int every_node_without_daemon(hnp_dvm_t *dvm,
     return rc;
 }
 
-/* A launcher that runs in a batch system's allocation (plm slurm: srun)
- * starts daemons only on its nodes: a node added outside it is refused,
- * naming it, rather than left for the launcher to fail. */
-static int within_batch(hnp_dvm_t *dvm, const hnp_nodelist_t *nodes,
-                        char *err, size_t errlen)
+/* @p nodes against a batch system's allocation (the plm's, plm slurm's
+ * srun), read once: a node outside it is refused, naming it, rather than
+ * left for the launcher to fail; and a launcher that numbers daemons in
+ * its allocation's order (HNP_PLM_CAP_ALLOCATION_ORDER: srun's
+ * SLURM_NODEID) numbers the added ones so too: @p nodes, which take the
+ * next vpids in their order, are put in it. */
+static int fit_batch(hnp_dvm_t *dvm, hnp_nodelist_t *nodes, char *err,
+                     size_t errlen)
 {
     hnp_nodelist_t batch = { NULL, 0, 0 };
+    bool ordered = dvm->rte->plm->capabilities & HNP_PLM_CAP_ALLOCATION_ORDER;
+    size_t next = 0;
     int rc = nodes->count > 0 ? batch_allocation(dvm->rte, &batch)
                               : HNP_SUCCESS;
 
@@ -222,6 +199,15 @@ static int within_batch(hnp_dvm_t *dvm, const hnp_nodelist_t *nodes,
                         "daemon", nodes->nodes[i].name,
                         dvm->rte->selected[0]);
             rc = HNP_ERR_BAD_PARAM;
+        }
+    for (size_t b = 0; rc == HNP_SUCCESS && ordered && b < batch.count; b++)
+        for (size_t j = next; j < nodes->count; j++) {
+            if (strcmp(nodes->nodes[j].name, batch.nodes[b].name) != 0)
+                continue;
+            hnp_node_t held = nodes->nodes[next];
+            nodes->nodes[next++] = nodes->nodes[j];
+            nodes->nodes[j] = held;
+            break;
         }
     hnp_nodelist_free(&batch);
     return rc;
@@ -241,9 +227,7 @@ int dvm_grow_needed(hnp_dvm_t *dvm, const hnp_wire_spawn_request_t *req,
     if (rc == HNP_SUCCESS && dvm->family_only && wants_more_nodes(dvm, req))
         rc = every_node_without_daemon(dvm, &alloc, out);
     if (rc == HNP_SUCCESS)
-        rc = within_batch(dvm, out, err, errlen);
-    if (rc == HNP_SUCCESS)
-        rc = order_as_allocated(dvm, out);
+        rc = fit_batch(dvm, out, err, errlen);
     hnp_nodelist_free(&alloc);
     return rc;
 }
