@@ -193,20 +193,7 @@ timeout -k 5 90 salloc -N 4 bash -c \
 [ "$status" != 0 ] || fail "scancel: hnp must fail"
 expect_in "$tmp/err" "hnp: error:" "scancel: hnp says what happened"
 
-# Nothing of any job is left on the nodes. Only the cluster's own
-# processes count: those in its nodes' network namespaces. Other users of
-# this machine may run hnp with the same node names (the local agent's
-# simulated nodes), outside them.
-cluster_daemons() {
-    local k p
-    for k in 1 2 3 4; do
-        for p in $(ip netns pids "${HNP_TESTCLUSTER_NETNS_PREFIX:-hnptc-node}$k" 2>/dev/null || true); do
-            case $(cat "/proc/$p/comm" 2>/dev/null) in
-            hnpd | hnp-sentinel) echo "$p" ;;
-            esac
-        done
-    done
-}
+# Nothing of any job is left on the nodes (cluster_daemons: lib.sh).
 for _ in $(seq 50); do
     [ -n "$(cluster_daemons)" ] || break
     sleep 0.1

@@ -216,3 +216,18 @@ cluster_up() {
     eval "$(bash "$tc" env)"
     unset HNP_MCA_plm_rsh_agent
 }
+
+# The test cluster's daemons (contrib/testcluster): the hnpd and
+# hnp-sentinel processes in its nodes' network namespaces. Other users of
+# this machine may run hnp with the same node names (the local agent's
+# simulated nodes), outside them.
+cluster_daemons() {
+    local k p
+    for k in 1 2 3 4; do
+        for p in $(ip netns pids "${HNP_TESTCLUSTER_NETNS_PREFIX:-hnptc-node}$k" 2>/dev/null || true); do
+            case $(cat "/proc/$p/comm" 2>/dev/null) in
+            hnpd | hnp-sentinel) echo "$p" ;;
+            esac
+        done
+    done
+}

@@ -72,18 +72,6 @@ sruns_of_job() {
     done
     return 0
 }
-# The cluster's daemons: those in its nodes' network namespaces (other
-# users of this machine may run hnpd on simulated nodes of the same names).
-cluster_daemons() {
-    local k p
-    for k in 1 2 3; do
-        for p in $(ip netns pids "${HNP_TESTCLUSTER_NETNS_PREFIX:-hnptc-node}$k" 2>/dev/null || true); do
-            case $(cat "/proc/$p/comm" 2>/dev/null) in
-            hnpd | hnp-sentinel) echo "$p" ;;
-            esac
-        done
-    done
-}
 
 # nothing_left WHAT: no srun of the last job and no daemon on the nodes.
 nothing_left() {
