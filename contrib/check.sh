@@ -10,6 +10,7 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 jobs=${JOBS:-2}
 passed=0 failed=0 skipped=0
+failed_logs=()
 
 "$top/contrib/install-deps.sh" || exit 1
 (cd "$top" && ./autogen.sh >/dev/null 2>&1) || { echo "autogen.sh failed" >&2; exit 1; }
@@ -47,6 +48,10 @@ build_and_check() {
     if [ -f "$dir/test-suite.log" ]; then
         count_results "$dir/test-suite.log"
         grep -q '^# \(FAIL\|ERROR\): *[1-9]' "$dir/test-suite.log" && cat "$dir/test-suite.log" >&2
+        local t
+        for t in $(sed -n 's/^\(FAIL\|ERROR\): //p' "$dir/check.out"); do
+            failed_logs+=("$name: $dir/$t.log")
+        done
     else
         echo "build '$name': the tests did not run; the end of make check:" >&2
         tail -n 30 "$dir/check.out" >&2
@@ -146,6 +151,14 @@ else
     failed=$((failed + 1))
 fi
 fi
+
+# The whole log of a failed test is above; the end of the output repeats
+# the end of each, where a long log would be cut when the output is shown
+# by its head and its tail.
+for entry in "${failed_logs[@]}"; do
+    echo "--- the end of ${entry%%: *}'s ${entry#*: }" >&2
+    tail -n 25 "${entry#*: }" >&2 2>/dev/null
+done
 
 summary="$passed passed, $failed failed"
 [ "$skipped" -gt 0 ] && summary="$summary, $skipped skipped"
