@@ -35,6 +35,7 @@ struct dvm_growing {
     uint32_t parent_rank;
     void *data;              /* the request as it came */
     size_t len;
+    struct timespec asked;   /* when it first came */
     hnp_nodelist_t nodes;    /* the nodes added, with their slots */
     hnp_rte_growth_waiter_t *waiter; /* in line; NULL: being started */
     bool dropped;            /* its requester went away: no replay */
@@ -344,7 +345,7 @@ static void added(hnp_rte_t *rte, int status, const char *why, void *ctx)
     }
     growing_unlink(g);
     if (!requester_gone(dvm, g))
-        g->replay(dvm, g->src, g->data, g->len, why);
+        g->replay(dvm, g->src, g->data, g->len, why, &g->asked);
     growing_free(g);
 }
 
@@ -362,13 +363,14 @@ static void turn_taken(hnp_rte_t *rte, void *ctx)
                     "the line: its job or its daemon is gone",
                     g->parent_rank, g->parent_jobid);
     else
-        g->replay(dvm, g->src, g->data, g->len, NULL);
+        g->replay(dvm, g->src, g->data, g->len, NULL, &g->asked);
     growing_free(g);
 }
 
 static dvm_growing_t *growing_new(hnp_dvm_t *dvm, hnp_vpid_t src,
                                   const hnp_wire_spawn_request_t *req,
                                   const void *data, size_t len,
+                                  const struct timespec *asked,
                                   dvm_spawn_replay_fn replay)
 {
     dvm_growing_t *g = calloc(1, sizeof(*g));
@@ -383,6 +385,7 @@ static dvm_growing_t *growing_new(hnp_dvm_t *dvm, hnp_vpid_t src,
     g->parent_jobid = req->parent_jobid;
     g->parent_rank = req->parent_rank;
     g->len = len;
+    g->asked = *asked;
     g->replay = replay;
     g->next = dvm->growing;
     dvm->growing = g;
@@ -408,10 +411,11 @@ static int wait_in_line(dvm_growing_t *g, char *err, size_t errlen)
 
 int dvm_grow_then_replay(hnp_dvm_t *dvm, hnp_vpid_t src,
                          const hnp_wire_spawn_request_t *req,
-                         const void *data, size_t len, hnp_nodelist_t *nodes,
+                         const void *data, size_t len,
+                         const struct timespec *asked, hnp_nodelist_t *nodes,
                          dvm_spawn_replay_fn replay, char *err, size_t errlen)
 {
-    dvm_growing_t *g = growing_new(dvm, src, req, data, len, replay);
+    dvm_growing_t *g = growing_new(dvm, src, req, data, len, asked, replay);
     char **names = NULL;
     int rc = HNP_ERR_NOMEM;
 

@@ -116,10 +116,12 @@ void dvm_end_children(hnp_dvm_t *dvm, const hnp_job_t *job);
 struct hnp_nodelist;
 struct hnp_wire_spawn_request;
 /** The request again, once the daemons it needed are up (@p why NULL),
- *  or could not be started (@p why says which and why). */
+ *  or could not be started (@p why says which and why); @p asked is when
+ *  it first came (--timing counts the daemons' start in the spawn). */
 typedef void (*dvm_spawn_replay_fn)(hnp_dvm_t *dvm, hnp_vpid_t src,
                                     const void *data, size_t len,
-                                    const char *why);
+                                    const char *why,
+                                    const struct timespec *asked);
 /** The allocation a standalone hnp's spawns stay in: the job's --host and
  *  --hostfile, else the batch system's (the plm's allocated_nodes). */
 int dvm_allocation(const hnp_dvm_t *dvm, struct hnp_nodelist *alloc,
@@ -134,12 +136,13 @@ int dvm_allocation(const hnp_dvm_t *dvm, struct hnp_nodelist *alloc,
 int dvm_grow_needed(hnp_dvm_t *dvm, const struct hnp_wire_spawn_request *req,
                     struct hnp_nodelist *out, char *err, size_t errlen);
 /** Start daemons on @p nodes (taken over), then @p replay the request
- *  (@p req as @p data came, copied). While other daemons are being
+ *  (@p req as @p data came, copied, first received at @p asked). While other daemons are being
  *  started, or requests wait for theirs, it waits in line and is
  *  replayed in its turn (asking again what it needs). */
 int dvm_grow_then_replay(hnp_dvm_t *dvm, hnp_vpid_t src,
                          const struct hnp_wire_spawn_request *req,
                          const void *data, size_t len,
+                         const struct timespec *asked,
                          struct hnp_nodelist *nodes,
                          dvm_spawn_replay_fn replay, char *err,
                          size_t errlen);

@@ -561,13 +561,15 @@ static int start_spawn(hnp_dvm_t *dvm, hnp_vpid_t src,
 }
 
 static void take_request(hnp_dvm_t *dvm, hnp_vpid_t src, const void *data,
-                         size_t len, const char *why);
+                         size_t len, const char *why,
+                         const struct timespec *asked);
 
 /* Nodes without a daemon that the request names or adds get one first
  * (dvm_grow.c): whether the request waits for them. */
 static bool waits_for_daemons(hnp_dvm_t *dvm, hnp_vpid_t src,
                               const hnp_wire_spawn_request_t *req,
-                              const void *data, size_t len, int *rc,
+                              const void *data, size_t len,
+                              const struct timespec *asked, int *rc,
                               char *err, size_t errlen)
 {
     hnp_nodelist_t nodes = { NULL, 0, 0 };
@@ -576,7 +578,7 @@ static bool waits_for_daemons(hnp_dvm_t *dvm, hnp_vpid_t src,
     if (*rc == HNP_SUCCESS && nodes.count > 0 &&
         (dvm->rte->plm->daemon_identity == NULL ||
          dvm->rte->plm->launch_added != NULL)) {
-        *rc = dvm_grow_then_replay(dvm, src, req, data, len, &nodes,
+        *rc = dvm_grow_then_replay(dvm, src, req, data, len, asked, &nodes,
                                    take_request, err, errlen);
         hnp_nodelist_free(&nodes);
         return *rc == HNP_SUCCESS;
@@ -588,16 +590,22 @@ static bool waits_for_daemons(hnp_dvm_t *dvm, hnp_vpid_t src,
     return false;
 }
 
+/* A spawn request, as it comes (@p asked NULL: now) or again once the
+ * daemons it waited for are up. */
 static void take_request(hnp_dvm_t *dvm, hnp_vpid_t src, const void *data,
-                         size_t len, const char *why)
+                         size_t len, const char *why,
+                         const struct timespec *asked)
 {
     hnp_rte_t *rte = dvm->rte;
     hnp_wire_spawn_request_t req;
-    struct timespec asked;
+    struct timespec now;
     char err[1024] = "";
     int rc = HNP_SUCCESS;
 
-    clock_gettime(CLOCK_MONOTONIC, &asked);
+    if (asked == NULL) {
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        asked = &now;
+    }
     if (!HNP_RTE_UNPACK(rte, src, "spawn request",
                         hnp_wire_spawn_request_unpack, data, len, &req))
         return;
@@ -607,13 +615,13 @@ static void take_request(hnp_dvm_t *dvm, hnp_vpid_t src, const void *data,
     if (why != NULL) {
         hnp_err_set(err, sizeof(err), "%s", why);
         rc = HNP_ERR_UNREACHABLE;
-    } else if (waits_for_daemons(dvm, src, &req, data, len, &rc, err,
+    } else if (waits_for_daemons(dvm, src, &req, data, len, asked, &rc, err,
                                  sizeof(err))) {
         hnp_wire_spawn_request_clear(&req);
         return;
     }
     if (rc == HNP_SUCCESS)
-        rc = start_spawn(dvm, src, &req, &asked, err, sizeof(err));
+        rc = start_spawn(dvm, src, &req, asked, err, sizeof(err));
     if (rc != HNP_SUCCESS) {
         hnp_job_t *parent = dvm_family_job(dvm, req.parent_jobid);
         FILE *own = parent != NULL ? hnp_job_log_begin(parent) : NULL;
@@ -633,7 +641,7 @@ static void on_spawn(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
 {
     (void)rte;
     (void)tag;
-    take_request(cbdata, src, data, len, NULL);
+    take_request(cbdata, src, data, len, NULL, NULL);
 }
 
 int dvm_spawn_listen(hnp_dvm_t *dvm)

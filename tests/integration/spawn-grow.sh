@@ -8,6 +8,7 @@
 # its own when its node is full, a parent over two nodes onto nodes 3
 # and 4 (whose routing parents are daemons, not the HNP); each side sends
 # a message and gets it back, all disconnect, nothing is left behind.
+# --timing counts such a spawn from its request, the daemon's start in it.
 # MPICH's PMI-1 and PMI-2 spawns (at the protocol) with info "host"
 # naming a node without a daemon likewise. A daemon that cannot start
 # fails that spawn alone, at once, naming the node, and the job goes on;
@@ -43,6 +44,16 @@ for plm in prsh rsh; do
     children_on 2 2 "2 children on the node without a daemon, plm $plm"
     [ ! -s "$tmp/err" ] || { cat "$tmp/err"; fail "plm $plm: hnp said something"; }
 done
+# --timing of such a spawn counts from the request, the added daemon's
+# start included: each daemon here takes 2 s to start (the agent's
+# remote start-up), so the children cannot have started sooner.
+HNP_AGENT_REM=2 run_hnp --timing "${OMPI_X[@]}" -n 1 \
+    --host "${prefix}n1:2,${prefix}n2:2" "$prog" 2 "${prefix}n2"
+spawned_ok 2 "--timing of a spawn onto a node without a daemon"
+line=$(grep "^hnp: timing of the spawn of job 2 by rank 0 of job 1, 2 processes on 1 nodes: request received at [0-9.]* s; since then, children started [0-9.]* s, connected" "$tmp/err") ||
+    { cat "$tmp/err"; fail "no timing line for the spawn onto a node without a daemon"; }
+echo "$line" | awk '{ s = $(NF - 4); exit !(s + 0 >= 2) }' ||
+    fail "the spawn's children started before their daemon could: $line"
 # No host, and no free slot where the daemons are: the allocation's other
 # nodes get daemons, in its order, and the children their slots.
 run_hnp "${OMPI_X[@]}" -n 1 --host "${prefix}n1:1,${prefix}n2:2,${prefix}n3:2" \
