@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * A published PMIx value as the name service keeps it (opaque bytes, see
+ * pmi_pmix_names.c for the three encodings), and back. Strings and byte
+ * objects are kept as they always were; a value of any other type is
+ * libpmix's own packing of the pmix_value_t (PMIx_Data_pack of one
+ * PMIX_VALUE, for this server's peer), behind PMI_PMIX_NAME_PACKED.
+ *
+ * What is decoded came from another process over the network: a packed
+ * value that does not unpack into exactly one value, with nothing left
+ * over, is refused (PMIX_ERR_UNPACK_FAILURE), never half given back.
+ * Both directions need the server's own peer in libpmix, which exists
+ * from PMIx_server_init() on; they run on either thread (libpmix's
+ * buffer ops keep no state of their own between calls).
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "pmi_pmix_internal.h"
+
+static const unsigned char packed_mark[PMI_PMIX_NAME_MARK_LEN] =
+    PMI_PMIX_NAME_PACKED;
+
+static pmix_status_t encode_packed(const pmix_value_t *value, char **bytes,
+                                   size_t *len)
+{
+    pmix_data_buffer_t buf;
+    pmix_byte_object_t bo = { NULL, 0 };
+    pmix_status_t st;
+
+    PMIX_DATA_BUFFER_CONSTRUCT(&buf);
+    st = PMIx_Data_pack(NULL, &buf, (void *)value, 1, PMIX_VALUE);
+    if (st == PMIX_SUCCESS)
+        st = PMIx_Data_unload(&buf, &bo);
+    PMIX_DATA_BUFFER_DESTRUCT(&buf);
+    if (st == PMIX_SUCCESS && bo.size == 0)
+        st = PMIX_ERR_PACK_FAILURE;
+    if (st == PMIX_SUCCESS &&
+        (*bytes = malloc(PMI_PMIX_NAME_MARK_LEN + bo.size)) == NULL)
+        st = PMIX_ERR_NOMEM;
+    if (st == PMIX_SUCCESS) {
+        memcpy(*bytes, packed_mark, PMI_PMIX_NAME_MARK_LEN);
+        memcpy(*bytes + PMI_PMIX_NAME_MARK_LEN, bo.bytes, bo.size);
+        *len = PMI_PMIX_NAME_MARK_LEN + bo.size;
+    }
+    free(bo.bytes);
+    return st;
+}
+
+pmix_status_t pmi_pmix_name_value_encode(const pmix_value_t *value,
+                                         char **bytes, size_t *len)
+{
+    *bytes = NULL;
+    *len = 0;
+    if (value->type == PMIX_STRING) {
+        *bytes = strdup(value->data.string != NULL ? value->data.string : "");
+        *len = *bytes != NULL ? strlen(*bytes) : 0;
+    } else if (value->type == PMIX_BYTE_OBJECT) {
+        size_t n = value->data.bo.bytes != NULL ? value->data.bo.size : 0;
+        if ((*bytes = malloc(n + 1)) != NULL) {
+            (*bytes)[0] = '\0';
+            if (n > 0)
+                memcpy(*bytes + 1, value->data.bo.bytes, n);
+            *len = n + 1;
+        }
+    } else if (value->type == PMIX_POINTER) {
+        /* an address means nothing in the process that looks it up */
+        return PMIX_ERR_NOT_SUPPORTED;
+    } else {
+        return encode_packed(value, bytes, len);
+    }
+    return *bytes != NULL ? PMIX_SUCCESS : PMIX_ERR_NOMEM;
+}
+
+static pmix_status_t decode_packed(const char *bytes, size_t len,
+                                   pmix_value_t *value)
+{
+    pmix_data_buffer_t buf;
+    pmix_byte_object_t bo = { NULL, len };
+    int32_t count = 1;
+    pmix_status_t st;
+
+    if (len == 0)
+        return PMIX_ERR_UNPACK_FAILURE;
+    /* libpmix takes the bytes it is given (and frees them) */
+    if ((bo.bytes = malloc(len)) == NULL)
+        return PMIX_ERR_NOMEM;
+    memcpy(bo.bytes, bytes, len);
+    PMIX_DATA_BUFFER_CONSTRUCT(&buf);
+    st = PMIx_Data_load(&buf, &bo);
+    free(bo.bytes); /* NULL once loaded */
+    if (st == PMIX_SUCCESS)
+        st = PMIx_Data_unpack(NULL, &buf, value, &count, PMIX_VALUE);
+    if (st == PMIX_SUCCESS &&
+        (count != 1 || buf.unpack_ptr != buf.base_ptr + buf.bytes_used))
+        st = PMIX_ERR_UNPACK_FAILURE;
+    PMIX_DATA_BUFFER_DESTRUCT(&buf);
+    if (st != PMIX_SUCCESS) {
+        PMIX_VALUE_DESTRUCT(value);
+        PMIX_VALUE_CONSTRUCT(value);
+        if (st != PMIX_ERR_NOMEM)
+            st = PMIX_ERR_UNPACK_FAILURE;
+    }
+    return st;
+}
+
+pmix_status_t pmi_pmix_name_value_decode(const void *bytes, size_t len,
+                                         pmix_value_t *value)
+{
+    const char *v = bytes != NULL ? bytes : "";
+    pmix_status_t st = PMIX_SUCCESS;
+
+    PMIX_VALUE_CONSTRUCT(value);
+    if (bytes == NULL)
+        len = 0;
+    if (len >= PMI_PMIX_NAME_MARK_LEN &&
+        memcmp(v, packed_mark, PMI_PMIX_NAME_MARK_LEN) == 0) {
+        st = decode_packed(v + PMI_PMIX_NAME_MARK_LEN,
+                           len - PMI_PMIX_NAME_MARK_LEN, value);
+    } else if (len > 0 && v[0] == '\0') {
+        pmix_byte_object_t bo = { .bytes = (char *)v + 1, .size = len - 1 };
+        st = PMIx_Value_load(value, &bo, PMIX_BYTE_OBJECT);
+    } else {
+        char *s = strndup(v, len);
+        if (s == NULL)
+            return PMIX_ERR_NOMEM;
+        st = PMIx_Value_load(value, s, PMIX_STRING);
+        free(s);
+    }
+    return st;
+}
