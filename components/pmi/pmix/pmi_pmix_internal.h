@@ -131,7 +131,7 @@ pmix_status_t pmi_pmix_spawn(const pmix_proc_t *proc,
                              pmix_spawn_cbfunc_t cbfunc, void *cbdata);
 /* pmi_pmix_name_value.c: a published value as the name service keeps
  * it (the encodings: pmi_pmix_names.c) */
-#define PMI_PMIX_NAME_PACKED { 0xff, 0x00 } /* then libpmix's packing */
+#define PMI_PMIX_NAME_PACKED { 0xff, 0x00 } /* then a sum, the packing */
 #define PMI_PMIX_NAME_MARK_LEN 2
 pmix_status_t pmi_pmix_name_value_encode(const pmix_value_t *value,
                                          char **bytes, size_t *len);

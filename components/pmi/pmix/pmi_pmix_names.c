@@ -22,12 +22,13 @@
  *     so MPI_Comm_spawn, publishes): a NUL, then the bytes;
  *   - any other type (PMIX_INT, PMIX_UINT64, PMIX_DOUBLE, PMIX_BOOL,
  *     PMIX_PROC, PMIX_DATA_ARRAY, ...): the two bytes 0xff 0x00
- *     (PMI_PMIX_NAME_PACKED), then libpmix's packing of the whole
- *     pmix_value_t. No string holds a NUL and bytes begin with one, so
- *     neither begins with these two, and values kept before packing
- *     existed read as they always did.
- * A value that claims to be packed and does not unpack (it came over the
- * network) fails its lookup with PMIX_ERR_UNPACK_FAILURE.
+ *     (PMI_PMIX_NAME_PACKED), a check sum of 8 bytes, then libpmix's
+ *     packing of the whole pmix_value_t. No string holds a NUL and
+ *     bytes begin with one, so neither begins with these two, and
+ *     values kept before packing existed read as they always did.
+ * A value that claims to be packed and does not match its check sum or
+ * does not unpack (it came over the network) fails its lookup with
+ * PMIX_ERR_UNPACK_FAILURE.
  */
 #include "config.h"
 
