@@ -18,6 +18,11 @@
  * PMIX_BYTE_OBJECT (whose bytes begin as a packed value's mark would);
  * every other rank looks them all up in one PMIx_Lookup with PMIX_WAIT
  * and checks each type and value exactly. Prints "rank R: pmix types ok".
+ *
+ * "pmix-names persist": rank 0 publishes "pmix-int" (PMIX_INT 42) and
+ * "pmix-str" (PMIX_STRING "from-pmix") to outlive the job
+ * (PMIX_PERSIST_INDEF), for PMI lookups of later jobs; prints
+ * "persist ok".
  */
 #include <pmix.h>
 #include <stdbool.h>
@@ -239,6 +244,26 @@ static int types(void)
     return 0;
 }
 
+static int persist(void)
+{
+    pmix_persistence_t indef = PMIX_PERSIST_INDEF;
+    pmix_info_t info[3];
+    pmix_status_t rc;
+    int answer = 42;
+
+    if (me.rank != 0)
+        return 0;
+    PMIX_INFO_LOAD(&info[0], "pmix-int", &answer, PMIX_INT);
+    PMIX_INFO_LOAD(&info[1], "pmix-str", "from-pmix", PMIX_STRING);
+    PMIX_INFO_LOAD(&info[2], PMIX_PERSISTENCE, &indef, PMIX_PERSIST);
+    if ((rc = PMIx_Publish(info, 3)) != PMIX_SUCCESS)
+        fail("persistent publish", rc);
+    for (int i = 0; i < 3; i++)
+        PMIX_INFO_DESTRUCT(&info[i]);
+    printf("persist ok\n");
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     pmix_info_t info[2];
@@ -254,6 +279,7 @@ int main(int argc, char **argv)
         int status = strcmp(argv[1], "family") == 0 ? family(argv[0])
                      : strcmp(argv[1], "family-child") == 0 ? family_child()
                      : strcmp(argv[1], "types") == 0        ? types()
+                     : strcmp(argv[1], "persist") == 0      ? persist()
                                                             : 2;
         fflush(stdout);
         PMIx_Finalize(NULL, 0);
