@@ -18,9 +18,13 @@
  * was damaged, not against a forger: only the daemons of the session,
  * which hold its secret, put values into the name service, and no
  * client's string or bytes can begin with the mark.
- * Both directions need the server's own peer in libpmix, which exists
- * from PMIx_server_init() on; they run on either thread (libpmix's
- * buffer ops keep no state of their own between calls).
+ *
+ * Threads: a value is encoded in the publish upcall, on libpmix's
+ * thread, and decoded where a lookup is answered, on the event loop.
+ * PMIx_Data_pack/_unpack with no target use the server's own peer
+ * (its buffer ops and buffer type), which PMIx_server_init() sets and
+ * nothing changes after; the buffers are the caller's. So both run on
+ * either thread, from the server's init on.
  */
 #include "config.h"
 
