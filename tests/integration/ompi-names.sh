@@ -3,7 +3,8 @@
 # Name publishing through the PMIx server: Open MPI's MPI_Publish_name,
 # MPI_Lookup_name and MPI_Unpublish_name across two nodes, and a PMIx
 # client's lookups with PMIX_WAIT as Open MPI's connect/accept makes them
-# (answered by a later publish, or "not found" at PMIX_TIMEOUT); a
+# (answered by a later publish, or "not found" at PMIX_TIMEOUT); values
+# of every PMIx type given back as they were published; a
 # spawned job and its parent seeing each other's names (one family);
 # standalone and in a DVM. Skipped where the pmix component or Open MPI
 # is missing.
@@ -26,6 +27,10 @@ run_hnp "${OMPI_X[@]}" -N 1 --host "$(hosts 2)" "$tmp/ompi_names" standalone
 check 2 "Open MPI names across 2 nodes" "names ok"
 run_hnp -N 2 --host "$(hosts 2)" "$tmp/pmix-names"
 check 4 "PMIx lookups that wait, 4 ranks on 2 nodes" "pmix names ok"
+# a value of each type in one publish, each looked up as it was published,
+# on the publisher's node and on the other
+run_hnp -N 2 --host "$(hosts 2)" "$tmp/pmix-names" types
+check 4 "PMIx values of every type, 4 ranks on 2 nodes" "pmix types ok"
 # a spawned job sees its parent's names, and the parent its child's
 HNP_TEST_TIMEOUT=300 run_hnp -n 1 --host "${prefix}n1:2" "$tmp/pmix-names" family
 expect_status 0 "names within a job family"

@@ -5,7 +5,8 @@
 # (tests/pmi/pmi_dyn): a publish seen by a rank on another node, a second
 # publish and a second unpublish refused, an unknown name not found;
 # standalone, then in a DVM, where a job sees another job's names only
-# with pmi_base_name_scope=session, and a job's names go with it.
+# with pmi_base_name_scope=session, and a job's names go with it; a PMIx
+# client's persistent names seen by PMI (its string; another type refused).
 . "$top_srcdir/tests/integration/lib.sh"
 
 dyn="$top_builddir/tests/pmi/pmi_dyn"
@@ -77,6 +78,25 @@ expect_in "$tmp/lookup" "^lookup dvm-svc: port=dvm-port$" \
 run_hnp --dvm-uri "$uri" -n 1 "$dyn" lookup1 dvm-svc
 expect_status 0 "a lookup after the publisher's end"
 expect_in "$tmp/out" "^lookup dvm-svc: not found" "the name of a job that ended"
+# a PMIx client's names: its string is a port to PMI, a value of another
+# type is refused, not given as the bytes it is kept as
+if "$top_builddir/bin/hnp-info" --parsable 2>/dev/null | grep -q '^mca:pmi:pmix:' &&
+    pkg-config --exists pmix; then
+    "${CC:-cc}" -o "$tmp/pmix-names" "$top_srcdir/tests/integration/pmix-names.c" \
+        $(pkg-config --cflags --libs pmix) || fail "cannot build pmix-names.c"
+    run_hnp --dvm-uri "$uri" -n 1 "$tmp/pmix-names" persist
+    expect_status 0 "a PMIx client's persistent names"
+    expect_in "$tmp/out" "^persist ok$" "a PMIx client's persistent publish"
+    run_hnp --dvm-uri "$uri" -n 1 "$dyn" lookup1 pmix-str
+    expect_status 0 "a PMI lookup of a PMIx string"
+    expect_in "$tmp/out" "^lookup pmix-str: port=from-pmix$" "a PMIx client's string, to PMI"
+    run_hnp --dvm-uri "$uri" -n 1 "$dyn" lookup1 pmix-int
+    expect_status 0 "a PMI lookup of a PMIx integer"
+    expect_in "$tmp/out" "^lookup pmix-int: not found (.*bad.name.or.port" \
+        "a PMIx client's integer, to PMI"
+else
+    echo "no pmi pmix component or libpmix-dev: PMIx client's names to PMI not checked"
+fi
 stop_dvm
 assert_no_leftovers "name publishing"
 echo "PASS"

@@ -11,6 +11,18 @@
  * program ("family-child"), which looks the name up (its job is of the
  * parent's family) and publishes what it found; the parent waits for
  * that and prints "family ok: VALUE".
+ *
+ * "pmix-names types": rank 0 publishes, in one PMIx_Publish, a value of
+ * each of PMIX_INT, PMIX_UINT32, PMIX_UINT64, PMIX_SIZE, PMIX_DOUBLE,
+ * PMIX_BOOL, PMIX_PROC, PMIX_DATA_ARRAY (of PMIX_UINT32), PMIX_STRING and
+ * PMIX_BYTE_OBJECT (whose bytes begin as a packed value's mark would);
+ * every other rank looks them all up in one PMIx_Lookup with PMIX_WAIT
+ * and checks each type and value exactly. Prints "rank R: pmix types ok".
+ *
+ * "pmix-names persist": rank 0 publishes "pmix-int" (PMIX_INT 42) and
+ * "pmix-str" (PMIX_STRING "from-pmix") to outlive the job
+ * (PMIX_PERSIST_INDEF), for PMI lookups of later jobs; prints
+ * "persist ok".
  */
 #include <pmix.h>
 #include <stdbool.h>
@@ -108,6 +120,150 @@ static int family_child(void)
     return 0;
 }
 
+#define NTYPES 10
+static const char *const type_keys[NTYPES] = {
+    "t-int", "t-uint32", "t-uint64", "t-size", "t-double",
+    "t-bool", "t-proc", "t-array", "t-string", "t-bytes",
+};
+static const uint32_t array_of[3] = { 7, 0, 4294967295u };
+static const char bytes_of[4] = { (char)0xff, 0, 'x', 0 };
+
+/* The value published as type_keys[i]. */
+static void type_value(size_t i, pmix_value_t *v)
+{
+    int i32 = -42;
+    uint32_t u32 = 4000000000u;
+    uint64_t u64 = 0xfedcba9876543210ull;
+    size_t sz = (size_t)1 << 40;
+    /* libpmix carries a double as printf's "%f" (six decimals), from the
+     * client to its server already: one that text holds exactly */
+    double d = -1234.5625;
+    bool b = true;
+    pmix_proc_t p;
+    pmix_data_array_t da = { .type = PMIX_UINT32, .size = 3,
+                             .array = (void *)array_of };
+    pmix_byte_object_t bo = { .bytes = (char *)bytes_of,
+                              .size = sizeof(bytes_of) };
+    const void *data[NTYPES] = { &i32, &u32, &u64, &sz, &d, &b, &p, &da,
+                                 "a string", &bo };
+    const pmix_data_type_t type[NTYPES] = {
+        PMIX_INT, PMIX_UINT32, PMIX_UINT64, PMIX_SIZE, PMIX_DOUBLE,
+        PMIX_BOOL, PMIX_PROC, PMIX_DATA_ARRAY, PMIX_STRING,
+        PMIX_BYTE_OBJECT,
+    };
+
+    PMIX_LOAD_PROCID(&p, me.nspace, 3);
+    PMIX_VALUE_CONSTRUCT(v);
+    PMIx_Value_load(v, data[i], type[i]);
+}
+
+/* @p got is exactly the value published as type_keys[i]. */
+static bool same_value(size_t i, const pmix_value_t *got)
+{
+    pmix_value_t want;
+    bool same;
+
+    type_value(i, &want);
+    same = got->type == want.type;
+    switch (same ? want.type : PMIX_UNDEF) {
+    case PMIX_INT: same = got->data.integer == want.data.integer; break;
+    case PMIX_UINT32: same = got->data.uint32 == want.data.uint32; break;
+    case PMIX_UINT64: same = got->data.uint64 == want.data.uint64; break;
+    case PMIX_SIZE: same = got->data.size == want.data.size; break;
+    case PMIX_DOUBLE: same = got->data.dval == want.data.dval; break;
+    case PMIX_BOOL: same = got->data.flag == want.data.flag; break;
+    case PMIX_PROC:
+        same = got->data.proc != NULL &&
+               PMIX_CHECK_PROCID(got->data.proc, want.data.proc);
+        break;
+    case PMIX_DATA_ARRAY:
+        same = got->data.darray != NULL &&
+               got->data.darray->type == PMIX_UINT32 &&
+               got->data.darray->size == 3 &&
+               memcmp(got->data.darray->array, array_of,
+                      sizeof(array_of)) == 0;
+        break;
+    case PMIX_STRING:
+        same = got->data.string != NULL &&
+               strcmp(got->data.string, want.data.string) == 0;
+        break;
+    case PMIX_BYTE_OBJECT:
+        same = got->data.bo.size == sizeof(bytes_of) &&
+               memcmp(got->data.bo.bytes, bytes_of, sizeof(bytes_of)) == 0;
+        break;
+    default:
+        same = false;
+    }
+    PMIX_VALUE_DESTRUCT(&want);
+    return same;
+}
+
+static int types(void)
+{
+    pmix_info_t info[NTYPES + 1];
+    pmix_pdata_t pdata[NTYPES];
+    pmix_status_t rc;
+    char what[128];
+
+    if (me.rank == 0) {
+        for (size_t i = 0; i < NTYPES; i++) {
+            pmix_value_t v;
+            type_value(i, &v);
+            PMIX_INFO_CONSTRUCT(&info[i]);
+            PMIX_LOAD_KEY(info[i].key, type_keys[i]);
+            PMIx_Value_xfer(&info[i].value, &v);
+            PMIX_VALUE_DESTRUCT(&v);
+        }
+        if ((rc = PMIx_Publish(info, NTYPES)) != PMIX_SUCCESS)
+            fail("publish of a value of each type", rc);
+        for (size_t i = 0; i < NTYPES; i++)
+            PMIX_INFO_DESTRUCT(&info[i]);
+    } else {
+        for (size_t i = 0; i < NTYPES; i++) {
+            PMIX_PDATA_CONSTRUCT(&pdata[i]);
+            PMIX_LOAD_KEY(pdata[i].key, type_keys[i]);
+        }
+        wait_info(info, 0);
+        if ((rc = PMIx_Lookup(pdata, NTYPES, info, 1)) != PMIX_SUCCESS)
+            fail("lookup of a value of each type", rc);
+        for (size_t i = 0; i < NTYPES; i++) {
+            snprintf(what, sizeof(what), "'%s' came back as a %s, or "
+                     "another value", type_keys[i],
+                     PMIx_Data_type_string(pdata[i].value.type));
+            if (!same_value(i, &pdata[i].value))
+                fail(what, PMIX_ERROR);
+            if (pdata[i].proc.rank != 0)
+                fail("another publisher than rank 0", PMIX_ERROR);
+            PMIX_PDATA_DESTRUCT(&pdata[i]);
+        }
+    }
+    /* rank 0 stays until every rank has read its names */
+    if ((rc = PMIx_Fence(NULL, 0, NULL, 0)) != PMIX_SUCCESS)
+        fail("fence", rc);
+    printf("rank %u: pmix types ok\n", me.rank);
+    return 0;
+}
+
+static int persist(void)
+{
+    pmix_persistence_t indef = PMIX_PERSIST_INDEF;
+    pmix_info_t info[3];
+    pmix_status_t rc;
+    int answer = 42;
+
+    if (me.rank != 0)
+        return 0;
+    PMIX_INFO_LOAD(&info[0], "pmix-int", &answer, PMIX_INT);
+    PMIX_INFO_LOAD(&info[1], "pmix-str", "from-pmix", PMIX_STRING);
+    PMIX_INFO_LOAD(&info[2], PMIX_PERSISTENCE, &indef, PMIX_PERSIST);
+    if ((rc = PMIx_Publish(info, 3)) != PMIX_SUCCESS)
+        fail("persistent publish", rc);
+    for (int i = 0; i < 3; i++)
+        PMIX_INFO_DESTRUCT(&info[i]);
+    printf("persist ok\n");
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     pmix_info_t info[2];
@@ -122,6 +278,8 @@ int main(int argc, char **argv)
     if (argc > 1) {
         int status = strcmp(argv[1], "family") == 0 ? family(argv[0])
                      : strcmp(argv[1], "family-child") == 0 ? family_child()
+                     : strcmp(argv[1], "types") == 0        ? types()
+                     : strcmp(argv[1], "persist") == 0      ? persist()
                                                             : 2;
         fflush(stdout);
         PMIx_Finalize(NULL, 0);

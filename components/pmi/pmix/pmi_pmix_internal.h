@@ -129,6 +129,16 @@ pmix_status_t pmi_pmix_spawn(const pmix_proc_t *proc,
                              const pmix_info_t job_info[], size_t ninfo,
                              const pmix_app_t apps[], size_t napps,
                              pmix_spawn_cbfunc_t cbfunc, void *cbdata);
+/* pmi_pmix_name_value.c: a published value as the name service keeps
+ * it (the encodings: pmi_pmix_names.c) */
+#define PMI_PMIX_NAME_PACKED { 0xff, 0x00 } /* then a sum, the packing */
+#define PMI_PMIX_NAME_MARK_LEN 2
+pmix_status_t pmi_pmix_name_value_encode(const pmix_value_t *value,
+                                         char **bytes, size_t *len);
+/* Into @p value (constructed here; PMIX_VALUE_DESTRUCT it); a value
+ * that claims to be packed and is not: PMIX_ERR_UNPACK_FAILURE. */
+pmix_status_t pmi_pmix_name_value_decode(const void *bytes, size_t len,
+                                         pmix_value_t *value);
 /* pmi_pmix_names.c: publish, lookup, unpublish (the server module's) */
 pmix_status_t pmi_pmix_publish(const pmix_proc_t *proc,
                                const pmix_info_t info[], size_t ninfo,

@@ -10,12 +10,25 @@
  * Directives: PMIX_RANGE (PMIX_RANGE_SESSION or _GLOBAL: the session's
  * scope, anything else the job family's), PMIX_PERSISTENCE
  * (PMIX_PERSIST_INDEF or _SESSION: the name outlives the job), PMIX_WAIT
- * and PMIX_TIMEOUT (seconds) for a lookup. Values are strings
- * (PMIX_STRING: what MPI_Publish_name publishes) or bytes
- * (PMIX_BYTE_OBJECT: what Open MPI 4.1's connect/accept, and so
- * MPI_Comm_spawn, publishes); another type is refused. Bytes are kept
- * behind a NUL, which no string begins with, so that a lookup gives back
- * the type that was published.
+ * and PMIX_TIMEOUT (seconds) for a lookup.
+ *
+ * A value of any type but PMIX_POINTER is taken, and a lookup gives back
+ * the type and the value that were published. The name service keeps
+ * opaque bytes, shared with the simple component's PMI names (which are
+ * strings), so a value is kept as (pmi_pmix_name_value.c):
+ *   - a string (PMIX_STRING: what MPI_Publish_name publishes): its
+ *     characters, as they are; none is a NUL;
+ *   - bytes (PMIX_BYTE_OBJECT: what Open MPI 4.1's connect/accept, and
+ *     so MPI_Comm_spawn, publishes): a NUL, then the bytes;
+ *   - any other type (PMIX_INT, PMIX_UINT64, PMIX_DOUBLE, PMIX_BOOL,
+ *     PMIX_PROC, PMIX_DATA_ARRAY, ...): the two bytes 0xff 0x00
+ *     (PMI_PMIX_NAME_PACKED), a check sum of 8 bytes, then libpmix's
+ *     packing of the whole pmix_value_t. No string holds a NUL and
+ *     bytes begin with one, so neither begins with these two, and
+ *     values kept before packing existed read as they always did.
+ * A value that claims to be packed and does not match its check sum or
+ * does not unpack (it came over the network) fails its lookup with
+ * PMIX_ERR_UNPACK_FAILURE.
  */
 #include "config.h"
 
@@ -92,24 +105,23 @@ static void answer(name_op_t *op, int rc, const hnp_rte_name_t *names,
             count = 0;
         }
     }
-    for (size_t i = 0; pd != NULL && i < count; i++) {
-        const char *v = names[i].value != NULL ? names[i].value : "";
+    for (size_t i = 0; pd != NULL && i < count && st == PMIX_SUCCESS; i++) {
         PMIX_LOAD_PROCID(&pd[i].proc,
                          names[i].job_name != NULL ? names[i].job_name : "",
                          names[i].rank);
         PMIX_LOAD_KEY(pd[i].key, names[i].key);
-        if (names[i].len > 0 && v[0] == '\0') {
-            pmix_byte_object_t bo = { .bytes = (char *)v + 1,
-                                      .size = names[i].len - 1 };
-            PMIX_VALUE_LOAD(&pd[i].value, &bo, PMIX_BYTE_OBJECT);
-        } else {
-            char *value = strndup(v, names[i].len);
-            PMIX_VALUE_LOAD(&pd[i].value, value, PMIX_STRING);
-            free(value);
-        }
+        st = pmi_pmix_name_value_decode(names[i].value, names[i].len,
+                                        &pd[i].value);
+        if (st != PMIX_SUCCESS)
+            HNP_VERBOSE(pmi_pmix_log(), 1, "pmix: the value published as "
+                        "'%s' (by rank %u of %s) is not one this server can "
+                        "read: %s", names[i].key, (unsigned)names[i].rank,
+                        pd[i].proc.nspace, PMIx_Error_string(st));
     }
     if (op->lookupcb != NULL)
-        op->lookupcb(st, pd, pd != NULL ? count : 0, op->cbdata);
+        op->lookupcb(st, st == PMIX_SUCCESS ? pd : NULL,
+                     pd != NULL && st == PMIX_SUCCESS ? count : 0,
+                     op->cbdata);
     if (pd != NULL)
         PMIX_PDATA_FREE(pd, count);
 }
@@ -223,30 +235,6 @@ static name_op_t *op_new(name_kind_t kind, const pmix_proc_t *proc,
     return op;
 }
 
-/* The value of @p info as the name service keeps it (see the top). */
-static pmix_status_t take_value(name_op_t *op, const pmix_info_t *info)
-{
-    const pmix_value_t *v = &info->value;
-    char *copy;
-
-    if (v->type == PMIX_STRING) {
-        copy = strdup(v->data.string != NULL ? v->data.string : "");
-        op->lens[op->count] = copy != NULL ? strlen(copy) : 0;
-    } else if (v->type == PMIX_BYTE_OBJECT) {
-        size_t n = v->data.bo.bytes != NULL ? v->data.bo.size : 0;
-        if ((copy = malloc(n + 1)) != NULL) {
-            copy[0] = '\0';
-            if (n > 0)
-                memcpy(copy + 1, v->data.bo.bytes, n);
-        }
-        op->lens[op->count] = n + 1;
-    } else {
-        return PMIX_ERR_NOT_SUPPORTED;
-    }
-    op->values[op->count] = copy;
-    return copy != NULL ? PMIX_SUCCESS : PMIX_ERR_NOMEM;
-}
-
 pmix_status_t pmi_pmix_publish(const pmix_proc_t *proc,
                                const pmix_info_t info[], size_t ninfo,
                                pmix_op_cbfunc_t cbfunc, void *cbdata)
@@ -258,16 +246,20 @@ pmix_status_t pmi_pmix_publish(const pmix_proc_t *proc,
     for (size_t i = 0; i < ninfo; i++) {
         if (directive(op, &info[i]))
             continue;
-        if (take_value(op, &info[i]) != PMIX_SUCCESS) {
-            name_op_free(op);
-            return PMIX_ERR_NOT_SUPPORTED;
-        }
-        op->keys[op->count] = strdup(info[i].key);
+        pmix_status_t st = pmi_pmix_name_value_encode(
+            &info[i].value, &op->values[op->count], &op->lens[op->count]);
+        if (st == PMIX_SUCCESS &&
+            (op->keys[op->count] = strdup(info[i].key)) == NULL)
+            st = PMIX_ERR_NOMEM;
         op->count++;
-        if (op->keys[op->count - 1] == NULL ||
-            op->values[op->count - 1] == NULL) {
+        if (st != PMIX_SUCCESS) {
+            HNP_VERBOSE(pmi_pmix_log(), 1, "pmix: rank %u of %s published "
+                        "'%s' of type %s, which is refused: %s",
+                        (unsigned)proc->rank, proc->nspace, info[i].key,
+                        PMIx_Data_type_string(info[i].value.type),
+                        PMIx_Error_string(st));
             name_op_free(op);
-            return PMIX_ERR_NOMEM;
+            return st;
         }
     }
     if (op->count == 0) {

@@ -147,9 +147,12 @@ static void name_answered(hnp_rte_t *rte, int status,
 
     (void)rte;
     if (status == HNP_SUCCESS && count > 0 && names[0].value != NULL) {
-        /* the value as a string: a port name never holds a NUL */
-        port = strndup(names[0].value, names[0].len);
-        if (port == NULL)
+        /* the value as a string: a port name never holds a NUL; one that
+         * does is a PMIx rank's bytes or value of another type, which a
+         * PMI line cannot carry */
+        if (memchr(names[0].value, '\0', names[0].len) != NULL)
+            status = HNP_ERR_BAD_PARAM;
+        else if ((port = strndup(names[0].value, names[0].len)) == NULL)
             status = HNP_ERR_NOMEM;
     }
     if (n->job->srv != NULL)
