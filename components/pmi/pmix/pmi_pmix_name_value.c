@@ -157,9 +157,11 @@ static pmix_status_t decode_packed(const char *bytes, size_t len,
     pmix_status_t st = PMIX_ERR_UNPACK_FAILURE;
     uint64_t sum = 0;
 
-    for (size_t i = 0; i < SUM_LEN && len >= SUM_LEN; i++)
+    if (len <= SUM_LEN)
+        return st;
+    for (size_t i = 0; i < SUM_LEN; i++)
         sum = sum << 8 | p[i];
-    if (len > SUM_LEN && sum == check_sum(p + SUM_LEN, len - SUM_LEN))
+    if (sum == check_sum(p + SUM_LEN, len - SUM_LEN))
         st = unpack_value(bytes + SUM_LEN, len - SUM_LEN, value);
     if (st != PMIX_SUCCESS) {
         PMIX_VALUE_DESTRUCT(value);
