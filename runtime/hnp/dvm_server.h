@@ -136,9 +136,10 @@ int dvm_allocation(const hnp_dvm_t *dvm, struct hnp_nodelist *alloc,
 int dvm_grow_needed(hnp_dvm_t *dvm, const struct hnp_wire_spawn_request *req,
                     struct hnp_nodelist *out, char *err, size_t errlen);
 /** Start daemons on @p nodes (taken over), then @p replay the request
- *  (@p req as @p data came, copied, first received at @p asked). While other daemons are being
- *  started, or requests wait for theirs, it waits in line and is
- *  replayed in its turn (asking again what it needs). */
+ *  (@p req as @p data came, copied, first received at @p asked). While
+ *  other daemons are being started, or requests wait for theirs, it
+ *  waits in line and is replayed in its turn (asking again what it
+ *  needs). */
 int dvm_grow_then_replay(hnp_dvm_t *dvm, hnp_vpid_t src,
                          const struct hnp_wire_spawn_request *req,
                          const void *data, size_t len,
