@@ -101,12 +101,8 @@ void pmi_pmix_foreign_release(uint32_t owner)
             continue;
         }
         *at = f->next;
-        pmi_pmix_sync_t *sync = pmi_pmix_live() ? pmi_pmix_sync_create()
-                                                : NULL;
-        if (sync != NULL) {
-            PMIx_server_deregister_nspace(f->nspace, pmi_pmix_sync_cb, sync);
-            pmi_pmix_sync_wait(sync, PMIX_SUCCESS);
-        }
+        if (pmi_pmix_live())
+            (void)pmi_pmix_deregister(f->nspace);
         pmi_pmix_cards_forget(&pmi_pmix_server.cards, f->nspace);
         HNP_VERBOSE(pmi_pmix_log(), 1, "pmix: job %u (%s), registered here "
                     "for connects, released", f->jobid, f->nspace);

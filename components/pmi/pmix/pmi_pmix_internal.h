@@ -120,6 +120,16 @@ pmi_pmix_job_t *pmi_pmix_job_find(const char *nspace);
 /* Direct-modex requests that came before their job was registered here:
  * served now (@p registered) or refused; @p nspace NULL: all of them. */
 void pmi_pmix_dmodex_release_held(const char *nspace, bool registered);
+/* Before @p nspace is deregistered (which releases libpmix's records of
+ * requests about it): the requests asked of other daemons are answered
+ * now, their late answers dropped (the loop's). */
+void pmi_pmix_dmodex_forget(const char *nspace);
+/* From the deregistration's callback (libpmix's thread): the requests
+ * about @p nspace still queued are dropped when they run. */
+void pmi_pmix_dmodex_purge_queued(pmi_pmix_server_t *srv, const char *nspace);
+/* pmi_pmix_module.c: deregister @p nspace, the above around it; waits at
+ * most pmi_pmix_call_timeout (PMIX_ERR_TIMEOUT, the server then stuck). */
+pmix_status_t pmi_pmix_deregister(const char *nspace);
 void pmi_pmix_dmodex_serve(hnp_rte_t *rte, hnp_rte_request_t *req,
                            hnp_vpid_t src, uint32_t jobid, uint32_t rank,
                            const void *data, size_t len, void *cbdata);

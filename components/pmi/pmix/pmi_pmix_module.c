@@ -366,16 +366,41 @@ static int pmix_child_setup(void *state, const hnp_pmi_child_t *child,
     return rc;
 }
 
+typedef struct deregistration {
+    pmi_pmix_sync_t *sync;
+    pmix_nspace_t nspace;
+} deregistration_t;
+
+/* libpmix's thread, right after its purge of the namespace. */
+static void deregistered(pmix_status_t status, void *cbdata)
+{
+    deregistration_t *d = cbdata;
+
+    pmi_pmix_dmodex_purge_queued(&pmi_pmix_server, d->nspace);
+    pmi_pmix_sync_cb(status, d->sync);
+    free(d);
+}
+
+pmix_status_t pmi_pmix_deregister(const char *nspace)
+{
+    deregistration_t *d = calloc(1, sizeof(*d));
+
+    if (d == NULL || (d->sync = pmi_pmix_sync_create()) == NULL) {
+        free(d);
+        return PMIX_ERR_NOMEM; /* kept by libpmix: nothing freed early */
+    }
+    pmi_pmix_dmodex_forget(nspace);
+    PMIX_LOAD_NSPACE(d->nspace, nspace);
+    pmi_pmix_sync_t *sync = d->sync;
+    PMIx_server_deregister_nspace(nspace, deregistered, d);
+    return pmi_pmix_sync_wait(sync, PMIX_SUCCESS);
+}
+
 /* Release the namespace in libpmix; a wait past the deadline marks the
  * server stuck, and later releases are not waited for. */
 static void release_wait(const pmi_pmix_job_t *pj)
 {
-    pmi_pmix_sync_t *sync = pmi_pmix_sync_create();
-
-    if (sync == NULL)
-        return;
-    PMIx_server_deregister_nspace(pj->nspace, pmi_pmix_sync_cb, sync);
-    if (pmi_pmix_sync_wait(sync, PMIX_SUCCESS) == PMIX_ERR_TIMEOUT)
+    if (pmi_pmix_deregister(pj->nspace) == PMIX_ERR_TIMEOUT)
         HNP_ERROR_LOG(pmi_pmix_log(), "pmix: job %s: libpmix did not "
                       "release the job within %g s (pmi_pmix_call_timeout); "
                       "the daemon no longer waits for it", pj->job->name,

@@ -247,25 +247,79 @@ static void modex_blob_release(void *cbdata)
     free(blob);
 }
 
+/*
+ * libpmix's record of a request (the cbdata it hands to direct_modex) is
+ * released with the namespace of the process asked about: a deregistration
+ * purges every request about that namespace, answered or not. An answer
+ * after that would write into freed memory and leave libpmix's list of
+ * requests corrupt (its server later crashed in PMIx_server_finalize). So
+ * before a namespace is deregistered, what was asked of other daemons is
+ * answered (not found; its ranks here are gone) and the late answer is
+ * dropped; what libpmix queued before the deregistration and the loop has
+ * not run yet is marked from the deregistration's own callback, which runs
+ * on libpmix's thread right after the purge, and dropped when it runs.
+ */
 typedef struct dmodex_op {
     pmi_pmix_call_t call;
     pmix_proc_t proc;
-    pmix_modex_cbfunc_t cbfunc;
+    pmix_modex_cbfunc_t cbfunc; /* NULL: answered or purged already */
     void *cbdata;
+    struct dmodex_op *next_asked; /* on dmodex_asked while asked */
 } dmodex_op_t;
+
+/* The requests asked of other daemons, not answered yet (the loop's). */
+static dmodex_op_t *dmodex_asked;
+
+static void dmodex_asked_remove(dmodex_op_t *op)
+{
+    for (dmodex_op_t **at = &dmodex_asked; *at != NULL;
+         at = &(*at)->next_asked)
+        if (*at == op) {
+            *at = op->next_asked;
+            return;
+        }
+}
+
+static void dmodex_run(pmi_pmix_call_t *call);
+
+void pmi_pmix_dmodex_forget(const char *nspace)
+{
+    for (dmodex_op_t *op = dmodex_asked; op != NULL; op = op->next_asked) {
+        if (op->cbfunc == NULL || !PMIX_CHECK_NSPACE(op->proc.nspace, nspace))
+            continue;
+        HNP_VERBOSE(pmi_pmix_log(), 5, "pmix: direct modex: the data of rank "
+                    "%u of %s no longer awaited: its job ended here",
+                    (unsigned)op->proc.rank, op->proc.nspace);
+        op->cbfunc(PMIX_ERR_NOT_FOUND, NULL, 0, op->cbdata, NULL, NULL);
+        op->cbfunc = NULL;
+    }
+}
+
+void pmi_pmix_dmodex_purge_queued(pmi_pmix_server_t *srv, const char *nspace)
+{
+    pthread_mutex_lock(&srv->lock);
+    for (pmi_pmix_call_t *call = srv->head; call != NULL; call = call->next) {
+        dmodex_op_t *op = (dmodex_op_t *)call;
+        if (call->run == dmodex_run &&
+            PMIX_CHECK_NSPACE(op->proc.nspace, nspace))
+            op->cbfunc = NULL;
+    }
+    pthread_mutex_unlock(&srv->lock);
+}
 
 static void dmodex_answered(hnp_rte_t *rte, int status, const void *data,
                             size_t len, void *cbdata)
 {
     dmodex_op_t *op = cbdata;
-    modex_blob_t *blob = calloc(1, sizeof(*blob));
+    modex_blob_t *blob;
 
     (void)rte;
-    if (!pmi_pmix_live()) {
-        free(blob);
+    dmodex_asked_remove(op);
+    if (!pmi_pmix_live() || op->cbfunc == NULL) {
         free(op);
         return;
     }
+    blob = calloc(1, sizeof(*blob));
     if (status == HNP_SUCCESS && blob != NULL && len > 0 &&
         (blob->data = malloc(len)) == NULL)
         status = HNP_ERR_NOMEM;
@@ -312,7 +366,7 @@ static void dmodex_run(pmi_pmix_call_t *call)
     pmi_pmix_job_t *pj = pmi_pmix_job_find(op->proc.nspace);
     int rc = HNP_ERR_NOT_FOUND;
 
-    if (!pmi_pmix_live()) {
+    if (!pmi_pmix_live() || op->cbfunc == NULL) {
         free(op);
         return;
     }
@@ -341,6 +395,10 @@ static void dmodex_run(pmi_pmix_call_t *call)
                              foreign, op->proc.rank, op->proc.nspace,
                              strlen(op->proc.nspace) + 1, dmodex_answered,
                              op);
+    if (rc == HNP_SUCCESS) {
+        op->next_asked = dmodex_asked;
+        dmodex_asked = op;
+    }
     if (rc != HNP_SUCCESS) {
         HNP_ERROR_LOG(pmi_pmix_log(),
                       "pmix: cannot ask for the data of rank %u of %s: %s",
