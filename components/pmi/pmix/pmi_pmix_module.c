@@ -161,12 +161,21 @@ static int server_start(hnp_rte_t *rte, const char *node, char *err,
     /* Its ranks only: no tools, no connections from other hosts. */
     PMIx_Info_load(&info[n++], PMIX_SERVER_TOOL_SUPPORT, &no, PMIX_BOOL);
     PMIx_Info_load(&info[n++], PMIX_SERVER_REMOTE_CONNECTIONS, &no, PMIX_BOOL);
+    /* libpmix keeps the topology's pointer for its life (and never
+     * destroys it: it is the caller's), so the info holds ours itself.
+     * PMIx_Info_load would hand over a copy, which the destruct below would
+     * destroy under libpmix. Ours goes after PMIx_server_finalize. */
+    size_t topo_at = n;
     if (srv->topology != NULL) {
         topo.topology = srv->topology;
-        PMIx_Info_load(&info[n++], PMIX_TOPOLOGY2, &topo, PMIX_TOPO);
+        PMIX_LOAD_KEY(info[n].key, PMIX_TOPOLOGY2);
+        info[n].value.type = PMIX_TOPO;
+        info[n++].value.data.topo = &topo;
     }
     size_t nlisteners = pmi_pmix_guard_listeners(listeners, LISTENERS_MAX);
     pmix_status_t prc = PMIx_server_init(&pmi_pmix_server_module, info, n);
+    if (topo_at < n)
+        info[topo_at].value.type = PMIX_UNDEF; /* not libpmix's to free */
     for (size_t i = 0; i < n; i++)
         PMIX_INFO_DESTRUCT(&info[i]);
     if (prc != PMIX_SUCCESS) {
