@@ -348,9 +348,22 @@ static int sentinel_child(void *arg)
     sentinel_watch(SENTINEL_FD, parent, bits);
 }
 
+#if SENTINEL_SHARES_MEMORY
+/* Whether this process runs under valgrind, whose preload library its
+ * programs carry: valgrind 3.19 does not refuse a clone that shares the
+ * memory without being a thread, it ends the program ("Unsupported
+ * clone() flags"). */
+static bool under_valgrind(void)
+{
+    const char *preload = getenv("LD_PRELOAD");
+
+    return preload != NULL && strstr(preload, "vgpreload") != NULL;
+}
+#endif
+
 /* The child in its parent's memory (clone), or in a copy of it (fork)
- * where sharing is not possible: a sanitizer's build, or a tool that
- * follows memory and refuses such a clone (EINVAL, as valgrind does). */
+ * where sharing is not possible: a sanitizer's build, valgrind, or a tool
+ * that follows memory and refuses such a clone (EINVAL). */
 static pid_t sentinel_start_child(char *sp, sentinel_start_t *start,
                                   bool *shared)
 {
@@ -358,10 +371,12 @@ static pid_t sentinel_start_child(char *sp, sentinel_start_t *start,
 
     *shared = false;
 #if SENTINEL_SHARES_MEMORY
-    pid = clone(sentinel_child, sp, CLONE_VM | SIGCHLD, start);
-    if (pid >= 0 || errno != EINVAL) {
-        *shared = pid >= 0;
-        return pid;
+    if (!under_valgrind()) {
+        pid = clone(sentinel_child, sp, CLONE_VM | SIGCHLD, start);
+        if (pid >= 0 || errno != EINVAL) {
+            *shared = pid >= 0;
+            return pid;
+        }
     }
 #else
     (void)sp;
