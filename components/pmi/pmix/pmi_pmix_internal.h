@@ -127,6 +127,11 @@ void pmi_pmix_dmodex_forget(const char *nspace);
 /* From the deregistration's callback (libpmix's thread): the requests
  * about @p nspace still queued are dropped when they run. */
 void pmi_pmix_dmodex_purge_queued(pmi_pmix_server_t *srv, const char *nspace);
+/* The serving side: before @p nspace is deregistered, the daemons that
+ * asked for its ranks' data are answered (not found); after, what libpmix
+ * dropped unanswered is freed (the loop's). */
+void pmi_pmix_dmodex_served_end(const char *nspace);
+void pmi_pmix_dmodex_served_dropped(const char *nspace);
 /* pmi_pmix_module.c: deregister @p nspace, the above around it; waits at
  * most pmi_pmix_call_timeout (PMIX_ERR_TIMEOUT, the server then stuck). */
 pmix_status_t pmi_pmix_deregister(const char *nspace);

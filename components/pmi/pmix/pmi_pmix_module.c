@@ -399,10 +399,14 @@ pmix_status_t pmi_pmix_deregister(const char *nspace)
         return PMIX_ERR_NOMEM; /* kept by libpmix: nothing freed early */
     }
     pmi_pmix_dmodex_forget(nspace);
+    pmi_pmix_dmodex_served_end(nspace);
     PMIX_LOAD_NSPACE(d->nspace, nspace);
     pmi_pmix_sync_t *sync = d->sync;
     PMIx_server_deregister_nspace(nspace, deregistered, d);
-    return pmi_pmix_sync_wait(sync, PMIX_SUCCESS);
+    pmix_status_t rc = pmi_pmix_sync_wait(sync, PMIX_SUCCESS);
+    if (rc != PMIX_ERR_TIMEOUT) /* done: libpmix answers none of them now */
+        pmi_pmix_dmodex_served_dropped(nspace);
+    return rc;
 }
 
 /* Release the namespace in libpmix; a wait past the deadline marks the

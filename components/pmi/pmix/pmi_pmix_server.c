@@ -427,22 +427,69 @@ static pmix_status_t direct_modex(const pmix_proc_t *proc,
 }
 
 /* The serving side: another daemon (or this one) asks for a local rank's
- * data; libpmix answers from its thread once the rank has committed it. */
+ * data; libpmix answers from its thread once the rank has committed it.
+ * A request still waiting when the rank's namespace is deregistered is
+ * never answered by libpmix (the deregistration drops it): the asker is
+ * answered "not found" before, and the item freed after, unless libpmix
+ * had answered it first. */
 typedef struct dmodex_reply {
     pmi_pmix_call_t call;
-    hnp_rte_request_t *req;
+    hnp_rte_request_t *req;  /* NULL once the asker has its answer */
     pmix_status_t status;
     char *data;
     size_t len;
+    pmix_nspace_t nspace;
+    bool posted;             /* libpmix answered (set on its thread) */
+    struct dmodex_reply *next_served;
 } dmodex_reply_t;
+
+/* The requests handed to libpmix, not answered by it yet (the loop's). */
+static dmodex_reply_t *dmodex_served;
+
+static void dmodex_served_remove(dmodex_reply_t *r)
+{
+    for (dmodex_reply_t **at = &dmodex_served; *at != NULL;
+         at = &(*at)->next_served)
+        if (*at == r) {
+            *at = r->next_served;
+            return;
+        }
+}
+
+void pmi_pmix_dmodex_served_end(const char *nspace)
+{
+    for (dmodex_reply_t *r = dmodex_served; r != NULL; r = r->next_served)
+        if (r->req != NULL && PMIX_CHECK_NSPACE(r->nspace, nspace)) {
+            hnp_rte_reply(r->req, HNP_ERR_NOT_FOUND, NULL, 0);
+            r->req = NULL;
+        }
+}
+
+void pmi_pmix_dmodex_served_dropped(const char *nspace)
+{
+    dmodex_reply_t **at = &dmodex_served;
+
+    while (*at != NULL) {
+        dmodex_reply_t *r = *at;
+        if (!PMIX_CHECK_NSPACE(r->nspace, nspace) ||
+            __atomic_load_n(&r->posted, __ATOMIC_ACQUIRE)) {
+            at = &r->next_served;
+            continue;
+        }
+        *at = r->next_served;
+        free(r);
+    }
+}
 
 static void dmodex_reply_run(pmi_pmix_call_t *call)
 {
     dmodex_reply_t *r = (dmodex_reply_t *)call;
 
-    hnp_rte_reply(r->req, r->status == PMIX_SUCCESS ? HNP_SUCCESS
-                                                    : HNP_ERR_NOT_FOUND,
-                  r->data, r->len);
+    dmodex_served_remove(r);
+    if (r->req != NULL)
+        hnp_rte_reply(r->req, r->status == PMIX_SUCCESS ? HNP_SUCCESS
+                                                        : HNP_ERR_NOT_FOUND,
+                      r->data, r->len);
     free(r->data);
     free(r);
 }
@@ -467,6 +514,7 @@ static void dmodex_reply_post(pmix_status_t status, char *data, size_t sz,
     dmodex_reply_t *r = cbdata;
 
     r->status = pmi_pmix_modex_copy(status, data, sz, &r->data, &r->len);
+    __atomic_store_n(&r->posted, true, __ATOMIC_RELEASE);
     pmi_pmix_queue_post(&pmi_pmix_server, &r->call, dmodex_reply_run);
 }
 
@@ -559,13 +607,18 @@ static void dmodex_serve_now(hnp_rte_request_t *req, uint32_t rank,
         return;
     }
     r->req = req;
+    PMIX_LOAD_NSPACE(r->nspace, nspace);
     HNP_VERBOSE(pmi_pmix_log(), 5, "pmix: direct modex: rank %u of %s asked "
                 "of this node", (unsigned)rank, nspace);
     PMIX_LOAD_PROCID(&proc, nspace, rank);
+    /* listed first: libpmix answers on its thread, the loop runs it later */
+    r->next_served = dmodex_served;
+    dmodex_served = r;
     pmix_status_t rc = PMIx_server_dmodex_request(&proc, dmodex_reply_post, r);
     if (rc != PMIX_SUCCESS) {
         HNP_ERROR_LOG(pmi_pmix_log(), "pmix: direct modex for rank %u: %s",
                       (unsigned)rank, PMIx_Error_string(rc));
+        dmodex_served_remove(r);
         free(r);
         hnp_rte_reply(req, HNP_ERR_NOT_FOUND, NULL, 0);
     }
