@@ -60,6 +60,22 @@ check_shm 4 2 "2 nodes of 2 ranks over vader and TCP"
 awk '{ print $6 }' "$tmp/out" | sort | uniq -c | awk '$1 != 2 { exit 1 }' ||
     fail "2 nodes of 2 ranks: not 2 ranks a host name: $(cat "$tmp/out")"
 
+# ----------------------------------------------------------------- binding
+# The binding is hnp's (none by default): Open MPI's own policy, as a
+# site's openmpi-mca-params.conf may set it, does not rebind the ranks in
+# MPI_Init (hnp tells Open MPI it bound them at launch, as mpirun does).
+mine=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status)
+case $mine in
+    *[-,]*)
+        run_hnp "${OMPI_X[@]}" -x OMPI_MCA_hwloc_base_binding_policy=core \
+            -n 2 --host "${prefix}n1:2" "$tmp/ompi_node" cpus
+        expect_status 0 "Open MPI ranks with Open MPI's binding policy core"
+        [ "$(grep -c "^rank [01] cpus $mine\$" "$tmp/out")" = 2 ] ||
+            { cat "$tmp/out"; fail "Open MPI bound the ranks itself (hnp's binding: none; this shell's CPUs: $mine)"; }
+        ;;
+    *) echo "one CPU here: whether Open MPI rebinds cannot be seen" ;;
+esac
+
 # --------------------------------------------------------------- failures
 # MPI_Abort(MPI_COMM_WORLD, 7) in rank 1: hnp exits 7, nothing remains.
 run_hnp "${OMPI_X[@]}" -N 2 --host "$(hosts 2)" "$tmp/mpi_ring" abort 1 7 "$prefix"

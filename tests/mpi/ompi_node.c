@@ -5,6 +5,9 @@
  *     ompi_node [shm]            every rank checks shared memory with the
  *                                ranks of its host and says so
  *     ompi_node nofinalize R     rank R leaves without MPI_Finalize
+ *     ompi_node cpus             every rank says the CPUs it may run on
+ *                                once MPI_Init has returned: "rank R cpus
+ *                                LIST" (as /proc/self/status lists them)
  *
  * shm: the ranks that share a host (by gethostname()) must be exactly the
  * ranks of MPI_COMM_TYPE_SHARED, which the MPI library builds from what the
@@ -91,6 +94,20 @@ static int check_shared_memory(int rank, int size)
     return ok;
 }
 
+/* Cpus_allowed_list of this process, as the kernel prints it. */
+static void print_cpus(int rank)
+{
+    char line[512], cpus[256] = "?";
+    FILE *f = fopen("/proc/self/status", "r");
+
+    while (f != NULL && fgets(line, sizeof(line), f) != NULL)
+        if (strncmp(line, "Cpus_allowed_list:", 18) == 0)
+            sscanf(line + 18, "%255s", cpus);
+    if (f != NULL)
+        fclose(f);
+    printf("rank %d cpus %s\n", rank, cpus);
+}
+
 int main(int argc, char **argv)
 {
     int rank, size, ok = 1;
@@ -106,6 +123,8 @@ int main(int argc, char **argv)
             _exit(0);
         }
         sleep(2);
+    } else if (argc >= 2 && strcmp(argv[1], "cpus") == 0) {
+        print_cpus(rank);
     } else {
         ok = check_shared_memory(rank, size);
     }
