@@ -264,20 +264,28 @@ typedef struct dmodex_op {
     pmix_proc_t proc;
     pmix_modex_cbfunc_t cbfunc; /* NULL: answered or purged already */
     void *cbdata;
-    struct dmodex_op *next_asked; /* on dmodex_asked while asked */
+    /* on dmodex_asked while asked: unlinked in O(1) at its answer, as a
+     * daemon may have thousands out at once */
+    struct dmodex_op *next_asked, **pprev_asked;
 } dmodex_op_t;
 
 /* The requests asked of other daemons, not answered yet (the loop's). */
 static dmodex_op_t *dmodex_asked;
 
+static void dmodex_asked_add(dmodex_op_t *op)
+{
+    op->next_asked = dmodex_asked;
+    if (dmodex_asked != NULL)
+        dmodex_asked->pprev_asked = &op->next_asked;
+    op->pprev_asked = &dmodex_asked;
+    dmodex_asked = op;
+}
+
 static void dmodex_asked_remove(dmodex_op_t *op)
 {
-    for (dmodex_op_t **at = &dmodex_asked; *at != NULL;
-         at = &(*at)->next_asked)
-        if (*at == op) {
-            *at = op->next_asked;
-            return;
-        }
+    *op->pprev_asked = op->next_asked;
+    if (op->next_asked != NULL)
+        op->next_asked->pprev_asked = op->pprev_asked;
 }
 
 static void dmodex_run(pmi_pmix_call_t *call);
@@ -395,10 +403,8 @@ static void dmodex_run(pmi_pmix_call_t *call)
                              foreign, op->proc.rank, op->proc.nspace,
                              strlen(op->proc.nspace) + 1, dmodex_answered,
                              op);
-    if (rc == HNP_SUCCESS) {
-        op->next_asked = dmodex_asked;
-        dmodex_asked = op;
-    }
+    if (rc == HNP_SUCCESS)
+        dmodex_asked_add(op);
     if (rc != HNP_SUCCESS) {
         HNP_ERROR_LOG(pmi_pmix_log(),
                       "pmix: cannot ask for the data of rank %u of %s: %s",
@@ -440,20 +446,26 @@ typedef struct dmodex_reply {
     size_t len;
     pmix_nspace_t nspace;
     bool posted;             /* libpmix answered (set on its thread) */
-    struct dmodex_reply *next_served;
+    struct dmodex_reply *next_served, **pprev_served; /* as dmodex_op's */
 } dmodex_reply_t;
 
 /* The requests handed to libpmix, not answered by it yet (the loop's). */
 static dmodex_reply_t *dmodex_served;
 
+static void dmodex_served_add(dmodex_reply_t *r)
+{
+    r->next_served = dmodex_served;
+    if (dmodex_served != NULL)
+        dmodex_served->pprev_served = &r->next_served;
+    r->pprev_served = &dmodex_served;
+    dmodex_served = r;
+}
+
 static void dmodex_served_remove(dmodex_reply_t *r)
 {
-    for (dmodex_reply_t **at = &dmodex_served; *at != NULL;
-         at = &(*at)->next_served)
-        if (*at == r) {
-            *at = r->next_served;
-            return;
-        }
+    *r->pprev_served = r->next_served;
+    if (r->next_served != NULL)
+        r->next_served->pprev_served = r->pprev_served;
 }
 
 void pmi_pmix_dmodex_served_end(const char *nspace)
@@ -467,17 +479,15 @@ void pmi_pmix_dmodex_served_end(const char *nspace)
 
 void pmi_pmix_dmodex_served_dropped(const char *nspace)
 {
-    dmodex_reply_t **at = &dmodex_served;
+    dmodex_reply_t *next;
 
-    while (*at != NULL) {
-        dmodex_reply_t *r = *at;
-        if (!PMIX_CHECK_NSPACE(r->nspace, nspace) ||
-            __atomic_load_n(&r->posted, __ATOMIC_ACQUIRE)) {
-            at = &r->next_served;
-            continue;
+    for (dmodex_reply_t *r = dmodex_served; r != NULL; r = next) {
+        next = r->next_served;
+        if (PMIX_CHECK_NSPACE(r->nspace, nspace) &&
+            !__atomic_load_n(&r->posted, __ATOMIC_ACQUIRE)) {
+            dmodex_served_remove(r);
+            free(r);
         }
-        *at = r->next_served;
-        free(r);
     }
 }
 
@@ -612,8 +622,7 @@ static void dmodex_serve_now(hnp_rte_request_t *req, uint32_t rank,
                 "of this node", (unsigned)rank, nspace);
     PMIX_LOAD_PROCID(&proc, nspace, rank);
     /* listed first: libpmix answers on its thread, the loop runs it later */
-    r->next_served = dmodex_served;
-    dmodex_served = r;
+    dmodex_served_add(r);
     pmix_status_t rc = PMIx_server_dmodex_request(&proc, dmodex_reply_post, r);
     if (rc != PMIX_SUCCESS) {
         HNP_ERROR_LOG(pmi_pmix_log(), "pmix: direct modex for rank %u: %s",
