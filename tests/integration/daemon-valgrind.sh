@@ -53,10 +53,8 @@ expect_status 0 "sh ranks, daemons under valgrind"
 valgrind_clean "sh ranks"
 assert_no_leftovers "sh ranks"
 
-if "$top_builddir/bin/hnp-info" --parsable 2>/dev/null | grep -q '^mca:pmi:pmix:' &&
-    pkg-config --exists pmix; then
-    "${CC:-cc}" -o "$tmp/pmix-held" "$top_srcdir/tests/integration/pmix-held.c" \
-        $(pkg-config --cflags --libs pmix) || fail "cannot build pmix-held.c"
+if ! pmix_missing >/dev/null; then
+    build_pmix pmix-held
     run_hnp "${slow[@]}" -N 2 --host "${prefix}n1:2,${prefix}n2:2" "$tmp/pmix-held"
     expect_status 0 "PMIx clients, daemons under valgrind"
     [ "$(grep -c '^fenced [0-3] of 4$' "$tmp/out")" = 4 ] ||

@@ -90,6 +90,24 @@ daemon_pid() {
     done | head -n 1
 }
 
+# pmix_missing: says why a PMIx client cannot be built and run here (this
+# hnp has no pmix component, or libpmix's pkg-config file is missing);
+# returns 1, saying nothing, when it can.
+pmix_missing() {
+    if ! "$top_builddir/bin/hnp-info" --parsable 2>/dev/null | grep -q '^mca:pmi:pmix:'; then
+        echo "this hnp has no pmi pmix component"
+    elif ! pkg-config --exists pmix; then
+        echo "libpmix's pkg-config file is missing"
+    else
+        return 1
+    fi
+}
+# build_pmix NAME: tests/integration/NAME.c, a PMIx client, into $tmp/NAME.
+build_pmix() {
+    "${CC:-cc}" -o "$tmp/$1" "$top_srcdir/tests/integration/$1.c" \
+        $(pkg-config --cflags --libs pmix) || fail "cannot build $1.c"
+}
+
 # address_sanitized: whether the daemons were built with AddressSanitizer,
 # whose shadow memory and quarantine of freed blocks make their memory
 # figures say nothing about ours.

@@ -13,8 +13,7 @@
 
 why=$(ompi_missing) && skip "$why"
 build_ompi ompi_names
-"${CC:-cc}" -o "$tmp/pmix-names" "$top_srcdir/tests/integration/pmix-names.c" \
-    $(pkg-config --cflags --libs pmix) || fail "cannot build pmix-names.c"
+build_pmix pmix-names
 
 # check NP WHAT LINE: every rank printed LINE.
 check() {

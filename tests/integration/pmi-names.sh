@@ -80,10 +80,8 @@ expect_status 0 "a lookup after the publisher's end"
 expect_in "$tmp/out" "^lookup dvm-svc: not found" "the name of a job that ended"
 # a PMIx client's names: its string is a port to PMI, a value of another
 # type is refused, not given as the bytes it is kept as
-if "$top_builddir/bin/hnp-info" --parsable 2>/dev/null | grep -q '^mca:pmi:pmix:' &&
-    pkg-config --exists pmix; then
-    "${CC:-cc}" -o "$tmp/pmix-names" "$top_srcdir/tests/integration/pmix-names.c" \
-        $(pkg-config --cflags --libs pmix) || fail "cannot build pmix-names.c"
+if ! pmix_missing >/dev/null; then
+    build_pmix pmix-names
     run_hnp --dvm-uri "$uri" -n 1 "$tmp/pmix-names" persist
     expect_status 0 "a PMIx client's persistent names"
     expect_in "$tmp/out" "^persist ok$" "a PMIx client's persistent publish"

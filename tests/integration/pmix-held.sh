@@ -11,11 +11,8 @@
 # its exit or at a later job's end. Skipped without the pmix component.
 . "$top_srcdir/tests/integration/lib.sh"
 
-"$top_builddir/bin/hnp-info" --parsable 2>/dev/null | grep -q '^mca:pmi:pmix:' ||
-    skip "this hnp has no pmi pmix component"
-pkg-config --exists pmix || skip "libpmix's pkg-config file is missing"
-"${CC:-cc}" -o "$tmp/pmix-held" "$top_srcdir/tests/integration/pmix-held.c" \
-    $(pkg-config --cflags --libs pmix) || fail "cannot build pmix-held.c"
+! pmix_missing >/dev/null || skip "$(pmix_missing)"
+build_pmix pmix-held
 
 gate="$tmp/gate"
 # held_job LOG: once rank 0's request is held on rank 1's node (its

@@ -11,11 +11,8 @@
 # pmix component or libpmix's headers are missing.
 . "$top_srcdir/tests/integration/lib.sh"
 
-"$top_builddir/bin/hnp-info" --parsable 2>/dev/null | grep -q '^mca:pmi:pmix:' ||
-    skip "this hnp has no pmi pmix component"
-pkg-config --exists pmix || skip "libpmix's pkg-config file is missing"
-"${CC:-cc}" -o "$tmp/pmix-spawn" "$top_srcdir/tests/integration/pmix-spawn.c" \
-    $(pkg-config --cflags --libs pmix) || fail "cannot build pmix-spawn.c"
+! pmix_missing >/dev/null || skip "$(pmix_missing)"
+build_pmix pmix-spawn
 cd "$tmp"
 
 for round in $(seq 20); do
