@@ -80,6 +80,8 @@ static void send_answer(hnp_rte_t *rte, hnp_vpid_t dest, uint32_t id,
         m.count++;
     }
     m.entries = e;
+    HNP_VERBOSE(rte->log, 3, "name answer %u to vpid %u: %s, %u names", id,
+                dest, hnp_strerror(status), m.count);
     hnp_buffer_init(&buf);
     rc = hnp_wire_name_reply_pack(&buf, &m);
     if (rc == HNP_SUCCESS)
@@ -297,6 +299,8 @@ static void on_name_reply(hnp_rte_t *rte, hnp_vpid_t src, uint32_t tag,
             *q = p->next;
             break;
         }
+    HNP_VERBOSE(rte->log, 3, "name answer %u: %s, %u names", m.id,
+                hnp_strerror(m.status), m.count);
     if (p == NULL) {
         HNP_VERBOSE(rte->log, 2, "name answer %u: nobody waits for it", m.id);
         hnp_wire_name_clear(&m);

@@ -19,6 +19,12 @@
  * every other rank looks them all up in one PMIx_Lookup with PMIX_WAIT
  * and checks each type and value exactly. Prints "rank R: pmix types ok".
  *
+ * "pmix-names race [ROUNDS]": each rank, ROUNDS times over (100), looks a
+ * name of its own up with PMIX_WAIT and then publishes it, so that the
+ * server answers the publish and the waiting lookup at the same moment;
+ * both must be answered, the lookup with the value, within 60 s. Prints
+ * "rank R: pmix race ok".
+ *
  * "pmix-names persist": rank 0 publishes "pmix-int" (PMIX_INT 42) and
  * "pmix-str" (PMIX_STRING "from-pmix") to outlive the job
  * (PMIX_PERSIST_INDEF), for PMI lookups of later jobs; prints
@@ -244,6 +250,67 @@ static int types(void)
     return 0;
 }
 
+/* Wait for @p w's answer (a bound a starved rank meets); false if none. */
+static bool wait_answer(waited_t *w)
+{
+    for (int i = 0; !w->done && i < 60 * 1000; i++) {
+        struct timespec ts = { 0, 1000 * 1000 };
+        nanosleep(&ts, NULL);
+    }
+    return w->done;
+}
+
+static void published(pmix_status_t status, void *cbdata)
+{
+    waited_t *w = cbdata;
+
+    w->status = status;
+    w->done = true;
+}
+
+/* Lookup with PMIX_WAIT of a name of ours, then its publish: both
+ * answered, the lookup with the value. */
+static void lookup_then_publish(const char *key, const char *value)
+{
+    char *keys[2] = { (char *)key, NULL };
+    pmix_info_t info[2], put;
+    waited_t w = { 0 }, p = { 0 };
+    pmix_status_t rc;
+
+    wait_info(info, 0);
+    if ((rc = PMIx_Lookup_nb(keys, info, 1, looked_up, &w)) != PMIX_SUCCESS)
+        fail("PMIx_Lookup_nb", rc);
+    PMIX_INFO_LOAD(&put, key, value, PMIX_STRING);
+    if ((rc = PMIx_Publish_nb(&put, 1, published, &p)) != PMIX_SUCCESS)
+        fail("PMIx_Publish_nb", rc);
+    if (!wait_answer(&p))
+        fail("a publish was never answered", PMIX_ERR_TIMEOUT);
+    if (p.status != PMIX_SUCCESS)
+        fail("publish", p.status);
+    if (!wait_answer(&w))
+        fail("a waiting lookup was never answered", PMIX_ERR_TIMEOUT);
+    if (w.status != PMIX_SUCCESS || strcmp(w.value, value) != 0)
+        fail("the waiting lookup's answer", w.status);
+    PMIX_INFO_DESTRUCT(&info[0]);
+    PMIX_INFO_DESTRUCT(&put);
+}
+
+static int race(int rounds)
+{
+    char key[64], value[64];
+    pmix_status_t rc;
+
+    for (int i = 0; i < rounds; i++) {
+        snprintf(key, sizeof(key), "race-%u-%d", me.rank, i);
+        snprintf(value, sizeof(value), "value-%d", i);
+        lookup_then_publish(key, value);
+    }
+    if ((rc = PMIx_Fence(NULL, 0, NULL, 0)) != PMIX_SUCCESS)
+        fail("fence", rc);
+    printf("rank %u: pmix race ok\n", me.rank);
+    return 0;
+}
+
 static int persist(void)
 {
     pmix_persistence_t indef = PMIX_PERSIST_INDEF;
@@ -269,8 +336,6 @@ int main(int argc, char **argv)
     pmix_info_t info[2];
     pmix_pdata_t pdata;
     pmix_status_t rc;
-    char *keys[2] = { NULL, NULL };
-    waited_t w = { 0 };
     char key[64];
 
     if ((rc = PMIx_Init(&me, NULL, 0)) != PMIX_SUCCESS)
@@ -279,6 +344,8 @@ int main(int argc, char **argv)
         int status = strcmp(argv[1], "family") == 0 ? family(argv[0])
                      : strcmp(argv[1], "family-child") == 0 ? family_child()
                      : strcmp(argv[1], "types") == 0        ? types()
+                     : strcmp(argv[1], "race") == 0
+                         ? race(argc > 2 ? atoi(argv[2]) : 100)
                      : strcmp(argv[1], "persist") == 0      ? persist()
                                                             : 2;
         fflush(stdout);
@@ -287,19 +354,7 @@ int main(int argc, char **argv)
     }
     /* asked first, published after: answered by the publish */
     snprintf(key, sizeof(key), "later-%u", me.rank);
-    keys[0] = key;
-    wait_info(info, 0);
-    if ((rc = PMIx_Lookup_nb(keys, info, 1, looked_up, &w)) != PMIX_SUCCESS)
-        fail("PMIx_Lookup_nb", rc);
-    publish(key, "came-later");
-    for (int i = 0; !w.done && i < 120 * 100; i++) {
-        struct timespec ts = { 0, 10 * 1000 * 1000 };
-        nanosleep(&ts, NULL);
-    }
-    if (!w.done)
-        fail("a waiting lookup was never answered", PMIX_ERR_TIMEOUT);
-    if (w.status != PMIX_SUCCESS || strcmp(w.value, "came-later") != 0)
-        fail("the waiting lookup's answer", w.status);
+    lookup_then_publish(key, "came-later");
     /* a wait with a timeout that passes */
     PMIX_PDATA_CONSTRUCT(&pdata);
     PMIX_LOAD_KEY(pdata.key, "never-published");

@@ -32,6 +32,17 @@ struct pmi_pmix_call {
     pmi_pmix_call_fn run;
 };
 
+/* A call the loop hands to libpmix's progress thread (pmi_pmix_hop()):
+ * @c fn gets the item and frees it; @p run is false when libpmix is gone
+ * (the item is only freed then). */
+typedef struct pmi_pmix_hop pmi_pmix_hop_t;
+typedef void (*pmi_pmix_hop_fn)(pmi_pmix_hop_t *hop, bool run);
+struct pmi_pmix_hop {
+    pmi_pmix_hop_t *next, **pprev;  /* the server's hops, under its lock */
+    struct pmi_pmix_server *srv;
+    pmi_pmix_hop_fn fn;
+};
+
 typedef struct pmi_pmix_job pmi_pmix_job_t;
 
 /* Connections to the server that were checked, by the server end's
@@ -87,6 +98,7 @@ typedef struct pmi_pmix_server {
     pmi_pmix_call_t *head, *tail;
     int wake_fd;             /* eventfd, -1 when closed */
     hnp_rte_fd_watch_t *watch;
+    pmi_pmix_hop_t *hops;    /* handed to libpmix's thread, not run yet */
 } pmi_pmix_server_t;
 
 extern pmi_pmix_server_t pmi_pmix_server;
@@ -113,6 +125,13 @@ void pmi_pmix_queue_post(pmi_pmix_server_t *srv, pmi_pmix_call_t *call,
                          pmi_pmix_call_fn run);
 /* Run what is queued now (the loop's wake-up, and the close). */
 void pmi_pmix_queue_drain(pmi_pmix_server_t *srv);
+/* The loop's: run @p hop's @p fn on libpmix's thread, for a callback of
+ * libpmix that touches its connection to a client without moving to that
+ * thread first (pmi_pmix_queue.c says which). */
+void pmi_pmix_hop(pmi_pmix_server_t *srv, pmi_pmix_hop_t *hop,
+                  pmi_pmix_hop_fn fn);
+/* After PMIx_server_finalize: the hops libpmix never ran are freed. */
+void pmi_pmix_hops_drop(pmi_pmix_server_t *srv);
 
 /* pmi_pmix_server.c: the server module handed to PMIx_server_init. */
 extern pmix_server_module_t pmi_pmix_server_module;

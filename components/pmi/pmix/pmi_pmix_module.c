@@ -223,8 +223,10 @@ static void server_stop(void)
                       PMIx_Error_string(prc));
     pmi_pmix_queue_close(srv);
     /* A stuck libpmix's thread may still answer: its asks stay. */
-    if (!srv->stuck)
+    if (!srv->stuck) {
         pmi_pmix_connect_cards_stop();
+        pmi_pmix_hops_drop(srv);
+    }
     scratch_remove(srv);
 }
 

@@ -87,17 +87,43 @@ static pmix_status_t status_of(int rc)
     }
 }
 
+/* A lookup's answer, given to libpmix on its thread (its lookup callback
+ * does not move there itself: pmi_pmix_queue.c). */
+typedef struct lookup_answer {
+    pmi_pmix_hop_t hop;
+    pmix_lookup_cbfunc_t cb;
+    void *cbdata;
+    pmix_status_t status;
+    pmix_pdata_t *pd;
+    size_t count;
+} lookup_answer_t;
+
+static void lookup_answer_run(pmi_pmix_hop_t *hop, bool run)
+{
+    lookup_answer_t *a = (lookup_answer_t *)hop;
+
+    if (run)
+        a->cb(a->status, a->status == PMIX_SUCCESS ? a->pd : NULL,
+              a->status == PMIX_SUCCESS ? a->count : 0, a->cbdata);
+    if (a->pd != NULL)
+        PMIX_PDATA_FREE(a->pd, a->count);
+    free(a);
+}
+
 static void answer(name_op_t *op, int rc, const hnp_rte_name_t *names,
                    size_t count)
 {
     pmix_pdata_t *pd = NULL;
     pmix_status_t st = status_of(rc);
+    lookup_answer_t *a;
 
     if (op->kind != NAME_LOOKUP) {
         if (op->opcb != NULL)
             op->opcb(st, op->cbdata);
         return;
     }
+    if (op->lookupcb == NULL)
+        return;
     if (st == PMIX_SUCCESS && count > 0) {
         PMIX_PDATA_CREATE(pd, count);
         if (pd == NULL) {
@@ -118,12 +144,18 @@ static void answer(name_op_t *op, int rc, const hnp_rte_name_t *names,
                         "read: %s", names[i].key, (unsigned)names[i].rank,
                         pd[i].proc.nspace, PMIx_Error_string(st));
     }
-    if (op->lookupcb != NULL)
-        op->lookupcb(st, st == PMIX_SUCCESS ? pd : NULL,
-                     pd != NULL && st == PMIX_SUCCESS ? count : 0,
-                     op->cbdata);
-    if (pd != NULL)
-        PMIX_PDATA_FREE(pd, count);
+    if ((a = calloc(1, sizeof(*a))) == NULL) {
+        /* from the loop, as before the hop: a reply that may race is
+         * better than none */
+        op->lookupcb(PMIX_ERR_NOMEM, NULL, 0, op->cbdata);
+        if (pd != NULL)
+            PMIX_PDATA_FREE(pd, count);
+        return;
+    }
+    *a = (lookup_answer_t){ .cb = op->lookupcb, .cbdata = op->cbdata,
+                            .status = st, .pd = pd,
+                            .count = pd != NULL ? count : 0 };
+    pmi_pmix_hop(&pmi_pmix_server, &a->hop, lookup_answer_run);
 }
 
 static void name_answered(hnp_rte_t *rte, int status,

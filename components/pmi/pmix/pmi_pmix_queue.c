@@ -3,8 +3,18 @@
  * libpmix calls the server module from its own progress thread, where no
  * runtime state may be touched. Each call is copied into an item, queued
  * under a lock, and an eventfd wakes the daemon's event loop, which runs
- * the items in arrival order. The loop may call libpmix's callbacks
- * itself: libpmix moves them onto its own thread.
+ * the items in arrival order.
+ *
+ * The loop answers libpmix's upcalls by calling the callbacks libpmix
+ * gave. libpmix 4.2 moves most of them onto its own thread before it
+ * touches anything shared, but not all: the lookup's (lookup_cbfunc)
+ * queues its reply on the client's connection where it is called, while
+ * libpmix's thread may be sending that client another reply (a publish's)
+ * from the same queue; one of the two is then lost, and the client waits
+ * for ever. Such a callback is called on libpmix's thread instead
+ * (pmi_pmix_hop()). libpmix has no call that only runs a function there;
+ * the hop deregisters a client of a namespace never registered, which
+ * libpmix does on its thread, finding nothing, and then calls back.
  */
 #include "config.h"
 
@@ -103,5 +113,58 @@ void pmi_pmix_queue_drain(pmi_pmix_server_t *srv)
         if (call == NULL)
             return;
         call->run(call);
+    }
+}
+
+/* A namespace no job has: hnp's are "hnp-..." (no dot). */
+static const char hop_nspace[] = "hnp.thread-hop";
+
+static void hop_arrived(pmix_status_t status, void *cbdata)
+{
+    pmi_pmix_hop_t *hop = cbdata;
+
+    pthread_mutex_lock(&hop->srv->lock);
+    if (hop->next != NULL)
+        hop->next->pprev = hop->pprev;
+    *hop->pprev = hop->next;
+    pthread_mutex_unlock(&hop->srv->lock);
+    /* PMIX_ERR_INIT (at once, on the loop): no libpmix to answer. Any
+     * other failure also comes at once: answered here as before, since an
+     * answer lost is a client that waits for ever. */
+    hop->fn(hop, status != PMIX_ERR_INIT);
+}
+
+void pmi_pmix_hop(pmi_pmix_server_t *srv, pmi_pmix_hop_t *hop,
+                  pmi_pmix_hop_fn fn)
+{
+    pmix_proc_t nobody;
+
+    hop->srv = srv;
+    hop->fn = fn;
+    pthread_mutex_lock(&srv->lock);
+    hop->next = srv->hops;
+    hop->pprev = &srv->hops;
+    if (srv->hops != NULL)
+        srv->hops->pprev = &hop->next;
+    srv->hops = hop;
+    pthread_mutex_unlock(&srv->lock);
+    PMIX_LOAD_PROCID(&nobody, hop_nspace, 0);
+    PMIx_server_deregister_client(&nobody, hop_arrived, hop);
+}
+
+void pmi_pmix_hops_drop(pmi_pmix_server_t *srv)
+{
+    for (;;) {
+        pthread_mutex_lock(&srv->lock);
+        pmi_pmix_hop_t *hop = srv->hops;
+        if (hop != NULL) {
+            srv->hops = hop->next;
+            if (hop->next != NULL)
+                hop->next->pprev = &srv->hops;
+        }
+        pthread_mutex_unlock(&srv->lock);
+        if (hop == NULL)
+            return;
+        hop->fn(hop, false);
     }
 }
