@@ -144,6 +144,7 @@ run_hnp() {
     # 124 and 137 are also statuses hnp itself returns (--timeout, SIGKILL):
     # only the clock tells whether timeout had to stop it.
     if { [ "$status" = 124 ] || [ "$status" = 137 ]; } && [ $((SECONDS - started)) -ge "$limit" ]; then
+        tail -n 50 "$tmp/out"
         cat "$tmp/err"
         fail "hnp $* did not finish in time"
     fi
