@@ -46,7 +46,7 @@ static void fail(const char *what, pmix_status_t rc)
 }
 
 typedef struct waited {
-    volatile bool done;
+    bool done; /* set last, on libpmix's thread */
     pmix_status_t status;
     char value[256];
 } waited_t;
@@ -60,7 +60,7 @@ static void looked_up(pmix_status_t status, pmix_pdata_t data[], size_t ndata,
     if (status == PMIX_SUCCESS && ndata == 1 &&
         data[0].value.type == PMIX_STRING)
         snprintf(w->value, sizeof(w->value), "%s", data[0].value.data.string);
-    w->done = true;
+    __atomic_store_n(&w->done, true, __ATOMIC_RELEASE);
 }
 
 static void publish(const char *key, const char *value)
@@ -253,11 +253,13 @@ static int types(void)
 /* Wait for @p w's answer (a bound a starved rank meets); false if none. */
 static bool wait_answer(waited_t *w)
 {
-    for (int i = 0; !w->done && i < 60 * 1000; i++) {
+    for (int i = 0; !__atomic_load_n(&w->done, __ATOMIC_ACQUIRE) &&
+                    i < 60 * 1000;
+         i++) {
         struct timespec ts = { 0, 1000 * 1000 };
         nanosleep(&ts, NULL);
     }
-    return w->done;
+    return __atomic_load_n(&w->done, __ATOMIC_ACQUIRE);
 }
 
 static void published(pmix_status_t status, void *cbdata)
@@ -265,7 +267,7 @@ static void published(pmix_status_t status, void *cbdata)
     waited_t *w = cbdata;
 
     w->status = status;
-    w->done = true;
+    __atomic_store_n(&w->done, true, __ATOMIC_RELEASE);
 }
 
 /* Lookup with PMIX_WAIT of a name of ours, then its publish: both

@@ -30,6 +30,7 @@
 static char hostname[256];
 static char tmpdir[] = "/tmp/hnp-pmix-names-XXXXXX";
 static void *job_state;
+static struct event *tick; /* turns the loop while libpmix's thread answers */
 static pmix_proc_t publisher;
 
 /* ---------------------------------------------------------- the values */
@@ -169,7 +170,8 @@ static void looked_up(pmix_status_t status, pmix_pdata_t data[], size_t ndata,
             PMIx_Value_xfer(&l->data[i].value, &data[i].value);
         }
     }
-    l->done = true;
+    /* libpmix's thread: the lookup's answer is given there */
+    __atomic_store_n(&l->done, true, __ATOMIC_RELEASE);
 }
 
 static void looked_clear(looked_t *l)
@@ -200,7 +202,8 @@ static void lookup(const char *const *keys, looked_t *l)
         copy[n] = (char *)keys[n];
     assert_int_equal(pmi_pmix_lookup(&publisher, copy, NULL, 0, looked_up,
                                      l), PMIX_SUCCESS);
-    assert_true(LOOP_UNTIL(doubles.base, 10.0, l->done));
+    assert_true(LOOP_UNTIL(doubles.base, 10.0,
+                           __atomic_load_n(&l->done, __ATOMIC_ACQUIRE)));
 }
 
 /* What the name service keeps as @p key (the stand-in's table). */
@@ -548,6 +551,11 @@ static int job_up(void **unused)
     gethostname(hostname, sizeof(hostname) - 1);
     if ((doubles.base = event_base_new()) == NULL || mkdtemp(tmpdir) == NULL)
         return -1;
+    struct timeval tv = { 0, 10000 };
+    if ((tick = event_new(doubles.base, -1, EV_PERSIST, loop_tick, NULL)) ==
+            NULL ||
+        event_add(tick, &tv) != 0)
+        return -1;
     snprintf(job_name, sizeof(job_name), "hnp-names-%d", (int)getpid());
     doubles.jobid = job.jobid;
     doubles.series = job.series;
@@ -568,6 +576,7 @@ static int job_down(void **unused)
     pmix_doubles_names_clean();
     pmix_doubles_scratch_clean();
     rmdir(tmpdir);
+    event_free(tick);
     event_base_free(doubles.base);
     return doubles.watches != 0 || doubles.scratch_dirs != 0 ? -1 : 0;
 }
