@@ -69,7 +69,7 @@ build_and_check() {
 sanitizer_build() {
     local reports="$top/_build/sanitizer-reports" n t
     local integration="launch-basic stdin signals flood pmi-select
-        daemon-failure daemon-log ompi pmix-held"
+        daemon-failure daemon-log ompi pmix-held ompi-names"
 
     check_tests="$(cd "$top" && ls tests/unit/*/test_*.c | sed 's/\.c$//' | paste -sd' ')"
     for t in $integration; do
