@@ -4,8 +4,8 @@
  * a private directory with a local socket and the report file (mode 0600:
  * the socket's address and the secret a client proves it knows); then
  * clients: each is checked to be this user (SO_PEERCRED), proves the
- * secret with the runtime's handshake within oob_tcp_handshake_timeout,
- * and submits one job or asks for the list or the stop. What becomes of
+ * secret with the runtime's handshake within oob_tcp_handshake_timeout
+ * (a minute at least), and submits one job or asks for the list or the stop. What becomes of
  * the jobs is dvm_sched.c's.
  */
 #include "config.h"
@@ -249,6 +249,13 @@ static bool same_user(hnp_dvm_t *dvm, int fd)
     return false;
 }
 
+/* Seconds a client has to prove the secret, at least. It is of this
+ * user (SO_PEERCRED): no stranger of the network, for whom
+ * oob_tcp_handshake_timeout is meant, but a process that a loaded node
+ * may starve between the DVM's answer and its proof; its own patience for
+ * an answer is 30 s. */
+#define DVM_CLIENT_HANDSHAKE_MIN 60.0
+
 static void on_accept(evutil_socket_t lfd, short what, void *arg)
 {
     hnp_dvm_t *dvm = arg;
@@ -267,10 +274,11 @@ static void on_accept(evutil_socket_t lfd, short what, void *arg)
     c->fd = fd;
     c->ev = event_new(dvm->rte->base, fd, EV_READ | EV_PERSIST, on_readable,
                       c);
+    double limit = dvm->rte->core->handshake_timeout;
     c->deadline = hnp_rte_timer_create(dvm->rte,
-                                       dvm->rte->core->handshake_timeout > 0
-                                           ? dvm->rte->core->handshake_timeout
-                                           : 10.0,
+                                       limit > DVM_CLIENT_HANDSHAKE_MIN
+                                           ? limit
+                                           : DVM_CLIENT_HANDSHAKE_MIN,
                                        handshake_timed_out, c);
     c->next = dvm->conns;
     dvm->conns = c;
