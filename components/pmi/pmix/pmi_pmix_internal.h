@@ -8,6 +8,7 @@
 
 #include <pthread.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -32,13 +33,41 @@ struct pmi_pmix_call {
     pmi_pmix_call_fn run;
 };
 
+/* A link of a list that an item leaves in O(1), wherever it is (a daemon
+ * may have thousands of requests out at once). Whoever owns a list says
+ * what guards it. PMI_PMIX_ITEM gives the item a link is the @p member
+ * of. */
+typedef struct pmi_pmix_link {
+    struct pmi_pmix_link *next, **pprev;
+} pmi_pmix_link_t;
+
+#define PMI_PMIX_ITEM(link, type, member)                                  \
+    ((type *)(void *)((char *)(link) - offsetof(type, member)))
+
+static inline void pmi_pmix_link_add(pmi_pmix_link_t **head,
+                                     pmi_pmix_link_t *link)
+{
+    link->next = *head;
+    link->pprev = head;
+    if (*head != NULL)
+        (*head)->pprev = &link->next;
+    *head = link;
+}
+
+static inline void pmi_pmix_link_remove(pmi_pmix_link_t *link)
+{
+    *link->pprev = link->next;
+    if (link->next != NULL)
+        link->next->pprev = link->pprev;
+}
+
 /* A call the loop hands to libpmix's progress thread (pmi_pmix_hop()):
  * @c fn gets the item and frees it; @p run is false when libpmix is gone
  * (the item is only freed then). */
 typedef struct pmi_pmix_hop pmi_pmix_hop_t;
 typedef void (*pmi_pmix_hop_fn)(pmi_pmix_hop_t *hop, bool run);
 struct pmi_pmix_hop {
-    pmi_pmix_hop_t *next, **pprev;  /* the server's hops, under its lock */
+    pmi_pmix_link_t link;  /* on the server's hops, under its lock */
     struct pmi_pmix_server *srv;
     pmi_pmix_hop_fn fn;
 };
@@ -98,7 +127,7 @@ typedef struct pmi_pmix_server {
     pmi_pmix_call_t *head, *tail;
     int wake_fd;             /* eventfd, -1 when closed */
     hnp_rte_fd_watch_t *watch;
-    pmi_pmix_hop_t *hops;    /* handed to libpmix's thread, not run yet */
+    pmi_pmix_link_t *hops;   /* handed to libpmix's thread, not run yet */
 } pmi_pmix_server_t;
 
 extern pmi_pmix_server_t pmi_pmix_server;

@@ -124,9 +124,7 @@ static void hop_arrived(pmix_status_t status, void *cbdata)
     pmi_pmix_hop_t *hop = cbdata;
 
     pthread_mutex_lock(&hop->srv->lock);
-    if (hop->next != NULL)
-        hop->next->pprev = hop->pprev;
-    *hop->pprev = hop->next;
+    pmi_pmix_link_remove(&hop->link);
     pthread_mutex_unlock(&hop->srv->lock);
     /* PMIX_ERR_INIT (at once, on the loop): no libpmix to answer. Any
      * other failure also comes at once: answered here as before, since an
@@ -142,11 +140,7 @@ void pmi_pmix_hop(pmi_pmix_server_t *srv, pmi_pmix_hop_t *hop,
     hop->srv = srv;
     hop->fn = fn;
     pthread_mutex_lock(&srv->lock);
-    hop->next = srv->hops;
-    hop->pprev = &srv->hops;
-    if (srv->hops != NULL)
-        srv->hops->pprev = &hop->next;
-    srv->hops = hop;
+    pmi_pmix_link_add(&srv->hops, &hop->link);
     pthread_mutex_unlock(&srv->lock);
     PMIX_LOAD_PROCID(&nobody, hop_nspace, 0);
     PMIx_server_deregister_client(&nobody, hop_arrived, hop);
@@ -156,15 +150,13 @@ void pmi_pmix_hops_drop(pmi_pmix_server_t *srv)
 {
     for (;;) {
         pthread_mutex_lock(&srv->lock);
-        pmi_pmix_hop_t *hop = srv->hops;
-        if (hop != NULL) {
-            srv->hops = hop->next;
-            if (hop->next != NULL)
-                hop->next->pprev = &srv->hops;
-        }
+        pmi_pmix_link_t *link = srv->hops;
+        if (link != NULL)
+            pmi_pmix_link_remove(link);
         pthread_mutex_unlock(&srv->lock);
-        if (hop == NULL)
+        if (link == NULL)
             return;
+        pmi_pmix_hop_t *hop = PMI_PMIX_ITEM(link, pmi_pmix_hop_t, link);
         hop->fn(hop, false);
     }
 }

@@ -264,35 +264,18 @@ typedef struct dmodex_op {
     pmix_proc_t proc;
     pmix_modex_cbfunc_t cbfunc; /* NULL: answered or purged already */
     void *cbdata;
-    /* on dmodex_asked while asked: unlinked in O(1) at its answer, as a
-     * daemon may have thousands out at once */
-    struct dmodex_op *next_asked, **pprev_asked;
+    pmi_pmix_link_t asked;      /* on dmodex_asked while asked */
 } dmodex_op_t;
 
 /* The requests asked of other daemons, not answered yet (the loop's). */
-static dmodex_op_t *dmodex_asked;
-
-static void dmodex_asked_add(dmodex_op_t *op)
-{
-    op->next_asked = dmodex_asked;
-    if (dmodex_asked != NULL)
-        dmodex_asked->pprev_asked = &op->next_asked;
-    op->pprev_asked = &dmodex_asked;
-    dmodex_asked = op;
-}
-
-static void dmodex_asked_remove(dmodex_op_t *op)
-{
-    *op->pprev_asked = op->next_asked;
-    if (op->next_asked != NULL)
-        op->next_asked->pprev_asked = op->pprev_asked;
-}
+static pmi_pmix_link_t *dmodex_asked;
 
 static void dmodex_run(pmi_pmix_call_t *call);
 
 void pmi_pmix_dmodex_forget(const char *nspace)
 {
-    for (dmodex_op_t *op = dmodex_asked; op != NULL; op = op->next_asked) {
+    for (pmi_pmix_link_t *l = dmodex_asked; l != NULL; l = l->next) {
+        dmodex_op_t *op = PMI_PMIX_ITEM(l, dmodex_op_t, asked);
         if (op->cbfunc == NULL || !PMIX_CHECK_NSPACE(op->proc.nspace, nspace))
             continue;
         HNP_VERBOSE(pmi_pmix_log(), 5, "pmix: direct modex: the data of rank "
@@ -322,7 +305,7 @@ static void dmodex_answered(hnp_rte_t *rte, int status, const void *data,
     modex_blob_t *blob;
 
     (void)rte;
-    dmodex_asked_remove(op);
+    pmi_pmix_link_remove(&op->asked);
     if (!pmi_pmix_live() || op->cbfunc == NULL) {
         free(op);
         return;
@@ -404,7 +387,7 @@ static void dmodex_run(pmi_pmix_call_t *call)
                              strlen(op->proc.nspace) + 1, dmodex_answered,
                              op);
     if (rc == HNP_SUCCESS)
-        dmodex_asked_add(op);
+        pmi_pmix_link_add(&dmodex_asked, &op->asked);
     if (rc != HNP_SUCCESS) {
         HNP_ERROR_LOG(pmi_pmix_log(),
                       "pmix: cannot ask for the data of rank %u of %s: %s",
@@ -446,46 +429,33 @@ typedef struct dmodex_reply {
     size_t len;
     pmix_nspace_t nspace;
     bool posted;             /* libpmix answered (set on its thread) */
-    struct dmodex_reply *next_served, **pprev_served; /* as dmodex_op's */
+    pmi_pmix_link_t served;  /* on dmodex_served until libpmix answers */
 } dmodex_reply_t;
 
 /* The requests handed to libpmix, not answered by it yet (the loop's). */
-static dmodex_reply_t *dmodex_served;
-
-static void dmodex_served_add(dmodex_reply_t *r)
-{
-    r->next_served = dmodex_served;
-    if (dmodex_served != NULL)
-        dmodex_served->pprev_served = &r->next_served;
-    r->pprev_served = &dmodex_served;
-    dmodex_served = r;
-}
-
-static void dmodex_served_remove(dmodex_reply_t *r)
-{
-    *r->pprev_served = r->next_served;
-    if (r->next_served != NULL)
-        r->next_served->pprev_served = r->pprev_served;
-}
+static pmi_pmix_link_t *dmodex_served;
 
 void pmi_pmix_dmodex_served_end(const char *nspace)
 {
-    for (dmodex_reply_t *r = dmodex_served; r != NULL; r = r->next_served)
+    for (pmi_pmix_link_t *l = dmodex_served; l != NULL; l = l->next) {
+        dmodex_reply_t *r = PMI_PMIX_ITEM(l, dmodex_reply_t, served);
         if (r->req != NULL && PMIX_CHECK_NSPACE(r->nspace, nspace)) {
             hnp_rte_reply(r->req, HNP_ERR_NOT_FOUND, NULL, 0);
             r->req = NULL;
         }
+    }
 }
 
 void pmi_pmix_dmodex_served_dropped(const char *nspace)
 {
-    dmodex_reply_t *next;
+    pmi_pmix_link_t *next;
 
-    for (dmodex_reply_t *r = dmodex_served; r != NULL; r = next) {
-        next = r->next_served;
+    for (pmi_pmix_link_t *l = dmodex_served; l != NULL; l = next) {
+        dmodex_reply_t *r = PMI_PMIX_ITEM(l, dmodex_reply_t, served);
+        next = l->next;
         if (PMIX_CHECK_NSPACE(r->nspace, nspace) &&
             !__atomic_load_n(&r->posted, __ATOMIC_ACQUIRE)) {
-            dmodex_served_remove(r);
+            pmi_pmix_link_remove(&r->served);
             free(r);
         }
     }
@@ -495,7 +465,7 @@ static void dmodex_reply_run(pmi_pmix_call_t *call)
 {
     dmodex_reply_t *r = (dmodex_reply_t *)call;
 
-    dmodex_served_remove(r);
+    pmi_pmix_link_remove(&r->served);
     if (r->req != NULL)
         hnp_rte_reply(r->req, r->status == PMIX_SUCCESS ? HNP_SUCCESS
                                                         : HNP_ERR_NOT_FOUND,
@@ -622,12 +592,12 @@ static void dmodex_serve_now(hnp_rte_request_t *req, uint32_t rank,
                 "of this node", (unsigned)rank, nspace);
     PMIX_LOAD_PROCID(&proc, nspace, rank);
     /* listed first: libpmix answers on its thread, the loop runs it later */
-    dmodex_served_add(r);
+    pmi_pmix_link_add(&dmodex_served, &r->served);
     pmix_status_t rc = PMIx_server_dmodex_request(&proc, dmodex_reply_post, r);
     if (rc != PMIX_SUCCESS) {
         HNP_ERROR_LOG(pmi_pmix_log(), "pmix: direct modex for rank %u: %s",
                       (unsigned)rank, PMIx_Error_string(rc));
-        dmodex_served_remove(r);
+        pmi_pmix_link_remove(&r->served);
         free(r);
         hnp_rte_reply(req, HNP_ERR_NOT_FOUND, NULL, 0);
     }
