@@ -5,8 +5,8 @@
  * the socket's address and the secret a client proves it knows); then
  * clients: each is checked to be this user (SO_PEERCRED), proves the
  * secret with the runtime's handshake within oob_tcp_handshake_timeout
- * (a minute at least), and submits one job or asks for the list or the stop. What becomes of
- * the jobs is dvm_sched.c's.
+ * (a minute at least), and submits one job or asks for the list or the
+ * stop. What becomes of the jobs is dvm_sched.c's.
  */
 #include "config.h"
 
